@@ -1,0 +1,335 @@
+package dev.logpipe.forwarder.config;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.google.re2j.PatternSyntaxException;
+import dev.logpipe.forwarder.config.ForwarderConfig.FileSink;
+import dev.logpipe.forwarder.config.ForwarderConfig.Filter;
+import dev.logpipe.forwarder.config.ForwarderConfig.Format;
+import dev.logpipe.forwarder.config.ForwarderConfig.Logging;
+import dev.logpipe.forwarder.config.ForwarderConfig.Metrics;
+import dev.logpipe.forwarder.config.ForwarderConfig.Multiline;
+import dev.logpipe.forwarder.config.ForwarderConfig.OnNoMatch;
+import dev.logpipe.forwarder.config.ForwarderConfig.ParserType;
+import dev.logpipe.forwarder.config.ForwarderConfig.Sink;
+import dev.logpipe.forwarder.config.ForwarderConfig.SinkType;
+import dev.logpipe.forwarder.config.ForwarderConfig.Source;
+import dev.logpipe.forwarder.config.ForwarderConfig.State;
+import dev.logpipe.forwarder.config.ForwarderConfig.Transform;
+import dev.logpipe.forwarder.config.ForwarderConfig.Watch;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Parses and validates the forwarder's YAML configuration. Relative paths resolve against the given
+ * base directory (the working directory). Any unknown key or invalid value is a {@link ConfigException}
+ * whose message starts with the key path.
+ */
+public final class ConfigLoader {
+    public static final Path DEFAULT_STATE_PATH = Path.of(".log-forwarder", "watermarks.json");
+    private static final Set<String> LEVELS = Set.of("trace", "debug", "info", "warn", "error");
+
+    private final Path baseDir;
+
+    public ConfigLoader(Path baseDir) {
+        this.baseDir = baseDir.toAbsolutePath().normalize();
+    }
+
+    public ForwarderConfig load(Path file) throws ConfigException {
+        String text;
+        try {
+            text = Files.readString(file);
+        } catch (NoSuchFileException e) {
+            throw new ConfigException("config file " + file.toAbsolutePath() + " does not exist");
+        } catch (IOException e) {
+            throw new ConfigException("config file " + file.toAbsolutePath() + " cannot be read: " + e, e);
+        }
+        return parse(text, file.toAbsolutePath().toString());
+    }
+
+    /** The configuration used when no file is given: defaults everywhere, no sources, stdout sink. */
+    public ForwarderConfig defaults() throws ConfigException {
+        return parse("{}", "defaults");
+    }
+
+    public ForwarderConfig parse(String yaml, String origin) throws ConfigException {
+        JsonNode tree;
+        try {
+            ObjectMapper mapper = new ObjectMapper(new YAMLFactory());
+            mapper.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+            tree = mapper.readTree(yaml);
+        } catch (JsonProcessingException e) {
+            throw new ConfigException("config " + origin + " is not valid YAML: " + e.getOriginalMessage()
+                    + (e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ")"), e);
+        }
+        ConfigNode root = ConfigNode.root(tree);
+        String host = root.string("host", defaultHost());
+        Watch watch = watch(root.child("watch"));
+        ForwarderConfig.Parser parser = parser(root.child("parser"));
+        Filter filter = filter(root.child("filter"));
+        Transform transform = transform(root.child("transform"));
+        Sink sink = sink(root.child("sink"));
+        Logging logging = logging(root.child("logging"));
+        Metrics metrics = metrics(root.child("metrics"));
+        root.rejectUnknownKeys();
+
+        for (String suffix : new String[] {"", ".tmp", ".lock", ".published"}) {
+            Path state = watch.state().path();
+            rejectInsideSources(watch.sources(), state.resolveSibling(state.getFileName() + suffix), "watch.state.path",
+                    "the watermark file" + (suffix.isEmpty() ? "" : " (or its " + suffix + " companion)")
+                            + " would be tailed as log input");
+        }
+        if (logging.file() != null) {
+            rejectInsideSources(watch.sources(), logging.file(), "logging.file",
+                    "the forwarder would tail its own log");
+        }
+        if (sink.type() == SinkType.FILE) {
+            rejectInsideSources(watch.sources(), sink.file().path(), "sink.file.path",
+                    "the forwarder would tail its own output");
+        }
+        return new ForwarderConfig(host, watch, parser, filter, transform, sink, logging, metrics);
+    }
+
+    private Watch watch(ConfigNode n) throws ConfigException {
+        Duration poll = n.duration("poll", Duration.ofMillis(250), Duration.ofMillis(10));
+        Duration scan = n.duration("scan_interval", Duration.ofSeconds(1), Duration.ofMillis(10));
+        Duration rotateWait = n.duration("rotate_wait", Duration.ofSeconds(5), Duration.ZERO);
+        long readBuffer = n.bytes("read_buffer", 1024 * 1024, 4096, 64L * 1024 * 1024);
+        ConfigNode s = n.child("state");
+        State state = new State(
+                s.path("path", baseDir, baseDir.resolve(DEFAULT_STATE_PATH)),
+                s.duration("flush_interval", Duration.ofSeconds(1), Duration.ZERO),
+                s.integer("flush_every", 0, 0, Long.MAX_VALUE),
+                s.bool("reset_on_corrupt", false));
+        s.rejectUnknownKeys();
+
+        List<Source> sources = new ArrayList<>();
+        for (ConfigNode src : n.children("sources")) {
+            sources.add(source(src));
+        }
+        List<String> shorthand = n.strings("paths");
+        for (int i = 0; i < shorthand.size(); i++) {
+            sources.add(shorthandSource(shorthand.get(i), "watch.paths[" + i + "]"));
+        }
+        n.rejectUnknownKeys();
+        return new Watch(poll, scan, rotateWait, readBuffer, state, sources);
+    }
+
+    private Source source(ConfigNode src) throws ConfigException {
+        Path path = src.path("path", baseDir, null);
+        if (path == null) {
+            throw new ConfigException(src.keyPath("path") + ": is required");
+        }
+        List<String> patterns = src.strings("patterns");
+        String service = src.string("service", null);
+        src.rejectUnknownKeys();
+        if (patterns.isEmpty()) {
+            if (Files.isDirectory(path)) {
+                patterns = List.of("*");
+            } else {
+                return new Source(path.getParent(), List.of(escapeGlob(path.getFileName().toString())), service);
+            }
+        }
+        for (int i = 0; i < patterns.size(); i++) {
+            String p = patterns.get(i);
+            if (p.isBlank() || p.contains("/")) {
+                throw new ConfigException(src.keyPath("patterns") + "[" + i
+                        + "]: must be a file-name glob without '/', was \"" + p + "\"");
+            }
+            try {
+                path.getFileSystem().getPathMatcher("glob:" + p);
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(src.keyPath("patterns") + "[" + i + "]: invalid glob \"" + p + "\": "
+                        + e.getMessage());
+            }
+        }
+        return new Source(path, patterns, service);
+    }
+
+    private Source shorthandSource(String text, String key) throws ConfigException {
+        if (text.isBlank()) {
+            throw new ConfigException(key + ": must not be empty");
+        }
+        Path p = baseDir.resolve(text).toAbsolutePath().normalize();
+        String name = p.getFileName() == null ? "" : p.getFileName().toString();
+        if (name.chars().anyMatch(c -> "*?[{".indexOf(c) >= 0)) {
+            try {
+                p.getFileSystem().getPathMatcher("glob:" + name);
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(key + ": invalid glob \"" + name + "\": " + e.getMessage());
+            }
+            return new Source(p.getParent(), List.of(name), null);
+        }
+        if (Files.isDirectory(p)) {
+            return new Source(p, List.of("*"), null);
+        }
+        return new Source(p.getParent(), List.of(escapeGlob(name)), null);
+    }
+
+    private ForwarderConfig.Parser parser(ConfigNode n) throws ConfigException {
+        ParserType type = n.choice("type", ParserType.class, ParserType.LINE);
+        Duration flush = n.duration("flush_interval", Duration.ofMillis(100), Duration.ZERO);
+        long maxRecord = n.bytes("max_record_bytes", 256 * 1024, 1024, 16L * 1024 * 1024);
+        ConfigNode m = n.child("multiline");
+        String header = m.string("header_pattern", null);
+        long maxLines = m.integer("max_lines", 1000, 1, 1_000_000);
+        m.rejectUnknownKeys();
+        n.rejectUnknownKeys();
+        if (type == ParserType.MULTILINE) {
+            if (header == null || header.isEmpty()) {
+                throw new ConfigException("parser.multiline.header_pattern: is required when parser.type is multiline");
+            }
+            compile(header, "parser.multiline.header_pattern");
+        } else if (header != null) {
+            throw new ConfigException("parser.multiline.header_pattern: is set but parser.type is line; "
+                    + "set parser.type: multiline or remove it");
+        }
+        return new ForwarderConfig.Parser(type, flush, (int) maxRecord,
+                type == ParserType.MULTILINE ? new Multiline(header, (int) maxLines) : null);
+    }
+
+    private Filter filter(ConfigNode n) throws ConfigException {
+        List<String> include = n.strings("include");
+        List<String> exclude = n.strings("exclude");
+        n.rejectUnknownKeys();
+        for (int i = 0; i < include.size(); i++) {
+            compile(include.get(i), "filter.include[" + i + "]");
+        }
+        for (int i = 0; i < exclude.size(); i++) {
+            compile(exclude.get(i), "filter.exclude[" + i + "]");
+        }
+        return new Filter(include, exclude);
+    }
+
+    private Transform transform(ConfigNode n) throws ConfigException {
+        Map<String, String> add = n.stringMap("add_fields");
+        Map<String, String> rename = n.stringMap("rename_fields");
+        ConfigNode extract = n.child("extract");
+        String pattern = extract.string("pattern", null);
+        OnNoMatch onNoMatch = extract.choice("on_no_match", OnNoMatch.class, OnNoMatch.KEEP);
+        extract.rejectUnknownKeys();
+        n.rejectUnknownKeys();
+        if (pattern != null) {
+            com.google.re2j.Pattern p = compile(pattern, "transform.extract.pattern");
+            if (p.namedGroups().isEmpty()) {
+                throw new ConfigException("transform.extract.pattern: must have at least one named group "
+                        + "like (?P<level>\\w+), was \"" + pattern + "\"");
+            }
+        }
+        return new Transform(add, rename, pattern, onNoMatch);
+    }
+
+    private Sink sink(ConfigNode n) throws ConfigException {
+        SinkType type = n.choice("type", SinkType.class, SinkType.STDOUT);
+        ConfigNode f = n.child("file");
+        Path path = f.path("path", baseDir, null);
+        Format format = f.choice("format", Format.class, Format.NDJSON);
+        boolean fsync = f.bool("fsync", false);
+        f.rejectUnknownKeys();
+        ConfigNode s = n.child("stdout");
+        Format stdoutFormat = s.choice("format", Format.class, Format.NDJSON);
+        s.rejectUnknownKeys();
+        n.rejectUnknownKeys();
+        if (type == SinkType.FILE && path == null) {
+            throw new ConfigException("sink.file.path: is required when sink.type is file");
+        }
+        return new Sink(type, path == null ? null : new FileSink(path, format, fsync), stdoutFormat);
+    }
+
+    private Logging logging(ConfigNode n) throws ConfigException {
+        Path file = n.path("file", baseDir, null);
+        String level = n.string("level", "info").toLowerCase(java.util.Locale.ROOT);
+        n.rejectUnknownKeys();
+        if (!LEVELS.contains(level)) {
+            throw new ConfigException("logging.level: must be one of trace, debug, info, warn, error, was \"" + level
+                    + "\"");
+        }
+        return new Logging(file, level);
+    }
+
+    private Metrics metrics(ConfigNode n) throws ConfigException {
+        String listen = n.string("listen", null);
+        n.rejectUnknownKeys();
+        if (listen == null) {
+            return new Metrics(null);
+        }
+        int colon = listen.lastIndexOf(':');
+        if (colon <= 0 || colon == listen.length() - 1) {
+            throw new ConfigException("metrics.listen: must be host:port like 127.0.0.1:9100, was \"" + listen + "\"");
+        }
+        int port;
+        try {
+            port = Integer.parseInt(listen.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            throw new ConfigException("metrics.listen: port must be a number, was \"" + listen + "\"");
+        }
+        if (port < 0 || port > 65535) {
+            throw new ConfigException("metrics.listen: port must be between 0 and 65535, was " + port);
+        }
+        String host = listen.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        return new Metrics(new InetSocketAddress(host, port));
+    }
+
+    private static com.google.re2j.Pattern compile(String regex, String key) throws ConfigException {
+        try {
+            return com.google.re2j.Pattern.compile(regex);
+        } catch (PatternSyntaxException e) {
+            throw new ConfigException(key + ": invalid regular expression (RE2 syntax): " + e.getMessage());
+        }
+    }
+
+    private static void rejectInsideSources(List<Source> sources, Path file, String key, String why)
+            throws ConfigException {
+        Path parent = file.getParent();
+        for (Source s : sources) {
+            if (!s.directory().equals(parent)) {
+                continue;
+            }
+            for (String pattern : s.patterns()) {
+                if (file.getFileSystem().getPathMatcher("glob:" + pattern).matches(file.getFileName())) {
+                    throw new ConfigException(key + ": " + file + " is inside watched source " + s.directory()
+                            + " (pattern \"" + pattern + "\"); " + why + ". Move it outside the watched directories.");
+                }
+            }
+        }
+    }
+
+    private static String escapeGlob(String name) {
+        StringBuilder b = new StringBuilder();
+        for (char c : name.toCharArray()) {
+            if ("*?[]{}\\".indexOf(c) >= 0) {
+                b.append('\\');
+            }
+            b.append(c);
+        }
+        return b.toString();
+    }
+
+    private static String defaultHost() {
+        String env = System.getenv("HOSTNAME");
+        if (env != null && !env.isBlank()) {
+            return env;
+        }
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            return "localhost";
+        }
+    }
+}

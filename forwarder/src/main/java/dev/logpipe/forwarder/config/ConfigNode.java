@@ -1,0 +1,308 @@
+package dev.logpipe.forwarder.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+
+/**
+ * A read cursor over one YAML mapping that remembers its key path and which keys were read, so that
+ * every error names the full key ({@code watch.state.flush_interval: ...}) and unknown keys are rejected.
+ */
+final class ConfigNode {
+    private static final java.util.regex.Pattern DURATION =
+            java.util.regex.Pattern.compile("(\\d+)(ms|s|m|h)?");
+    private static final java.util.regex.Pattern BYTES =
+            java.util.regex.Pattern.compile("(\\d+)\\s*(b|kib|kb|k|mib|mb|m|gib|gb|g)?");
+
+    private final String path;
+    private final JsonNode node;
+    private final Set<String> read = new HashSet<>();
+
+    private ConfigNode(String path, JsonNode node) {
+        this.path = path;
+        this.node = node;
+    }
+
+    static ConfigNode root(JsonNode node) throws ConfigException {
+        if (node == null || node.isNull() || node.isMissingNode()) {
+            return new ConfigNode("", com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode());
+        }
+        if (!node.isObject()) {
+            throw new ConfigException("config: the top level must be a mapping of keys, was " + kind(node));
+        }
+        return new ConfigNode("", node);
+    }
+
+    String keyPath(String key) {
+        return path.isEmpty() ? key : path + "." + key;
+    }
+
+    boolean has(String key) {
+        JsonNode v = node.get(key);
+        return v != null && !v.isNull();
+    }
+
+    /** A nested mapping; an absent key gives an empty mapping so defaults apply. */
+    ConfigNode child(String key) throws ConfigException {
+        read.add(key);
+        JsonNode v = node.get(key);
+        if (v == null || v.isNull()) {
+            return new ConfigNode(keyPath(key), com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode());
+        }
+        if (!v.isObject()) {
+            throw new ConfigException(keyPath(key) + ": must be a mapping, was " + kind(v));
+        }
+        return new ConfigNode(keyPath(key), v);
+    }
+
+    List<ConfigNode> children(String key) throws ConfigException {
+        read.add(key);
+        JsonNode v = node.get(key);
+        List<ConfigNode> out = new ArrayList<>();
+        if (v == null || v.isNull()) {
+            return out;
+        }
+        if (!v.isArray()) {
+            throw new ConfigException(keyPath(key) + ": must be a list, was " + kind(v));
+        }
+        for (int i = 0; i < v.size(); i++) {
+            JsonNode item = v.get(i);
+            String itemPath = keyPath(key) + "[" + i + "]";
+            if (!item.isObject()) {
+                throw new ConfigException(itemPath + ": must be a mapping, was " + kind(item));
+            }
+            out.add(new ConfigNode(itemPath, item));
+        }
+        return out;
+    }
+
+    String string(String key, String fallback) throws ConfigException {
+        read.add(key);
+        JsonNode v = node.get(key);
+        if (v == null || v.isNull()) {
+            return fallback;
+        }
+        if (!v.isTextual() && !v.isNumber()) {
+            throw new ConfigException(keyPath(key) + ": must be a string, was " + kind(v));
+        }
+        return v.asText();
+    }
+
+    String requiredString(String key) throws ConfigException {
+        String s = string(key, null);
+        if (s == null || s.isBlank()) {
+            throw new ConfigException(keyPath(key) + ": is required");
+        }
+        return s;
+    }
+
+    List<String> strings(String key) throws ConfigException {
+        read.add(key);
+        JsonNode v = node.get(key);
+        List<String> out = new ArrayList<>();
+        if (v == null || v.isNull()) {
+            return out;
+        }
+        if (v.isTextual()) {
+            out.add(v.textValue());
+            return out;
+        }
+        if (!v.isArray()) {
+            throw new ConfigException(keyPath(key) + ": must be a list of strings, was " + kind(v));
+        }
+        for (int i = 0; i < v.size(); i++) {
+            JsonNode item = v.get(i);
+            if (!item.isTextual()) {
+                throw new ConfigException(keyPath(key) + "[" + i + "]: must be a string, was " + kind(item));
+            }
+            out.add(item.textValue());
+        }
+        return out;
+    }
+
+    Map<String, String> stringMap(String key) throws ConfigException {
+        read.add(key);
+        JsonNode v = node.get(key);
+        Map<String, String> out = new LinkedHashMap<>();
+        if (v == null || v.isNull()) {
+            return out;
+        }
+        if (!v.isObject()) {
+            throw new ConfigException(keyPath(key) + ": must be a mapping of names to strings, was " + kind(v));
+        }
+        Iterator<Map.Entry<String, JsonNode>> it = v.fields();
+        while (it.hasNext()) {
+            Map.Entry<String, JsonNode> e = it.next();
+            if (!e.getValue().isValueNode() || e.getValue().isNull()) {
+                throw new ConfigException(keyPath(key) + "." + e.getKey() + ": must be a string, was "
+                        + kind(e.getValue()));
+            }
+            out.put(e.getKey(), e.getValue().asText());
+        }
+        return out;
+    }
+
+    boolean bool(String key, boolean fallback) throws ConfigException {
+        read.add(key);
+        JsonNode v = node.get(key);
+        if (v == null || v.isNull()) {
+            return fallback;
+        }
+        if (!v.isBoolean()) {
+            throw new ConfigException(keyPath(key) + ": must be true or false, was " + describe(v));
+        }
+        return v.booleanValue();
+    }
+
+    long integer(String key, long fallback, long min, long max) throws ConfigException {
+        read.add(key);
+        JsonNode v = node.get(key);
+        if (v == null || v.isNull()) {
+            return fallback;
+        }
+        if (!v.isIntegralNumber() || !v.canConvertToLong()) {
+            throw new ConfigException(keyPath(key) + ": must be a whole number, was " + describe(v));
+        }
+        long n = v.longValue();
+        if (n < min || n > max) {
+            throw new ConfigException(keyPath(key) + ": must be between " + min + " and " + max + ", was " + n);
+        }
+        return n;
+    }
+
+    /** A duration such as {@code 250ms}, {@code 1s}, {@code 5m}, {@code 1h} or {@code 0}. */
+    Duration duration(String key, Duration fallback, Duration min) throws ConfigException {
+        read.add(key);
+        JsonNode v = node.get(key);
+        if (v == null || v.isNull()) {
+            return fallback;
+        }
+        String text = v.asText().trim();
+        Duration d = parseDuration(text);
+        if (d == null || !v.isValueNode()) {
+            throw new ConfigException(keyPath(key) + ": must be a duration like 250ms, 1s, 5m or 0, was \""
+                    + v.asText() + "\"");
+        }
+        if (d.compareTo(min) < 0) {
+            throw new ConfigException(keyPath(key) + ": must be >= " + format(min) + ", was " + text);
+        }
+        return d;
+    }
+
+    /** A byte size such as {@code 65536}, {@code 64KiB} or {@code 1MiB}. */
+    long bytes(String key, long fallback, long min, long max) throws ConfigException {
+        read.add(key);
+        JsonNode v = node.get(key);
+        if (v == null || v.isNull()) {
+            return fallback;
+        }
+        Matcher m = BYTES.matcher(v.asText().trim().toLowerCase(Locale.ROOT));
+        if (!v.isValueNode() || !m.matches()) {
+            throw new ConfigException(keyPath(key) + ": must be a size like 65536, 64KiB or 1MiB, was \""
+                    + v.asText() + "\"");
+        }
+        long n = Long.parseLong(m.group(1));
+        String unit = m.group(2) == null ? "b" : m.group(2);
+        long factor = switch (unit) {
+            case "b" -> 1;
+            case "kib", "kb", "k" -> 1024;
+            case "mib", "mb", "m" -> 1024 * 1024;
+            default -> 1024L * 1024 * 1024;
+        };
+        long value = n * factor;
+        if (value < min || value > max) {
+            throw new ConfigException(keyPath(key) + ": must be between " + min + " and " + max + " bytes, was "
+                    + v.asText());
+        }
+        return value;
+    }
+
+    Path path(String key, Path base, Path fallback) throws ConfigException {
+        String s = string(key, null);
+        if (s == null) {
+            return fallback;
+        }
+        if (s.isBlank()) {
+            throw new ConfigException(keyPath(key) + ": must not be empty");
+        }
+        try {
+            return base.resolve(s).toAbsolutePath().normalize();
+        } catch (java.nio.file.InvalidPathException e) {
+            throw new ConfigException(keyPath(key) + ": is not a valid path: " + e.getMessage());
+        }
+    }
+
+    <E extends Enum<E>> E choice(String key, Class<E> type, E fallback) throws ConfigException {
+        String s = string(key, null);
+        if (s == null) {
+            return fallback;
+        }
+        for (E e : type.getEnumConstants()) {
+            if (e.name().equalsIgnoreCase(s.trim())) {
+                return e;
+            }
+        }
+        List<String> names = new ArrayList<>();
+        for (E e : type.getEnumConstants()) {
+            names.add(e.name().toLowerCase(Locale.ROOT));
+        }
+        throw new ConfigException(keyPath(key) + ": must be one of " + String.join(", ", names) + ", was \"" + s
+                + "\"");
+    }
+
+    /** Fails on the first key in this mapping that no reader asked for. */
+    void rejectUnknownKeys() throws ConfigException {
+        Iterator<String> names = node.fieldNames();
+        while (names.hasNext()) {
+            String name = names.next();
+            if (!read.contains(name)) {
+                throw new ConfigException(keyPath(name) + ": unknown key");
+            }
+        }
+    }
+
+    static Duration parseDuration(String text) {
+        Matcher m = DURATION.matcher(text);
+        if (!m.matches()) {
+            return null;
+        }
+        long n = Long.parseLong(m.group(1));
+        String unit = m.group(2);
+        if (unit == null) {
+            return n == 0 ? Duration.ZERO : null;
+        }
+        return switch (unit) {
+            case "ms" -> Duration.ofMillis(n);
+            case "s" -> Duration.ofSeconds(n);
+            case "m" -> Duration.ofMinutes(n);
+            default -> Duration.ofHours(n);
+        };
+    }
+
+    static String format(Duration d) {
+        if (d.isZero()) {
+            return "0";
+        }
+        if (d.toMillis() % 1000 != 0) {
+            return d.toMillis() + "ms";
+        }
+        return d.toSeconds() + "s";
+    }
+
+    private static String kind(JsonNode v) {
+        return v.getNodeType().name().toLowerCase(Locale.ROOT);
+    }
+
+    private static String describe(JsonNode v) {
+        return v.isTextual() ? "\"" + v.textValue() + "\"" : v.toString();
+    }
+}

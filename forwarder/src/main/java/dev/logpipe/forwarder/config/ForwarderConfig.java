@@ -1,0 +1,104 @@
+package dev.logpipe.forwarder.config;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The forwarder's whole configuration, parsed once at startup by {@link ConfigLoader} and immutable
+ * afterwards. Every path is absolute. docs/configuration.md describes each key.
+ */
+public record ForwarderConfig(
+        String host,
+        Watch watch,
+        Parser parser,
+        Filter filter,
+        Transform transform,
+        Sink sink,
+        Logging logging,
+        Metrics metrics) {
+
+    public ForwarderConfig {
+        Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(watch, "watch");
+        Objects.requireNonNull(parser, "parser");
+        Objects.requireNonNull(filter, "filter");
+        Objects.requireNonNull(transform, "transform");
+        Objects.requireNonNull(sink, "sink");
+        Objects.requireNonNull(logging, "logging");
+        Objects.requireNonNull(metrics, "metrics");
+    }
+
+    public record Watch(Duration poll, Duration scanInterval, Duration rotateWait, long readBufferBytes,
+                        State state, List<Source> sources) {
+        public Watch {
+            sources = List.copyOf(sources);
+        }
+    }
+
+    public record State(Path path, Duration flushInterval, long flushEvery, boolean resetOnCorrupt) {
+    }
+
+    /** A directory with file-name glob patterns, or a single file (then {@code patterns} holds its name). */
+    public record Source(Path directory, List<String> patterns, String service) {
+        public Source {
+            Objects.requireNonNull(directory, "directory");
+            patterns = List.copyOf(patterns);
+        }
+    }
+
+    public enum ParserType { LINE, MULTILINE }
+
+    public record Parser(ParserType type, Duration flushInterval, int maxRecordBytes, Multiline multiline) {
+    }
+
+    /** {@code headerPattern} is an RE2 expression; null unless the parser type is multiline. */
+    public record Multiline(String headerPattern, int maxLines) {
+    }
+
+    public record Filter(List<String> include, List<String> exclude) {
+        public Filter {
+            include = List.copyOf(include);
+            exclude = List.copyOf(exclude);
+        }
+
+        public boolean isEmpty() {
+            return include.isEmpty() && exclude.isEmpty();
+        }
+    }
+
+    public enum OnNoMatch { KEEP, SKIP }
+
+    /** {@code extractPattern} is an RE2 expression with named groups, or null. */
+    public record Transform(Map<String, String> addFields, Map<String, String> renameFields,
+                            String extractPattern, OnNoMatch onNoMatch) {
+        public Transform {
+            addFields = Map.copyOf(addFields);
+            renameFields = Map.copyOf(renameFields);
+        }
+
+        public boolean isEmpty() {
+            return addFields.isEmpty() && renameFields.isEmpty() && extractPattern == null;
+        }
+    }
+
+    public enum SinkType { FILE, STDOUT }
+
+    public enum Format { NDJSON, RAW }
+
+    public record Sink(SinkType type, FileSink file, Format stdoutFormat) {
+    }
+
+    public record FileSink(Path path, Format format, boolean fsync) {
+    }
+
+    public record Logging(Path file, String level) {
+    }
+
+    /** {@code listen} is null when metrics are off. */
+    public record Metrics(InetSocketAddress listen) {
+    }
+}

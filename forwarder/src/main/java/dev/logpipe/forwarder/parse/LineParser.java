@@ -1,0 +1,24 @@
+package dev.logpipe.forwarder.parse;
+
+/** Every line is a record and commits on its own (seed 000: strict per-line watermarks). */
+public final class LineParser implements Parser {
+    @Override
+    public void line(byte[] bytes, int off, int len, long startOffset, long endOffset, boolean truncated,
+                     long nowNanos, Emitter out) {
+        out.record(bytes, off, len, startOffset, endOffset, 1, truncated);
+    }
+
+    @Override
+    public boolean flushIfIdle(long nowNanos, Emitter out) {
+        return false;
+    }
+
+    @Override
+    public void flush(Emitter out) {
+    }
+
+    @Override
+    public boolean hasPending() {
+        return false;
+    }
+}

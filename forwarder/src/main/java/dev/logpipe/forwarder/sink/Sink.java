@@ -1,0 +1,16 @@
+package dev.logpipe.forwarder.sink;
+
+import java.io.Closeable;
+import java.io.IOException;
+
+/**
+ * Where records go. {@link #publish} returns only once every record of the batch is durable downstream
+ * (file sink: written to the OS and, if configured, fsynced); if it throws, nothing of the batch counts
+ * as delivered and the caller retries the same batch, so a sink must tolerate re-delivery.
+ */
+public interface Sink extends Closeable {
+    void publish(Batch batch) throws IOException;
+
+    /** A short description for log lines, e.g. {@code file /var/log/out.ndjson}. */
+    String describe();
+}

@@ -1,0 +1,101 @@
+package dev.logpipe.forwarder.tail;
+
+import dev.logpipe.forwarder.config.ForwarderConfig.Source;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.PathMatcher;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Lists the regular files that the configured sources match right now, with their OS identity. */
+public final class SourceScanner {
+    private static final Logger log = LoggerFactory.getLogger(SourceScanner.class);
+
+    /** One file found: where it is, what it is, and the source that matched it. */
+    public record Found(Path path, FileKey key, long size, long modifiedMillis, Source source) {
+    }
+
+    private record Compiled(Source source, List<PathMatcher> matchers) {
+    }
+
+    private final List<Compiled> sources = new ArrayList<>();
+    private final Map<Path, Boolean> missingWarned = new LinkedHashMap<>();
+
+    public SourceScanner(List<Source> configured) {
+        for (Source s : configured) {
+            List<PathMatcher> m = new ArrayList<>();
+            for (String p : s.patterns()) {
+                m.add(s.directory().getFileSystem().getPathMatcher("glob:" + p));
+            }
+            sources.add(new Compiled(s, m));
+        }
+    }
+
+    /** Every matching file, oldest modification first; a path matched by two sources is listed once. */
+    public List<Found> scan() {
+        Map<Path, Found> found = new LinkedHashMap<>();
+        for (Compiled c : sources) {
+            Path dir = c.source().directory();
+            try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
+                missingWarned.remove(dir);
+                for (Path p : ds) {
+                    if (found.containsKey(p) || !matches(c, p)) {
+                        continue;
+                    }
+                    Found f = stat(p, c.source());
+                    if (f != null) {
+                        found.put(p, f);
+                    }
+                }
+            } catch (NoSuchFileException e) {
+                if (missingWarned.put(dir, Boolean.TRUE) == null) {
+                    log.warn("watched directory {} does not exist (yet); it is checked again every scan", dir);
+                }
+            } catch (IOException e) {
+                if (missingWarned.put(dir, Boolean.TRUE) == null) {
+                    log.warn("cannot list watched directory {}: {}", dir, e.toString());
+                }
+            }
+        }
+        List<Found> out = new ArrayList<>(found.values());
+        out.sort((a, b) -> Long.compare(a.modifiedMillis(), b.modifiedMillis()));
+        return out;
+    }
+
+    /** Whether a source directory exists, so that its files' absence means they are gone. */
+    public static boolean directoryExists(Path file) {
+        Path dir = file.getParent();
+        return dir != null && Files.isDirectory(dir);
+    }
+
+    private static boolean matches(Compiled c, Path p) {
+        Path name = p.getFileName();
+        for (PathMatcher m : c.matchers()) {
+            if (m.matches(name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static Found stat(Path p, Source source) {
+        try {
+            Map<String, Object> a = Files.readAttributes(p, "unix:dev,ino,size,lastModifiedTime,isRegularFile");
+            if (!Boolean.TRUE.equals(a.get("isRegularFile"))) {
+                return null;
+            }
+            return new Found(p, new FileKey(((Number) a.get("dev")).longValue(), ((Number) a.get("ino")).longValue()),
+                    ((Number) a.get("size")).longValue(),
+                    ((java.nio.file.attribute.FileTime) a.get("lastModifiedTime")).toMillis(), source);
+        } catch (IOException e) {
+            return null; // vanished between listing and stat: the next scan sees the truth
+        }
+    }
+}

@@ -1,0 +1,260 @@
+package dev.logpipe.forwarder.tail;
+
+import dev.logpipe.forwarder.config.ForwarderConfig;
+import dev.logpipe.forwarder.metrics.ForwarderMetrics;
+import dev.logpipe.forwarder.parse.LineParser;
+import dev.logpipe.forwarder.parse.MultilineParser;
+import dev.logpipe.forwarder.parse.Parser;
+import dev.logpipe.forwarder.process.RecordFilter;
+import dev.logpipe.forwarder.process.Transformer;
+import dev.logpipe.forwarder.sink.Sink;
+import dev.logpipe.forwarder.sink.Batch;
+import dev.logpipe.forwarder.watermark.PublishedJournal;
+import dev.logpipe.forwarder.watermark.WatermarkStore;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The forwarder's pipeline, run by one owned thread: scan sources, read each file chunk by chunk,
+ * parse, filter, publish, and only then advance the watermark. When a stop is requested it stops
+ * reading, publishes held-back multiline records (until a drain deadline), and writes the watermark
+ * file one last time.
+ */
+public final class TailLoop implements Runnable {
+    private static final Logger log = LoggerFactory.getLogger(TailLoop.class);
+    private static final int CHUNKS_PER_FILE_PER_ROUND = 8;
+    /** How long a graceful stop keeps trying to publish held-back records. */
+    public static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(5);
+
+    /** Timing knobs of the loop. */
+    public record Timing(Duration poll, Duration scanInterval, Duration multilineFlush, Duration drainTimeout) {
+    }
+
+    private final Tailers tailers;
+    private final Publisher publisher;
+    private final RecordAssembler assembler;
+    private final WatermarkStore store;
+    private final PublishedJournal journal;
+    private final ForwarderMetrics metrics;
+    private final CountDownLatch stop;
+    private final LongSupplier ticker;
+    private final Timing timing;
+    private final ByteBuffer buffer;
+    private final Batch batch = new Batch();
+    private boolean flushFailing;
+
+    /** Wires the loop for one forwarder; the caller runs it on its own thread and owns {@code stop}. */
+    public static TailLoop create(ForwarderConfig config, WatermarkStore store, PublishedJournal journal, Sink sink,
+                                  ForwarderMetrics metrics, CountDownLatch stop, LongSupplier ticker) {
+        ForwarderConfig.Parser p = config.parser();
+        Supplier<Parser> parsers = p.type() == ForwarderConfig.ParserType.MULTILINE
+                ? () -> new MultilineParser(p.multiline().headerPattern(), p.flushInterval(), p.maxRecordBytes(),
+                        p.multiline().maxLines())
+                : LineParser::new;
+        Tailers tailers = new Tailers(new SourceScanner(config.watch().sources()), store, journal, metrics, parsers,
+                p.maxRecordBytes(), config.host(), config.watch().rotateWait().toNanos());
+        RecordAssembler assembler = new RecordAssembler(
+                new RecordFilter(config.filter().include(), config.filter().exclude()),
+                new Transformer(config.transform()));
+        Duration multilineFlush = p.type() == ForwarderConfig.ParserType.MULTILINE ? p.flushInterval() : Duration.ZERO;
+        Timing timing = new Timing(config.watch().poll(), config.watch().scanInterval(), multilineFlush,
+                DRAIN_TIMEOUT);
+        return new TailLoop(tailers, new Publisher(sink, metrics, stop), assembler, store, journal, metrics, stop,
+                ticker, timing, (int) config.watch().readBufferBytes());
+    }
+
+    TailLoop(Tailers tailers, Publisher publisher, RecordAssembler assembler, WatermarkStore store,
+             PublishedJournal journal, ForwarderMetrics metrics, CountDownLatch stop, LongSupplier ticker,
+             Timing timing, int readBufferBytes) {
+        this.tailers = tailers;
+        this.publisher = publisher;
+        this.assembler = assembler;
+        this.store = store;
+        this.journal = journal;
+        this.metrics = metrics;
+        this.stop = stop;
+        this.ticker = ticker;
+        this.timing = timing;
+        this.buffer = ByteBuffer.allocate(readBufferBytes);
+    }
+
+    @Override
+    public void run() {
+        try {
+            loop();
+        } catch (Publisher.StoppedException e) {
+            log.info("stop requested while the sink was failing; unacknowledged lines will be read again on restart");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            drain();
+        }
+    }
+
+    private void loop() throws Publisher.StoppedException, InterruptedException {
+        long nextScan = ticker.getAsLong();
+        while (stop.getCount() > 0) {
+            try {
+                nextScan = round(nextScan);
+            } catch (RuntimeException e) {
+                log.error("unexpected failure in the tail loop; backing off 1s and continuing", e);
+                stop.await(1, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    /** One pass over every open file; returns when the next scan is due. */
+    private long round(long nextScan) throws Publisher.StoppedException, InterruptedException {
+        long now = ticker.getAsLong();
+        if (now - nextScan >= 0) {
+            tailers.scan(now);
+            for (Tailer t : tailers.finished(now)) {
+                tailers.close(t);
+            }
+            nextScan = now + timing.scanInterval().toNanos();
+        }
+        boolean progress = false;
+        for (Tailer t : tailers.ordered()) {
+            if (stop.getCount() == 0) {
+                break;
+            }
+            if (t.waitsForPredecessor()) {
+                continue;
+            }
+            progress |= pump(t);
+            idleFlush(t);
+        }
+        flushWatermarksIfDue();
+        if (!progress) {
+            long wait = Math.min(timing.poll().toNanos(), Math.max(0, nextScan - ticker.getAsLong()));
+            if (timing.multilineFlush().toNanos() > 0) {
+                wait = Math.min(wait, Math.max(timing.multilineFlush().toNanos() / 2, 1_000_000));
+            }
+            stop.await(Math.max(wait, 1_000_000), TimeUnit.NANOSECONDS);
+        }
+        return nextScan;
+    }
+
+    /** Reads up to a few chunks of one file; returns whether anything was read. */
+    private boolean pump(Tailer t) throws Publisher.StoppedException, InterruptedException {
+        boolean progress = false;
+        for (int i = 0; i < CHUNKS_PER_FILE_PER_ROUND; i++) {
+            assembler.into(batch).reset(t.source(), t.committed());
+            int n;
+            try {
+                n = t.read(buffer, assembler, ticker.getAsLong());
+            } catch (IOException e) {
+                log.warn("reading {} failed: {}; trying again next round", t.path(), e.toString());
+                return progress;
+            }
+            if (n == Tailer.TRUNCATED) {
+                handleTruncation(t);
+                return true;
+            }
+            if (n == 0) {
+                return progress;
+            }
+            progress = true;
+            metrics.bytesRead.increment(n);
+            publishAndCommit(t, Long.MAX_VALUE);
+        }
+        return progress;
+    }
+
+    private void handleTruncation(Tailer t) throws Publisher.StoppedException, InterruptedException {
+        metrics.truncations.increment();
+        log.warn("file shrank below its read offset (copytruncate rotation?) path={} offset={}; reading it again "
+                + "from offset 0. Lines written between the last read and the truncation are lost", t.path(),
+                t.committed());
+        assembler.into(batch).reset(t.source(), t.committed());
+        try {
+            t.restartAtZero(assembler);
+        } catch (IOException e) {
+            log.warn("re-reading {} failed: {}", t.path(), e.toString());
+        }
+        publishAndCommit(t, Long.MAX_VALUE);
+        t.commit(0, journal);
+        store.put(t.path(), t.watermark());
+    }
+
+    private void idleFlush(Tailer t) throws Publisher.StoppedException, InterruptedException {
+        assembler.into(batch).reset(t.source(), t.committed());
+        if (t.flushIfIdle(ticker.getAsLong(), assembler)) {
+            publishAndCommit(t, Long.MAX_VALUE);
+        }
+    }
+
+    private void publishAndCommit(Tailer t, long deadline) throws Publisher.StoppedException, InterruptedException {
+        metrics.linesRead.increment(t.takeLinesSeen());
+        metrics.linesTruncated.increment(assembler.takeTruncated());
+        metrics.recordsFiltered.increment(assembler.takeFiltered());
+        publisher.publish(batch, deadline);
+        metrics.recordsPublished.increment(batch.size());
+        long replayed = t.replayedLines(batch);
+        if (replayed > 0) {
+            metrics.linesReplayed.increment(replayed);
+        }
+        if (batch.commitOffset() != t.committed()) {
+            t.commit(batch.commitOffset(), journal);
+            store.put(t.path(), t.watermark());
+            store.countUpdates(Math.max(0, batch.size() + batch.skipped() - 1));
+        }
+    }
+
+    private void flushWatermarksIfDue() {
+        try {
+            if (store.flushIfDue()) {
+                metrics.watermarkFlushes.increment();
+                if (flushFailing) {
+                    flushFailing = false;
+                    log.info("watermark file {} is being written again", store.path());
+                }
+            }
+        } catch (IOException e) {
+            metrics.watermarkFlushFailures.increment();
+            if (!flushFailing) {
+                flushFailing = true;
+                log.warn("cannot write watermark file {}: {}; keeping watermarks in memory and retrying. A crash now "
+                        + "re-sends more lines on restart", store.path(), e.toString());
+            }
+        }
+    }
+
+    /** Graceful stop: publish held-back multiline records, then persist the watermarks. */
+    private void drain() {
+        long deadline = System.nanoTime() + timing.drainTimeout().toNanos();
+        try {
+            for (Tailer t : tailers.ordered()) {
+                if (!t.hasPendingRecord()) {
+                    continue;
+                }
+                assembler.into(batch).reset(t.source(), t.committed());
+                t.flushParser(assembler);
+                publishAndCommit(t, deadline);
+            }
+        } catch (Publisher.StoppedException e) {
+            log.warn("the sink did not accept the last held-back records within {}s; they will be read again on "
+                    + "restart", timing.drainTimeout().toSeconds());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            log.error("unexpected failure while draining", e);
+        }
+        try {
+            store.flush();
+            metrics.watermarkFlushes.increment();
+        } catch (IOException e) {
+            metrics.watermarkFlushFailures.increment();
+            log.error("final write of watermark file {} failed: {}; lines since the last write will be sent again on "
+                    + "restart", store.path(), e.toString());
+        }
+        tailers.closeAll();
+    }
+}

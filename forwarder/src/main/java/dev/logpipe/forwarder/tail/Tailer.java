@@ -1,0 +1,253 @@
+package dev.logpipe.forwarder.tail;
+
+import dev.logpipe.forwarder.parse.Emitter;
+import dev.logpipe.forwarder.parse.Parser;
+import dev.logpipe.forwarder.sink.Batch;
+import dev.logpipe.forwarder.watermark.PublishedJournal;
+import dev.logpipe.forwarder.watermark.Watermark;
+import dev.logpipe.record.RecordId;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+
+/**
+ * Reads one open file: from the committed offset on, chunk by chunk, into complete lines and parsed
+ * records. It keeps the file descriptor, so a renamed or deleted file is still read to its end. What it
+ * reads counts as done only when {@link #commit} is called after the sink acknowledged. Confined to the
+ * pipeline thread, except the volatile progress fields read by metrics.
+ */
+final class Tailer implements Closeable, LineSplitter.LineConsumer {
+    /** {@link #read} result: the file is now shorter than what was read (copytruncate). */
+    static final int TRUNCATED = -1;
+
+    private final FileKey key;
+    private final FileChannel channel;
+    private final String host;
+    private final String service;
+    private final LineSplitter splitter;
+    private final Parser parser;
+    private final long replayUntil;
+    private Fingerprint fingerprint;
+    private String path;
+    private Batch.Source source;
+    private long readOffset;
+    private volatile long committed;
+    private volatile long size;
+    private Tailer predecessor;
+    private boolean reachedEof;
+    private long unseenSinceNanos = -1;
+    private Runnable removeGauge = () -> { };
+
+    private Emitter emitter;
+    private long nowNanos;
+    private long linesSeen;
+
+    Tailer(String path, FileKey key, FileChannel channel, Fingerprint fingerprint, long startOffset, long replayUntil,
+           Parser parser, int maxLineBytes, String host, String service) throws IOException {
+        this.path = path;
+        this.key = key;
+        this.channel = channel;
+        this.fingerprint = fingerprint;
+        this.host = host;
+        this.service = service;
+        this.parser = parser;
+        this.replayUntil = replayUntil;
+        this.splitter = new LineSplitter(maxLineBytes, startOffset);
+        this.readOffset = startOffset;
+        this.committed = startOffset;
+        this.size = channel.size();
+        this.source = buildSource();
+    }
+
+    /**
+     * Reads the next chunk (at most the buffer's capacity) and hands its complete lines to the parser,
+     * whose records go to {@code out}.
+     *
+     * @return bytes read; 0 at end of file; {@link #TRUNCATED} if the file shrank below what was read
+     */
+    int read(ByteBuffer buf, Emitter out, long now) throws IOException {
+        long sz = channel.size();
+        size = sz;
+        if (sz < readOffset) {
+            return TRUNCATED;
+        }
+        if (sz == readOffset) {
+            reachedEof = true;
+            return 0;
+        }
+        long limit = sz;
+        if (!fingerprint.complete()) {
+            fingerprint = Fingerprint.of(channel);
+            source = buildSource();
+            if (!fingerprint.complete()) {
+                // No newline yet: read no further than the bytes the fingerprint saw, so no line can complete
+                // before the fingerprint (and with it every record id) is final.
+                limit = Math.min(limit, fingerprint.bytes());
+                if (limit <= readOffset) {
+                    reachedEof = true;
+                    return 0;
+                }
+            }
+        }
+        buf.clear();
+        buf.limit((int) Math.min(buf.capacity(), limit - readOffset));
+        int n = channel.read(buf, readOffset);
+        if (n <= 0) {
+            reachedEof = true;
+            return 0;
+        }
+        reachedEof = readOffset + n >= sz;
+        emitter = out;
+        nowNanos = now;
+        splitter.feed(buf.array(), 0, n, this);
+        emitter = null;
+        readOffset += n;
+        return n;
+    }
+
+    @Override
+    public void line(byte[] bytes, int off, int len, long startOffset, long endOffset, boolean truncated) {
+        linesSeen++;
+        parser.line(bytes, off, len, startOffset, endOffset, truncated, nowNanos, emitter);
+    }
+
+    /** After a truncation: the held-back record goes to {@code out}; reading restarts at offset 0. */
+    void restartAtZero(Emitter out) throws IOException {
+        parser.flush(out);
+        splitter.reset(0);
+        readOffset = 0;
+        fingerprint = Fingerprint.of(channel);
+        source = buildSource();
+    }
+
+    boolean flushIfIdle(long now, Emitter out) {
+        return parser.hasPending() && parser.flushIfIdle(now, out);
+    }
+
+    void flushParser(Emitter out) {
+        parser.flush(out);
+    }
+
+    boolean hasPendingRecord() {
+        return parser.hasPending();
+    }
+
+    /** The sink acknowledged everything up to {@code offset}. */
+    void commit(long offset, PublishedJournal journal) {
+        committed = offset;
+        if (fingerprint.complete()) {
+            journal.published(journalKey(), offset);
+        }
+    }
+
+    /** Lines of {@code batch} the previous run had already published (they are replays). */
+    long replayedLines(Batch batch) {
+        if (replayUntil <= 0) {
+            return 0;
+        }
+        long n = 0;
+        for (int i = 0; i < batch.size() && batch.endOffset(i) <= replayUntil; i++) {
+            n += batch.lines(i);
+        }
+        return n;
+    }
+
+    long takeLinesSeen() {
+        long n = linesSeen;
+        linesSeen = 0;
+        return n;
+    }
+
+    Watermark watermark() {
+        return new Watermark(committed, key.inode(), key.device(),
+                fingerprint.complete() && committed > 0 ? fingerprint.hex() : null,
+                fingerprint.complete() && committed > 0 ? fingerprint.bytes() : 0, size);
+    }
+
+    PublishedJournal.Key journalKey() {
+        return new PublishedJournal.Key(key.device(), key.inode(), fingerprint.hash());
+    }
+
+    void renamed(String newPath) {
+        path = newPath;
+        source = buildSource();
+    }
+
+    private Batch.Source buildSource() {
+        return new Batch.Source(path, host,
+                RecordId.fileScope(host, key.device(), key.inode(), fingerprint.hex()), service);
+    }
+
+    String path() {
+        return path;
+    }
+
+    FileKey key() {
+        return key;
+    }
+
+    Batch.Source source() {
+        return source;
+    }
+
+    long committed() {
+        return committed;
+    }
+
+    long lagBytes() {
+        return Math.max(0, size - committed);
+    }
+
+    boolean reachedEof() {
+        return reachedEof;
+    }
+
+    void follows(Tailer previous) {
+        predecessor = previous;
+    }
+
+    /** A successor of a rotated file waits until the old file was read to its end (seed 003: drain before switching). */
+    boolean waitsForPredecessor() {
+        if (predecessor == null) {
+            return false;
+        }
+        if (predecessor.isClosed() || predecessor.reachedEof()) {
+            predecessor = null;
+            return false;
+        }
+        return true;
+    }
+
+    void markSeen() {
+        unseenSinceNanos = -1;
+    }
+
+    void markUnseen(long now) {
+        if (unseenSinceNanos < 0) {
+            unseenSinceNanos = now;
+        }
+    }
+
+    boolean isUnseen() {
+        return unseenSinceNanos >= 0;
+    }
+
+    long unseenSinceNanos() {
+        return unseenSinceNanos;
+    }
+
+    void onClose(Runnable r) {
+        removeGauge = r;
+    }
+
+    boolean isClosed() {
+        return !channel.isOpen();
+    }
+
+    @Override
+    public void close() throws IOException {
+        removeGauge.run();
+        channel.close();
+    }
+}

@@ -1,0 +1,112 @@
+package dev.logpipe.record;
+
+import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One log record, schema version 3 (DESIGN.md section 3, seed 003 chapter 01). Immutable.
+ *
+ * <p>Optional fields are null when absent. {@code fields} is flat: keys are dotted paths and values
+ * are strings, numbers or booleans.
+ */
+public record LogRecord(
+        int schemaVersion,
+        String recordId,
+        Instant eventTime,
+        Instant observedTime,
+        String tenantId,
+        String traceId,
+        String spanId,
+        String service,
+        String instanceId,
+        String region,
+        Level level,
+        String message,
+        Map<String, Object> fields) {
+
+    public static final int SCHEMA_VERSION = 3;
+
+    public LogRecord {
+        if (schemaVersion < 1) {
+            throw new IllegalArgumentException("schema_version must be >= 1, was " + schemaVersion);
+        }
+        Objects.requireNonNull(message, "message");
+        level = level == null ? Level.UNKNOWN : level;
+        Map<String, Object> copy = new LinkedHashMap<>();
+        if (fields != null) {
+            fields.forEach((k, v) -> {
+                Objects.requireNonNull(k, "field name");
+                if (!(v instanceof String || v instanceof Number || v instanceof Boolean)) {
+                    throw new IllegalArgumentException("field " + k + " must be a string, number or boolean, was "
+                            + (v == null ? "null" : v.getClass().getSimpleName()));
+                }
+                copy.put(k, v);
+            });
+        }
+        fields = Collections.unmodifiableMap(copy);
+    }
+
+    public static Builder builder(String message) {
+        return new Builder(message);
+    }
+
+    public Builder toBuilder() {
+        Builder b = new Builder(message);
+        b.schemaVersion = schemaVersion;
+        b.recordId = recordId;
+        b.eventTime = eventTime;
+        b.observedTime = observedTime;
+        b.tenantId = tenantId;
+        b.traceId = traceId;
+        b.spanId = spanId;
+        b.service = service;
+        b.instanceId = instanceId;
+        b.region = region;
+        b.level = level;
+        b.fields.putAll(fields);
+        return b;
+    }
+
+    /** Assembles a record field by field; {@link #build()} validates. */
+    public static final class Builder {
+        private int schemaVersion = SCHEMA_VERSION;
+        private String recordId;
+        private Instant eventTime;
+        private Instant observedTime;
+        private String tenantId;
+        private String traceId;
+        private String spanId;
+        private String service;
+        private String instanceId;
+        private String region;
+        private Level level = Level.UNKNOWN;
+        private String message;
+        private final Map<String, Object> fields = new LinkedHashMap<>();
+
+        private Builder(String message) {
+            this.message = message;
+        }
+
+        public Builder schemaVersion(int v) { schemaVersion = v; return this; }
+        public Builder recordId(String v) { recordId = v; return this; }
+        public Builder eventTime(Instant v) { eventTime = v; return this; }
+        public Builder observedTime(Instant v) { observedTime = v; return this; }
+        public Builder tenantId(String v) { tenantId = v; return this; }
+        public Builder traceId(String v) { traceId = v; return this; }
+        public Builder spanId(String v) { spanId = v; return this; }
+        public Builder service(String v) { service = v; return this; }
+        public Builder instanceId(String v) { instanceId = v; return this; }
+        public Builder region(String v) { region = v; return this; }
+        public Builder level(Level v) { level = v; return this; }
+        public Builder message(String v) { message = v; return this; }
+        public Builder field(String name, Object value) { fields.put(name, value); return this; }
+
+        public LogRecord build() {
+            return new LogRecord(schemaVersion, recordId, eventTime, observedTime, tenantId, traceId, spanId,
+                    service, instanceId, region, level, message, fields);
+        }
+    }
+}

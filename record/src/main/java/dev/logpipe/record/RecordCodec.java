@@ -1,0 +1,207 @@
+package dev.logpipe.record;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Schema-v3 records to and from one line of JSON (the NDJSON wire form and the Kafka value).
+ *
+ * <p>Decoding is lenient about what it does not know (unknown top-level keys are ignored, a newer
+ * {@code schema_version} is read for the fields we know) and strict about what it does: a wrong type
+ * or a missing {@code message} is a {@link RecordFormatException} naming the field. Nested objects in
+ * {@code fields} are flattened with dots. Thread-safe.
+ */
+public final class RecordCodec {
+    /** Limits that keep a hostile line from costing unbounded memory or stack. */
+    public static final int MAX_NESTING_DEPTH = 16;
+    public static final int MAX_FIELDS = 1000;
+
+    private final ObjectMapper mapper;
+
+    public RecordCodec() {
+        JsonMapper m = JsonMapper.builder().build();
+        m.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
+                .maxNestingDepth(MAX_NESTING_DEPTH + 2)
+                .maxStringLength(16 * 1024 * 1024)
+                .build());
+        this.mapper = m;
+    }
+
+    public byte[] encode(LogRecord r) {
+        JsonBuffer out = new JsonBuffer(256 + r.message().length());
+        encodeTo(r, out);
+        return out.toByteArray();
+    }
+
+    /** Appends the record as one JSON object (no newline). */
+    public void encodeTo(LogRecord r, JsonBuffer out) {
+        out.ascii("{\"schema_version\":").number(r.schemaVersion());
+        optional(out, "record_id", r.recordId());
+        optional(out, "event_time", r.eventTime() == null ? null : r.eventTime().toString());
+        optional(out, "observed_time", r.observedTime() == null ? null : r.observedTime().toString());
+        optional(out, "tenant_id", r.tenantId());
+        optional(out, "trace_id", r.traceId());
+        optional(out, "span_id", r.spanId());
+        optional(out, "service", r.service());
+        optional(out, "instance_id", r.instanceId());
+        optional(out, "region", r.region());
+        out.ascii(",\"level\":").string(r.level().name());
+        out.ascii(",\"message\":").string(r.message());
+        out.ascii(",\"fields\":{");
+        boolean first = true;
+        for (Map.Entry<String, Object> e : r.fields().entrySet()) {
+            if (!first) {
+                out.raw((byte) ',');
+            }
+            first = false;
+            out.string(e.getKey()).raw((byte) ':');
+            Object v = e.getValue();
+            if (v instanceof String s) {
+                out.string(s);
+            } else if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {
+                out.number(((Number) v).longValue());
+            } else if (v instanceof Boolean) {
+                out.ascii(v.toString());
+            } else {
+                double d = ((Number) v).doubleValue();
+                if (Double.isFinite(d)) {
+                    out.ascii(Double.toString(d));
+                } else {
+                    out.string(Double.toString(d));
+                }
+            }
+        }
+        out.ascii("}}");
+    }
+
+    public LogRecord decode(byte[] line) throws RecordFormatException {
+        return decode(line, 0, line.length);
+    }
+
+    public LogRecord decode(byte[] line, int off, int len) throws RecordFormatException {
+        JsonNode node;
+        try {
+            node = mapper.readTree(line, off, len);
+        } catch (JsonProcessingException e) {
+            throw new RecordFormatException("malformed JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new RecordFormatException("unreadable JSON: " + e.getMessage());
+        }
+        if (node == null || !node.isObject()) {
+            throw new RecordFormatException("a record must be a JSON object");
+        }
+        return fromTree((ObjectNode) node);
+    }
+
+    private LogRecord fromTree(ObjectNode o) throws RecordFormatException {
+        JsonNode message = o.get("message");
+        if (message == null || message.isNull()) {
+            throw new RecordFormatException("message is required");
+        }
+        if (!message.isTextual()) {
+            throw new RecordFormatException("message must be a string, was " + message.getNodeType());
+        }
+        int version = LogRecord.SCHEMA_VERSION;
+        JsonNode v = o.get("schema_version");
+        if (v != null && !v.isNull()) {
+            if (!v.canConvertToInt() || !v.isIntegralNumber() || v.intValue() < 1) {
+                throw new RecordFormatException("schema_version must be a positive integer");
+            }
+            version = v.intValue();
+        }
+        LogRecord.Builder b = LogRecord.builder(message.textValue()).schemaVersion(version)
+                .recordId(text(o, "record_id"))
+                .eventTime(time(o, "event_time"))
+                .observedTime(time(o, "observed_time"))
+                .tenantId(text(o, "tenant_id"))
+                .traceId(text(o, "trace_id"))
+                .spanId(text(o, "span_id"))
+                .service(text(o, "service"))
+                .instanceId(text(o, "instance_id"))
+                .region(text(o, "region"))
+                .level(Level.normalize(text(o, "level")));
+        JsonNode fields = o.get("fields");
+        if (fields != null && !fields.isNull()) {
+            if (!fields.isObject()) {
+                throw new RecordFormatException("fields must be an object, was " + fields.getNodeType());
+            }
+            Map<String, Object> flat = new LinkedHashMap<>();
+            flatten("", fields, flat, 1);
+            flat.forEach(b::field);
+        }
+        return b.build();
+    }
+
+    private static void flatten(String prefix, JsonNode node, Map<String, Object> out, int depth)
+            throws RecordFormatException {
+        if (depth > MAX_NESTING_DEPTH) {
+            throw new RecordFormatException("fields nested deeper than " + MAX_NESTING_DEPTH + " levels");
+        }
+        Iterator<Map.Entry<String, JsonNode>> it = node.fields();
+        while (it.hasNext()) {
+            Map.Entry<String, JsonNode> e = it.next();
+            String key = prefix.isEmpty() ? e.getKey() : prefix + "." + e.getKey();
+            JsonNode value = e.getValue();
+            if (value.isObject()) {
+                flatten(key, value, out, depth + 1);
+                continue;
+            }
+            if (out.size() >= MAX_FIELDS) {
+                throw new RecordFormatException("more than " + MAX_FIELDS + " fields");
+            }
+            if (value.isTextual()) {
+                out.put(key, value.textValue());
+            } else if (value.isIntegralNumber() && value.canConvertToLong()) {
+                out.put(key, value.longValue());
+            } else if (value.isNumber()) {
+                out.put(key, value.doubleValue());
+            } else if (value.isBoolean()) {
+                out.put(key, value.booleanValue());
+            } else if (value.isNull()) {
+                continue;
+            } else {
+                // Arrays and other shapes are kept as their JSON text so nothing is lost.
+                out.put(key, value.toString());
+            }
+        }
+    }
+
+    private static String text(ObjectNode o, String name) throws RecordFormatException {
+        JsonNode n = o.get(name);
+        if (n == null || n.isNull()) {
+            return null;
+        }
+        if (!n.isTextual()) {
+            throw new RecordFormatException(name + " must be a string, was " + n.getNodeType());
+        }
+        return n.textValue();
+    }
+
+    private static Instant time(ObjectNode o, String name) throws RecordFormatException {
+        String s = text(o, name);
+        if (s == null) {
+            return null;
+        }
+        try {
+            return java.time.OffsetDateTime.parse(s).toInstant();
+        } catch (DateTimeParseException e) {
+            throw new RecordFormatException(name + " must be an RFC 3339 timestamp, was \"" + s + "\"");
+        }
+    }
+
+    private static void optional(JsonBuffer out, String key, String value) {
+        if (value != null) {
+            out.raw((byte) ',').raw((byte) '"').ascii(key).ascii("\":").string(value);
+        }
+    }
+}
