@@ -1,5 +1,8 @@
 package dev.logpipe.record;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -13,6 +16,8 @@ public final class JsonBuffer {
     private static final byte[] REPLACEMENT = {(byte) 0xEF, (byte) 0xBF, (byte) 0xBD};
     /** 0 = copy as is, 1 = needs a short escape, 2 = needs \\u00XX, 3 = first byte of a multi-byte sequence. */
     private static final byte[] CLASS = new byte[256];
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final byte[] SHORT_ESCAPE = new byte[256];
 
     static {
         for (int c = 0; c < 0x20; c++) {
@@ -28,6 +33,13 @@ public final class JsonBuffer {
         for (int c = 0x80; c < 0x100; c++) {
             CLASS[c] = 3;
         }
+        SHORT_ESCAPE['"'] = '"';
+        SHORT_ESCAPE['\\'] = '\\';
+        SHORT_ESCAPE['\n'] = 'n';
+        SHORT_ESCAPE['\r'] = 'r';
+        SHORT_ESCAPE['\t'] = 't';
+        SHORT_ESCAPE['\b'] = 'b';
+        SHORT_ESCAPE['\f'] = 'f';
     }
 
     private byte[] bytes;
@@ -111,16 +123,16 @@ public final class JsonBuffer {
             bytes[size++] = '-';
             v = -v;
         }
-        int start = size;
+        int digits = 1;
+        for (long t = v; t >= 10; t /= 10) {
+            digits++;
+        }
+        int pos = size + digits;
+        size = pos;
         do {
-            bytes[size++] = (byte) ('0' + (v % 10));
+            bytes[--pos] = (byte) ('0' + (v % 10));
             v /= 10;
         } while (v != 0);
-        for (int i = start, j = size - 1; i < j; i++, j--) {
-            byte t = bytes[i];
-            bytes[i] = bytes[j];
-            bytes[j] = t;
-        }
         return this;
     }
 
@@ -132,20 +144,27 @@ public final class JsonBuffer {
 
     /** Appends a quoted JSON string from UTF-8 bytes, escaping as needed and replacing invalid UTF-8. */
     public JsonBuffer string(byte[] src, int off, int len) {
-        ensureCapacity(len + 2);
-        bytes[size++] = '"';
+        // Reserve once, then write unchecked: short strings get the worst case (every byte a six-byte
+        // backslash-u escape), long ones their exact escaped length.
+        ensureCapacity(len <= 16 * 1024 ? len * 6 + 2 : escapedLength(src, off, len) + 2);
+        byte[] dst = bytes;
+        int pos = size;
+        dst[pos++] = '"';
         int end = off + len;
         int i = off;
         while (i < end) {
             int runStart = i;
+            // Skip clean bytes eight at a time, then one at a time up to the next byte that needs care.
+            while (i + 8 <= end && isClean((long) LONGS.get(src, i))) {
+                i += 8;
+            }
             while (i < end && CLASS[src[i] & 0xFF] == 0) {
                 i++;
             }
-            if (i > runStart) {
-                int run = i - runStart;
-                ensureCapacity(run + 1);
-                System.arraycopy(src, runStart, bytes, size, run);
-                size += run;
+            int run = i - runStart;
+            if (run > 0) {
+                System.arraycopy(src, runStart, dst, pos, run);
+                pos += run;
             }
             if (i >= end) {
                 break;
@@ -153,48 +172,79 @@ public final class JsonBuffer {
             int b = src[i] & 0xFF;
             switch (CLASS[b]) {
                 case 1 -> {
-                    shortEscape(b);
+                    dst[pos++] = '\\';
+                    dst[pos++] = SHORT_ESCAPE[b];
                     i++;
                 }
                 case 2 -> {
-                    unicodeEscape(b);
+                    dst[pos++] = '\\';
+                    dst[pos++] = 'u';
+                    dst[pos++] = '0';
+                    dst[pos++] = '0';
+                    dst[pos++] = HEX[b >> 4];
+                    dst[pos++] = HEX[b & 0xF];
                     i++;
                 }
-                default -> i = multiByte(src, i, end);
+                default -> {
+                    int n = validSequenceLength(src, i, end);
+                    if (n > 0) {
+                        System.arraycopy(src, i, dst, pos, n);
+                        pos += n;
+                        i += n;
+                    } else {
+                        dst[pos++] = REPLACEMENT[0];
+                        dst[pos++] = REPLACEMENT[1];
+                        dst[pos++] = REPLACEMENT[2];
+                        i++;
+                    }
+                }
             }
         }
-        ensureCapacity(1);
-        bytes[size++] = '"';
+        dst[pos++] = '"';
+        size = pos;
         return this;
     }
 
-    private void shortEscape(int b) {
-        ensureCapacity(2);
-        bytes[size++] = '\\';
-        bytes[size++] = switch (b) {
-            case '"' -> '"';
-            case '\\' -> '\\';
-            case '\n' -> 'n';
-            case '\r' -> 'r';
-            case '\t' -> 't';
-            case '\b' -> 'b';
-            case '\f' -> 'f';
-            default -> throw new AssertionError("no short escape for " + b);
-        };
+    private static int escapedLength(byte[] src, int off, int len) {
+        int n = 0;
+        int end = off + len;
+        for (int i = off; i < end; ) {
+            int b = src[i] & 0xFF;
+            switch (CLASS[b]) {
+                case 0 -> {
+                    n++;
+                    i++;
+                }
+                case 1 -> {
+                    n += 2;
+                    i++;
+                }
+                case 2 -> {
+                    n += 6;
+                    i++;
+                }
+                default -> {
+                    int k = validSequenceLength(src, i, end);
+                    n += k > 0 ? k : 3;
+                    i += k > 0 ? k : 1;
+                }
+            }
+        }
+        return n;
     }
 
-    private void unicodeEscape(int b) {
-        ensureCapacity(6);
-        bytes[size++] = '\\';
-        bytes[size++] = 'u';
-        bytes[size++] = '0';
-        bytes[size++] = '0';
-        bytes[size++] = HEX[b >> 4];
-        bytes[size++] = HEX[b & 0xF];
+    /** Whether none of eight bytes is a control character, a quote, a backslash or non-ASCII (SWAR). */
+    private static boolean isClean(long x) {
+        long ctrl = (x - 0x2020202020202020L) & ~x;
+        long quote = x ^ 0x2222222222222222L;
+        quote = (quote - 0x0101010101010101L) & ~quote;
+        long backslash = x ^ 0x5C5C5C5C5C5C5C5CL;
+        backslash = (backslash - 0x0101010101010101L) & ~backslash;
+        return ((ctrl | quote | backslash | x) & 0x8080808080808080L) == 0;
     }
 
-    /** Copies one well-formed UTF-8 sequence starting at {@code i}, or writes U+FFFD for a malformed byte. */
-    private int multiByte(byte[] src, int i, int end) {
+    /** Length of the well-formed UTF-8 sequence starting at {@code i}, or 0 if it is malformed. */
+    private static int validSequenceLength(byte[] src, int i, int end) {
         int b0 = src[i] & 0xFF;
         int need;
         int min;
@@ -208,31 +258,23 @@ public final class JsonBuffer {
             need = 3;
             min = 0x10000;
         } else {
-            replacement();
-            return i + 1;
+            return 0;
         }
         if (i + need >= end) {
-            replacement();
-            return i + 1;
+            return 0;
         }
         int cp = b0 & (0x3F >> need);
         for (int k = 1; k <= need; k++) {
             int c = src[i + k] & 0xFF;
             if ((c & 0xC0) != 0x80) {
-                replacement();
-                return i + 1;
+                return 0;
             }
             cp = (cp << 6) | (c & 0x3F);
         }
         if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-            replacement();
-            return i + 1;
+            return 0;
         }
-        raw(src, i, need + 1);
-        return i + need + 1;
+        return need + 1;
     }
 
-    private void replacement() {
-        raw(REPLACEMENT);
-    }
 }

@@ -15,6 +15,14 @@ public final class RecordId {
     private static final long SEED_A = 0x9E3779B97F4A7C15L;
     private static final long SEED_B = 0xC2B2AE3D27D4EB4FL;
     private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+    /** Two hex digits per byte value, high digit in the high byte. */
+    private static final short[] HEX_PAIRS = new short[256];
+
+    static {
+        for (int i = 0; i < 256; i++) {
+            HEX_PAIRS[i] = (short) ((HEX[i >>> 4] << 8) | HEX[i & 0xF]);
+        }
+    }
 
     private RecordId() {
     }
@@ -73,9 +81,11 @@ public final class RecordId {
     }
 
     private static void writeHex(long v, byte[] dst, int pos) {
-        for (int i = 15; i >= 0; i--) {
-            dst[pos + i] = HEX[(int) (v & 0xF)];
-            v >>>= 4;
+        for (int i = 14; i >= 0; i -= 2) {
+            short pair = HEX_PAIRS[(int) (v & 0xFF)];
+            dst[pos + i] = (byte) (pair >>> 8);
+            dst[pos + i + 1] = (byte) pair;
+            v >>>= 8;
         }
     }
 }

@@ -17,17 +17,27 @@ public final class Batch {
         private final String path;
         private final RecordId.Scope ids;
         private final String service;
-        final byte[] instanceJson;
-        final byte[] serviceJson;
-        final byte[] fieldsJson;
+        /** From the record id's closing quote to the message key, with the source's service. */
+        final byte[] afterId;
+        /** The same without a service, for records whose transform sets one. */
+        final byte[] afterIdNoService;
+        /** From the end of the message to the offset value. */
+        final byte[] afterMessage;
 
         public Source(String path, String host, RecordId.Scope ids, String service) {
             this.path = path;
             this.ids = ids;
             this.service = service;
-            this.instanceJson = fragment(",\"instance_id\":", host);
-            this.serviceJson = service == null ? null : fragment(",\"service\":", service);
-            this.fieldsJson = fragment(",\"fields\":{\"log.file.path\":", path);
+            JsonBuffer b = new JsonBuffer(64);
+            b.ascii("\",\"instance_id\":").string(host);
+            this.afterIdNoService = b.toByteArray();
+            if (service != null) {
+                b.ascii(",\"service\":").string(service);
+            }
+            this.afterId = b.toByteArray();
+            b.reset();
+            b.ascii(",\"fields\":{\"log.file.path\":").string(path).ascii(",\"log.offset\":");
+            this.afterMessage = b.toByteArray();
         }
 
         public String path() {
@@ -40,12 +50,6 @@ public final class Batch {
 
         public String service() {
             return service;
-        }
-
-        private static byte[] fragment(String key, String value) {
-            JsonBuffer b = new JsonBuffer(64);
-            b.ascii(key).string(value);
-            return b.toByteArray();
         }
     }
 

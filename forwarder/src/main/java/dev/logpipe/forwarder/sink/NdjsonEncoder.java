@@ -16,7 +16,7 @@ import java.util.Map;
 public final class NdjsonEncoder {
     private static final byte[] HEAD = "{\"schema_version\":3,\"record_id\":\"".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] MESSAGE = ",\"message\":".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] OFFSET = ",\"log.offset\":".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] END = "}}\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] TRUNCATED = ",\"log.truncated\":true".getBytes(StandardCharsets.US_ASCII);
 
     private NdjsonEncoder() {
@@ -40,19 +40,18 @@ public final class NdjsonEncoder {
         Batch.Source src = batch.source();
         Attributes attrs = batch.attributes(i);
         int length = batch.length(i);
-        out.ensureCapacity(HEAD.length + RecordId.LENGTH + length + 256);
+        out.ensureCapacity(HEAD.length + RecordId.LENGTH + 2);
         out.raw(HEAD);
-        byte[] arr = out.array();
-        src.ids().writeAt(batch.startOffset(i), arr, out.size());
-        skip(out, RecordId.LENGTH);
-        out.raw((byte) '"');
-        out.raw(src.instanceJson);
-        if (attrs != null && attrs.service() != null) {
-            out.ascii(",\"service\":").string(attrs.service());
-        } else if (src.serviceJson != null) {
-            out.raw(src.serviceJson);
-        }
-        if (attrs != null) {
+        src.ids().writeAt(batch.startOffset(i), out.array(), out.size());
+        out.advance(RecordId.LENGTH);
+        if (attrs == null) {
+            out.raw(src.afterId);
+        } else {
+            if (attrs.service() != null) {
+                out.raw(src.afterIdNoService).ascii(",\"service\":").string(attrs.service());
+            } else {
+                out.raw(src.afterId);
+            }
             if (attrs.level() != null) {
                 out.ascii(",\"level\":\"").ascii(Level.normalize(attrs.level()).name()).raw((byte) '"');
             }
@@ -65,8 +64,7 @@ public final class NdjsonEncoder {
         }
         out.raw(MESSAGE);
         out.string(batch.arena(), batch.offset(i), length);
-        out.raw(src.fieldsJson);
-        out.raw(OFFSET);
+        out.raw(src.afterMessage);
         out.number(batch.startOffset(i));
         if (batch.truncated(i)) {
             out.raw(TRUNCATED);
@@ -76,7 +74,7 @@ public final class NdjsonEncoder {
                 out.raw((byte) ',').string(f.getKey()).raw((byte) ':').string(f.getValue());
             }
         }
-        out.raw((byte) '}').raw((byte) '}').raw((byte) '\n');
+        out.raw(END);
     }
 
     /** Appends record {@code i}'s text as it was read, followed by a newline. */
@@ -85,8 +83,4 @@ public final class NdjsonEncoder {
         out.raw((byte) '\n');
     }
 
-    private static void skip(JsonBuffer out, int n) {
-        // writeAt filled the bytes in place; account for them without copying.
-        out.advance(n);
-    }
 }

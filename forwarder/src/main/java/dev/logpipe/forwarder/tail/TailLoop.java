@@ -13,6 +13,7 @@ import dev.logpipe.forwarder.watermark.PublishedJournal;
 import dev.logpipe.forwarder.watermark.WatermarkStore;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -30,6 +31,8 @@ import org.slf4j.LoggerFactory;
 public final class TailLoop implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(TailLoop.class);
     private static final int CHUNKS_PER_FILE_PER_ROUND = 8;
+    /** Batches in the pipeline at once: one being filled, the others being published or waiting. */
+    private static final int BATCHES = 3;
     /** How long a graceful stop keeps trying to publish held-back records. */
     public static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(5);
 
@@ -38,7 +41,7 @@ public final class TailLoop implements Runnable {
     }
 
     private final Tailers tailers;
-    private final Publisher publisher;
+    private final PublishLane lane;
     private final RecordAssembler assembler;
     private final WatermarkStore store;
     private final PublishedJournal journal;
@@ -47,7 +50,8 @@ public final class TailLoop implements Runnable {
     private final LongSupplier ticker;
     private final Timing timing;
     private final ByteBuffer buffer;
-    private final Batch batch = new Batch();
+    private final ArrayDeque<Batch> free = new ArrayDeque<>();
+    private int inFlight;
     private boolean flushFailing;
 
     /** Wires the loop for one forwarder; the caller runs it on its own thread and owns {@code stop}. */
@@ -74,7 +78,7 @@ public final class TailLoop implements Runnable {
              PublishedJournal journal, ForwarderMetrics metrics, CountDownLatch stop, LongSupplier ticker,
              Timing timing, int readBufferBytes) {
         this.tailers = tailers;
-        this.publisher = publisher;
+        this.lane = new PublishLane(publisher, BATCHES);
         this.assembler = assembler;
         this.store = store;
         this.journal = journal;
@@ -83,10 +87,14 @@ public final class TailLoop implements Runnable {
         this.ticker = ticker;
         this.timing = timing;
         this.buffer = ByteBuffer.allocate(readBufferBytes);
+        for (int i = 0; i < BATCHES; i++) {
+            free.push(new Batch());
+        }
     }
 
     @Override
     public void run() {
+        lane.start();
         try {
             loop();
         } catch (Publisher.StoppedException e) {
@@ -114,6 +122,7 @@ public final class TailLoop implements Runnable {
     private long round(long nextScan) throws Publisher.StoppedException, InterruptedException {
         long now = ticker.getAsLong();
         if (now - nextScan >= 0) {
+            awaitAllAcknowledged();
             tailers.scan(now);
             for (Tailer t : tailers.finished(now)) {
                 tailers.close(t);
@@ -131,13 +140,19 @@ public final class TailLoop implements Runnable {
             progress |= pump(t);
             idleFlush(t);
         }
+        collectAcknowledgements(0);
         flushWatermarksIfDue();
         if (!progress) {
             long wait = Math.min(timing.poll().toNanos(), Math.max(0, nextScan - ticker.getAsLong()));
             if (timing.multilineFlush().toNanos() > 0) {
                 wait = Math.min(wait, Math.max(timing.multilineFlush().toNanos() / 2, 1_000_000));
             }
-            stop.await(Math.max(wait, 1_000_000), TimeUnit.NANOSECONDS);
+            wait = Math.max(wait, 1_000_000);
+            if (inFlight > 0) {
+                collectAcknowledgements(wait);
+            } else {
+                stop.await(wait, TimeUnit.NANOSECONDS);
+            }
         }
         return nextScan;
     }
@@ -146,24 +161,26 @@ public final class TailLoop implements Runnable {
     private boolean pump(Tailer t) throws Publisher.StoppedException, InterruptedException {
         boolean progress = false;
         for (int i = 0; i < CHUNKS_PER_FILE_PER_ROUND; i++) {
-            assembler.into(batch).reset(t.source(), t.committed());
+            Batch batch = start(t);
             int n;
             try {
                 n = t.read(buffer, assembler, ticker.getAsLong());
             } catch (IOException e) {
+                release(batch);
                 log.warn("reading {} failed: {}; trying again next round", t.path(), e.toString());
                 return progress;
             }
             if (n == Tailer.TRUNCATED) {
+                release(batch);
                 handleTruncation(t);
                 return true;
             }
+            dispatch(t, batch);
             if (n == 0) {
                 return progress;
             }
             progress = true;
             metrics.bytesRead.increment(n);
-            publishAndCommit(t, Long.MAX_VALUE);
         }
         return progress;
     }
@@ -172,30 +189,82 @@ public final class TailLoop implements Runnable {
         metrics.truncations.increment();
         log.warn("file shrank below its read offset (copytruncate rotation?) path={} offset={}; reading it again "
                 + "from offset 0. Lines written between the last read and the truncation are lost", t.path(),
-                t.committed());
-        assembler.into(batch).reset(t.source(), t.committed());
+                t.dispatched());
+        Batch batch = start(t);
         try {
             t.restartAtZero(assembler);
         } catch (IOException e) {
             log.warn("re-reading {} failed: {}", t.path(), e.toString());
         }
-        publishAndCommit(t, Long.MAX_VALUE);
+        dispatch(t, batch);
+        awaitAllAcknowledged();
         t.commit(0, journal);
         store.put(t.path(), t.watermark());
     }
 
     private void idleFlush(Tailer t) throws Publisher.StoppedException, InterruptedException {
-        assembler.into(batch).reset(t.source(), t.committed());
-        if (t.flushIfIdle(ticker.getAsLong(), assembler)) {
-            publishAndCommit(t, Long.MAX_VALUE);
+        if (!t.hasPendingRecord()) {
+            return;
         }
+        Batch batch = start(t);
+        t.flushIfIdle(ticker.getAsLong(), assembler);
+        dispatch(t, batch);
     }
 
-    private void publishAndCommit(Tailer t, long deadline) throws Publisher.StoppedException, InterruptedException {
+    /** Takes a free batch (waiting for an acknowledgement if all are in flight) and points the assembler at it. */
+    private Batch start(Tailer t) throws Publisher.StoppedException, InterruptedException {
+        while (free.isEmpty()) {
+            collectAcknowledgements(Long.MAX_VALUE);
+        }
+        Batch batch = free.pop();
+        batch.reset(t.source(), t.dispatched());
+        assembler.into(batch);
+        return batch;
+    }
+
+    private void release(Batch batch) {
+        free.push(batch);
+    }
+
+    /** Hands the batch to the publish lane if it carries records or moves the commit offset. */
+    private void dispatch(Tailer t, Batch batch) throws InterruptedException {
         metrics.linesRead.increment(t.takeLinesSeen());
         metrics.linesTruncated.increment(assembler.takeTruncated());
         metrics.recordsFiltered.increment(assembler.takeFiltered());
-        publisher.publish(batch, deadline);
+        if (batch.isEmpty() && batch.commitOffset() == t.dispatched()) {
+            release(batch);
+            return;
+        }
+        t.dispatched(batch.commitOffset());
+        inFlight++;
+        lane.submit(new PublishLane.InFlight(t, batch));
+    }
+
+    /** Commits acknowledged batches; waits up to {@code timeoutNanos} for the first one. */
+    private void collectAcknowledgements(long timeoutNanos) throws Publisher.StoppedException, InterruptedException {
+        long wait = timeoutNanos;
+        while (inFlight > 0) {
+            PublishLane.InFlight f = lane.poll(wait);
+            if (f == null) {
+                return;
+            }
+            wait = 0;
+            inFlight--;
+            free.push(f.batch);
+            if (!f.acknowledged) {
+                throw new Publisher.StoppedException();
+            }
+            commit(f.tailer, f.batch);
+        }
+    }
+
+    private void awaitAllAcknowledged() throws Publisher.StoppedException, InterruptedException {
+        while (inFlight > 0) {
+            collectAcknowledgements(Long.MAX_VALUE);
+        }
+    }
+
+    private void commit(Tailer t, Batch batch) {
         metrics.recordsPublished.increment(batch.size());
         long replayed = t.replayedLines(batch);
         if (replayed > 0) {
@@ -227,25 +296,32 @@ public final class TailLoop implements Runnable {
         }
     }
 
-    /** Graceful stop: publish held-back multiline records, then persist the watermarks. */
+    /** Graceful stop: wait for batches in flight, publish held-back multiline records, persist the watermarks. */
     private void drain() {
-        long deadline = System.nanoTime() + timing.drainTimeout().toNanos();
+        lane.retryUntil(System.nanoTime() + timing.drainTimeout().toNanos());
         try {
+            awaitAllAcknowledged();
             for (Tailer t : tailers.ordered()) {
                 if (!t.hasPendingRecord()) {
                     continue;
                 }
-                assembler.into(batch).reset(t.source(), t.committed());
+                Batch batch = start(t);
                 t.flushParser(assembler);
-                publishAndCommit(t, deadline);
+                dispatch(t, batch);
             }
+            awaitAllAcknowledged();
         } catch (Publisher.StoppedException e) {
-            log.warn("the sink did not accept the last held-back records within {}s; they will be read again on "
-                    + "restart", timing.drainTimeout().toSeconds());
+            log.warn("the sink did not accept every record before the stop; unacknowledged lines will be read again "
+                    + "on restart");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
             log.error("unexpected failure while draining", e);
+        }
+        try {
+            lane.close();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
         try {
             store.flush();

@@ -33,6 +33,8 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
     private Batch.Source source;
     private long readOffset;
     private volatile long committed;
+    /** Commit offset of the last batch handed to the sink (acknowledged or still in flight). */
+    private long dispatched;
     private volatile long size;
     private Tailer predecessor;
     private boolean reachedEof;
@@ -56,6 +58,7 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
         this.splitter = new LineSplitter(maxLineBytes, startOffset);
         this.readOffset = startOffset;
         this.committed = startOffset;
+        this.dispatched = startOffset;
         this.size = channel.size();
         this.source = buildSource();
     }
@@ -117,6 +120,7 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
         parser.flush(out);
         splitter.reset(0);
         readOffset = 0;
+        dispatched = 0;
         fingerprint = Fingerprint.of(channel);
         source = buildSource();
     }
@@ -131,6 +135,14 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
 
     boolean hasPendingRecord() {
         return parser.hasPending();
+    }
+
+    long dispatched() {
+        return dispatched;
+    }
+
+    void dispatched(long offset) {
+        dispatched = offset;
     }
 
     /** The sink acknowledged everything up to {@code offset}. */

@@ -1,0 +1,176 @@
+package dev.logpipe.bench;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+
+/**
+ * Whole-process benchmark: a real log-forwarder child process tails one file of N ~200-byte lines into
+ * the file sink; prints lines/s, MB/s, CPU-seconds per million lines and peak RSS.
+ *
+ * <pre>
+ * java -cp bench/target/logpipe-bench.jar dev.logpipe.bench.ForwarderThroughputBench \
+ *     [--lines 10000000] [--format ndjson|raw] [--read-buffer 1MiB] [--dir /tmp/logpipe-bench] [--jvm-opts "..."]
+ * </pre>
+ * The forwarder jar is taken from forwarder/target/log-forwarder.jar (build it first).
+ */
+public final class ForwarderThroughputBench {
+    public static void main(String[] args) throws Exception {
+        long lines = 10_000_000;
+        String format = "ndjson";
+        String readBuffer = "1MiB";
+        Path dir = Path.of("/tmp/logpipe-bench");
+        String jvmOpts = "-Xms64m -Xmx192m -XX:+UseSerialGC";
+        Path jar = Path.of("forwarder/target/log-forwarder.jar");
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--lines" -> lines = Long.parseLong(args[++i]);
+                case "--format" -> format = args[++i];
+                case "--read-buffer" -> readBuffer = args[++i];
+                case "--dir" -> dir = Path.of(args[++i]);
+                case "--jvm-opts" -> jvmOpts = args[++i];
+                case "--jar" -> jar = Path.of(args[++i]);
+                default -> throw new IllegalArgumentException("unknown argument " + args[i]);
+            }
+        }
+        Files.createDirectories(dir.resolve("logs"));
+        Path input = dir.resolve("logs").resolve("app.log");
+        long inputBytes = ensureInput(input, lines);
+        Path out = dir.resolve("out.ndjson");
+        Files.deleteIfExists(out);
+        deleteState(dir.resolve("state"));
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        Path config = dir.resolve("bench.yaml");
+        Files.writeString(config, String.join("\n",
+                "watch:",
+                "  poll: 50ms",
+                "  read_buffer: " + readBuffer,
+                "  state:",
+                "    path: " + dir.resolve("state/watermarks.json"),
+                "  sources:",
+                "    - path: " + dir.resolve("logs"),
+                "      patterns: [\"app.log\"]",
+                "sink:",
+                "  type: file",
+                "  file:",
+                "    path: " + out,
+                "    format: " + format,
+                "metrics:",
+                "  listen: 127.0.0.1:" + port,
+                ""));
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        for (String o : jvmOpts.trim().split("\\s+")) {
+            if (!o.isEmpty()) {
+                cmd.add(o);
+            }
+        }
+        cmd.addAll(List.of("-jar", jar.toString(), "-config", config.toString()));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(dir.resolve("forwarder.log").toFile()).start();
+        long t0 = System.nanoTime();
+        HttpClient http = HttpClient.newHttpClient();
+        double published = 0;
+        long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
+        while (published < lines) {
+            if (!p.isAlive()) {
+                throw new IllegalStateException("forwarder exited early, see " + dir.resolve("forwarder.log"));
+            }
+            if (System.nanoTime() > deadline) {
+                p.destroyForcibly();
+                throw new IllegalStateException("timed out after 10 minutes at " + published + " records");
+            }
+            Thread.sleep(100);
+            published = scrape(http, port, "log_forwarder_records_published_total");
+        }
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        ProcessStats stats = ProcessStats.of(p.pid());
+        p.destroy();
+        p.waitFor();
+        System.out.printf(Locale.ROOT, "forwarder file->file (%s): %,d lines, %.1f MB in %.2f s (incl. JVM start)%n",
+                format, lines, inputBytes / 1e6, seconds);
+        System.out.printf(Locale.ROOT, "  throughput     %,.0f lines/s  %.0f MB/s%n", lines / seconds,
+                inputBytes / 1e6 / seconds);
+        System.out.printf(Locale.ROOT, "  cpu            %.2f CPU-s total (user %.2f, system %.2f), %.3f CPU-s per million lines%n",
+                stats.cpuSeconds(), stats.userSeconds(), stats.systemSeconds(), stats.cpuSeconds() / (lines / 1e6));
+        System.out.printf(Locale.ROOT, "  peak RSS       %.1f MiB%n", stats.peakRssKiB() / 1024.0);
+        System.out.printf(Locale.ROOT, "  output         %.1f MB%n", Files.size(out) / 1e6);
+    }
+
+    static double scrape(HttpClient http, int port, String metric) {
+        try {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
+                    .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString());
+            for (String line : r.body().split("\n")) {
+                if (line.startsWith(metric + " ")) {
+                    return Double.parseDouble(line.substring(metric.length() + 1).trim());
+                }
+            }
+        } catch (IOException e) {
+            return 0; // not listening yet
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return 0;
+    }
+
+    /** Writes N lines of ~200 bytes (a realistic access-log shape) unless the file already has them. */
+    static long ensureInput(Path input, long lines) throws IOException {
+        Path marker = input.resolveSibling(input.getFileName() + "." + lines + ".done");
+        if (Files.exists(marker) && Files.exists(input)) {
+            return Files.size(input);
+        }
+        Random r = new Random(42);
+        String[] paths = {"/api/v1/orders", "/api/v1/users/profile", "/checkout", "/static/app.js", "/healthz"};
+        String[] levels = {"INFO", "INFO", "INFO", "WARN", "ERROR", "DEBUG"};
+        try (OutputStream os = new BufferedOutputStream(Files.newOutputStream(input), 1 << 20)) {
+            StringBuilder b = new StringBuilder(256);
+            for (long i = 0; i < lines; i++) {
+                b.setLength(0);
+                b.append("2026-12-01T08:").append(10 + (i / 600_000) % 50).append(':')
+                        .append(String.format(Locale.ROOT, "%02d.%03d", (i / 10_000) % 60, i % 1000))
+                        .append("Z ").append(levels[r.nextInt(levels.length)])
+                        .append(" [http-nio-8080-exec-").append(r.nextInt(64)).append("] c.e.web.AccessLog - ")
+                        .append("method=GET path=").append(paths[r.nextInt(paths.length)])
+                        .append(" status=").append(r.nextInt(10) == 0 ? 500 : 200)
+                        .append(" duration_ms=").append(r.nextInt(900))
+                        .append(" trace_id=").append(Long.toHexString(r.nextLong()))
+                        .append(" user=\"u").append(r.nextInt(100_000)).append("\" seq=").append(i);
+                while (b.length() < 199) {
+                    b.append(' ').append((char) ('a' + r.nextInt(26)));
+                }
+                b.append('\n');
+                os.write(b.toString().getBytes(StandardCharsets.UTF_8));
+            }
+        }
+        Files.writeString(marker, "ok");
+        return Files.size(input);
+    }
+
+    private static void deleteState(Path stateDir) throws IOException {
+        if (!Files.isDirectory(stateDir)) {
+            return;
+        }
+        try (var s = Files.list(stateDir)) {
+            for (Path p : (Iterable<Path>) s::iterator) {
+                Files.delete(p);
+            }
+        }
+    }
+}

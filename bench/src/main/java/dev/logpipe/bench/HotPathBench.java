@@ -1,0 +1,89 @@
+package dev.logpipe.bench;
+
+import dev.logpipe.forwarder.config.ForwarderConfig.Format;
+import dev.logpipe.forwarder.sink.Batch;
+import dev.logpipe.forwarder.sink.NdjsonEncoder;
+import dev.logpipe.forwarder.tail.LineSplitter;
+import dev.logpipe.record.JsonBuffer;
+import dev.logpipe.record.RecordId;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * The forwarder's per-line hot path in isolation: splitting a 1 MiB chunk of ~200-byte lines, copying
+ * them into a batch, and encoding the batch as NDJSON. Figures are per line.
+ *
+ * <pre>java -jar bench/target/logpipe-bench.jar HotPathBench</pre>
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(1)
+public class HotPathBench {
+    private static final int LINES = 5000;
+
+    private byte[] chunk;
+    private Batch batch;
+    private Batch.Source source;
+    private final JsonBuffer out = new JsonBuffer(4 * 1024 * 1024);
+
+    @Setup
+    public void setup() {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < LINES; i++) {
+            StringBuilder line = new StringBuilder("2026-12-01T08:10:00.123Z INFO [http-nio-8080-exec-7] c.e.web.AccessLog - "
+                    + "method=GET path=/api/v1/orders status=200 duration_ms=41 trace_id=7f2a9c1e4b3d4f0a user=\"u42\" seq=" + i);
+            while (line.length() < 199) {
+                line.append(" x");
+            }
+            b.append(line).append('\n');
+        }
+        chunk = b.toString().getBytes(StandardCharsets.UTF_8);
+        source = new Batch.Source("/var/log/app/app.log", "host-1", RecordId.fileScope("host-1", 64768, 1234, "abc"), null);
+        batch = new Batch();
+        fill();
+    }
+
+    private void fill() {
+        batch.reset(source, 0);
+        new LineSplitter(256 * 1024, 0).feed(chunk, 0, chunk.length,
+                (bytes, off, len, start, end, truncated) -> batch.add(bytes, off, len, start, end, 1, truncated, null));
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(LINES)
+    public void splitIntoBatch(Blackhole bh) {
+        fill();
+        bh.consume(batch.size());
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(LINES)
+    public void encodeNdjson(Blackhole bh) {
+        out.reset();
+        NdjsonEncoder.encodeAll(batch, Format.NDJSON, out);
+        bh.consume(out.size());
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(LINES)
+    public void encodeRaw(Blackhole bh) {
+        out.reset();
+        NdjsonEncoder.encodeAll(batch, Format.RAW, out);
+        bh.consume(out.size());
+    }
+}
