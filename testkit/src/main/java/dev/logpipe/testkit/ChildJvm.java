@@ -1,0 +1,163 @@
+package dev.logpipe.testkit;
+
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real child JVM running one main class with the test's own class path, in a working directory of the
+ * test's choosing. Standard output and standard error go to files in that directory (no pipe can fill up
+ * and block the child), so a test waits for log lines by reading the file. {@link #terminate} is a
+ * graceful stop (SIGTERM: shutdown hooks run); {@link #kill} is {@code kill -9} (SIGKILL: nothing of the
+ * child runs any more). {@link #close} kills a child that is still alive, so a failing test leaks nothing.
+ */
+public final class ChildJvm implements AutoCloseable {
+    /** Flags that make a short-lived child start fast; its behaviour is the same as with the defaults. */
+    public static final List<String> FAST_START_FLAGS =
+            List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx128m", "-Xss512k");
+
+    private final Process process;
+    private final Path stdout;
+    private final Path stderr;
+    private final String description;
+
+    private ChildJvm(Process process, Path stdout, Path stderr, String description) {
+        this.process = process;
+        this.stdout = stdout;
+        this.stderr = stderr;
+        this.description = description;
+    }
+
+    /**
+     * Starts {@code java <flags> -cp <this JVM's class path> mainClass args...} in {@code workDir}.
+     * Surefire may run tests from a manifest-only jar; passing it with {@code -cp} works all the same.
+     *
+     * @param outputName base name of the {@code .stdout}/{@code .stderr} files written in {@code workDir}
+     */
+    public static ChildJvm start(Path workDir, String outputName, String mainClass, List<String> args) {
+        String java = ProcessHandle.current().info().command()
+                .orElseThrow(() -> new IllegalStateException("cannot tell which java binary runs this JVM"));
+        List<String> command = new ArrayList<>();
+        command.add(java);
+        command.addAll(FAST_START_FLAGS);
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(mainClass);
+        command.addAll(args);
+        Path out = workDir.resolve(outputName + ".stdout");
+        Path err = workDir.resolve(outputName + ".stderr");
+        ProcessBuilder pb = new ProcessBuilder(command)
+                .directory(workDir.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(nullDevice()))
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile());
+        try {
+            return new ChildJvm(pb.start(), out, err, mainClass + " " + String.join(" ", args));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start " + command, e);
+        }
+    }
+
+    private static java.io.File nullDevice() {
+        return new java.io.File(System.getProperty("os.name").startsWith("Windows") ? "NUL" : "/dev/null");
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** Everything the child wrote to standard error so far. */
+    public String stderr() {
+        return read(stderr);
+    }
+
+    public String stdout() {
+        return read(stdout);
+    }
+
+    /** Waits until standard error contains {@code text}; fails (with the whole stderr) if the child exits first. */
+    public String awaitStderr(String text, Duration timeout) {
+        await("stderr of " + description + " to contain \"" + text + "\"")
+                .atMost(timeout)
+                .pollInterval(Duration.ofMillis(20))
+                .until(() -> {
+                    String s = stderr();
+                    if (s.contains(text)) {
+                        return true;
+                    }
+                    if (!process.isAlive() && !stderr().contains(text)) {
+                        throw new AssertionError("child exited with " + process.exitValue() + " before writing \""
+                                + text + "\"; its stderr:\n" + stderr());
+                    }
+                    return false;
+                });
+        return stderr();
+    }
+
+    /** Waits for the child to exit on its own and returns its exit code. */
+    public int awaitExit(Duration timeout) {
+        try {
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new AssertionError("child did not exit within " + timeout + ": " + description
+                        + "; its stderr:\n" + stderr());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        }
+        return process.exitValue();
+    }
+
+    /**
+     * Graceful stop: SIGTERM ({@link ProcessHandle#destroy}), which runs the child's shutdown hooks; waits
+     * for the exit and returns the exit code (a JVM stopped by SIGTERM exits with 143 = 128 + 15).
+     */
+    public int terminate(Duration timeout) {
+        process.toHandle().destroy();
+        return awaitExit(timeout);
+    }
+
+    /**
+     * Crash: SIGKILL ({@link Process#destroyForcibly}, the same as {@code kill -9}). The child gets no chance
+     * to flush or clean up; waits until the OS has reaped it and returns the exit code (137 = 128 + 9).
+     */
+    public int kill() {
+        process.destroyForcibly();
+        return awaitExit(Duration.ofSeconds(10));
+    }
+
+    @Override
+    public void close() {
+        if (process.isAlive()) {
+            kill();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "pid " + pid() + ": " + description;
+    }
+
+    private static String read(Path p) {
+        try {
+            return new String(Files.readAllBytes(p), StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            return "";
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
