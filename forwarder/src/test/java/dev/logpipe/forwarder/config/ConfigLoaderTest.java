@@ -1,0 +1,110 @@
+package dev.logpipe.forwarder.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConfigLoaderTest {
+    @TempDir
+    Path dir;
+
+    private ForwarderConfig parse(String yaml) throws ConfigException {
+        return new ConfigLoader(dir).parse(yaml, "test");
+    }
+
+    private void rejects(String yaml, String message) {
+        assertThatThrownBy(() -> parse(yaml)).isInstanceOf(ConfigException.class).hasMessageStartingWith(message);
+    }
+
+    @Test
+    void seedExampleParsesWithItsKeysAndDefaults() throws Exception {
+        ForwarderConfig c = parse("""
+                watch:
+                  poll: 1s
+                  state:
+                    path: /var/lib/log-forwarder/watermarks.json
+                    flush_interval: 1s
+                    flush_every: 0
+                  sources:
+                    - path: ./logs/app
+                      patterns:
+                        - "*.log"
+                """);
+        assertThat(c.watch().poll()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(c.watch().state().path()).isEqualTo(Path.of("/var/lib/log-forwarder/watermarks.json"));
+        assertThat(c.watch().state().flushEvery()).isZero();
+        assertThat(c.watch().sources()).singleElement().satisfies(s -> {
+            assertThat(s.directory()).isEqualTo(dir.resolve("logs/app"));
+            assertThat(s.patterns()).containsExactly("*.log");
+        });
+        assertThat(c.parser().type()).isEqualTo(ForwarderConfig.ParserType.LINE);
+        assertThat(c.parser().flushInterval()).isEqualTo(Duration.ofMillis(100));
+        assertThat(c.sink().type()).isEqualTo(ForwarderConfig.SinkType.STDOUT);
+        assertThat(c.metrics().listen()).isNull();
+    }
+
+    @Test
+    void defaultsPutTheStateInTheWorkingDirectory() throws Exception {
+        assertThat(new ConfigLoader(dir).defaults().watch().state().path())
+                .isEqualTo(dir.resolve(".log-forwarder/watermarks.json"));
+    }
+
+    @Test
+    void pathsShorthandSplitsGlobsIntoDirectoryAndPattern() throws Exception {
+        Files.createDirectories(dir.resolve("d"));
+        ForwarderConfig c = parse("watch:\n  paths: [\"./logs/*.log\", \"./d\", \"./one/file.txt\"]\n");
+        assertThat(c.watch().sources()).extracting(ForwarderConfig.Source::directory, ForwarderConfig.Source::patterns)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(dir.resolve("logs"), java.util.List.of("*.log")),
+                        org.assertj.core.groups.Tuple.tuple(dir.resolve("d"), java.util.List.of("*")),
+                        org.assertj.core.groups.Tuple.tuple(dir.resolve("one"), java.util.List.of("file.txt")));
+    }
+
+    @Test
+    void invalidValuesFailNamingTheKeyPath() {
+        rejects("watch:\n  state:\n    flush_interval: -1s\n", "watch.state.flush_interval: must be a duration");
+        rejects("watch:\n  state:\n    flush_every: -3\n", "watch.state.flush_every: must be between 0");
+        rejects("watch:\n  poll: fast\n", "watch.poll: must be a duration");
+        rejects("watch:\n  state:\n    reset_on_corrupt: maybe\n", "watch.state.reset_on_corrupt: must be true or false");
+        rejects("parser:\n  type: xml\n", "parser.type: must be one of line, multiline");
+        rejects("parser:\n  type: multiline\n", "parser.multiline.header_pattern: is required");
+        rejects("parser:\n  type: multiline\n  multiline:\n    header_pattern: '(unclosed'\n",
+                "parser.multiline.header_pattern: invalid regular expression");
+        rejects("sink:\n  type: file\n", "sink.file.path: is required");
+        rejects("sink:\n  type: carrier-pigeon\n", "sink.type: must be one of file, stdout");
+        rejects("metrics:\n  listen: nowhere\n", "metrics.listen: must be host:port");
+        rejects("logging:\n  level: loud\n", "logging.level: must be one of");
+        rejects("filter:\n  include: ['a(']\n", "filter.include[0]: invalid regular expression");
+        rejects("transform:\n  extract:\n    pattern: '\\w+'\n", "transform.extract.pattern: must have at least one named group");
+    }
+
+    @Test
+    void unknownKeysFailNamingTheirPath() {
+        rejects("watch:\n  pol: 1s\n", "watch.pol: unknown key");
+        rejects("watch:\n  state:\n    flush: 1s\n", "watch.state.flush: unknown key");
+        rejects("sinks:\n  type: file\n", "sinks: unknown key");
+        rejects("watch:\n  sources:\n    - path: ./x\n      pattern: ['*']\n", "watch.sources[0].pattern: unknown key");
+    }
+
+    @Test
+    void stateOrLogOrOutputInsideAWatchedSourceIsRejected() {
+        rejects("watch:\n  state:\n    path: ./logs/watermarks.json\n  sources:\n    - path: ./logs\n      patterns: ['*']\n",
+                "watch.state.path: ");
+        rejects("watch:\n  sources:\n    - path: ./logs\n      patterns: ['*.log']\nlogging:\n  file: ./logs/forwarder.log\n",
+                "logging.file: ");
+        rejects("watch:\n  sources:\n    - path: ./logs\n      patterns: ['*.ndjson']\nsink:\n  type: file\n  file:\n"
+                + "    path: ./logs/out.ndjson\n", "sink.file.path: ");
+    }
+
+    @Test
+    void brokenYamlIsReportedWithItsLine() {
+        assertThatThrownBy(() -> parse("watch:\n  poll: 1s\n bad: [\n"))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("is not valid YAML");
+        rejects("watch:\n  poll: 1s\n  poll: 2s\n", "config test is not valid YAML");
+    }
+}

@@ -1,0 +1,73 @@
+package dev.logpipe.record;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import org.junit.jupiter.api.Test;
+
+class RecordCodecTest {
+    private final RecordCodec codec = new RecordCodec();
+
+    private LogRecord decode(String json) throws RecordFormatException {
+        return codec.decode(json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void fullRecordRoundTrips() throws Exception {
+        LogRecord r = LogRecord.builder("payment provider timed out")
+                .recordId("abc").eventTime(Instant.parse("2025-03-14T18:02:11.482Z"))
+                .observedTime(Instant.parse("2025-03-14T18:02:11.519Z")).tenantId("tenant-acme")
+                .traceId("7f2a").spanId("a1b2").service("payment-service").instanceId("i-0a1b").region("us-east-1")
+                .level(Level.ERROR).field("order_id", "CO-9931").field("timeout_ms", 3000L).field("retry", true)
+                .field("ratio", 0.5).build();
+        assertThat(codec.decode(codec.encode(r))).isEqualTo(r);
+    }
+
+    @Property(tries = 300)
+    void anyMessageRoundTrips(@ForAll String message) throws Exception {
+        String clean = new String(message.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8);
+        LogRecord r = LogRecord.builder(clean).build();
+        assertThat(codec.decode(codec.encode(r)).message()).isEqualTo(clean);
+    }
+
+    @Test
+    void newerSchemaVersionIsReadLeniently() throws Exception {
+        LogRecord r = decode("{\"schema_version\":9,\"message\":\"m\",\"new_thing\":{\"x\":1},\"level\":\"warning\"}");
+        assertThat(r.schemaVersion()).isEqualTo(9);
+        assertThat(r.level()).isEqualTo(Level.WARN);
+        assertThat(r.message()).isEqualTo("m");
+    }
+
+    @Test
+    void nestedFieldsAreFlattenedWithDots() throws Exception {
+        LogRecord r = decode("{\"message\":\"m\",\"fields\":{\"http\":{\"status\":500,\"path\":\"/x\"},\"ok\":false}}");
+        assertThat(r.fields()).containsEntry("http.status", 500L).containsEntry("http.path", "/x")
+                .containsEntry("ok", false);
+    }
+
+    @Test
+    void badInputIsRejectedWithAReasonNamingTheField() {
+        assertThatThrownBy(() -> decode("{\"level\":\"INFO\"}")).isInstanceOf(RecordFormatException.class)
+                .hasMessage("message is required");
+        assertThatThrownBy(() -> decode("{\"message\":42}")).hasMessageContaining("message must be a string");
+        assertThatThrownBy(() -> decode("{\"message\":\"m\",\"event_time\":\"yesterday\"}"))
+                .hasMessageContaining("event_time must be an RFC 3339 timestamp");
+        assertThatThrownBy(() -> decode("[1,2]")).hasMessageContaining("must be a JSON object");
+        assertThatThrownBy(() -> decode("{\"message\":")).hasMessageContaining("malformed JSON");
+        assertThatThrownBy(() -> decode("{\"message\":\"m\",\"fields\":" + "{\"a\":".repeat(30) + "1" + "}".repeat(31)))
+                .isInstanceOf(RecordFormatException.class);
+    }
+
+    @Test
+    void levelAliasesNormalize() {
+        assertThat(Level.normalize("warning")).isEqualTo(Level.WARN);
+        assertThat(Level.normalize("ERR")).isEqualTo(Level.ERROR);
+        assertThat(Level.normalize("Critical")).isEqualTo(Level.FATAL);
+        assertThat(Level.normalize("verbose-ish")).isEqualTo(Level.UNKNOWN);
+        assertThat(Level.normalize(null)).isEqualTo(Level.UNKNOWN);
+    }
+}
