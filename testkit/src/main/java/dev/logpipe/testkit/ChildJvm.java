@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * A real child JVM running one main class with the test's own class path, in a working directory of the
@@ -90,20 +91,23 @@ public final class ChildJvm implements AutoCloseable {
 
     /** Waits until standard error contains {@code text}; fails (with the whole stderr) if the child exits first. */
     public String awaitStderr(String text, Duration timeout) {
-        await("stderr of " + description + " to contain \"" + text + "\"")
-                .atMost(timeout)
-                .pollInterval(Duration.ofMillis(20))
-                .until(() -> {
-                    String s = stderr();
-                    if (s.contains(text)) {
-                        return true;
-                    }
-                    if (!process.isAlive() && !stderr().contains(text)) {
-                        throw new AssertionError("child exited with " + process.exitValue() + " before writing \""
-                                + text + "\"; its stderr:\n" + stderr());
-                    }
-                    return false;
-                });
+        try {
+            await("stderr of " + description + " to contain \"" + text + "\"")
+                    .atMost(timeout)
+                    .pollInterval(Duration.ofMillis(20))
+                    .until(() -> {
+                        if (stderr().contains(text)) {
+                            return true;
+                        }
+                        if (!process.isAlive() && !stderr().contains(text)) {
+                            throw new AssertionError("child exited with " + process.exitValue() + " before writing \""
+                                    + text + "\"; its stderr:\n" + stderr());
+                        }
+                        return false;
+                    });
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError(e.getMessage() + "; its stderr:\n" + stderr(), e);
+        }
         return stderr();
     }
 
