@@ -107,12 +107,14 @@ final class Tailers {
                 unmatched.add(f);
             }
         }
-        for (Found f : unmatched) {
-            openFromBeginning(f, vacated);
-        }
+        // Before a new file takes over a path: an entry for that path whose file was renamed out of the
+        // patterns while we were stopped must claim its renamed file first, or its unread tail is lost.
         if (firstScan) {
             firstScan = false;
-            settleStaleEntries();
+            settleStaleEntries(vacated);
+        }
+        for (Found f : unmatched) {
+            openFromBeginning(f, vacated);
         }
     }
 
@@ -270,8 +272,12 @@ final class Tailers {
         }
     }
 
-    /** After the first scan: entries that matched no file were rotated away while we were stopped. */
-    private void settleStaleEntries() {
+    /**
+     * On the first scan, before unmatched files open from the beginning: entries that matched no file were
+     * rotated away while we were stopped. A renamed file found by identity is read to its end from its
+     * watermark, and a new file at its old path waits for it ({@code vacated}).
+     */
+    private void settleStaleEntries(Map<String, Tailer> vacated) {
         for (Map.Entry<String, Watermark> e : new ArrayList<>(store.entries().entrySet())) {
             String p = e.getKey();
             if (isOpenPath(p)) {
@@ -300,6 +306,7 @@ final class Tailers {
                         Source src = new Source(renamed.getParent(), List.of(), null);
                         register(new Found(renamed, key, ch.size(), 0, src), ch, w.offset(), null);
                         open.get(key).markUnseen(0);
+                        vacated.putIfAbsent(p, open.get(key));
                         log.info("resuming file from watermark path={} offset={} (rotated from {} while the forwarder "
                                 + "was stopped; it is read to its end, then closed)", renamed, w.offset(), p);
                         continue;
