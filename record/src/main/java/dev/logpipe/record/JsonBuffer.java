@@ -18,6 +18,8 @@ public final class JsonBuffer {
     private static final byte[] CLASS = new byte[256];
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final byte[] SHORT_ESCAPE = new byte[256];
+    private static final byte[] DIGIT_PAIRS = new byte[200];
+    private static final long[] POWERS_OF_TEN = new long[19];
 
     static {
         for (int c = 0; c < 0x20; c++) {
@@ -32,6 +34,14 @@ public final class JsonBuffer {
         CLASS['\f'] = 1;
         for (int c = 0x80; c < 0x100; c++) {
             CLASS[c] = 3;
+        }
+        for (int i = 0; i < 100; i++) {
+            DIGIT_PAIRS[i * 2] = (byte) ('0' + i / 10);
+            DIGIT_PAIRS[i * 2 + 1] = (byte) ('0' + i % 10);
+        }
+        POWERS_OF_TEN[0] = 1;
+        for (int i = 1; i < 19; i++) {
+            POWERS_OF_TEN[i] = POWERS_OF_TEN[i - 1] * 10;
         }
         SHORT_ESCAPE['"'] = '"';
         SHORT_ESCAPE['\\'] = '\\';
@@ -115,25 +125,39 @@ public final class JsonBuffer {
     }
 
     public JsonBuffer number(long v) {
-        if (v == Long.MIN_VALUE) {
-            return ascii("-9223372036854775808");
-        }
-        ensureCapacity(20);
         if (v < 0) {
-            bytes[size++] = '-';
+            if (v == Long.MIN_VALUE) {
+                return ascii("-9223372036854775808");
+            }
+            raw((byte) '-');
             v = -v;
         }
-        int digits = 1;
-        for (long t = v; t >= 10; t /= 10) {
-            digits++;
-        }
+        int digits = digits(v);
+        ensureCapacity(digits);
         int pos = size + digits;
         size = pos;
-        do {
-            bytes[--pos] = (byte) ('0' + (v % 10));
-            v /= 10;
-        } while (v != 0);
+        byte[] dst = bytes;
+        while (v >= 100) {
+            int pair = (int) (v % 100);
+            v /= 100;
+            dst[--pos] = DIGIT_PAIRS[pair * 2 + 1];
+            dst[--pos] = DIGIT_PAIRS[pair * 2];
+        }
+        if (v >= 10) {
+            dst[--pos] = DIGIT_PAIRS[(int) v * 2 + 1];
+            dst[--pos] = DIGIT_PAIRS[(int) v * 2];
+        } else {
+            dst[--pos] = (byte) ('0' + v);
+        }
         return this;
+    }
+
+    private static int digits(long v) {
+        int d = 1;
+        while (d < 19 && v >= POWERS_OF_TEN[d]) {
+            d++;
+        }
+        return d;
     }
 
     /** Appends a quoted JSON string. */
