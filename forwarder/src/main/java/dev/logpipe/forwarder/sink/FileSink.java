@@ -8,13 +8,19 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Appends records to a local file, as NDJSON records or raw lines. A batch is acknowledged once it is
  * written to the OS (and fsynced when {@code fsync} is on). A failed write is rolled back to the
- * previous end of the file where possible, so a retry does not leave half a batch behind.
+ * previous end of the file where possible, so a retry does not leave half a batch behind. A crash (kill -9)
+ * in the middle of a write can still leave a torn last line; it was never acknowledged, so opening the sink
+ * cuts it off rather than letting the next record be glued onto it.
  */
 public final class FileSink implements Sink {
+    private static final Logger log = LoggerFactory.getLogger(FileSink.class);
+
     private final Path path;
     private final Format format;
     private final boolean fsync;
@@ -29,8 +35,43 @@ public final class FileSink implements Sink {
         if (parent != null) {
             Files.createDirectories(parent);
         }
+        cutTornTail(path);
         this.channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.APPEND);
+    }
+
+    /** Truncates a regular file to just past its last newline, if bytes follow it. */
+    private static void cutTornTail(Path path) throws IOException {
+        if (!Files.isRegularFile(path)) {
+            return;
+        }
+        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            long size = ch.size();
+            long keep = 0;
+            ByteBuffer buf = ByteBuffer.allocate(64 * 1024);
+            search:
+            for (long end = size; end > 0; ) {
+                long start = Math.max(0, end - buf.capacity());
+                buf.clear().limit((int) (end - start));
+                while (buf.hasRemaining() && ch.read(buf, start + buf.position()) > 0) {
+                    // fill the block
+                }
+                for (int i = buf.position() - 1; i >= 0; i--) {
+                    if (buf.get(i) == '\n') {
+                        keep = start + i + 1;
+                        break search;
+                    }
+                }
+                end = start;
+            }
+            if (keep < size) {
+                ch.truncate(keep);
+                ch.force(false);
+                log.warn("file sink {} ended in an incomplete record ({} bytes after the last newline, left by a "
+                        + "crash in the middle of a write); cut them off. That record was never acknowledged and is "
+                        + "read again from its source file", path, size - keep);
+            }
+        }
     }
 
     @Override
