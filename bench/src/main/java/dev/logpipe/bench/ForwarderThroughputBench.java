@@ -52,12 +52,7 @@ public final class ForwarderThroughputBench {
         Path out = dir.resolve("out.ndjson");
         Files.deleteIfExists(out);
         deleteState(dir.resolve("state"));
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
-        Path config = dir.resolve("bench.yaml");
-        Files.writeString(config, String.join("\n",
+        String yaml = String.join("\n",
                 "watch:",
                 "  poll: 50ms",
                 "  read_buffer: " + readBuffer,
@@ -71,38 +66,13 @@ public final class ForwarderThroughputBench {
                 "  file:",
                 "    path: " + out,
                 "    format: " + format,
-                "metrics:",
-                "  listen: 127.0.0.1:" + port,
-                ""));
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        for (String o : jvmOpts.trim().split("\\s+")) {
-            if (!o.isEmpty()) {
-                cmd.add(o);
-            }
-        }
-        cmd.addAll(List.of("-jar", jar.toString(), "-config", config.toString()));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
-                .redirectOutput(dir.resolve("forwarder.log").toFile()).start();
+                "");
+        BenchForwarder f = BenchForwarder.start(jar, dir, jvmOpts, yaml);
         long t0 = System.nanoTime();
-        HttpClient http = HttpClient.newHttpClient();
-        double published = 0;
-        long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
-        while (published < lines) {
-            if (!p.isAlive()) {
-                throw new IllegalStateException("forwarder exited early, see " + dir.resolve("forwarder.log"));
-            }
-            if (System.nanoTime() > deadline) {
-                p.destroyForcibly();
-                throw new IllegalStateException("timed out after 10 minutes at " + published + " records");
-            }
-            Thread.sleep(100);
-            published = scrape(http, port, "log_forwarder_records_published_total");
-        }
+        f.awaitMetric("log_forwarder_records_published_total", lines, Duration.ofMinutes(10));
         double seconds = (System.nanoTime() - t0) / 1e9;
-        ProcessStats stats = ProcessStats.of(p.pid());
-        p.destroy();
-        p.waitFor();
+        ProcessStats stats = f.stats();
+        f.close();
         System.out.printf(Locale.ROOT, "forwarder file->file (%s): %,d lines, %.1f MB in %.2f s (incl. JVM start)%n",
                 format, lines, inputBytes / 1e6, seconds);
         System.out.printf(Locale.ROOT, "  throughput     %,.0f lines/s  %.0f MB/s%n", lines / seconds,
@@ -111,23 +81,6 @@ public final class ForwarderThroughputBench {
                 stats.cpuSeconds(), stats.userSeconds(), stats.systemSeconds(), stats.cpuSeconds() / (lines / 1e6));
         System.out.printf(Locale.ROOT, "  peak RSS       %.1f MiB%n", stats.peakRssKiB() / 1024.0);
         System.out.printf(Locale.ROOT, "  output         %.1f MB%n", Files.size(out) / 1e6);
-    }
-
-    static double scrape(HttpClient http, int port, String metric) {
-        try {
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
-                    .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString());
-            for (String line : r.body().split("\n")) {
-                if (line.startsWith(metric + " ")) {
-                    return Double.parseDouble(line.substring(metric.length() + 1).trim());
-                }
-            }
-        } catch (IOException e) {
-            return 0; // not listening yet
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return 0;
     }
 
     /** Writes N lines of ~200 bytes (a realistic access-log shape) unless the file already has them. */

@@ -52,6 +52,7 @@ public final class TailLoop implements Runnable {
     private final ByteBuffer buffer;
     private final ArrayDeque<Batch> free = new ArrayDeque<>();
     private int inFlight;
+    private long rounds;
     private boolean flushFailing;
 
     /** Wires the loop for one forwarder; the caller runs it on its own thread and owns {@code stop}. */
@@ -137,9 +138,14 @@ public final class TailLoop implements Runnable {
             if (t.waitsForPredecessor()) {
                 continue;
             }
-            progress |= pump(t);
+            if (t.dueForPoll(rounds)) {
+                boolean got = pump(t);
+                t.polled(got);
+                progress |= got;
+            }
             idleFlush(t);
         }
+        rounds++;
         collectAcknowledgements(0);
         flushWatermarksIfDue();
         if (!progress) {

@@ -68,7 +68,7 @@ final class Tailers {
 
     /** Brings the open set in line with what the sources match now. */
     void scan(long now) {
-        List<Found> found = scanner.scan();
+        List<Found> found = scanner.scan(now);
         Set<FileKey> seen = new HashSet<>();
         Map<String, Tailer> vacated = new HashMap<>();
         for (Found f : found) {
