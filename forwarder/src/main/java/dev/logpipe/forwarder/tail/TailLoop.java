@@ -167,6 +167,12 @@ public final class TailLoop implements Runnable {
     private boolean pump(Tailer t) throws Publisher.StoppedException, InterruptedException {
         boolean progress = false;
         for (int i = 0; i < CHUNKS_PER_FILE_PER_ROUND; i++) {
+            try {
+                t.refreshFingerprint();
+            } catch (IOException e) {
+                log.warn("reading {} failed: {}; trying again next round", t.path(), e.toString());
+                return progress;
+            }
             Batch batch = start(t);
             int n;
             try {

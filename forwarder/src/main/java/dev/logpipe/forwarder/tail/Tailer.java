@@ -67,6 +67,17 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
     }
 
     /**
+     * Completes a provisional fingerprint (taken before the file had a whole first line). Call it before
+     * starting a batch, so the batch's source carries the final record-id scope.
+     */
+    void refreshFingerprint() throws IOException {
+        if (!fingerprint.complete()) {
+            fingerprint = Fingerprint.of(channel);
+            source = buildSource();
+        }
+    }
+
+    /**
      * Reads the next chunk (at most the buffer's capacity) and hands its complete lines to the parser,
      * whose records go to {@code out}.
      *
@@ -84,16 +95,12 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
         }
         long limit = sz;
         if (!fingerprint.complete()) {
-            fingerprint = Fingerprint.of(channel);
-            source = buildSource();
-            if (!fingerprint.complete()) {
-                // No newline yet: read no further than the bytes the fingerprint saw, so no line can complete
-                // before the fingerprint (and with it every record id) is final.
-                limit = Math.min(limit, fingerprint.bytes());
-                if (limit <= readOffset) {
-                    reachedEof = true;
-                    return 0;
-                }
+            // No newline yet when the fingerprint was taken: read no further than the bytes it saw, so no line
+            // can complete before the fingerprint (and with it every record id) is final.
+            limit = Math.min(limit, fingerprint.bytes());
+            if (limit <= readOffset) {
+                reachedEof = true;
+                return 0;
             }
         }
         buf.clear();
