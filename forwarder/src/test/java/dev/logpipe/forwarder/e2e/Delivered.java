@@ -27,6 +27,11 @@ final class Delivered {
         return tail.records().stream().map(SinkRecord::of).toList();
     }
 
+    /** Only the records written since the previous call of this method or {@link #records}. */
+    List<SinkRecord> poll() {
+        return tail.poll().stream().map(SinkRecord::of).toList();
+    }
+
     List<String> messages() {
         return records().stream().map(SinkRecord::message).toList();
     }

@@ -1,0 +1,74 @@
+package dev.logpipe.forwarder.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.logpipe.testkit.LogFile;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * After kill -9 the lines since the last watermark write are sent again (seed 000: at-least-once). A replay
+ * must be harmless downstream (DESIGN.md I3): the same record_id as the first delivery, and counted in
+ * log_forwarder_lines_replayed_total.
+ */
+class ReplayAfterCrashTest {
+    @TempDir
+    Path tmp;
+    Workspace ws;
+
+    @BeforeEach
+    void setUp() {
+        // No watermark write while running: a kill -9 leaves no watermark, so the restart re-reads everything.
+        ws = new Workspace(tmp).withMetrics();
+        ws.config().set("watch.state.flush_interval", "1h");
+    }
+
+    @AfterEach
+    void tearDown() {
+        ws.close();
+    }
+
+    @Test
+    void replayAfterKillNineCarriesTheSameRecordIdsAndIsCounted() {
+        LogFile app = ws.logFile("app.log").lines(Lines.numbered(1, 3));
+        ForwarderProcess first = ws.startAndAwait();
+        ws.delivered().awaitAtLeast(3);
+        first.kill();
+
+        ForwarderProcess second = ws.startAndAwait();
+        second.awaitLog("tailing file from beginning path=" + app.path());
+        ws.delivered().awaitAtLeast(6);
+        assertThat(second.counter("log_forwarder_lines_replayed_total")).isEqualTo(3);
+        second.stop();
+
+        assertReplaysAreIdentical(3);
+    }
+
+    @Test
+    void fileFirstSeenEmptyGetsTheSameRecordIdsWhenReplayed() {
+        LogFile app = ws.logFile("app.log"); // created empty, as an application does at startup or rotation
+        ForwarderProcess first = ws.startAndAwait();
+        first.awaitLog("tailing file from beginning path=" + app.path());
+        app.lines(Lines.numbered(1, 3));
+        ws.delivered().awaitAtLeast(3);
+        first.kill();
+
+        ForwarderProcess second = ws.startAndAwait();
+        ws.delivered().awaitAtLeast(6);
+        assertThat(second.counter("log_forwarder_lines_replayed_total")).isEqualTo(3);
+        second.stop();
+
+        assertReplaysAreIdentical(3);
+    }
+
+    private void assertReplaysAreIdentical(int lines) {
+        List<SinkRecord> records = ws.delivered().records();
+        assertThat(records).hasSize(2 * lines);
+        assertThat(records.subList(lines, 2 * lines)).as("the replay, record for record")
+                .containsExactlyElementsOf(records.subList(0, lines));
+    }
+}
