@@ -47,8 +47,8 @@ public final class RecordCodec {
     public void encodeTo(LogRecord r, JsonBuffer out) {
         out.ascii("{\"schema_version\":").number(r.schemaVersion());
         optional(out, "record_id", r.recordId());
-        optional(out, "event_time", r.eventTime() == null ? null : r.eventTime().toString());
-        optional(out, "observed_time", r.observedTime() == null ? null : r.observedTime().toString());
+        optional(out, "event_time", r.eventTime() == null ? null : formatTime(r.eventTime()));
+        optional(out, "observed_time", r.observedTime() == null ? null : formatTime(r.observedTime()));
         optional(out, "tenant_id", r.tenantId());
         optional(out, "trace_id", r.traceId());
         optional(out, "span_id", r.spanId());
@@ -193,10 +193,23 @@ public final class RecordCodec {
             return null;
         }
         try {
-            return java.time.OffsetDateTime.parse(s).toInstant();
+            // RFC 3339 allows a space or a lowercase t/z; java.time wants the ISO form.
+            String iso = s.length() > 10 && s.charAt(10) == ' ' ? s.substring(0, 10) + 'T' + s.substring(11) : s;
+            return java.time.OffsetDateTime.parse(iso.toUpperCase(java.util.Locale.ROOT)).toInstant();
         } catch (DateTimeParseException e) {
             throw new RecordFormatException(name + " must be an RFC 3339 timestamp, was \"" + s + "\"");
         }
+    }
+
+    /** RFC 3339 in UTC, always with a fraction: milliseconds, or nanoseconds when there are any. */
+    static String formatTime(Instant t) {
+        java.time.OffsetDateTime u = t.atOffset(java.time.ZoneOffset.UTC);
+        String base = String.format(java.util.Locale.ROOT, "%04d-%02d-%02dT%02d:%02d:%02d", u.getYear(),
+                u.getMonthValue(), u.getDayOfMonth(), u.getHour(), u.getMinute(), u.getSecond());
+        int nanos = t.getNano();
+        return nanos % 1_000_000 == 0
+                ? base + String.format(java.util.Locale.ROOT, ".%03dZ", nanos / 1_000_000)
+                : base + String.format(java.util.Locale.ROOT, ".%09dZ", nanos);
     }
 
     private static void optional(JsonBuffer out, String key, String value) {

@@ -63,6 +63,16 @@ class RecordCodecTest {
     }
 
     @Test
+    void timestampsAlwaysCarryAFractionAndRfc3339VariantsParse() throws Exception {
+        LogRecord r = LogRecord.builder("m").eventTime(Instant.parse("2025-03-14T18:02:11Z")).build();
+        assertThat(new String(codec.encode(r), StandardCharsets.UTF_8)).contains("\"event_time\":\"2025-03-14T18:02:11.000Z\"");
+        assertThat(decode("{\"message\":\"m\",\"event_time\":\"2025-03-14 18:02:11.5+01:00\"}").eventTime())
+                .isEqualTo(Instant.parse("2025-03-14T17:02:11.500Z"));
+        assertThat(decode("{\"message\":\"m\",\"event_time\":\"2025-03-14t18:02:11.123456789z\"}").eventTime())
+                .isEqualTo(Instant.parse("2025-03-14T18:02:11.123456789Z"));
+    }
+
+    @Test
     void levelAliasesNormalize() {
         assertThat(Level.normalize("warning")).isEqualTo(Level.WARN);
         assertThat(Level.normalize("ERR")).isEqualTo(Level.ERROR);

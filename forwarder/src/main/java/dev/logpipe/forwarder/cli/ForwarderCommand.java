@@ -18,8 +18,11 @@ import picocli.CommandLine.Option;
 @Command(name = "log-forwarder", mixinStandardHelpOptions = true, version = "log-forwarder 0.1.0",
         description = "Tails log files with crash-safe watermarks and publishes their records to a sink.",
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:stopped normally", "1:unexpected failure", "2:invalid configuration or arguments",
-                "3:unusable state (corrupt watermark file, or another process holds it)"})
+        exitCodeList = {"0:--help, --version or --check-config succeeded",
+                "1:unexpected failure (the sink, state directory or metrics address cannot be opened)",
+                "2:invalid configuration or arguments",
+                "3:unusable state (corrupt watermark file, or another process holds it)",
+                "130/143:stopped by SIGINT/SIGTERM after a graceful shutdown (watermarks written)"})
 public final class ForwarderCommand implements Callable<Integer> {
     public static final int EXIT_CONFIG = 2;
     public static final int EXIT_STATE = 3;
@@ -69,6 +72,11 @@ public final class ForwarderCommand implements Callable<Integer> {
             log.error("cannot start: {}", e.getMessage());
             System.err.println("log-forwarder: " + e.getMessage());
             return EXIT_STATE;
+        } catch (java.net.BindException e) {
+            String msg = "cannot listen on metrics.listen " + cfg.metrics().listen() + ": " + e.getMessage();
+            log.error("cannot start: {}", msg);
+            System.err.println("log-forwarder: " + msg);
+            return 1;
         } catch (IOException e) {
             log.error("cannot start: {}", e.toString());
             System.err.println("log-forwarder: cannot start: " + e);

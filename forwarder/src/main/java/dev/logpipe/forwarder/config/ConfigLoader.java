@@ -222,6 +222,12 @@ public final class ConfigLoader {
         OnNoMatch onNoMatch = extract.choice("on_no_match", OnNoMatch.class, OnNoMatch.KEEP);
         extract.rejectUnknownKeys();
         n.rejectUnknownKeys();
+        for (String name : add.keySet()) {
+            rejectReserved(name, "transform.add_fields." + name);
+        }
+        for (Map.Entry<String, String> e : rename.entrySet()) {
+            rejectReserved(e.getValue(), "transform.rename_fields." + e.getKey());
+        }
         if (pattern != null) {
             com.google.re2j.Pattern p = compile(pattern, "transform.extract.pattern");
             if (p.namedGroups().isEmpty()) {
@@ -284,6 +290,16 @@ public final class ConfigLoader {
             host = host.substring(1, host.length() - 1);
         }
         return new Metrics(new InetSocketAddress(host, port));
+    }
+
+    /** Fields the forwarder writes itself; a transform writing them would produce duplicate JSON keys. */
+    private static final Set<String> RESERVED_FIELDS = Set.of("log.file.path", "log.offset", "log.truncated");
+
+    private static void rejectReserved(String field, String key) throws ConfigException {
+        if (RESERVED_FIELDS.contains(field)) {
+            throw new ConfigException(key + ": field \"" + field + "\" is written by the forwarder itself; choose "
+                    + "another name");
+        }
     }
 
     private static com.google.re2j.Pattern compile(String regex, String key) throws ConfigException {

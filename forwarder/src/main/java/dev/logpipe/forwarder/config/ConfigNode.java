@@ -210,7 +210,6 @@ final class ConfigNode {
             throw new ConfigException(keyPath(key) + ": must be a size like 65536, 64KiB or 1MiB, was \""
                     + v.asText() + "\"");
         }
-        long n = Long.parseLong(m.group(1));
         String unit = m.group(2) == null ? "b" : m.group(2);
         long factor = switch (unit) {
             case "b" -> 1;
@@ -218,7 +217,12 @@ final class ConfigNode {
             case "mib", "mb", "m" -> 1024 * 1024;
             default -> 1024L * 1024 * 1024;
         };
-        long value = n * factor;
+        long value;
+        try {
+            value = Math.multiplyExact(Long.parseLong(m.group(1)), factor);
+        } catch (ArithmeticException | NumberFormatException e) {
+            value = Long.MAX_VALUE;
+        }
         if (value < min || value > max) {
             throw new ConfigException(keyPath(key) + ": must be between " + min + " and " + max + " bytes, was "
                     + v.asText());
@@ -275,17 +279,26 @@ final class ConfigNode {
         if (!m.matches()) {
             return null;
         }
-        long n = Long.parseLong(m.group(1));
+        long n;
+        try {
+            n = Long.parseLong(m.group(1));
+        } catch (NumberFormatException e) {
+            return null;
+        }
         String unit = m.group(2);
         if (unit == null) {
             return n == 0 ? Duration.ZERO : null;
         }
-        return switch (unit) {
-            case "ms" -> Duration.ofMillis(n);
-            case "s" -> Duration.ofSeconds(n);
-            case "m" -> Duration.ofMinutes(n);
-            default -> Duration.ofHours(n);
-        };
+        try {
+            return switch (unit) {
+                case "ms" -> Duration.ofMillis(n);
+                case "s" -> Duration.ofSeconds(n);
+                case "m" -> Duration.ofMinutes(n);
+                default -> Duration.ofHours(n);
+            };
+        } catch (ArithmeticException e) {
+            return null;
+        }
     }
 
     static String format(Duration d) {

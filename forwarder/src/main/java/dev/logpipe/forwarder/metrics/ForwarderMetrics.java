@@ -3,8 +3,12 @@ package dev.logpipe.forwarder.metrics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
@@ -29,6 +33,7 @@ public final class ForwarderMetrics {
     public final Timer publishLatency;
     private final AtomicInteger filesTailed = new AtomicInteger();
     private final AtomicInteger sinkUp = new AtomicInteger(1);
+    private final MultiGauge lag;
 
     public ForwarderMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -50,6 +55,9 @@ public final class ForwarderMetrics {
         watermarkFlushFailures = counter("log_forwarder.watermark.flush.failures", "Failed watermark file writes");
         publishFailures = counter("log_forwarder.sink.publish.failures", "Failed sink publish attempts (retried)");
         publishLatency = Timer.builder("log_forwarder.sink.publish").description("Time to publish one batch")
+                .register(registry);
+        lag = MultiGauge.builder("log_forwarder.lag.bytes")
+                .description("Bytes in a tailed file not yet acknowledged by the sink").baseUnit("bytes")
                 .register(registry);
         Gauge.builder("log_forwarder.files.tailed", filesTailed, AtomicInteger::get)
                 .description("Files open for tailing").register(registry);
@@ -73,10 +81,14 @@ public final class ForwarderMetrics {
         sinkUp.set(up ? 1 : 0);
     }
 
-    /** Registers the per-file lag gauge (bytes in the file not yet acknowledged); returns a handle to remove it. */
-    public Runnable lagGauge(String path, Supplier<Number> lagBytes) {
-        Gauge g = Gauge.builder("log_forwarder.lag.bytes", lagBytes).tags(Tags.of("path", path))
-                .description("Bytes in a tailed file not yet acknowledged by the sink").register(registry);
-        return () -> registry.remove(g);
+    /**
+     * Replaces the per-file lag series with one row per open file, labelled with its current path
+     * (bytes in the file not yet acknowledged by the sink). Called after every scan, so renames and
+     * closed files are reflected within one scan interval.
+     */
+    public void lag(Map<String, Supplier<Number>> lagByPath) {
+        List<MultiGauge.Row<?>> rows = new ArrayList<>();
+        lagByPath.forEach((path, lag) -> rows.add(MultiGauge.Row.of(Tags.of("path", path), lag)));
+        lag.register(rows, true);
     }
 }

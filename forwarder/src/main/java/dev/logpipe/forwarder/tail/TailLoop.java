@@ -128,6 +128,7 @@ public final class TailLoop implements Runnable {
             for (Tailer t : tailers.finished(now)) {
                 tailers.close(t);
             }
+            tailers.reportLag();
             nextScan = now + timing.scanInterval().toNanos();
         }
         boolean progress = false;
@@ -170,7 +171,7 @@ public final class TailLoop implements Runnable {
             try {
                 t.refreshFingerprint();
             } catch (IOException e) {
-                log.warn("reading {} failed: {}; trying again next round", t.path(), e.toString());
+                readFailed(t, e);
                 return progress;
             }
             Batch batch = start(t);
@@ -179,8 +180,11 @@ public final class TailLoop implements Runnable {
                 n = t.read(buffer, assembler, ticker.getAsLong());
             } catch (IOException e) {
                 release(batch);
-                log.warn("reading {} failed: {}; trying again next round", t.path(), e.toString());
+                readFailed(t, e);
                 return progress;
+            }
+            if (t.readRecovered()) {
+                log.info("reading {} works again", t.path());
             }
             if (n == Tailer.TRUNCATED) {
                 release(batch);
@@ -195,6 +199,13 @@ public final class TailLoop implements Runnable {
             metrics.bytesRead.increment(n);
         }
         return progress;
+    }
+
+    private static void readFailed(Tailer t, IOException e) {
+        if (t.readFailed()) {
+            log.warn("reading {} failed: {}; trying again every round (logged once until it works)", t.path(),
+                    e.toString());
+        }
     }
 
     private void handleTruncation(Tailer t) throws Publisher.StoppedException, InterruptedException {
@@ -286,6 +297,7 @@ public final class TailLoop implements Runnable {
             t.commit(batch.commitOffset(), journal);
             store.put(t.path(), t.watermark());
             store.countUpdates(Math.max(0, batch.size() + batch.skipped() - 1));
+            flushWatermarksIfDue(); // flush_interval 0 / flush_every: right after the acknowledgement
         }
     }
 

@@ -40,9 +40,9 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
     private Tailer predecessor;
     private boolean reachedEof;
     private long unseenSinceNanos = -1;
-    private Runnable removeGauge = () -> { };
 
     private int quietPolls;
+    private boolean readFailing;
 
     private Emitter emitter;
     private long nowNanos;
@@ -93,6 +93,11 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
             reachedEof = true;
             return 0;
         }
+        if (readOffset > 0 && fingerprint.complete()
+                && !Fingerprint.matches(channel, fingerprint.hash(), fingerprint.bytes())) {
+            // Same inode, new first bytes: truncated and written again past our offset before we looked.
+            return TRUNCATED;
+        }
         long limit = sz;
         if (!fingerprint.complete()) {
             // No newline yet when the fingerprint was taken: read no further than the bytes it saw, so no line
@@ -133,6 +138,20 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
         return quietPolls < QUIET_AFTER || round % QUIET_AFTER == 0;
     }
 
+    /** Notes a failed read; true the first time, so the caller logs once per failure streak. */
+    boolean readFailed() {
+        boolean first = !readFailing;
+        readFailing = true;
+        return first;
+    }
+
+    /** Notes a successful read; true if it ends a failure streak. */
+    boolean readRecovered() {
+        boolean was = readFailing;
+        readFailing = false;
+        return was;
+    }
+
     void polled(boolean gotData) {
         quietPolls = gotData ? 0 : Math.min(quietPolls + 1, QUIET_AFTER);
     }
@@ -171,7 +190,8 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
     void commit(long offset, PublishedJournal journal) {
         committed = offset;
         if (fingerprint.complete()) {
-            journal.published(journalKey(), offset);
+            // Never lower what an earlier run had published: a crash now must still count those lines as replays.
+            journal.published(journalKey(), Math.max(offset, replayUntil));
         }
     }
 
@@ -271,17 +291,12 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
         return unseenSinceNanos;
     }
 
-    void onClose(Runnable r) {
-        removeGauge = r;
-    }
-
     boolean isClosed() {
         return !channel.isOpen();
     }
 
     @Override
     public void close() throws IOException {
-        removeGauge.run();
         channel.close();
     }
 }

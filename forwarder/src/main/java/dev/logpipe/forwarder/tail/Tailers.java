@@ -44,6 +44,8 @@ final class Tailers {
     private final long rotateWaitNanos;
     private final Map<FileKey, Tailer> open = new LinkedHashMap<>();
     private boolean firstScan = true;
+    private boolean journalSettled;
+    private final Set<Path> unreadable = new HashSet<>();
 
     Tailers(SourceScanner scanner, WatermarkStore store, PublishedJournal journal, ForwarderMetrics metrics,
             Supplier<Parser> parsers, int maxLineBytes, String host, long rotateWaitNanos) {
@@ -116,9 +118,26 @@ final class Tailers {
         for (Found f : unmatched) {
             openFromBeginning(f, vacated);
         }
+        if (!journalSettled) {
+            journalSettled = true;
+            Set<PublishedJournal.Key> keys = new HashSet<>();
+            for (Tailer t : open.values()) {
+                keys.add(t.journalKey());
+            }
+            journal.retainOnly(keys);
+        }
     }
 
-    /** Closes files that are gone from the sources, were read to the end, and stayed quiet for rotate_wait. */
+    /** Publishes the per-file lag series for the files open now. */
+    void reportLag() {
+        Map<String, Supplier<Number>> lag = new LinkedHashMap<>();
+        for (Tailer t : open.values()) {
+            lag.put(t.path(), t::lagBytes);
+        }
+        metrics.lag(lag);
+    }
+
+    /** Files that left the sources at least rotate_wait ago and were read to their end: ready to close. */
     List<Tailer> finished(long now) {
         List<Tailer> done = new ArrayList<>();
         for (Tailer t : open.values()) {
@@ -243,7 +262,6 @@ final class Tailers {
         open.put(f.key(), t);
         store.put(t.path(), t.watermark());
         metrics.fileOpened();
-        t.onClose(metrics.lagGauge(t.path(), t::lagBytes));
     }
 
     private void moveEntry(Tailer t, String newPath) {
@@ -288,13 +306,15 @@ final class Tailers {
             if (!SourceScanner.directoryExists(path)) {
                 continue; // the directory may come back (unmounted volume): keep the entry
             }
-            try {
-                FileKey current = Files.exists(path) ? FileKey.of(path) : null;
-                if (current != null && current.inode() == w.inode()) {
-                    continue; // same file, just not watched now: keep its entry for when it is again
+            if (Files.isRegularFile(path)) {
+                // Same identity, fingerprint included: a new file that reused the inode is not the same file.
+                try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
+                    if (identityMatches(w, FileKey.of(path), ch)) {
+                        continue; // same file, just not watched now: keep its entry for when it is again
+                    }
+                } catch (IOException ignored) {
+                    // treat as gone
                 }
-            } catch (IOException ignored) {
-                // treat as gone
             }
             Path renamed = findByKeyAndWatermark(path.getParent(), w);
             if (renamed != null) {
@@ -395,13 +415,17 @@ final class Tailers {
         return null;
     }
 
-    private static FileChannel openChannel(Path p) {
+    private FileChannel openChannel(Path p) {
         try {
-            return FileChannel.open(p, StandardOpenOption.READ);
+            FileChannel ch = FileChannel.open(p, StandardOpenOption.READ);
+            unreadable.remove(p);
+            return ch;
         } catch (NoSuchFileException e) {
             return null;
         } catch (IOException e) {
-            log.warn("cannot open {}: {}; it is tried again on the next scan", p, e.toString());
+            if (unreadable.add(p)) {
+                log.warn("cannot open {}: {}; it is tried again every scan (logged once)", p, e.toString());
+            }
             return null;
         }
     }

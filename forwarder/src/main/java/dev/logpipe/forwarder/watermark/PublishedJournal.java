@@ -34,7 +34,6 @@ public final class PublishedJournal implements Closeable {
     private final int slots;
     private final Map<Key, Long> previousRun;
     private final Map<Key, Integer> slotOf = new HashMap<>();
-    private int nextFree;
     private final java.util.ArrayDeque<Integer> freed = new java.util.ArrayDeque<>();
     private boolean warnedFull;
 
@@ -42,45 +41,68 @@ public final class PublishedJournal implements Closeable {
     public record Key(long device, long inode, long fingerprint) {
     }
 
-    private PublishedJournal(FileChannel channel, MappedByteBuffer map, int slots, Map<Key, Long> previousRun) {
+    private PublishedJournal(FileChannel channel, MappedByteBuffer map, int slots, Map<Key, Long> previousRun,
+                             Map<Key, Integer> slotOf, java.util.ArrayDeque<Integer> free) {
         this.channel = channel;
         this.map = map;
         this.slots = slots;
         this.previousRun = previousRun;
+        this.slotOf.putAll(slotOf);
+        this.freed.addAll(free);
     }
 
-    /** Opens the journal, remembers what the previous run had published, and clears it for this run. */
+    /** Forgets the previous run's entries for files other than {@code keep} (called after the first scan). */
+    public void retainOnly(java.util.Set<Key> keep) {
+        for (Key k : new java.util.ArrayList<>(slotOf.keySet())) {
+            if (!keep.contains(k)) {
+                release(k);
+            }
+        }
+    }
+
+    /**
+     * Opens the journal and remembers what the previous run had published. Earlier entries stay in place
+     * until {@link #retainOnly} drops those of files this run does not tail, so a run that crashes before
+     * re-publishing a file does not erase what the next run needs to count.
+     */
     public static PublishedJournal open(Path file, int slots) throws IOException {
         long size = HEADER + (long) slots * SLOT;
         FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
                 StandardOpenOption.WRITE);
         try {
             Map<Key, Long> previous = new HashMap<>();
+            Map<Key, Integer> slotOf = new HashMap<>();
             long existing = ch.size();
             MappedByteBuffer map = ch.map(FileChannel.MapMode.READ_WRITE, 0, size);
             map.order(ByteOrder.LITTLE_ENDIAN);
-            if (existing >= HEADER && map.getInt(0) == MAGIC && map.getInt(4) == VERSION) {
-                int oldSlots = (int) Math.min(map.getInt(8), (existing - HEADER) / SLOT);
-                for (int i = 0; i < Math.min(oldSlots, slots); i++) {
-                    int base = HEADER + i * SLOT;
-                    long dev = map.getLong(base);
-                    long ino = map.getLong(base + 8);
-                    if (dev == 0 && ino == 0) {
-                        continue;
-                    }
-                    previous.merge(new Key(dev, ino, map.getLong(base + 16)), map.getLong(base + 24), Math::max);
+            boolean valid = existing >= HEADER && map.getInt(0) == MAGIC && map.getInt(4) == VERSION
+                    && map.getInt(8) == slots;
+            if (!valid) {
+                if (existing > 0) {
+                    log.warn("published-offsets journal {} is not in the expected format; starting it afresh "
+                            + "(only the replay count of this restart is affected)", file);
                 }
-            } else if (existing > 0) {
-                log.warn("published-offsets journal {} is not in the expected format; starting it afresh "
-                        + "(only the replay count of this restart is affected)", file);
+                for (long p = 0; p < size; p += 8) {
+                    map.putLong((int) p, 0L);
+                }
+                map.putInt(0, MAGIC);
+                map.putInt(4, VERSION);
+                map.putInt(8, slots);
             }
-            for (long p = 0; p < size; p += 8) {
-                map.putLong((int) p, 0L);
+            java.util.ArrayDeque<Integer> free = new java.util.ArrayDeque<>();
+            for (int i = slots - 1; i >= 0; i--) {
+                int base = HEADER + i * SLOT;
+                long dev = map.getLong(base);
+                long ino = map.getLong(base + 8);
+                if (dev == 0 && ino == 0) {
+                    free.push(i);
+                    continue;
+                }
+                Key key = new Key(dev, ino, map.getLong(base + 16));
+                previous.put(key, map.getLong(base + 24));
+                slotOf.put(key, i);
             }
-            map.putInt(0, MAGIC);
-            map.putInt(4, VERSION);
-            map.putInt(8, slots);
-            return new PublishedJournal(ch, map, slots, previous);
+            return new PublishedJournal(ch, map, slots, previous, slotOf, free);
         } catch (IOException | RuntimeException e) {
             ch.close();
             throw e;
@@ -118,7 +140,7 @@ public final class PublishedJournal implements Closeable {
     }
 
     private Integer claim(Key key) {
-        Integer slot = freed.isEmpty() ? (nextFree < slots ? nextFree++ : null) : freed.pop();
+        Integer slot = freed.isEmpty() ? null : freed.pop();
         if (slot == null) {
             if (!warnedFull) {
                 warnedFull = true;

@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
 public final class WatermarkStore implements Closeable {
     private static final Logger log = LoggerFactory.getLogger(WatermarkStore.class);
     private static final DateTimeFormatter STAMP =
-            DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
+            DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmssSSS'Z'").withZone(ZoneOffset.UTC);
 
     /** What to do with a watermark file that cannot be read. */
     public enum OnCorrupt { REFUSE, RESET }

@@ -81,6 +81,10 @@ class ConfigLoaderTest {
         rejects("logging:\n  level: loud\n", "logging.level: must be one of");
         rejects("filter:\n  include: ['a(']\n", "filter.include[0]: invalid regular expression");
         rejects("transform:\n  extract:\n    pattern: '\\w+'\n", "transform.extract.pattern: must have at least one named group");
+        rejects("watch:\n  poll: 99999999999999999999s\n", "watch.poll: must be a duration");
+        rejects("watch:\n  poll: 9999999999999999h\n", "watch.poll: must be a duration");
+        rejects("parser:\n  max_record_bytes: 99999999999GiB\n", "parser.max_record_bytes: must be between");
+        rejects("transform:\n  add_fields:\n    log.offset: x\n", "transform.add_fields.log.offset: field");
     }
 
     @Test

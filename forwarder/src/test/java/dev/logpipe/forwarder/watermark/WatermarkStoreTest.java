@@ -94,7 +94,7 @@ class WatermarkStoreTest {
         try (WatermarkStore s = open(p, Duration.ofSeconds(1), 0, WatermarkStore.OnCorrupt.RESET)) {
             assertThat(s.entries()).isEmpty();
         }
-        Path backup = dir.resolve("watermarks.json.corrupt.20261201T080000Z");
+        Path backup = dir.resolve("watermarks.json.corrupt.20261201T080000000Z");
         assertThat(backup).hasContent("not json");
         assertThat(p).doesNotExist();
     }
@@ -122,11 +122,16 @@ class WatermarkStoreTest {
             first.release(b);
         }
         try (PublishedJournal second = PublishedJournal.open(j, 16)) {
+            // A run that crashes before publishing anything must not erase what the next run needs.
             assertThat(second.previouslyPublished(a)).isEqualTo(250);
             assertThat(second.previouslyPublished(b)).isEqualTo(-1);
         }
         try (PublishedJournal third = PublishedJournal.open(j, 16)) {
-            assertThat(third.previouslyPublished(a)).isEqualTo(-1);
+            assertThat(third.previouslyPublished(a)).isEqualTo(250);
+            third.retainOnly(java.util.Set.of());
+        }
+        try (PublishedJournal fourth = PublishedJournal.open(j, 16)) {
+            assertThat(fourth.previouslyPublished(a)).isEqualTo(-1);
         }
     }
 }

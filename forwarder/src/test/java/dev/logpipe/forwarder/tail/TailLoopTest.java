@@ -1,0 +1,176 @@
+package dev.logpipe.forwarder.tail;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.logpipe.forwarder.config.ConfigLoader;
+import dev.logpipe.forwarder.config.ForwarderConfig;
+import dev.logpipe.forwarder.metrics.ForwarderMetrics;
+import dev.logpipe.forwarder.sink.Batch;
+import dev.logpipe.forwarder.sink.Sink;
+import dev.logpipe.forwarder.watermark.FlushPolicy;
+import dev.logpipe.forwarder.watermark.PublishedJournal;
+import dev.logpipe.forwarder.watermark.WatermarkStore;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The tail loop against real files and a small fake sink (our own seam) that can be made to fail. */
+class TailLoopTest {
+    @TempDir
+    Path dir;
+
+    /** Records what it acknowledged; throws while {@code failing} is set. */
+    static final class RecordingSink implements Sink {
+        final List<String> messages = new ArrayList<>();
+        final List<String> ids = new ArrayList<>();
+        final AtomicBoolean failing = new AtomicBoolean();
+        volatile int attempts;
+
+        @Override
+        public synchronized void publish(Batch batch) throws IOException {
+            attempts++;
+            if (failing.get()) {
+                throw new IOException("sink is down (test)");
+            }
+            for (int i = 0; i < batch.size(); i++) {
+                messages.add(new String(batch.arena(), batch.offset(i), batch.length(i), StandardCharsets.UTF_8));
+                ids.add(batch.recordId(i));
+            }
+        }
+
+        synchronized List<String> messages() {
+            return List.copyOf(messages);
+        }
+
+        synchronized List<String> ids() {
+            return List.copyOf(ids);
+        }
+
+        @Override
+        public String describe() {
+            return "recording";
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    private final List<AutoCloseable> running = new ArrayList<>();
+    private ForwarderMetrics metrics;
+
+    private WatermarkStore start(String yaml, RecordingSink sink) throws Exception {
+        ForwarderConfig config = new ConfigLoader(dir).parse(yaml, "test");
+        WatermarkStore store = WatermarkStore.open(config.watch().state().path(),
+                new FlushPolicy(config.watch().state().flushInterval(), 0), WatermarkStore.OnCorrupt.REFUSE,
+                InstantSource.system());
+        PublishedJournal journal = PublishedJournal.open(dir.resolve("wm.json.published"), 64);
+        metrics = new ForwarderMetrics(new SimpleMeterRegistry());
+        CountDownLatch stop = new CountDownLatch(1);
+        Thread t = new Thread(TailLoop.create(config, store, journal, sink, metrics, stop, System::nanoTime));
+        t.start();
+        running.add(() -> {
+            stop.countDown();
+            t.join(10_000);
+            journal.close();
+            store.close();
+        });
+        return store;
+    }
+
+    @AfterEach
+    void stopAll() throws Exception {
+        for (AutoCloseable c : running) {
+            c.close();
+        }
+    }
+
+    private static final String CONFIG = """
+            watch:
+              poll: 20ms
+              scan_interval: 50ms
+              state:
+                path: ./wm.json
+                flush_interval: 0
+              sources:
+                - path: ./logs
+                  patterns: ["*.log"]
+            """;
+
+    private void append(String file, String text) throws IOException {
+        Files.createDirectories(dir.resolve("logs"));
+        Files.writeString(dir.resolve("logs").resolve(file), text, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    }
+
+    @Test
+    void failingSinkStallsTheWatermarkAndNothingIsDroppedWhenItRecovers() throws Exception {
+        append("app.log", "one\ntwo\n");
+        RecordingSink sink = new RecordingSink();
+        sink.failing.set(true);
+        WatermarkStore store = start(CONFIG, sink);
+        String path = dir.resolve("logs/app.log").toString();
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> sink.attempts >= 3);
+        append("app.log", "three\n");
+        assertThat(store.get(path) == null ? 0 : store.get(path).offset()).isZero();
+        assertThat(metrics.publishFailures.count()).isGreaterThanOrEqualTo(3);
+
+        sink.failing.set(false);
+        await().atMost(Duration.ofSeconds(10)).until(() -> sink.messages().size() == 3);
+        assertThat(sink.messages()).containsExactly("one", "two", "three");
+        await().atMost(Duration.ofSeconds(5)).until(() -> store.get(path).offset() == 14);
+    }
+
+    @Test
+    void recordIdsOfAFileThatStartedWithoutANewlineUseItsFinalFingerprint() throws Exception {
+        append("tiny.log", "ab");
+        RecordingSink sink = new RecordingSink();
+        WatermarkStore store = start(CONFIG, sink);
+        String path = dir.resolve("logs/tiny.log").toString();
+        await().atMost(Duration.ofSeconds(5)).until(() -> store.get(path) != null);
+        assertThat(sink.messages()).isEmpty();
+        append("tiny.log", "c\nnext\n");
+        await().atMost(Duration.ofSeconds(10)).until(() -> sink.messages().size() == 2);
+        Path file = dir.resolve("logs/tiny.log");
+        FileKey key = FileKey.of(file);
+        Fingerprint fp;
+        try (var ch = java.nio.channels.FileChannel.open(file)) {
+            fp = Fingerprint.of(ch);
+        }
+        assertThat(fp.complete()).isTrue();
+        assertThat(sink.ids()).containsExactly(
+                dev.logpipe.record.RecordId.fileScope(InetHost.name(dir), key.device(), key.inode(), fp.hex()).at(0),
+                dev.logpipe.record.RecordId.fileScope(InetHost.name(dir), key.device(), key.inode(), fp.hex()).at(4));
+    }
+
+    /** The host name the config loader picks by default. */
+    static final class InetHost {
+        static String name(Path dir) throws Exception {
+            return new ConfigLoader(dir).parse("{}", "host").host();
+        }
+    }
+
+    @Test
+    void filteredLinesAdvanceTheWatermarkWithoutBeingPublished() throws Exception {
+        append("app.log", "keep 1\nhealthcheck ok\nkeep 2\nhealthcheck ok\n");
+        RecordingSink sink = new RecordingSink();
+        WatermarkStore store = start(CONFIG + "filter:\n  exclude: ['^healthcheck']\n", sink);
+        String path = dir.resolve("logs/app.log").toString();
+        await().atMost(Duration.ofSeconds(10)).until(() -> store.get(path) != null && store.get(path).offset() == 44);
+        assertThat(sink.messages()).containsExactly("keep 1", "keep 2");
+        assertThat(metrics.recordsFiltered.count()).isEqualTo(2);
+    }
+}
