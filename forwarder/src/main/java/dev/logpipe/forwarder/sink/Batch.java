@@ -1,5 +1,6 @@
 package dev.logpipe.forwarder.sink;
 
+import dev.logpipe.forwarder.config.ForwarderConfig.Format;
 import dev.logpipe.forwarder.process.Attributes;
 import dev.logpipe.record.JsonBuffer;
 import dev.logpipe.record.RecordId;
@@ -8,7 +9,8 @@ import java.util.Arrays;
 /**
  * Records read from one file in one step, in file order, with the offset up to which the file is done
  * once the batch is published ({@link #commitOffset}: it also covers filtered and skipped records).
- * Record bytes live in the batch's own arena. A batch is reused: {@link #reset} starts the next one.
+ * Records are encoded for the sink as they are added, while their bytes are hot in the reading thread's
+ * cache, so the publishing thread only writes. A batch is reused: {@link #reset} starts the next one.
  * Confined to the pipeline thread; a sink must not keep references past {@link Sink#publish}.
  */
 public final class Batch {
@@ -53,46 +55,45 @@ public final class Batch {
         }
     }
 
+    private final Format format;
+    private final JsonBuffer wire = new JsonBuffer(256 * 1024);
     private Source source;
-    private byte[] arena = new byte[64 * 1024];
-    private int arenaLen;
-    private int[] off = new int[256];
-    private int[] len = new int[256];
+    private int[] recordEnd = new int[256];
     private int[] lines = new int[256];
     private long[] start = new long[256];
     private long[] end = new long[256];
-    private boolean[] truncated = new boolean[256];
-    private Attributes[] attributes = new Attributes[256];
     private int size;
     private long commitOffset;
     private long skipped;
 
+    /** A batch whose records are encoded in {@code format} as they are added (on the thread that reads). */
+    public Batch(Format format) {
+        this.format = format;
+    }
+
     public void reset(Source src, long committedSoFar) {
         this.source = src;
-        Arrays.fill(attributes, 0, size, null);
+        wire.reset();
         size = 0;
-        arenaLen = 0;
         skipped = 0;
         commitOffset = committedSoFar;
     }
 
+    /** Encodes one record and appends it; {@code bytes} need only be valid during the call. */
     public void add(byte[] bytes, int offset, int length, long startOffset, long endOffset, int lineCount,
                     boolean wasTruncated, Attributes attrs) {
-        if (size == off.length) {
+        if (size == recordEnd.length) {
             grow();
         }
-        if (arenaLen + length > arena.length) {
-            arena = Arrays.copyOf(arena, Math.max(arena.length * 2, arenaLen + length));
+        if (format == Format.RAW) {
+            wire.raw(bytes, offset, length).raw((byte) '\n');
+        } else {
+            NdjsonEncoder.encode(source, bytes, offset, length, startOffset, wasTruncated, attrs, wire);
         }
-        System.arraycopy(bytes, offset, arena, arenaLen, length);
-        off[size] = arenaLen;
-        len[size] = length;
+        recordEnd[size] = wire.size();
         lines[size] = lineCount;
         start[size] = startOffset;
         end[size] = endOffset;
-        truncated[size] = wasTruncated;
-        attributes[size] = attrs;
-        arenaLen += length;
         size++;
         commitOffset = endOffset;
     }
@@ -104,14 +105,15 @@ public final class Batch {
     }
 
     private void grow() {
-        int n = off.length * 2;
-        off = Arrays.copyOf(off, n);
-        len = Arrays.copyOf(len, n);
+        int n = recordEnd.length * 2;
+        recordEnd = Arrays.copyOf(recordEnd, n);
         lines = Arrays.copyOf(lines, n);
         start = Arrays.copyOf(start, n);
         end = Arrays.copyOf(end, n);
-        truncated = Arrays.copyOf(truncated, n);
-        attributes = Arrays.copyOf(attributes, n);
+    }
+
+    public Format format() {
+        return format;
     }
 
     public Source source() {
@@ -134,21 +136,19 @@ public final class Batch {
         return commitOffset;
     }
 
-    /** The arena holding every record's bytes; see {@link #offset} and {@link #length}. */
-    public byte[] arena() {
-        return arena;
+    /** Every record, encoded, one per line: what a file, stdout or HTTP sink writes as is. */
+    public JsonBuffer wire() {
+        return wire;
     }
 
-    public int arenaSize() {
-        return arenaLen;
+    /** Where record {@code i} starts in {@link #wire()}. */
+    public int wireStart(int i) {
+        return i == 0 ? 0 : recordEnd[i - 1];
     }
 
-    public int offset(int i) {
-        return off[i];
-    }
-
-    public int length(int i) {
-        return len[i];
+    /** Where record {@code i} ends in {@link #wire()}, excluding its newline. */
+    public int wireEnd(int i) {
+        return recordEnd[i] - 1;
     }
 
     public int lines(int i) {
@@ -161,14 +161,6 @@ public final class Batch {
 
     public long endOffset(int i) {
         return end[i];
-    }
-
-    public boolean truncated(int i) {
-        return truncated[i];
-    }
-
-    public Attributes attributes(int i) {
-        return attributes[i];
     }
 
     public String recordId(int i) {

@@ -25,7 +25,6 @@ public final class FileSink implements Sink {
     private final Format format;
     private final boolean fsync;
     private final FileChannel channel;
-    private final JsonBuffer out = new JsonBuffer(1024 * 1024);
 
     public FileSink(Path path, Format format, boolean fsync) throws IOException {
         this.path = path;
@@ -79,8 +78,7 @@ public final class FileSink implements Sink {
         if (batch.isEmpty()) {
             return;
         }
-        out.reset();
-        NdjsonEncoder.encodeAll(batch, format, out);
+        JsonBuffer out = batch.wire();
         long before = channel.size();
         try {
             ByteBuffer buf = ByteBuffer.wrap(out.array(), 0, out.size());
@@ -98,6 +96,11 @@ public final class FileSink implements Sink {
             }
             throw e;
         }
+    }
+
+    @Override
+    public Format format() {
+        return format;
     }
 
     @Override

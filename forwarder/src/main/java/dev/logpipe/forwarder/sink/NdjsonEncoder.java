@@ -22,27 +22,12 @@ public final class NdjsonEncoder {
     private NdjsonEncoder() {
     }
 
-    /** Appends every record of the batch in {@code format}, one per line. */
-    public static void encodeAll(Batch batch, dev.logpipe.forwarder.config.ForwarderConfig.Format format,
-                                 JsonBuffer out) {
-        boolean raw = format == dev.logpipe.forwarder.config.ForwarderConfig.Format.RAW;
-        for (int i = 0; i < batch.size(); i++) {
-            if (raw) {
-                encodeRaw(batch, i, out);
-            } else {
-                encode(batch, i, out);
-            }
-        }
-    }
-
-    /** Appends record {@code i} of the batch as one JSON object followed by a newline. */
-    public static void encode(Batch batch, int i, JsonBuffer out) {
-        Batch.Source src = batch.source();
-        Attributes attrs = batch.attributes(i);
-        int length = batch.length(i);
+    /** Appends one record as a JSON object followed by a newline. */
+    public static void encode(Batch.Source src, byte[] message, int off, int length, long startOffset,
+                              boolean truncated, Attributes attrs, JsonBuffer out) {
         out.ensureCapacity(HEAD.length + RecordId.LENGTH + 2);
         out.raw(HEAD);
-        src.ids().writeAt(batch.startOffset(i), out.array(), out.size());
+        src.ids().writeAt(startOffset, out.array(), out.size());
         out.advance(RecordId.LENGTH);
         if (attrs == null) {
             out.raw(src.afterId);
@@ -63,10 +48,10 @@ public final class NdjsonEncoder {
             }
         }
         out.raw(MESSAGE);
-        out.string(batch.arena(), batch.offset(i), length);
+        out.string(message, off, length);
         out.raw(src.afterMessage);
-        out.number(batch.startOffset(i));
-        if (batch.truncated(i)) {
+        out.number(startOffset);
+        if (truncated) {
             out.raw(TRUNCATED);
         }
         if (attrs != null) {
@@ -76,11 +61,4 @@ public final class NdjsonEncoder {
         }
         out.raw(END);
     }
-
-    /** Appends record {@code i}'s text as it was read, followed by a newline. */
-    public static void encodeRaw(Batch batch, int i, JsonBuffer out) {
-        out.raw(batch.arena(), batch.offset(i), batch.length(i));
-        out.raw((byte) '\n');
-    }
-
 }

@@ -1,5 +1,6 @@
 package dev.logpipe.forwarder.sink;
 
+import dev.logpipe.forwarder.config.ForwarderConfig.Format;
 import java.io.Closeable;
 import java.io.IOException;
 
@@ -10,6 +11,11 @@ import java.io.IOException;
  */
 public interface Sink extends Closeable {
     void publish(Batch batch) throws IOException;
+
+    /** How the sink wants records encoded in {@link Batch#wire()}. */
+    default Format format() {
+        return Format.NDJSON;
+    }
 
     /** A short description for log lines, e.g. {@code file /var/log/out.ndjson}. */
     String describe();

@@ -11,7 +11,6 @@ import java.io.OutputStream;
 public final class StdoutSink implements Sink {
     private final Format format;
     private final OutputStream stdout;
-    private final JsonBuffer out = new JsonBuffer(256 * 1024);
 
     public StdoutSink(Format format) {
         this(format, new FileOutputStream(FileDescriptor.out));
@@ -24,10 +23,14 @@ public final class StdoutSink implements Sink {
 
     @Override
     public void publish(Batch batch) throws IOException {
-        out.reset();
-        NdjsonEncoder.encodeAll(batch, format, out);
+        JsonBuffer out = batch.wire();
         stdout.write(out.array(), 0, out.size());
         stdout.flush();
+    }
+
+    @Override
+    public Format format() {
+        return format;
     }
 
     @Override

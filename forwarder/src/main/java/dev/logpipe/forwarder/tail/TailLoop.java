@@ -72,12 +72,12 @@ public final class TailLoop implements Runnable {
         Timing timing = new Timing(config.watch().poll(), config.watch().scanInterval(), multilineFlush,
                 DRAIN_TIMEOUT);
         return new TailLoop(tailers, new Publisher(sink, metrics, stop), assembler, store, journal, metrics, stop,
-                ticker, timing, (int) config.watch().readBufferBytes());
+                ticker, timing, (int) config.watch().readBufferBytes(), sink.format());
     }
 
     TailLoop(Tailers tailers, Publisher publisher, RecordAssembler assembler, WatermarkStore store,
              PublishedJournal journal, ForwarderMetrics metrics, CountDownLatch stop, LongSupplier ticker,
-             Timing timing, int readBufferBytes) {
+             Timing timing, int readBufferBytes, ForwarderConfig.Format format) {
         this.tailers = tailers;
         this.lane = new PublishLane(publisher, BATCHES);
         this.assembler = assembler;
@@ -89,7 +89,7 @@ public final class TailLoop implements Runnable {
         this.timing = timing;
         this.buffer = ByteBuffer.allocate(readBufferBytes);
         for (int i = 0; i < BATCHES; i++) {
-            free.push(new Batch());
+            free.push(new Batch(format));
         }
     }
 

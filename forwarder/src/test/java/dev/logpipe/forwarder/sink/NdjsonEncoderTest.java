@@ -4,13 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.logpipe.forwarder.config.ForwarderConfig.Format;
 import dev.logpipe.forwarder.process.Attributes;
-import dev.logpipe.record.JsonBuffer;
 import dev.logpipe.record.Level;
 import dev.logpipe.record.LogRecord;
 import dev.logpipe.record.RecordCodec;
 import dev.logpipe.record.RecordId;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -20,16 +18,16 @@ class NdjsonEncoderTest {
     @Test
     void encodedRecordsAreSchemaV3ThatTheCodecReads() throws Exception {
         RecordId.Scope ids = RecordId.fileScope("host-1", 64768, 42, "00ff");
-        Batch batch = new Batch();
+        Batch batch = new Batch(Format.NDJSON);
         batch.reset(new Batch.Source("/var/log/app.log", "host-1", ids, "billing"), 0);
         byte[] a = "plain \"quoted\" line\t".getBytes(StandardCharsets.UTF_8);
         byte[] b = "ERROR boom".getBytes(StandardCharsets.UTF_8);
         batch.add(a, 0, a.length, 0, a.length + 1, 1, false, null);
         batch.add(b, 0, b.length, 100, 111, 1, true,
                 new Attributes("payments", "err", "t1", null, Map.of("env", "prod")));
-        JsonBuffer out = new JsonBuffer(64);
-        NdjsonEncoder.encodeAll(batch, Format.NDJSON, out);
-        String[] lines = new String(out.toByteArray(), StandardCharsets.UTF_8).split("\n");
+        String[] lines = new String(batch.wire().toByteArray(), StandardCharsets.UTF_8).split("\n");
+        assertThat(batch.wireStart(1)).isEqualTo(lines[0].length() + 1);
+        assertThat(batch.wireEnd(1)).isEqualTo(batch.wire().size() - 1);
         assertThat(lines).hasSize(2);
 
         LogRecord first = codec.decode(lines[0].getBytes(StandardCharsets.UTF_8));
@@ -51,15 +49,13 @@ class NdjsonEncoderTest {
 
     @Test
     void rawFormatWritesTheTextAsRead() {
-        Batch batch = new Batch();
+        Batch batch = new Batch(Format.RAW);
         batch.reset(new Batch.Source("/f", "h", RecordId.fileScope("h", 1, 1, "x"), null), 0);
         byte[] a = "one".getBytes(StandardCharsets.UTF_8);
         batch.add(a, 0, 3, 0, 4, 1, false, null);
         batch.skip(9);
         batch.add(a, 0, 2, 9, 12, 1, false, null);
-        JsonBuffer out = new JsonBuffer(64);
-        NdjsonEncoder.encodeAll(batch, Format.RAW, out);
-        assertThat(Arrays.copyOf(out.array(), out.size())).isEqualTo("one\non\n".getBytes(StandardCharsets.UTF_8));
+        assertThat(batch.wire().toByteArray()).isEqualTo("one\non\n".getBytes(StandardCharsets.UTF_8));
         assertThat(batch.commitOffset()).isEqualTo(12);
         assertThat(batch.skipped()).isEqualTo(1);
     }

@@ -46,7 +46,8 @@ class TailLoopTest {
                 throw new IOException("sink is down (test)");
             }
             for (int i = 0; i < batch.size(); i++) {
-                messages.add(new String(batch.arena(), batch.offset(i), batch.length(i), StandardCharsets.UTF_8));
+                int from = batch.wireStart(i);
+                messages.add(new String(batch.wire().array(), from, batch.wireEnd(i) - from, StandardCharsets.UTF_8));
                 ids.add(batch.recordId(i));
             }
         }
@@ -57,6 +58,11 @@ class TailLoopTest {
 
         synchronized List<String> ids() {
             return List.copyOf(ids);
+        }
+
+        @Override
+        public ForwarderConfig.Format format() {
+            return ForwarderConfig.Format.RAW;
         }
 
         @Override
