@@ -99,6 +99,11 @@ public final class SourceScanner {
         return out;
     }
 
+    /** Makes the next {@link #scan} list every directory again (a listing turned out to be stale). */
+    public void relistNextScan() {
+        listings.clear();
+    }
+
     /** Whether a source directory exists, so that its files' absence means they are gone. */
     public static boolean directoryExists(Path file) {
         Path dir = file.getParent();

@@ -178,9 +178,9 @@ final class Tailers {
     }
 
     private boolean openIfKnown(Found f, Map<String, Tailer> vacated) {
-        FileChannel ch = openChannel(f.path());
+        FileChannel ch = openFound(f);
         if (ch == null) {
-            return true; // vanished; nothing to do
+            return true; // vanished or replaced since the listing; the next scan sees the truth
         }
         try {
             String p = f.path().toString();
@@ -230,7 +230,7 @@ final class Tailers {
     }
 
     private void openFromBeginning(Found f, Map<String, Tailer> vacated) {
-        FileChannel ch = openChannel(f.path());
+        FileChannel ch = openFound(f);
         if (ch == null) {
             return;
         }
@@ -412,6 +412,30 @@ final class Tailers {
         } catch (IOException ignored) {
             // directory gone
         }
+        return null;
+    }
+
+    /**
+     * Opens a file the scan listed, or returns null if its path no longer names the file the listing saw:
+     * a rotation between the listing and the open would otherwise tie one file's identity (its watermark,
+     * record ids) to another file's content. Checked by the path's identity just after the open.
+     */
+    private FileChannel openFound(Found f) {
+        FileChannel ch = openChannel(f.path());
+        if (ch == null) {
+            return null;
+        }
+        try {
+            if (FileKey.of(f.path()).equals(f.key())) {
+                return ch;
+            }
+        } catch (IOException e) {
+            // vanished just after the open
+        }
+        closeQuietly(ch);
+        scanner.relistNextScan();
+        log.debug("path={} changed between the listing and the open; it is looked at again on the next scan",
+                f.path());
         return null;
     }
 
