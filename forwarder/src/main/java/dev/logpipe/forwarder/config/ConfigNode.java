@@ -23,6 +23,9 @@ final class ConfigNode {
     private static final java.util.regex.Pattern BYTES =
             java.util.regex.Pattern.compile("(\\d+)\\s*(b|kib|kb|k|mib|mb|m|gib|gb|g)?");
 
+    /** No forwarder interval needs more; capping it keeps nanosecond arithmetic far from overflow. */
+    static final Duration MAX_DURATION = Duration.ofHours(24);
+
     private final String path;
     private final JsonNode node;
     private final Set<String> read = new HashSet<>();
@@ -194,6 +197,9 @@ final class ConfigNode {
         }
         if (d.compareTo(min) < 0) {
             throw new ConfigException(keyPath(key) + ": must be >= " + format(min) + ", was " + text);
+        }
+        if (d.compareTo(MAX_DURATION) > 0) {
+            throw new ConfigException(keyPath(key) + ": must be <= 24h, was " + text);
         }
         return d;
     }

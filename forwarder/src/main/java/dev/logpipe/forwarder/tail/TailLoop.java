@@ -186,9 +186,9 @@ public final class TailLoop implements Runnable {
             if (t.readRecovered()) {
                 log.info("reading {} works again", t.path());
             }
-            if (n == Tailer.TRUNCATED) {
+            if (n == Tailer.TRUNCATED || n == Tailer.REWRITTEN) {
                 release(batch);
-                handleTruncation(t);
+                handleTruncation(t, n == Tailer.REWRITTEN);
                 return true;
             }
             dispatch(t, batch);
@@ -208,11 +208,12 @@ public final class TailLoop implements Runnable {
         }
     }
 
-    private void handleTruncation(Tailer t) throws Publisher.StoppedException, InterruptedException {
+    private void handleTruncation(Tailer t, boolean rewritten) throws Publisher.StoppedException, InterruptedException {
         metrics.truncations.increment();
-        log.warn("file shrank below its read offset (copytruncate rotation?) path={} offset={}; reading it again "
-                + "from offset 0. Lines written between the last read and the truncation are lost", t.path(),
-                t.dispatched());
+        log.warn("file {} (copytruncate rotation?) path={} offset={}; reading it again from offset 0. Lines written "
+                + "between the last read and the truncation are lost", rewritten
+                        ? "was rewritten in place: its first line changed" : "shrank below its read offset",
+                t.path(), t.dispatched());
         Batch batch = start(t);
         try {
             t.restartAtZero(assembler);

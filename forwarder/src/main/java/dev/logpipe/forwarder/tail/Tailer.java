@@ -20,6 +20,8 @@ import java.nio.channels.FileChannel;
 final class Tailer implements Closeable, LineSplitter.LineConsumer {
     /** {@link #read} result: the file is now shorter than what was read (copytruncate). */
     static final int TRUNCATED = -1;
+    /** {@link #read} result: same inode, but its first line changed (truncated and written again past our offset). */
+    static final int REWRITTEN = -2;
     static final int QUIET_AFTER = 4;
 
     private final FileKey key;
@@ -28,7 +30,8 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
     private final String service;
     private final LineSplitter splitter;
     private final Parser parser;
-    private final long replayUntil;
+    /** Offset up to which the previous run had published this file (its re-read lines are replays); -1 if none. */
+    private long replayUntil;
     private Fingerprint fingerprint;
     private String path;
     private Batch.Source source;
@@ -81,7 +84,8 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
      * Reads the next chunk (at most the buffer's capacity) and hands its complete lines to the parser,
      * whose records go to {@code out}.
      *
-     * @return bytes read; 0 at end of file; {@link #TRUNCATED} if the file shrank below what was read
+     * @return bytes read; 0 at end of file; {@link #TRUNCATED} if the file shrank below what was read;
+     *         {@link #REWRITTEN} if its first line changed (truncated and written again)
      */
     int read(ByteBuffer buf, Emitter out, long now) throws IOException {
         long sz = channel.size();
@@ -95,8 +99,7 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
         }
         if (readOffset > 0 && fingerprint.complete()
                 && !Fingerprint.matches(channel, fingerprint.hash(), fingerprint.bytes())) {
-            // Same inode, new first bytes: truncated and written again past our offset before we looked.
-            return TRUNCATED;
+            return REWRITTEN;
         }
         long limit = sz;
         if (!fingerprint.complete()) {
@@ -162,6 +165,7 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
         splitter.reset(0);
         readOffset = 0;
         dispatched = 0;
+        replayUntil = -1; // new content: nothing of it was published by an earlier run
         fingerprint = Fingerprint.of(channel);
         source = buildSource();
     }

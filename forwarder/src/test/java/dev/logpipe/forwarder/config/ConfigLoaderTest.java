@@ -83,6 +83,7 @@ class ConfigLoaderTest {
         rejects("transform:\n  extract:\n    pattern: '\\w+'\n", "transform.extract.pattern: must have at least one named group");
         rejects("watch:\n  poll: 99999999999999999999s\n", "watch.poll: must be a duration");
         rejects("watch:\n  poll: 9999999999999999h\n", "watch.poll: must be a duration");
+        rejects("watch:\n  rotate_wait: 3000000h\n", "watch.rotate_wait: must be <= 24h");
         rejects("parser:\n  max_record_bytes: 99999999999GiB\n", "parser.max_record_bytes: must be between");
         rejects("transform:\n  add_fields:\n    log.offset: x\n", "transform.add_fields.log.offset: field");
     }
