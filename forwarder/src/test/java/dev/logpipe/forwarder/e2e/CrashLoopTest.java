@@ -51,7 +51,9 @@ class CrashLoopTest {
 
     /** Line numbers each run delivered, in sink order; index = run. */
     private final List<List<Integer>> segments = new ArrayList<>();
-    private final Map<Integer, String> idOfLine = new HashMap<>();
+    private final Map<Integer, SinkRecord> firstDelivery = new HashMap<>();
+    private final Map<Integer, Integer> firstRun = new HashMap<>();
+    private final Map<Integer, List<String>> deliveries = new HashMap<>();
     private final Set<Integer> delivered = new HashSet<>();
 
     @BeforeEach
@@ -141,7 +143,8 @@ class CrashLoopTest {
 
         List<RotatingWriter.Written> all = writer.written();
         assertThat(delivered).as("every written line delivered").hasSize(all.size());
-        assertThat(new HashSet<>(idOfLine.values())).as("distinct lines, distinct record ids").hasSize(all.size());
+        assertThat(firstDelivery.values().stream().map(SinkRecord::recordId).distinct().count())
+                .as("distinct lines, distinct record ids").isEqualTo(all.size());
         assertThat(writer.inodes().size()).as("rotations happened").isGreaterThan(5);
         System.out.printf("crash loop seed=%d lines=%d files=%d duplicates=%d replayed_counted=%d%n%s%n", seed,
                 all.size(), writer.inodes().size(), duplicatesTotal, replayedTotal, String.join("\n", summary));
@@ -193,9 +196,13 @@ class CrashLoopTest {
             assertThat(w).as("line %d was written", n).isNotNull();
             assertThat(r.message()).isEqualTo(RotatingWriter.text(n));
             assertThat(r.offset()).as("offset of line %d", n).isEqualTo(w.offset());
-            String previousId = idOfLine.putIfAbsent(n, r.recordId());
-            if (previousId != null) {
-                assertThat(r.recordId()).as("a replay of line %d carries the same record_id", n).isEqualTo(previousId);
+            deliveries.computeIfAbsent(n, k -> new ArrayList<>()).add("run " + run + ": " + r);
+            SinkRecord first = firstDelivery.putIfAbsent(n, r);
+            firstRun.putIfAbsent(n, run);
+            if (first != null) {
+                assertThat(r.recordId()).as("a replay of line %d in run %d carries the record_id of its first delivery "
+                        + "in run %d (%s); replay: %s; inodes by generation %s; nearby deliveries:%n%s%nlogs:%n%s", n, run,
+                        firstRun.get(n), first, r, writer.inodes(), around(n), logs()).isEqualTo(first.recordId());
             }
             segments.get(run).add(n);
             delivered.add(n);
@@ -218,6 +225,23 @@ class CrashLoopTest {
             assertThat(before).as("one entry per file identity; %s", e.getKey()).isNull();
         }
         return out;
+    }
+
+    private String around(int n) {
+        StringBuilder b = new StringBuilder();
+        for (int i = n - 3; i <= n + 8; i++) {
+            b.append(i).append(": ").append(deliveries.get(i)).append('\n');
+        }
+        return b.toString();
+    }
+
+    /** Every run's log, for failure messages. */
+    private String logs() {
+        StringBuilder b = new StringBuilder();
+        for (ForwarderProcess p : ws.processes()) {
+            b.append("---- ").append(p).append('\n').append(p.log());
+        }
+        return b.toString();
     }
 
     /** The random kill point: deliberately a plain sleep, since nothing is awaited here. */

@@ -119,6 +119,48 @@ class RotationTest {
                 .as("the rest of the old file before the new file").startsWith(Lines.numbered(11, 17));
     }
 
+    @Test
+    void fileDeletedWhileRunningIsStillReadToItsEndThroughTheOpenDescriptor() throws java.io.IOException {
+        LogFile app = ws.logFile("app.log").lines(Lines.numbered(1, 10));
+        ForwarderProcess p = ws.startAndAwait();
+        ws.delivered().awaitAtLeast(10);
+
+        app.lines(Lines.numbered(11, 60));
+        java.nio.file.Files.delete(app.path()); // rotated away and removed at once, before the forwarder looked
+        app.reopen();
+        app.lines(Lines.numbered(61, 70));
+        ws.delivered().awaitAtLeast(70);
+        p.awaitLog("file deleted path=" + app.path());
+        p.stop();
+
+        assertThat(ws.delivered().messages()).containsExactlyInAnyOrder(Lines.numbered(1, 70));
+        assertThat(ws.delivered().messages().subList(10, 60)).as("the deleted file is drained before its successor")
+                .containsExactly(Lines.numbered(11, 60));
+    }
+
+    @Test
+    void fileRotatedAndDeletedWhileStoppedIsCountedAsGapBytesNotSilentlyForgotten() throws java.io.IOException {
+        String unread = "line-011 was still being written at the stop";
+        LogFile app = ws.logFile("app.log").lines(Lines.numbered(1, 10)).raw(unread);
+        ForwarderProcess first = ws.startAndAwait();
+        ws.delivered().awaitAtLeast(10);
+        first.stop(); // the watermark stops before the unterminated line; its size includes it
+
+        java.nio.file.Files.delete(app.path());
+        app.reopen();
+        app.lines(Lines.numbered(21, 23));
+        ForwarderProcess second = ws.startAndAwait();
+        second.awaitLog("was rotated away and deleted while the forwarder was stopped: at least " + unread.length()
+                + " bytes after its watermark were never read");
+        ws.delivered().awaitAtLeast(13);
+        assertThat(second.counter("log_forwarder_gap_bytes_total")).isEqualTo(unread.length());
+        second.stop();
+
+        assertThat(ws.delivered().messages()).containsExactly(
+                java.util.stream.Stream.concat(java.util.Arrays.stream(Lines.numbered(1, 10)),
+                        java.util.Arrays.stream(Lines.numbered(21, 23))).toArray(String[]::new));
+    }
+
     /** Lines 1..n each delivered once, each with the offset it was written at in its file. */
     private void assertExactlyOnce(LogFile app, int n) {
         List<SinkRecord> records = ws.delivered().records();

@@ -71,7 +71,8 @@ class StateErrorTest {
         List<Path> archives = archives();
         assertThat(archives).hasSize(1);
         Path archive = archives.get(0);
-        assertThat(archive.getFileName().toString()).matches("watermarks\\.json\\.corrupt\\.\\d{8}T\\d{6}Z");
+        assertThat(archive.getFileName().toString()).as("{path}.corrupt.{UTC timestamp}")
+                .matches("watermarks\\.json\\.corrupt\\.\\d{8}T\\d{6,9}Z");
         assertThat(Files.readString(archive)).isEqualTo(CORRUPT);
         assertThat(p.log()).contains("watermark file " + ws.watermarks() + " was corrupt")
                 .contains("archived it as " + archive);

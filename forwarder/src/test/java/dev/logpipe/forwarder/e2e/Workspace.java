@@ -107,6 +107,11 @@ final class Workspace implements AutoCloseable {
         return start(extraArgs).awaitStarted();
     }
 
+    /** Every forwarder started here, in order. */
+    List<ForwarderProcess> processes() {
+        return List.copyOf(started);
+    }
+
     @Override
     public void close() {
         for (ForwarderProcess p : started) {
