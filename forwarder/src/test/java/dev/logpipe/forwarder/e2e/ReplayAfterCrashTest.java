@@ -65,6 +65,31 @@ class ReplayAfterCrashTest {
         assertReplaysAreIdentical(3);
     }
 
+    @Test
+    void replaysAreStillCountedWhenTheRunInBetweenDiedBeforeRepublishing() throws java.io.IOException {
+        LogFile app = ws.logFile("app.log").lines(Lines.numbered(1, 3));
+        ForwarderProcess first = ws.startAndAwait();
+        ws.delivered().awaitAtLeast(3);
+        first.kill();
+
+        // A crash loop: the next run dies at startup (here: its sink cannot be opened) before it re-publishes.
+        java.nio.file.Path saved = ws.root().resolve("sink.saved");
+        java.nio.file.Files.move(ws.sinkFile(), saved);
+        java.nio.file.Files.createDirectories(ws.sinkFile());
+        ForwarderProcess failing = ws.start();
+        assertThat(failing.awaitExit()).isEqualTo(1);
+        assertThat(failing.log()).contains("log-forwarder: cannot start");
+        java.nio.file.Files.delete(ws.sinkFile());
+        java.nio.file.Files.move(saved, ws.sinkFile());
+
+        ForwarderProcess third = ws.startAndAwait();
+        ws.delivered().awaitAtLeast(6);
+        assertThat(third.counter("log_forwarder_lines_replayed_total")).isEqualTo(3);
+        third.stop();
+        assertReplaysAreIdentical(3);
+        assertThat(app.written()).hasSize(3);
+    }
+
     private void assertReplaysAreIdentical(int lines) {
         List<SinkRecord> records = ws.delivered().records();
         assertThat(records).hasSize(2 * lines);
