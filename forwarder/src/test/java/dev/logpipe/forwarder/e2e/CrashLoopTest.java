@@ -42,7 +42,7 @@ class CrashLoopTest {
     private static final int KILLS = 14;
     private static final Duration FLUSH_INTERVAL = Duration.ofMillis(200);
     /** Flush interval plus a poll round plus slack: after this, the watermark file holds every commit. */
-    private static final long SETTLED_MILLIS = 400;
+    private static final long SETTLED_MILLIS = 600;
 
     @TempDir
     Path tmp;
@@ -94,7 +94,7 @@ class CrashLoopTest {
             if (quiet) {
                 writer.pause();
                 awaitAllWrittenDelivered(run);
-                delayMillis = 50 + random.nextInt(350);
+                delayMillis = 50 + random.nextInt(750);
             } else if (!last) {
                 delayMillis = random.nextInt(700);
             }

@@ -60,8 +60,9 @@ class RotationTest {
         p.stop();
 
         assertExactlyOnce(app, 100);
-        assertThat(p.log().split("tailing file from beginning path=" + app.path(), -1))
-                .as("tailed from the beginning twice: the original file and its successor").hasSize(3);
+        String fromBeginning = "tailing file from beginning path=" + app.path();
+        assertThat(p.log().lines().filter(l -> l.endsWith(fromBeginning) || l.contains(fromBeginning + " (")))
+                .as("tailed from the beginning twice: the original file and its successor").hasSize(2);
     }
 
     @Test
