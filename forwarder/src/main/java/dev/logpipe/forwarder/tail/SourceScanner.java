@@ -104,6 +104,16 @@ public final class SourceScanner {
         listings.clear();
     }
 
+    /** The {@code service} of the first source watching {@code dir}, for a file that left its patterns; or null. */
+    public String serviceOf(Path dir) {
+        for (Compiled c : sources) {
+            if (c.source().directory().equals(dir) && c.source().service() != null) {
+                return c.source().service();
+            }
+        }
+        return null;
+    }
+
     /** Whether a source directory exists, so that its files' absence means they are gone. */
     public static boolean directoryExists(Path file) {
         Path dir = file.getParent();

@@ -323,7 +323,7 @@ final class Tailers {
                     try {
                         store.remove(p);
                         FileKey key = FileKey.of(renamed);
-                        Source src = new Source(renamed.getParent(), List.of(), null);
+                        Source src = new Source(renamed.getParent(), List.of(), scanner.serviceOf(renamed.getParent()));
                         register(new Found(renamed, key, ch.size(), 0, src), ch, w.offset(), null);
                         open.get(key).markUnseen(0);
                         vacated.putIfAbsent(p, open.get(key));
