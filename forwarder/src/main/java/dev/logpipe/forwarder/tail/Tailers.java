@@ -45,6 +45,7 @@ final class Tailers {
     private final Map<FileKey, Tailer> open = new LinkedHashMap<>();
     private boolean firstScan = true;
     private boolean journalSettled;
+    private Set<String> reportedPaths = Set.of();
     private final Set<Path> unreadable = new HashSet<>();
 
     Tailers(SourceScanner scanner, WatermarkStore store, PublishedJournal journal, ForwarderMetrics metrics,
@@ -128,8 +129,16 @@ final class Tailers {
         }
     }
 
-    /** Publishes the per-file lag series for the files open now. */
+    /** Publishes the per-file lag series for the files open now, if a file was opened, renamed or closed. */
     void reportLag() {
+        Set<String> paths = new HashSet<>();
+        for (Tailer t : open.values()) {
+            paths.add(t.path() + "@" + t.key().device() + ":" + t.key().inode());
+        }
+        if (paths.equals(reportedPaths)) {
+            return; // the gauges read live values; only the set of series needs refreshing
+        }
+        reportedPaths = paths;
         Map<String, Supplier<Number>> lag = new LinkedHashMap<>();
         for (Tailer t : open.values()) {
             lag.put(t.path(), t::lagBytes);
