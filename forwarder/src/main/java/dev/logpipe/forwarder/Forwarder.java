@@ -84,7 +84,7 @@ public final class Forwarder implements Closeable {
                 server = MetricsServer.start(config.metrics().listen(), registry);
                 opened.add(server);
             }
-            Sink sink = Sinks.create(config.sink());
+            Sink sink = Sinks.create(config.sink(), n -> metrics.recordsDeadLettered.increment(n));
             opened.add(sink);
             Forwarder f = new Forwarder(store, journal, sink, server, registry,
                     stop -> TailLoop.create(config, store, journal, sink, metrics, stop, System::nanoTime));

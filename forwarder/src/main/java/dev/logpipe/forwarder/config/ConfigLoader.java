@@ -100,6 +100,10 @@ public final class ConfigLoader {
             rejectInsideSources(watch.sources(), sink.file().path(), "sink.file.path",
                     "the forwarder would tail its own output");
         }
+        if (sink.type() == SinkType.HTTP) {
+            rejectInsideSources(watch.sources(), sink.http().deadLetterPath(), "sink.http.dead_letter_path",
+                    "the forwarder would tail its own dead letters");
+        }
         return new ForwarderConfig(host, watch, parser, filter, transform, sink, logging, metrics);
     }
 
@@ -248,11 +252,50 @@ public final class ConfigLoader {
         ConfigNode s = n.child("stdout");
         Format stdoutFormat = s.choice("format", Format.class, Format.NDJSON);
         s.rejectUnknownKeys();
+        ForwarderConfig.HttpSink http = http(n.child("http"), type == SinkType.HTTP);
         n.rejectUnknownKeys();
         if (type == SinkType.FILE && path == null) {
             throw new ConfigException("sink.file.path: is required when sink.type is file");
         }
-        return new Sink(type, path == null ? null : new FileSink(path, format, fsync), stdoutFormat);
+        return new Sink(type, path == null ? null : new FileSink(path, format, fsync), stdoutFormat, http);
+    }
+
+    private ForwarderConfig.HttpSink http(ConfigNode h, boolean used) throws ConfigException {
+        String url = h.string("url", null);
+        String token = h.string("token", null);
+        String tokenEnv = h.string("token_env", null);
+        Duration connect = h.duration("connect_timeout", Duration.ofSeconds(5), Duration.ofMillis(1));
+        Duration request = h.duration("request_timeout", Duration.ofSeconds(30), Duration.ofMillis(1));
+        boolean gzip = h.bool("gzip", true);
+        long maxRecords = h.integer("max_records", 5000, 1, 1_000_000);
+        long maxBytes = h.bytes("max_bytes", 4L * 1024 * 1024, 1024, 256L * 1024 * 1024);
+        Path deadLetter = h.path("dead_letter_path", baseDir, baseDir.resolve(".log-forwarder/http-dead-letter.ndjson"));
+        h.rejectUnknownKeys();
+        if (!used) {
+            return null;
+        }
+        if (url == null) {
+            throw new ConfigException("sink.http.url: is required when sink.type is http");
+        }
+        java.net.URI uri;
+        try {
+            uri = java.net.URI.create(url);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("sink.http.url: is not a valid URL: \"" + url + "\"");
+        }
+        if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme()) || uri.getHost() == null) {
+            throw new ConfigException("sink.http.url: must be an http:// or https:// URL with a host, was \"" + url + "\"");
+        }
+        if (token != null && tokenEnv != null) {
+            throw new ConfigException("sink.http.token_env: set either sink.http.token or sink.http.token_env, not both");
+        }
+        if (tokenEnv != null) {
+            token = System.getenv(tokenEnv);
+            if (token == null || token.isBlank()) {
+                throw new ConfigException("sink.http.token_env: environment variable " + tokenEnv + " is not set");
+            }
+        }
+        return new ForwarderConfig.HttpSink(uri, token, connect, request, gzip, (int) maxRecords, maxBytes, deadLetter);
     }
 
     private Logging logging(ConfigNode n) throws ConfigException {

@@ -85,11 +85,21 @@ public record ForwarderConfig(
         }
     }
 
-    public enum SinkType { FILE, STDOUT }
+    public enum SinkType { FILE, STDOUT, HTTP }
 
     public enum Format { NDJSON, RAW }
 
-    public record Sink(SinkType type, FileSink file, Format stdoutFormat) {
+    /** {@code file} is null unless the type is FILE, {@code http} null unless it is HTTP. */
+    public record Sink(SinkType type, FileSink file, Format stdoutFormat, HttpSink http) {
+    }
+
+    /** {@code token} is the resolved bearer token (from {@code token} or {@code token_env}), or null. */
+    public record HttpSink(java.net.URI url, String token, Duration connectTimeout, Duration requestTimeout,
+                           boolean gzip, int maxRecords, long maxBytes, Path deadLetterPath) {
+        @Override
+        public String toString() {
+            return "HttpSink[url=" + url + ", token=" + (token == null ? "none" : "***") + "]";
+        }
     }
 
     public record FileSink(Path path, Format format, boolean fsync) {

@@ -30,6 +30,7 @@ public final class ForwarderMetrics {
     public final Counter watermarkFlushes;
     public final Counter watermarkFlushFailures;
     public final Counter publishFailures;
+    public final Counter recordsDeadLettered;
     public final Timer publishLatency;
     private final AtomicInteger filesTailed = new AtomicInteger();
     private final AtomicInteger sinkUp = new AtomicInteger(1);
@@ -53,6 +54,8 @@ public final class ForwarderMetrics {
                 "Bytes of rotated files that were deleted before they were read (lost, at least this many)");
         watermarkFlushes = counter("log_forwarder.watermark.flushes", "Watermark file writes");
         watermarkFlushFailures = counter("log_forwarder.watermark.flush.failures", "Failed watermark file writes");
+        recordsDeadLettered = counter("log_forwarder.records.dead_lettered",
+                "Records the sink rejected permanently (HTTP 4xx other than 429) and wrote to the dead-letter file");
         publishFailures = counter("log_forwarder.sink.publish.failures", "Failed sink publish attempts (retried)");
         publishLatency = Timer.builder("log_forwarder.sink.publish").description("Time to publish one batch")
                 .register(registry);

@@ -3,6 +3,7 @@ package dev.logpipe.forwarder.tail;
 import dev.logpipe.forwarder.metrics.ForwarderMetrics;
 import dev.logpipe.forwarder.sink.Batch;
 import dev.logpipe.forwarder.sink.Sink;
+import dev.logpipe.forwarder.sink.SinkBusyException;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -18,6 +19,8 @@ final class Publisher {
     private static final Logger log = LoggerFactory.getLogger(Publisher.class);
     static final Duration FIRST_BACKOFF = Duration.ofMillis(100);
     static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
+    /** A destination's Retry-After is honoured up to this long. */
+    static final Duration MAX_RETRY_AFTER = Duration.ofMinutes(5);
 
     /** Thrown when a stop was requested while the sink was failing: the batch was not delivered. */
     static final class StoppedException extends Exception {
@@ -49,6 +52,7 @@ final class Publisher {
             return;
         }
         long backoff = FIRST_BACKOFF.toNanos();
+        Duration hint;
         while (true) {
             long t0 = System.nanoTime();
             try {
@@ -62,6 +66,7 @@ final class Publisher {
                 }
                 return;
             } catch (Exception e) {
+                hint = e instanceof SinkBusyException busy ? busy.retryAfter() : null;
                 metrics.publishFailures.increment();
                 if (!failing) {
                     failing = true;
@@ -76,7 +81,7 @@ final class Publisher {
             if (remaining <= 0) {
                 throw new StoppedException();
             }
-            long wait = Math.min(backoff, remaining);
+            long wait = Math.min(hint != null ? Math.min(hint.toNanos(), MAX_RETRY_AFTER.toNanos()) : backoff, remaining);
             if (deadlineNanos == Long.MAX_VALUE) {
                 if (stop.await(wait, TimeUnit.NANOSECONDS)) {
                     throw new StoppedException();

@@ -76,7 +76,15 @@ class ConfigLoaderTest {
         rejects("parser:\n  type: multiline\n  multiline:\n    header_pattern: '(unclosed'\n",
                 "parser.multiline.header_pattern: invalid regular expression");
         rejects("sink:\n  type: file\n", "sink.file.path: is required");
-        rejects("sink:\n  type: carrier-pigeon\n", "sink.type: must be one of file, stdout");
+        rejects("sink:\n  type: carrier-pigeon\n", "sink.type: must be one of file, stdout, http");
+        rejects("sink:\n  type: http\n", "sink.http.url: is required");
+        rejects("sink:\n  type: http\n  http:\n    url: ftp://x/y\n", "sink.http.url: must be an http:// or https:// URL");
+        rejects("sink:\n  type: http\n  http:\n    url: http://h/x\n    token_env: LOGPIPE_SURELY_UNSET_VAR\n",
+                "sink.http.token_env: environment variable LOGPIPE_SURELY_UNSET_VAR is not set");
+        rejects("sink:\n  type: http\n  http:\n    url: http://h/x\n    token: a\n    token_env: B\n",
+                "sink.http.token_env: set either");
+        rejects("sink:\n  type: http\n  http:\n    url: http://h/x\n    max_records: 0\n",
+                "sink.http.max_records: must be between 1");
         rejects("metrics:\n  listen: nowhere\n", "metrics.listen: must be host:port");
         rejects("logging:\n  level: loud\n", "logging.level: must be one of");
         rejects("filter:\n  include: ['a(']\n", "filter.include[0]: invalid regular expression");
@@ -86,6 +94,18 @@ class ConfigLoaderTest {
         rejects("watch:\n  rotate_wait: 3000000h\n", "watch.rotate_wait: must be <= 24h");
         rejects("parser:\n  max_record_bytes: 99999999999GiB\n", "parser.max_record_bytes: must be between");
         rejects("transform:\n  add_fields:\n    log.offset: x\n", "transform.add_fields.log.offset: field");
+    }
+
+    @Test
+    void httpSinkDefaultsAndTokenNeverShowInToString() throws Exception {
+        ForwarderConfig c = parse("sink:\n  type: http\n  http:\n    url: http://127.0.0.1:8080/api/v1/logs\n"
+                + "    token: s3cr3t\n");
+        ForwarderConfig.HttpSink h = c.sink().http();
+        assertThat(h.gzip()).isTrue();
+        assertThat(h.maxRecords()).isEqualTo(5000);
+        assertThat(h.requestTimeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(h.token()).isEqualTo("s3cr3t");
+        assertThat(h.toString()).doesNotContain("s3cr3t");
     }
 
     @Test

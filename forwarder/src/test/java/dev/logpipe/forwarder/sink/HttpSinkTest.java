@@ -1,0 +1,221 @@
+package dev.logpipe.forwarder.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
+import dev.logpipe.forwarder.config.ConfigLoader;
+import dev.logpipe.forwarder.config.ForwarderConfig;
+import dev.logpipe.forwarder.metrics.ForwarderMetrics;
+import dev.logpipe.forwarder.tail.TailLoop;
+import dev.logpipe.forwarder.watermark.FlushPolicy;
+import dev.logpipe.forwarder.watermark.PublishedJournal;
+import dev.logpipe.forwarder.watermark.WatermarkStore;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.zip.GZIPInputStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The HTTP sink against a real HTTP server on 127.0.0.1 that answers with scripted statuses. */
+class HttpSinkTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    record Request(long atNanos, String authorization, String encoding, List<String> messages) {
+    }
+
+    private HttpServer server;
+    private final List<Request> requests = Collections.synchronizedList(new ArrayList<>());
+    /** Statuses to answer with, in order; 200 once it runs out. Each entry: status or status:retryAfter. */
+    private final ConcurrentLinkedQueue<String> script = new ConcurrentLinkedQueue<>();
+    private final List<AutoCloseable> running = new ArrayList<>();
+    private ForwarderMetrics metrics;
+    private WatermarkStore store;
+
+    @BeforeEach
+    void startServer() throws IOException {
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 16);
+        server.createContext("/api/v1/logs", ex -> {
+            byte[] body = ex.getRequestBody().readAllBytes();
+            String enc = ex.getRequestHeaders().getFirst("Content-Encoding");
+            if ("gzip".equals(enc)) {
+                body = new GZIPInputStream(new ByteArrayInputStream(body)).readAllBytes();
+            }
+            List<String> messages = new ArrayList<>();
+            for (String line : new String(body, StandardCharsets.UTF_8).split("\n")) {
+                messages.add(JSON.readTree(line).get("message").asText());
+            }
+            requests.add(new Request(System.nanoTime(), ex.getRequestHeaders().getFirst("Authorization"), enc,
+                    messages));
+            String next = script.poll();
+            int status = next == null ? 200 : Integer.parseInt(next.split(":")[0]);
+            if (next != null && next.contains(":")) {
+                ex.getResponseHeaders().set("Retry-After", next.split(":")[1]);
+            }
+            byte[] resp = (status == 200 ? "{\"accepted\":" + messages.size() + "}" : "{\"error\":\"scripted " + status
+                    + "\"}").getBytes(StandardCharsets.UTF_8);
+            ex.sendResponseHeaders(status, resp.length);
+            ex.getResponseBody().write(resp);
+            ex.close();
+        });
+        server.start();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        for (AutoCloseable c : running) {
+            c.close();
+        }
+        server.stop(0);
+    }
+
+    private void start(String extraHttp) throws Exception {
+        String yaml = """
+                watch:
+                  poll: 20ms
+                  scan_interval: 50ms
+                  state:
+                    path: ./wm.json
+                    flush_interval: 0
+                  sources:
+                    - path: ./logs
+                      patterns: ["*.log"]
+                sink:
+                  type: http
+                  http:
+                    url: http://127.0.0.1:%d/api/v1/logs
+                    token: secret-key
+                    dead_letter_path: ./dead/letters.ndjson
+                """.formatted(server.getAddress().getPort()) + extraHttp;
+        ForwarderConfig config = new ConfigLoader(dir).parse(yaml, "test");
+        store = WatermarkStore.open(config.watch().state().path(), new FlushPolicy(Duration.ZERO, 0),
+                WatermarkStore.OnCorrupt.REFUSE, InstantSource.system());
+        PublishedJournal journal = PublishedJournal.open(dir.resolve("wm.json.published"), 64);
+        metrics = new ForwarderMetrics(new SimpleMeterRegistry());
+        Sink sink = Sinks.create(config.sink(), n -> metrics.recordsDeadLettered.increment(n));
+        CountDownLatch stop = new CountDownLatch(1);
+        Thread t = new Thread(TailLoop.create(config, store, journal, sink, metrics, stop, System::nanoTime));
+        t.start();
+        running.add(() -> {
+            stop.countDown();
+            t.join(10_000);
+            sink.close();
+            journal.close();
+            store.close();
+        });
+    }
+
+    private Path log(String... lines) throws IOException {
+        Files.createDirectories(dir.resolve("logs"));
+        Path p = dir.resolve("logs/app.log");
+        Files.writeString(p, String.join("\n", lines) + "\n");
+        return p;
+    }
+
+    private long watermark(Path p) {
+        var w = store.get(p.toString());
+        return w == null ? 0 : w.offset();
+    }
+
+    @Test
+    void acknowledgedPostAdvancesTheWatermarkAndCarriesTokenAndGzip() throws Exception {
+        Path p = log("one", "two", "three");
+        start("");
+        await().atMost(Duration.ofSeconds(10)).until(() -> watermark(p) == Files.size(p));
+        assertThat(requests).hasSize(1);
+        Request r = requests.get(0);
+        assertThat(r.messages()).containsExactly("one", "two", "three");
+        assertThat(r.authorization()).isEqualTo("Bearer secret-key");
+        assertThat(r.encoding()).isEqualTo("gzip");
+    }
+
+    @Test
+    void tooManyRequestsAndUnavailableAreRetriedHonouringRetryAfter() throws Exception {
+        script.add("429:1");
+        script.add("503");
+        Path p = log("a", "b");
+        start("");
+        await().atMost(Duration.ofSeconds(15)).until(() -> watermark(p) == Files.size(p));
+        assertThat(requests).hasSize(3);
+        assertThat(requests).allSatisfy(r -> assertThat(r.messages()).containsExactly("a", "b"));
+        long waitedNanos = requests.get(1).atNanos() - requests.get(0).atNanos();
+        assertThat(waitedNanos).as("Retry-After: 1 is honoured").isGreaterThanOrEqualTo(950_000_000L);
+        assertThat(metrics.publishFailures.count()).isEqualTo(2);
+        assertThat(metrics.recordsDeadLettered.count()).isZero();
+    }
+
+    @Test
+    void watermarkStaysWhileTheServerRefusesAndNothingIsDropped() throws Exception {
+        for (int i = 0; i < 3; i++) {
+            script.add("503");
+        }
+        Path p = log("x");
+        start("");
+        await().atMost(Duration.ofSeconds(10)).until(() -> requests.size() >= 2);
+        assertThat(watermark(p)).isZero();
+        await().atMost(Duration.ofSeconds(15)).until(() -> watermark(p) == Files.size(p));
+        assertThat(requests.get(requests.size() - 1).messages()).containsExactly("x");
+    }
+
+    @Test
+    void permanentRejectionGoesToTheDeadLetterFileCountedAndTheWatermarkMovesOn() throws Exception {
+        script.add("400");
+        Path p = log("bad 1", "bad 2");
+        start("");
+        await().atMost(Duration.ofSeconds(10)).until(() -> watermark(p) == Files.size(p));
+        assertThat(requests).hasSize(1);
+        assertThat(metrics.recordsDeadLettered.count()).isEqualTo(2);
+        List<String> dead = Files.readAllLines(dir.resolve("dead/letters.ndjson"));
+        assertThat(dead).hasSize(2);
+        JsonNode first = JSON.readTree(dead.get(0));
+        assertThat(first.get("status").asInt()).isEqualTo(400);
+        assertThat(first.get("response").asText()).contains("scripted 400");
+        assertThat(first.get("record").get("message").asText()).isEqualTo("bad 1");
+        assertThat(first.get("source").asText()).isEqualTo(p.toString());
+    }
+
+    @Test
+    void batchIsSplitByMaxRecordsAndAcknowledgedRequestsAreNotResent() throws Exception {
+        script.add("200");
+        script.add("503");
+        List<String> lines = new ArrayList<>();
+        for (int i = 1; i <= 7; i++) {
+            lines.add("line " + i);
+        }
+        Path p = log(lines.toArray(String[]::new));
+        start("    max_records: 3\n");
+        await().atMost(Duration.ofSeconds(10)).until(() -> watermark(p) == Files.size(p));
+        assertThat(requests).extracting(Request::messages).containsExactly(
+                List.of("line 1", "line 2", "line 3"),
+                List.of("line 4", "line 5", "line 6"),
+                List.of("line 4", "line 5", "line 6"),
+                List.of("line 7"));
+    }
+
+    @Test
+    void retryAfterAcceptsSecondsAndHttpDates() {
+        assertThat(HttpSink.retryAfter("7")).isEqualTo(Duration.ofSeconds(7));
+        assertThat(HttpSink.retryAfter("Wed, 21 Oct 2015 07:28:00 GMT")).isEqualTo(Duration.ZERO);
+        assertThat(HttpSink.retryAfter("soon")).isNull();
+        assertThat(HttpSink.retryAfter(null)).isNull();
+    }
+}
