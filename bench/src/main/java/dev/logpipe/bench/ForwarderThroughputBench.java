@@ -23,7 +23,7 @@ import java.util.Random;
  *
  * <pre>
  * java -cp bench/target/logpipe-bench.jar dev.logpipe.bench.ForwarderThroughputBench \
- *     [--lines 10000000] [--format ndjson|raw] [--read-buffer 1MiB] [--dir /tmp/logpipe-bench] [--jvm-opts "..."]
+ *     [--lines 10000000] [--format ndjson|raw] [--sink file|http] [--no-gzip] [--read-buffer 1MiB] [--dir /tmp/logpipe-bench] [--jvm-opts "..."]
  * </pre>
  * The forwarder jar is taken from forwarder/target/log-forwarder.jar (build it first).
  */
@@ -32,6 +32,8 @@ public final class ForwarderThroughputBench {
         long lines = 10_000_000;
         String format = "ndjson";
         String readBuffer = "1MiB";
+        String sinkType = "file";
+        boolean gzip = true;
         Path dir = Path.of("/tmp/logpipe-bench");
         String jvmOpts = "-Xms64m -Xmx192m -XX:+UseSerialGC";
         Path jar = Path.of("forwarder/target/log-forwarder.jar");
@@ -40,6 +42,8 @@ public final class ForwarderThroughputBench {
                 case "--lines" -> lines = Long.parseLong(args[++i]);
                 case "--format" -> format = args[++i];
                 case "--read-buffer" -> readBuffer = args[++i];
+                case "--sink" -> sinkType = args[++i];
+                case "--no-gzip" -> gzip = false;
                 case "--dir" -> dir = Path.of(args[++i]);
                 case "--jvm-opts" -> jvmOpts = args[++i];
                 case "--jar" -> jar = Path.of(args[++i]);
@@ -61,26 +65,36 @@ public final class ForwarderThroughputBench {
                 "  sources:",
                 "    - path: " + dir.resolve("logs"),
                 "      patterns: [\"app.log\"]",
-                "sink:",
-                "  type: file",
-                "  file:",
-                "    path: " + out,
-                "    format: " + format,
                 "");
+        AckServer ack = null;
+        if (sinkType.equals("http")) {
+            ack = AckServer.start();
+            yaml += "sink:\n  type: http\n  http:\n    url: " + ack.url() + "\n    gzip: " + gzip + "\n";
+        } else {
+            yaml += "sink:\n  type: file\n  file:\n    path: " + out + "\n    format: " + format + "\n";
+        }
         BenchForwarder f = BenchForwarder.start(jar, dir, jvmOpts, yaml);
         long t0 = System.nanoTime();
         f.awaitMetric("log_forwarder_records_published_total", lines, Duration.ofMinutes(10));
         double seconds = (System.nanoTime() - t0) / 1e9;
         ProcessStats stats = f.stats();
         f.close();
-        System.out.printf(Locale.ROOT, "forwarder file->file (%s): %,d lines, %.1f MB in %.2f s (incl. JVM start)%n",
-                format, lines, inputBytes / 1e6, seconds);
+        if (ack != null) {
+            ack.close();
+        }
+        System.out.printf(Locale.ROOT, "forwarder file->%s (%s): %,d lines, %.1f MB in %.2f s (incl. JVM start)%n",
+                sinkType, sinkType.equals("http") ? (gzip ? "ndjson+gzip" : "ndjson") : format, lines, inputBytes / 1e6, seconds);
         System.out.printf(Locale.ROOT, "  throughput     %,.0f lines/s  %.0f MB/s%n", lines / seconds,
                 inputBytes / 1e6 / seconds);
         System.out.printf(Locale.ROOT, "  cpu            %.2f CPU-s total (user %.2f, system %.2f), %.3f CPU-s per million lines%n",
                 stats.cpuSeconds(), stats.userSeconds(), stats.systemSeconds(), stats.cpuSeconds() / (lines / 1e6));
         System.out.printf(Locale.ROOT, "  peak RSS       %.1f MiB%n", stats.peakRssKiB() / 1024.0);
-        System.out.printf(Locale.ROOT, "  output         %.1f MB%n", Files.size(out) / 1e6);
+        if (ack != null) {
+            System.out.printf(Locale.ROOT, "  http           %,d requests, %.1f MB received%n", ack.requests(),
+                    ack.bytes() / 1e6);
+        } else {
+            System.out.printf(Locale.ROOT, "  output         %.1f MB%n", Files.size(out) / 1e6);
+        }
     }
 
     /** Writes N lines of ~200 bytes (a realistic access-log shape) unless the file already has them. */

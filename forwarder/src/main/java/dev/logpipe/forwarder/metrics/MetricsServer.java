@@ -25,6 +25,8 @@ public final class MetricsServer implements Closeable {
     }
 
     public static MetricsServer start(InetSocketAddress listen, PrometheusMeterRegistry registry) throws IOException {
+        // Without TCP_NODELAY the JDK server's separate header and body writes cost ~40 ms per scrape.
+        System.setProperty("sun.net.httpserver.nodelay", "true");
         HttpServer server = HttpServer.create(listen, 16);
         ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "log-forwarder-metrics");

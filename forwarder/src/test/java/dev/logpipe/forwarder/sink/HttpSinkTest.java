@@ -53,6 +53,7 @@ class HttpSinkTest {
 
     @BeforeEach
     void startServer() throws IOException {
+        System.setProperty("sun.net.httpserver.nodelay", "true");
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 16);
         server.createContext("/api/v1/logs", ex -> {
             byte[] body = ex.getRequestBody().readAllBytes();
