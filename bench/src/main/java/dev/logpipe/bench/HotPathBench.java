@@ -51,7 +51,8 @@ public class HotPathBench {
             b.append(line).append('\n');
         }
         chunk = b.toString().getBytes(StandardCharsets.UTF_8);
-        source = new Batch.Source("/var/log/app/app.log", "host-1", RecordId.fileScope("host-1", 64768, 1234, "abc"), null);
+        source = new Batch.Source("/var/log/app/app.log", "host-1", RecordId.fileScope("host-1", 64768, 1234, "abc"), null,
+                "64768:1234:abc");
         ndjson = new Batch(Format.NDJSON);
         raw = new Batch(Format.RAW);
     }

@@ -43,5 +43,8 @@ final class LoggingSetup {
         ch.qos.logback.classic.Logger root = ctx.getLogger(Logger.ROOT_LOGGER_NAME);
         root.addAppender(appender);
         root.setLevel(Level.toLevel(config.level(), Level.INFO));
+        // The Kafka client warns on every reconnect attempt while a broker is down; the forwarder's own
+        // Publisher already logs once when the sink starts failing and once when it recovers.
+        ctx.getLogger("org.apache.kafka").setLevel(Level.ERROR);
     }
 }

@@ -253,11 +253,62 @@ public final class ConfigLoader {
         Format stdoutFormat = s.choice("format", Format.class, Format.NDJSON);
         s.rejectUnknownKeys();
         ForwarderConfig.HttpSink http = http(n.child("http"), type == SinkType.HTTP);
+        ForwarderConfig.KafkaSink kafka = kafka(n.child("kafka"), type == SinkType.KAFKA);
         n.rejectUnknownKeys();
         if (type == SinkType.FILE && path == null) {
             throw new ConfigException("sink.file.path: is required when sink.type is file");
         }
-        return new Sink(type, path == null ? null : new FileSink(path, format, fsync), stdoutFormat, http);
+        return new Sink(type, path == null ? null : new FileSink(path, format, fsync), stdoutFormat, http, kafka);
+    }
+
+    /** Producer settings we own: refusing them keeps acks=all with idempotence, and our serializers. */
+    private static final Set<String> FIXED_PRODUCER_SETTINGS = Set.of("acks", "enable.idempotence",
+            "bootstrap.servers", "key.serializer", "value.serializer", "max.in.flight.requests.per.connection",
+            "retries", "transactional.id");
+    private static final Set<String> COMPRESSIONS = Set.of("zstd", "lz4", "gzip", "snappy", "none");
+
+    private ForwarderConfig.KafkaSink kafka(ConfigNode k, boolean used) throws ConfigException {
+        String bootstrap = k.string("bootstrap_servers", null);
+        String topic = k.string("topic", "logpipe.records");
+        String clientId = k.string("client_id", null);
+        String compression = k.string("compression", "zstd").toLowerCase(java.util.Locale.ROOT);
+        Duration linger = k.duration("linger", Duration.ofMillis(5), Duration.ZERO);
+        long batchBytes = k.bytes("batch_size", 256 * 1024, 1024, 64L * 1024 * 1024);
+        Duration delivery = k.duration("delivery_timeout", Duration.ofSeconds(30), Duration.ofSeconds(1));
+        String acks = k.string("acks", "all");
+        boolean idempotence = k.bool("enable_idempotence", true);
+        Map<String, String> props = k.stringMap("properties");
+        k.rejectUnknownKeys();
+        if (!"all".equals(acks) && !"-1".equals(acks)) {
+            throw new ConfigException("sink.kafka.acks: must be all (a watermark advances only on a committed "
+                    + "broker write), was \"" + acks + "\"");
+        }
+        if (!idempotence) {
+            throw new ConfigException("sink.kafka.enable_idempotence: must be true (retries must not duplicate or "
+                    + "reorder records)");
+        }
+        for (String key : props.keySet()) {
+            if (FIXED_PRODUCER_SETTINGS.contains(key)) {
+                throw new ConfigException("sink.kafka.properties." + key + ": is fixed by the forwarder and cannot be "
+                        + "overridden");
+            }
+        }
+        if (!COMPRESSIONS.contains(compression)) {
+            throw new ConfigException("sink.kafka.compression: must be one of zstd, lz4, gzip, snappy, none, was \""
+                    + compression + "\"");
+        }
+        if (!used) {
+            return null;
+        }
+        if (bootstrap == null || bootstrap.isBlank()) {
+            throw new ConfigException("sink.kafka.bootstrap_servers: is required when sink.type is kafka");
+        }
+        if (topic.isBlank() || !topic.matches("[a-zA-Z0-9._-]{1,249}")) {
+            throw new ConfigException("sink.kafka.topic: must be a Kafka topic name (letters, digits, '.', '_', '-'), "
+                    + "was \"" + topic + "\"");
+        }
+        return new ForwarderConfig.KafkaSink(bootstrap, topic, clientId, compression, linger, batchBytes, delivery,
+                props);
     }
 
     private ForwarderConfig.HttpSink http(ConfigNode h, boolean used) throws ConfigException {

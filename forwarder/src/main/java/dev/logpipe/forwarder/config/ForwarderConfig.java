@@ -85,12 +85,30 @@ public record ForwarderConfig(
         }
     }
 
-    public enum SinkType { FILE, STDOUT, HTTP }
+    public enum SinkType { FILE, STDOUT, HTTP, KAFKA }
 
     public enum Format { NDJSON, RAW }
 
     /** {@code file} is null unless the type is FILE, {@code http} null unless it is HTTP. */
-    public record Sink(SinkType type, FileSink file, Format stdoutFormat, HttpSink http) {
+    public record Sink(SinkType type, FileSink file, Format stdoutFormat, HttpSink http, KafkaSink kafka) {
+    }
+
+    /**
+     * Producer settings of the Kafka sink. {@code acks=all} and idempotence are fixed (seed 003 chapter 04,
+     * option B); {@code properties} pass through to the producer (TLS, SASL), never overriding those.
+     */
+    public record KafkaSink(String bootstrapServers, String topic, String clientId, String compression,
+                            Duration linger, long batchBytes, Duration deliveryTimeout,
+                            Map<String, String> properties) {
+        public KafkaSink {
+            properties = Map.copyOf(properties);
+        }
+
+        @Override
+        public String toString() {
+            return "KafkaSink[bootstrap=" + bootstrapServers + ", topic=" + topic + ", properties="
+                    + properties.keySet() + "]";
+        }
     }
 
     /** {@code token} is the resolved bearer token (from {@code token} or {@code token_env}), or null. */

@@ -26,10 +26,16 @@ public final class Batch {
         /** From the end of the message to the offset value. */
         final byte[] afterMessage;
 
-        public Source(String path, String host, RecordId.Scope ids, String service) {
+        private final String host;
+        private final String identity;
+
+        /** @param identity the file's identity as text, {@code device:inode:fingerprint} */
+        public Source(String path, String host, RecordId.Scope ids, String service, String identity) {
             this.path = path;
             this.ids = ids;
             this.service = service;
+            this.host = host;
+            this.identity = identity;
             JsonBuffer b = new JsonBuffer(64);
             b.ascii("\",\"instance_id\":").string(host);
             this.afterIdNoService = b.toByteArray();
@@ -44,6 +50,15 @@ public final class Batch {
 
         public String path() {
             return path;
+        }
+
+        public String host() {
+            return host;
+        }
+
+        /** {@code device:inode:fingerprint}: stays the same across renames of the file. */
+        public String identity() {
+            return identity;
         }
 
         public RecordId.Scope ids() {

@@ -15,6 +15,7 @@ public final class Sinks {
             case FILE -> new FileSink(config.file().path(), config.file().format(), config.file().fsync());
             case STDOUT -> new StdoutSink(config.stdoutFormat());
             case HTTP -> new HttpSink(config.http(), deadLettered);
+            case KAFKA -> new KafkaSink(config.kafka());
         };
     }
 }

@@ -234,7 +234,8 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
 
     private Batch.Source buildSource() {
         return new Batch.Source(path, host,
-                RecordId.fileScope(host, key.device(), key.inode(), fingerprint.hex()), service);
+                RecordId.fileScope(host, key.device(), key.inode(), fingerprint.hex()), service,
+                key.device() + ":" + key.inode() + ":" + fingerprint.hex());
     }
 
     String path() {

@@ -76,7 +76,17 @@ class ConfigLoaderTest {
         rejects("parser:\n  type: multiline\n  multiline:\n    header_pattern: '(unclosed'\n",
                 "parser.multiline.header_pattern: invalid regular expression");
         rejects("sink:\n  type: file\n", "sink.file.path: is required");
-        rejects("sink:\n  type: carrier-pigeon\n", "sink.type: must be one of file, stdout, http");
+        rejects("sink:\n  type: carrier-pigeon\n", "sink.type: must be one of file, stdout, http, kafka");
+        rejects("sink:\n  type: kafka\n", "sink.kafka.bootstrap_servers: is required");
+        rejects("sink:\n  type: kafka\n  kafka:\n    bootstrap_servers: h:9092\n    acks: 1\n", "sink.kafka.acks: must be all");
+        rejects("sink:\n  type: kafka\n  kafka:\n    bootstrap_servers: h:9092\n    enable_idempotence: false\n",
+                "sink.kafka.enable_idempotence: must be true");
+        rejects("sink:\n  type: kafka\n  kafka:\n    bootstrap_servers: h:9092\n    properties:\n      acks: '0'\n",
+                "sink.kafka.properties.acks: is fixed by the forwarder");
+        rejects("sink:\n  type: kafka\n  kafka:\n    bootstrap_servers: h:9092\n    compression: brotli\n",
+                "sink.kafka.compression: must be one of");
+        rejects("sink:\n  type: kafka\n  kafka:\n    bootstrap_servers: h:9092\n    topic: 'bad topic'\n",
+                "sink.kafka.topic: must be a Kafka topic name");
         rejects("sink:\n  type: http\n", "sink.http.url: is required");
         rejects("sink:\n  type: http\n  http:\n    url: ftp://x/y\n", "sink.http.url: must be an http:// or https:// URL");
         rejects("sink:\n  type: http\n  http:\n    url: http://h/x\n    token_env: LOGPIPE_SURELY_UNSET_VAR\n",

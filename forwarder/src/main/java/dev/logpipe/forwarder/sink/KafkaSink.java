@@ -1,0 +1,143 @@
+package dev.logpipe.forwarder.sink;
+
+import dev.logpipe.forwarder.config.ForwarderConfig;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * Produces each record as its schema-v3 JSON to {@code sink.kafka.topic} with {@code acks=all} and an
+ * idempotent producer. The key is the host plus the file's identity, so one file's records stay in order
+ * on one partition; headers carry the source path, identity and offset. {@link #publish} returns only
+ * when the broker has acknowledged every record of the batch; if one fails, the records before it count
+ * as delivered and a retry of the same batch resumes at the failed one (at-least-once: the rest may be
+ * written twice, with the same {@code record_id}).
+ */
+public final class KafkaSink implements Sink {
+    public static final String HEADER_PATH = "logpipe.source.path";
+    public static final String HEADER_IDENTITY = "logpipe.source.identity";
+    public static final String HEADER_OFFSET = "logpipe.source.offset";
+
+    private final ForwarderConfig.KafkaSink config;
+    private final KafkaProducer<byte[], byte[]> producer;
+    private Batch current;
+    private int acknowledged;
+    private Batch.Source keySource;
+    private byte[] key;
+
+    public KafkaSink(ForwarderConfig.KafkaSink config) {
+        this.config = config;
+        this.producer = new KafkaProducer<>(producerSettings(config), new ByteArraySerializer(),
+                new ByteArraySerializer());
+    }
+
+    static Map<String, Object> producerSettings(ForwarderConfig.KafkaSink c) {
+        Map<String, Object> p = new HashMap<>(c.properties());
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, c.bootstrapServers());
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5);
+        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, c.compression());
+        p.put(ProducerConfig.LINGER_MS_CONFIG, (int) c.linger().toMillis());
+        p.put(ProducerConfig.BATCH_SIZE_CONFIG, (int) c.batchBytes());
+        long delivery = c.deliveryTimeout().toMillis();
+        long request = Math.max(1000, Math.min(10_000, delivery - c.linger().toMillis() - 1));
+        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) request);
+        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) Math.max(delivery, request + c.linger().toMillis()));
+        // How long send() may block for metadata while the broker is unreachable: never longer than a delivery.
+        p.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, (int) Math.min(10_000, delivery));
+        if (c.clientId() != null) {
+            p.put(ProducerConfig.CLIENT_ID_CONFIG, c.clientId());
+        }
+        return p;
+    }
+
+    @Override
+    public void publish(Batch batch) throws IOException {
+        if (batch != current) {
+            current = batch;
+            acknowledged = 0;
+        }
+        Batch.Source src = batch.source();
+        if (src != keySource) {
+            keySource = src;
+            key = (src.host() + ":" + src.identity()).getBytes(StandardCharsets.UTF_8);
+        }
+        byte[] path = src.path().getBytes(StandardCharsets.UTF_8);
+        byte[] identity = src.identity().getBytes(StandardCharsets.UTF_8);
+        byte[] wire = batch.wire().array();
+        @SuppressWarnings("unchecked")
+        Future<RecordMetadata>[] sent = new Future[batch.size()];
+        int i = acknowledged;
+        try {
+            for (; i < batch.size(); i++) {
+                RecordHeaders headers = new RecordHeaders();
+                headers.add(HEADER_PATH, path);
+                headers.add(HEADER_IDENTITY, identity);
+                headers.add(HEADER_OFFSET, Long.toString(batch.startOffset(i)).getBytes(StandardCharsets.US_ASCII));
+                byte[] value = Arrays.copyOfRange(wire, batch.wireStart(i), batch.wireEnd(i));
+                sent[i] = producer.send(new ProducerRecord<>(config.topic(), null, null, key, value, headers));
+                if (sent[i].isDone()) {
+                    // Failed at once (metadata timeout, record too large): stop here rather than block per record.
+                    i++;
+                    break;
+                }
+            }
+        } catch (KafkaException e) {
+            // send() itself failed (metadata not available within max.block.ms, buffer full): nothing after i went out.
+            awaitAcknowledged(sent, acknowledged, i);
+            throw new IOException("Kafka producer cannot send to " + config.topic() + " at " + config.bootstrapServers()
+                    + ": " + e.getMessage(), e);
+        }
+        awaitAcknowledged(sent, acknowledged, i);
+        if (acknowledged < batch.size()) {
+            throw new IOException("Kafka producer stopped accepting records for " + config.topic() + " after "
+                    + acknowledged + " of " + batch.size());
+        }
+        current = null;
+    }
+
+    /** Waits for sends [from, to) in order, moving {@link #acknowledged} past each one the broker confirmed. */
+    private void awaitAcknowledged(Future<RecordMetadata>[] sent, int from, int to) throws IOException {
+        long waitMs = config.deliveryTimeout().toMillis() + 5_000;
+        for (int j = from; j < to; j++) {
+            try {
+                sent[j].get(waitMs, TimeUnit.MILLISECONDS);
+                acknowledged = j + 1;
+            } catch (ExecutionException e) {
+                Throwable cause = e.getCause() == null ? e : e.getCause();
+                throw new IOException("Kafka did not acknowledge a record for " + config.topic() + ": " + cause, cause);
+            } catch (TimeoutException e) {
+                throw new IOException("Kafka acknowledgement for " + config.topic() + " took longer than " + waitMs
+                        + " ms", e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while waiting for Kafka", e);
+            }
+        }
+    }
+
+    @Override
+    public String describe() {
+        return "kafka " + config.topic() + " at " + config.bootstrapServers();
+    }
+
+    @Override
+    public void close() {
+        producer.close(Duration.ofSeconds(5));
+    }
+}

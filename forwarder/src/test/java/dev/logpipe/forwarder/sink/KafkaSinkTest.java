@@ -1,0 +1,194 @@
+package dev.logpipe.forwarder.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.logpipe.broker.BrokerProcess;
+import dev.logpipe.broker.testing.EmbeddedBrokerExtension;
+import dev.logpipe.broker.testing.TopicContents;
+import dev.logpipe.forwarder.config.ConfigLoader;
+import dev.logpipe.forwarder.config.ForwarderConfig;
+import dev.logpipe.forwarder.metrics.ForwarderMetrics;
+import dev.logpipe.forwarder.tail.TailLoop;
+import dev.logpipe.forwarder.watermark.FlushPolicy;
+import dev.logpipe.forwarder.watermark.PublishedJournal;
+import dev.logpipe.forwarder.watermark.WatermarkStore;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The Kafka sink against a real broker: the embedded one, and a child-JVM broker that is killed with kill -9. */
+class KafkaSinkTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @RegisterExtension
+    static final EmbeddedBrokerExtension KAFKA = new EmbeddedBrokerExtension();
+
+    @TempDir
+    Path dir;
+
+    private final List<AutoCloseable> running = new ArrayList<>();
+    private WatermarkStore store;
+    private ForwarderMetrics metrics;
+
+    @AfterEach
+    void stop() throws Exception {
+        for (int i = running.size() - 1; i >= 0; i--) {
+            running.get(i).close();
+        }
+    }
+
+    private void startForwarder(String bootstrap, String topic) throws Exception {
+        start("""
+                sink:
+                  type: kafka
+                  kafka:
+                    bootstrap_servers: %s
+                    topic: %s
+                    delivery_timeout: 5s
+                """.formatted(bootstrap, topic));
+    }
+
+    private static final String WATCH = """
+                watch:
+                  poll: 20ms
+                  scan_interval: 50ms
+                  state:
+                    path: ./wm.json
+                    flush_interval: 0
+                  sources:
+                    - path: ./logs
+                      patterns: ["*.log"]
+                """;
+
+    private void start(String sinkYaml) throws Exception {
+        String yaml = WATCH + sinkYaml;
+        ForwarderConfig config = new ConfigLoader(dir).parse(yaml, "test");
+        store = WatermarkStore.open(config.watch().state().path(), new FlushPolicy(Duration.ZERO, 0),
+                WatermarkStore.OnCorrupt.REFUSE, InstantSource.system());
+        PublishedJournal journal = PublishedJournal.open(dir.resolve("wm.json.published"), 64);
+        metrics = new ForwarderMetrics(new SimpleMeterRegistry());
+        Sink sink = Sinks.create(config.sink(), n -> { });
+        CountDownLatch stop = new CountDownLatch(1);
+        Thread t = new Thread(TailLoop.create(config, store, journal, sink, metrics, stop, System::nanoTime));
+        t.start();
+        running.add(() -> {
+            stop.countDown();
+            t.join(20_000);
+            sink.close();
+            journal.close();
+            store.close();
+        });
+    }
+
+    private Path append(List<String> lines) throws IOException {
+        Files.createDirectories(dir.resolve("logs"));
+        Path p = dir.resolve("logs/app.log");
+        Files.writeString(p, String.join("\n", lines) + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        return p;
+    }
+
+    private static List<String> numbered(int from, int to) {
+        List<String> out = new ArrayList<>();
+        for (int i = from; i <= to; i++) {
+            out.add("line " + i);
+        }
+        return out;
+    }
+
+    private long watermark(Path p) {
+        var w = store.get(p.toString());
+        return w == null ? 0 : w.offset();
+    }
+
+    private static List<String> messages(List<ConsumerRecord<String, String>> records) throws IOException {
+        List<String> out = new ArrayList<>();
+        for (ConsumerRecord<String, String> r : records) {
+            out.add(JSON.readTree(r.value()).get("message").asText());
+        }
+        return out;
+    }
+
+    @Test
+    void tailedLinesArriveInKafkaAsSchemaV3RecordsWithKeyAndHeadersAfterTheWatermarkAdvances() throws Exception {
+        KAFKA.createTopic("fw-e2e", 3);
+        Path p = append(numbered(1, 500));
+        startForwarder(KAFKA.bootstrapServers(), "fw-e2e");
+        await().atMost(Duration.ofSeconds(30)).until(() -> watermark(p) == Files.size(p));
+
+        List<ConsumerRecord<String, String>> records =
+                TopicContents.readAll(KAFKA.bootstrapServers(), "fw-e2e", Duration.ofSeconds(20));
+        assertThat(messages(records)).containsExactlyElementsOf(numbered(1, 500));
+        assertThat(records).extracting(ConsumerRecord::key).containsOnly(records.get(0).key());
+        assertThat(records).extracting(ConsumerRecord::partition).containsOnly(records.get(0).partition());
+        ConsumerRecord<String, String> first = records.get(0);
+        assertThat(new String(first.headers().lastHeader(KafkaSink.HEADER_PATH).value(), StandardCharsets.UTF_8))
+                .isEqualTo(p.toString());
+        assertThat(new String(first.headers().lastHeader(KafkaSink.HEADER_OFFSET).value(), StandardCharsets.UTF_8))
+                .isEqualTo("0");
+        JsonNode json = JSON.readTree(first.value());
+        assertThat(json.get("schema_version").asInt()).isEqualTo(3);
+        assertThat(json.get("record_id").asText()).hasSize(32);
+        assertThat(json.get("fields").get("log.file.path").asText()).isEqualTo(p.toString());
+    }
+
+    @Test
+    void switchingFromKafkaToFileKeepsTheWatermarkOldLinesAreNotResentNewLinesGoToTheFile() throws Exception {
+        KAFKA.createTopic("fw-switch", 1);
+        Path p = append(numbered(1, 50));
+        startForwarder(KAFKA.bootstrapServers(), "fw-switch");
+        await().atMost(Duration.ofSeconds(30)).until(() -> watermark(p) == Files.size(p));
+        stop();
+        running.clear();
+
+        append(numbered(51, 60));
+        start("sink:\n  type: file\n  file:\n    path: ./out/records.ndjson\n    format: raw\n");
+        await().atMost(Duration.ofSeconds(30)).until(() -> watermark(p) == Files.size(p));
+        assertThat(Files.readAllLines(dir.resolve("out/records.ndjson"))).containsExactlyElementsOf(numbered(51, 60));
+        assertThat(messages(TopicContents.readAll(KAFKA.bootstrapServers(), "fw-switch", Duration.ofSeconds(20))))
+                .containsExactlyElementsOf(numbered(1, 50));
+    }
+
+    @Test
+    void brokerKilledMidStreamAndRestartedLosesNoLineAndTheForwarderRecoversByItself() throws Exception {
+        try (BrokerProcess broker = BrokerProcess.start(dir.resolve("broker"))) {
+            broker.createTopic("fw-crash", 1, java.util.Map.of());
+            Path p = append(numbered(1, 300));
+            startForwarder(broker.bootstrapServers(), "fw-crash");
+            await().atMost(Duration.ofSeconds(30)).until(() -> watermark(p) == Files.size(p));
+
+            broker.kill();
+            append(numbered(301, 600));
+            long sizeAfterWrite = Files.size(p);
+            await().atMost(Duration.ofSeconds(30)).until(() -> metrics.publishFailures.count() >= 1);
+            assertThat(watermark(p)).as("nothing is acknowledged while the broker is down").isLessThan(sizeAfterWrite);
+
+            broker.restart();
+            await().atMost(Duration.ofSeconds(60)).until(() -> watermark(p) == Files.size(p));
+            List<String> got = messages(TopicContents.readAll(broker.bootstrapServers(), "fw-crash",
+                    Duration.ofSeconds(20)));
+            Set<String> distinct = new HashSet<>(got);
+            assertThat(distinct).containsExactlyInAnyOrderElementsOf(numbered(1, 600));
+            assertThat(got.subList(0, 300)).containsExactlyElementsOf(numbered(1, 300));
+            stop();
+            running.clear();
+        }
+    }
+}
