@@ -23,7 +23,7 @@ import java.util.Random;
  *
  * <pre>
  * java -cp bench/target/logpipe-bench.jar dev.logpipe.bench.ForwarderThroughputBench \
- *     [--lines 10000000] [--format ndjson|raw] [--sink file|http] [--no-gzip] [--read-buffer 1MiB] [--dir /tmp/logpipe-bench] [--jvm-opts "..."]
+ *     [--lines 10000000] [--format ndjson|raw] [--sink file|http|kafka] [--no-gzip] [--compression zstd|lz4|none] [--read-buffer 1MiB] [--dir /tmp/logpipe-bench] [--jvm-opts "..."]
  * </pre>
  * The forwarder jar is taken from forwarder/target/log-forwarder.jar (build it first).
  */
@@ -34,6 +34,7 @@ public final class ForwarderThroughputBench {
         String readBuffer = "1MiB";
         String sinkType = "file";
         boolean gzip = true;
+        String compression = "zstd";
         Path dir = Path.of("/tmp/logpipe-bench");
         String jvmOpts = "-Xms64m -Xmx192m -XX:+UseSerialGC";
         Path jar = Path.of("forwarder/target/log-forwarder.jar");
@@ -44,6 +45,7 @@ public final class ForwarderThroughputBench {
                 case "--read-buffer" -> readBuffer = args[++i];
                 case "--sink" -> sinkType = args[++i];
                 case "--no-gzip" -> gzip = false;
+                case "--compression" -> compression = args[++i];
                 case "--dir" -> dir = Path.of(args[++i]);
                 case "--jvm-opts" -> jvmOpts = args[++i];
                 case "--jar" -> jar = Path.of(args[++i]);
@@ -67,7 +69,15 @@ public final class ForwarderThroughputBench {
                 "      patterns: [\"app.log\"]",
                 "");
         AckServer ack = null;
-        if (sinkType.equals("http")) {
+        dev.logpipe.broker.BrokerProcess broker = null;
+        if (sinkType.equals("kafka")) {
+            Path brokerDir = dir.resolve("broker");
+            deleteRecursively(brokerDir);
+            broker = dev.logpipe.broker.BrokerProcess.start(brokerDir);
+            broker.createTopic("bench.records", 1, java.util.Map.of());
+            yaml += "sink:\n  type: kafka\n  kafka:\n    bootstrap_servers: " + broker.bootstrapServers()
+                    + "\n    topic: bench.records\n    compression: " + compression + "\n";
+        } else if (sinkType.equals("http")) {
             ack = AckServer.start();
             yaml += "sink:\n  type: http\n  http:\n    url: " + ack.url() + "\n    gzip: " + gzip + "\n";
         } else {
@@ -78,7 +88,11 @@ public final class ForwarderThroughputBench {
         f.awaitMetric("log_forwarder_records_published_total", lines, Duration.ofMinutes(10));
         double seconds = (System.nanoTime() - t0) / 1e9;
         ProcessStats stats = f.stats();
+        ProcessStats brokerStats = broker == null ? null : ProcessStats.of(broker.pid());
         f.close();
+        if (broker != null) {
+            broker.close();
+        }
         if (ack != null) {
             ack.close();
         }
@@ -89,7 +103,10 @@ public final class ForwarderThroughputBench {
         System.out.printf(Locale.ROOT, "  cpu            %.2f CPU-s total (user %.2f, system %.2f), %.3f CPU-s per million lines%n",
                 stats.cpuSeconds(), stats.userSeconds(), stats.systemSeconds(), stats.cpuSeconds() / (lines / 1e6));
         System.out.printf(Locale.ROOT, "  peak RSS       %.1f MiB%n", stats.peakRssKiB() / 1024.0);
-        if (ack != null) {
+        if (brokerStats != null) {
+            System.out.printf(Locale.ROOT, "  broker         %.2f CPU-s (child JVM, acks=all, 1 partition), peak RSS %.1f MiB%n",
+                    brokerStats.cpuSeconds(), brokerStats.peakRssKiB() / 1024.0);
+        } else if (ack != null) {
             System.out.printf(Locale.ROOT, "  http           %,d requests, %.1f MB received%n", ack.requests(),
                     ack.bytes() / 1e6);
         } else {
@@ -128,6 +145,17 @@ public final class ForwarderThroughputBench {
         }
         Files.writeString(marker, "ok");
         return Files.size(input);
+    }
+
+    private static void deleteRecursively(Path p) throws IOException {
+        if (!Files.exists(p)) {
+            return;
+        }
+        try (var walk = Files.walk(p)) {
+            for (Path q : (Iterable<Path>) walk.sorted(java.util.Comparator.reverseOrder())::iterator) {
+                Files.delete(q);
+            }
+        }
     }
 
     private static void deleteState(Path stateDir) throws IOException {

@@ -131,6 +131,17 @@ public final class BrokerProcess implements AutoCloseable {
     }
 
     /** Stops a child that is still alive: SIGTERM, then SIGKILL if it does not exit in time. Idempotent. */
+    private static String absoluteClassPath() {
+        StringBuilder b = new StringBuilder();
+        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            if (b.length() > 0) {
+                b.append(File.pathSeparatorChar);
+            }
+            b.append(entry.isEmpty() ? entry : Path.of(entry).toAbsolutePath().toString());
+        }
+        return b.toString();
+    }
+
     @Override
     public void close() {
         destroyOnExit();
@@ -155,7 +166,7 @@ public final class BrokerProcess implements AutoCloseable {
                 .orElseThrow(() -> new IllegalStateException("cannot tell which java binary runs this JVM")));
         command.addAll(JVM_FLAGS);
         command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
+        command.add(absoluteClassPath()); // the child runs in its data directory: relative entries would break
         command.add(BrokerMain.class.getName());
         command.addAll(List.of("--port", Integer.toString(port), "--controller-port", Integer.toString(controllerPort),
                 "--data", dataDir.toString(), "--parent-pid", Long.toString(ProcessHandle.current().pid())));
