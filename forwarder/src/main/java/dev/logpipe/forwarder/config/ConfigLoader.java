@@ -334,16 +334,27 @@ public final class ConfigLoader {
         } catch (IllegalArgumentException e) {
             throw new ConfigException("sink.http.url: is not a valid URL: \"" + url + "\"");
         }
-        if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme()) || uri.getHost() == null) {
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(java.util.Locale.ROOT);
+        if (!"http".equals(scheme) && !"https".equals(scheme) || uri.getHost() == null) {
             throw new ConfigException("sink.http.url: must be an http:// or https:// URL with a host, was \"" + url + "\"");
         }
         if (token != null && tokenEnv != null) {
             throw new ConfigException("sink.http.token_env: set either sink.http.token or sink.http.token_env, not both");
         }
+        String tokenKey = "sink.http.token";
         if (tokenEnv != null) {
+            tokenKey = "sink.http.token_env";
             token = System.getenv(tokenEnv);
             if (token == null || token.isBlank()) {
                 throw new ConfigException("sink.http.token_env: environment variable " + tokenEnv + " is not set");
+            }
+        }
+        if (token != null) {
+            token = token.strip();
+            if (token.isEmpty() || !token.chars().allMatch(c -> c > 0x20 && c < 0x7F)) {
+                // The value itself is never echoed: it is a secret.
+                throw new ConfigException(tokenKey + ": the token must be non-empty printable ASCII without spaces "
+                        + "(it goes into an Authorization header)");
             }
         }
         return new ForwarderConfig.HttpSink(uri, token, connect, request, gzip, (int) maxRecords, maxBytes, deadLetter);

@@ -4,7 +4,6 @@ import dev.logpipe.forwarder.config.ForwarderConfig;
 import dev.logpipe.record.JsonBuffer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -43,6 +42,7 @@ public final class HttpSink implements Sink {
     private final LongConsumer deadLettered;
     private Batch current;
     private int acknowledged;
+    private int split = Integer.MAX_VALUE;
 
     public HttpSink(ForwarderConfig.HttpSink config, LongConsumer deadLettered) {
         this.config = config;
@@ -56,24 +56,32 @@ public final class HttpSink implements Sink {
         if (batch != current) {
             current = batch;
             acknowledged = 0;
+            split = Integer.MAX_VALUE;
         }
         JsonBuffer wire = batch.wire();
         while (acknowledged < batch.size()) {
             int from = acknowledged;
             int to = from;
             int start = batch.wireStart(from);
-            while (to < batch.size() && to - from < config.maxRecords()
+            int limit = Math.min(config.maxRecords(), split);
+            while (to < batch.size() && to - from < limit
                     && (to == from || batch.wireEnd(to) + 1 - start <= config.maxBytes())) {
                 to++;
             }
             int end = batch.wireEnd(to - 1) + 1;
-            send(wire.array(), start, end - start, to - from, batch);
+            if (!send(wire.array(), start, end - start, to - from, batch)) {
+                // 413: the endpoint's body cap is below ours; send half as many records until one fits.
+                split = Math.max(1, (to - from) / 2);
+                continue;
+            }
             acknowledged = to;
         }
         current = null;
+        split = Integer.MAX_VALUE;
     }
 
-    private void send(byte[] bytes, int off, int len, int records, Batch batch) throws IOException {
+    /** Returns false for a 413 that a smaller request may avoid; throws for retryable failures. */
+    private boolean send(byte[] bytes, int off, int len, int records, Batch batch) throws IOException {
         byte[] body = config.gzip() ? gzip(bytes, off, len) : java.util.Arrays.copyOfRange(bytes, off, off + len);
         HttpRequest.Builder req = HttpRequest.newBuilder(config.url()).timeout(config.requestTimeout())
                 .header("Content-Type", "application/x-ndjson")
@@ -84,25 +92,49 @@ public final class HttpSink implements Sink {
         if (config.token() != null) {
             req.header("Authorization", "Bearer " + config.token());
         }
-        HttpResponse<InputStream> resp;
+        HttpResponse<byte[]> resp;
+        java.util.concurrent.CompletableFuture<HttpResponse<byte[]>> call =
+                client.sendAsync(req.build(), HttpResponse.BodyHandlers.ofByteArray());
         try {
-            resp = client.send(req.build(), HttpResponse.BodyHandlers.ofInputStream());
+            // The client's own timeout stops at the headers; this one covers the body too.
+            resp = call.get(config.requestTimeout().toMillis() + 1000, java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            call.cancel(true);
+            throw new IOException("no complete response from " + config.url() + " within "
+                    + config.requestTimeout().toMillis() + " ms");
+        } catch (java.util.concurrent.ExecutionException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            throw new IOException("POST to " + config.url() + " failed: " + cause.getClass().getSimpleName()
+                    + (cause.getMessage() == null ? "" : ": " + cause.getMessage()), cause);
         } catch (InterruptedException e) {
+            call.cancel(true);
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while posting to " + config.url(), e);
         }
         int status = resp.statusCode();
-        String response = readSome(resp.body());
+        byte[] raw = resp.body() == null ? new byte[0] : resp.body();
+        String response = new String(raw, 0, Math.min(raw.length, MAX_RESPONSE_BYTES), StandardCharsets.UTF_8).strip();
         if (status / 100 == 2) {
-            return;
+            return true;
         }
         if (status == 429 || status == 503) {
             throw new SinkBusyException("HTTP " + status + " from " + config.url() + ": " + response,
                     retryAfter(resp.headers().firstValue("Retry-After").orElse(null)));
         }
+        if (status == 401 || status == 403) {
+            // A rejected credential is a configuration problem, not a poisoned batch: stall and say so.
+            throw new IOException("HTTP " + status + " from " + config.url() + ": the credential (sink.http.token) was "
+                    + "rejected; records wait in the source files until it is fixed: " + response);
+        }
+        if (status == 408) {
+            throw new IOException("HTTP 408 from " + config.url() + ": request timed out at the server");
+        }
+        if (status == 413 && records > 1) {
+            return false;
+        }
         if (status / 100 == 4) {
             deadLetter(bytes, off, len, records, status, response, batch);
-            return;
+            return true;
         }
         throw new IOException("HTTP " + status + " from " + config.url() + ": " + response);
     }
@@ -151,13 +183,6 @@ public final class HttpSink implements Sink {
             gz.write(bytes, off, len);
         }
         return bos.toByteArray();
-    }
-
-    private static String readSome(InputStream in) throws IOException {
-        try (in) {
-            byte[] b = in.readNBytes(MAX_RESPONSE_BYTES);
-            return new String(b, StandardCharsets.UTF_8).strip();
-        }
     }
 
     /** Retry-After as seconds or an HTTP date; null when absent or unreadable. */

@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
  * batch fails (a stop while the sink was failing), every later batch comes back failed unpublished, so
  * acknowledgements never overtake a failure.
  */
-final class PublishLane implements AutoCloseable {
+final class PublishLane {
     private static final Logger log = LoggerFactory.getLogger(PublishLane.class);
 
     /** A batch on its way through the lane, and whether the sink acknowledged it. */
@@ -88,8 +88,8 @@ final class PublishLane implements AutoCloseable {
         }
     }
 
-    @Override
-    public void close() throws InterruptedException {
+    /** Stops the lane after the batches already submitted; waits for its thread. */
+    void close() throws InterruptedException {
         submitted.put(POISON);
         thread.join(10_000);
         if (thread.isAlive()) {

@@ -72,16 +72,19 @@ final class Publisher {
                     failing = true;
                     failingSinceNanos = System.nanoTime();
                     metrics.sinkUp(false);
-                    log.warn("sink {} failed: {}. Retrying with backoff up to {}s; lines stay in the source files and "
-                            + "watermarks do not advance until it recovers", sink.describe(), e.toString(),
-                            MAX_BACKOFF.toSeconds());
+                    log.warn("sink {} failed: {}. Retrying with backoff up to {}s (or the destination's Retry-After, "
+                            + "up to {} min); lines stay in the source files and watermarks do not advance until it "
+                            + "recovers", sink.describe(), e.toString(), MAX_BACKOFF.toSeconds(),
+                            MAX_RETRY_AFTER.toMinutes());
                 }
             }
             long remaining = deadlineNanos == Long.MAX_VALUE ? Long.MAX_VALUE : deadlineNanos - System.nanoTime();
             if (remaining <= 0) {
                 throw new StoppedException();
             }
-            long wait = Math.min(hint != null ? Math.min(hint.toNanos(), MAX_RETRY_AFTER.toNanos()) : backoff, remaining);
+            long suggested = hint == null ? backoff
+                    : Math.max(FIRST_BACKOFF.toNanos(), Math.min(hint.toNanos(), MAX_RETRY_AFTER.toNanos()));
+            long wait = Math.min(suggested, remaining);
             if (deadlineNanos == Long.MAX_VALUE) {
                 if (stop.await(wait, TimeUnit.NANOSECONDS)) {
                     throw new StoppedException();

@@ -93,6 +93,8 @@ class ConfigLoaderTest {
                 "sink.http.token_env: environment variable LOGPIPE_SURELY_UNSET_VAR is not set");
         rejects("sink:\n  type: http\n  http:\n    url: http://h/x\n    token: a\n    token_env: B\n",
                 "sink.http.token_env: set either");
+        rejects("sink:\n  type: http\n  http:\n    url: http://h/x\n    token: 'two words'\n",
+                "sink.http.token: the token must be non-empty printable ASCII");
         rejects("sink:\n  type: http\n  http:\n    url: http://h/x\n    max_records: 0\n",
                 "sink.http.max_records: must be between 1");
         rejects("metrics:\n  listen: nowhere\n", "metrics.listen: must be host:port");

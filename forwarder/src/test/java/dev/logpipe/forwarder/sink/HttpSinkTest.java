@@ -213,6 +213,36 @@ class HttpSinkTest {
     }
 
     @Test
+    void rejectedCredentialStallsInsteadOfDeadLettering() throws Exception {
+        script.add("401");
+        script.add("403");
+        Path p = log("secret stuff");
+        start("");
+        await().atMost(Duration.ofSeconds(15)).until(() -> watermark(p) == Files.size(p));
+        assertThat(requests).hasSize(3);
+        assertThat(metrics.recordsDeadLettered.count()).isZero();
+        assertThat(dir.resolve("dead/letters.ndjson")).doesNotExist();
+    }
+
+    @Test
+    void payloadTooLargeIsRetriedInSmallerRequestsAndASingleOversizedRecordIsDeadLettered() throws Exception {
+        script.add("413");
+        script.add("413");
+        script.add("200");
+        script.add("200");
+        script.add("413");
+        Path p = log("r1", "r2", "r3", "r4");
+        start("");
+        await().atMost(Duration.ofSeconds(15)).until(() -> watermark(p) == Files.size(p));
+        assertThat(requests).extracting(Request::messages).containsExactly(
+                List.of("r1", "r2", "r3", "r4"), List.of("r1", "r2"), List.of("r1"), List.of("r2"), List.of("r3"),
+                List.of("r4"));
+        assertThat(metrics.recordsDeadLettered.count()).isEqualTo(1);
+        assertThat(Files.readAllLines(dir.resolve("dead/letters.ndjson"))).singleElement()
+                .satisfies(l -> assertThat(JSON.readTree(l).get("record").get("message").asText()).isEqualTo("r3"));
+    }
+
+    @Test
     void retryAfterAcceptsSecondsAndHttpDates() {
         assertThat(HttpSink.retryAfter("7")).isEqualTo(Duration.ofSeconds(7));
         assertThat(HttpSink.retryAfter("Wed, 21 Oct 2015 07:28:00 GMT")).isEqualTo(Duration.ZERO);
