@@ -6,14 +6,8 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
-import dev.logpipe.forwarder.config.ConfigLoader;
-import dev.logpipe.forwarder.config.ForwarderConfig;
+import dev.logpipe.forwarder.RunningLoop;
 import dev.logpipe.forwarder.metrics.ForwarderMetrics;
-import dev.logpipe.forwarder.tail.TailLoop;
-import dev.logpipe.forwarder.watermark.FlushPolicy;
-import dev.logpipe.forwarder.watermark.PublishedJournal;
-import dev.logpipe.forwarder.watermark.WatermarkStore;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -21,12 +15,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CountDownLatch;
 import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -47,9 +39,8 @@ class HttpSinkTest {
     private final List<Request> requests = Collections.synchronizedList(new ArrayList<>());
     /** Statuses to answer with, in order; 200 once it runs out. Each entry: status or status:retryAfter. */
     private final ConcurrentLinkedQueue<String> script = new ConcurrentLinkedQueue<>();
-    private final List<AutoCloseable> running = new ArrayList<>();
+    private RunningLoop loop;
     private ForwarderMetrics metrics;
-    private WatermarkStore store;
 
     @BeforeEach
     void startServer() throws IOException {
@@ -83,23 +74,14 @@ class HttpSinkTest {
 
     @AfterEach
     void stop() throws Exception {
-        for (AutoCloseable c : running) {
-            c.close();
+        if (loop != null) {
+            loop.close();
         }
         server.stop(0);
     }
 
     private void start(String extraHttp) throws Exception {
-        String yaml = """
-                watch:
-                  poll: 20ms
-                  scan_interval: 50ms
-                  state:
-                    path: ./wm.json
-                    flush_interval: 0
-                  sources:
-                    - path: ./logs
-                      patterns: ["*.log"]
+        String yaml = RunningLoop.WATCH + """
                 sink:
                   type: http
                   http:
@@ -107,22 +89,8 @@ class HttpSinkTest {
                     token: secret-key
                     dead_letter_path: ./dead/letters.ndjson
                 """.formatted(server.getAddress().getPort()) + extraHttp;
-        ForwarderConfig config = new ConfigLoader(dir).parse(yaml, "test");
-        store = WatermarkStore.open(config.watch().state().path(), new FlushPolicy(Duration.ZERO, 0),
-                WatermarkStore.OnCorrupt.REFUSE, InstantSource.system());
-        PublishedJournal journal = PublishedJournal.open(dir.resolve("wm.json.published"), 64);
-        metrics = new ForwarderMetrics(new SimpleMeterRegistry());
-        Sink sink = Sinks.create(config.sink(), n -> metrics.recordsDeadLettered.increment(n));
-        CountDownLatch stop = new CountDownLatch(1);
-        Thread t = new Thread(TailLoop.create(config, store, journal, sink, metrics, stop, System::nanoTime));
-        t.start();
-        running.add(() -> {
-            stop.countDown();
-            t.join(10_000);
-            sink.close();
-            journal.close();
-            store.close();
-        });
+        loop = RunningLoop.start(dir, yaml);
+        metrics = loop.metrics();
     }
 
     private Path log(String... lines) throws IOException {
@@ -133,8 +101,7 @@ class HttpSinkTest {
     }
 
     private long watermark(Path p) {
-        var w = store.get(p.toString());
-        return w == null ? 0 : w.offset();
+        return loop.watermark(p);
     }
 
     @Test

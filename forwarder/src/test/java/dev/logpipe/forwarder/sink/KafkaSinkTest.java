@@ -8,26 +8,18 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.logpipe.broker.BrokerProcess;
 import dev.logpipe.broker.testing.EmbeddedBrokerExtension;
 import dev.logpipe.broker.testing.TopicContents;
-import dev.logpipe.forwarder.config.ConfigLoader;
-import dev.logpipe.forwarder.config.ForwarderConfig;
+import dev.logpipe.forwarder.RunningLoop;
 import dev.logpipe.forwarder.metrics.ForwarderMetrics;
-import dev.logpipe.forwarder.tail.TailLoop;
-import dev.logpipe.forwarder.watermark.FlushPolicy;
-import dev.logpipe.forwarder.watermark.PublishedJournal;
-import dev.logpipe.forwarder.watermark.WatermarkStore;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -44,14 +36,14 @@ class KafkaSinkTest {
     @TempDir
     Path dir;
 
-    private final List<AutoCloseable> running = new ArrayList<>();
-    private WatermarkStore store;
+    private RunningLoop loop;
     private ForwarderMetrics metrics;
 
     @AfterEach
     void stop() throws Exception {
-        for (int i = running.size() - 1; i >= 0; i--) {
-            running.get(i).close();
+        if (loop != null) {
+            loop.close();
+            loop = null;
         }
     }
 
@@ -66,36 +58,9 @@ class KafkaSinkTest {
                 """.formatted(bootstrap, topic));
     }
 
-    private static final String WATCH = """
-                watch:
-                  poll: 20ms
-                  scan_interval: 50ms
-                  state:
-                    path: ./wm.json
-                    flush_interval: 0
-                  sources:
-                    - path: ./logs
-                      patterns: ["*.log"]
-                """;
-
     private void start(String sinkYaml) throws Exception {
-        String yaml = WATCH + sinkYaml;
-        ForwarderConfig config = new ConfigLoader(dir).parse(yaml, "test");
-        store = WatermarkStore.open(config.watch().state().path(), new FlushPolicy(Duration.ZERO, 0),
-                WatermarkStore.OnCorrupt.REFUSE, InstantSource.system());
-        PublishedJournal journal = PublishedJournal.open(dir.resolve("wm.json.published"), 64);
-        metrics = new ForwarderMetrics(new SimpleMeterRegistry());
-        Sink sink = Sinks.create(config.sink(), n -> { });
-        CountDownLatch stop = new CountDownLatch(1);
-        Thread t = new Thread(TailLoop.create(config, store, journal, sink, metrics, stop, System::nanoTime));
-        t.start();
-        running.add(() -> {
-            stop.countDown();
-            t.join(20_000);
-            sink.close();
-            journal.close();
-            store.close();
-        });
+        loop = RunningLoop.start(dir, RunningLoop.WATCH + sinkYaml);
+        metrics = loop.metrics();
     }
 
     private Path append(List<String> lines) throws IOException {
@@ -114,8 +79,7 @@ class KafkaSinkTest {
     }
 
     private long watermark(Path p) {
-        var w = store.get(p.toString());
-        return w == null ? 0 : w.offset();
+        return loop.watermark(p);
     }
 
     private static List<String> messages(List<ConsumerRecord<String, String>> records) throws IOException {
@@ -156,7 +120,6 @@ class KafkaSinkTest {
         startForwarder(KAFKA.bootstrapServers(), "fw-switch");
         await().atMost(Duration.ofSeconds(30)).until(() -> watermark(p) == Files.size(p));
         stop();
-        running.clear();
 
         append(numbered(51, 60));
         start("sink:\n  type: file\n  file:\n    path: ./out/records.ndjson\n    format: raw\n");
@@ -188,7 +151,6 @@ class KafkaSinkTest {
             assertThat(distinct).containsExactlyInAnyOrderElementsOf(numbered(1, 600));
             assertThat(got.subList(0, 300)).containsExactlyElementsOf(numbered(1, 300));
             stop();
-            running.clear();
         }
     }
 }

@@ -3,25 +3,21 @@ package dev.logpipe.forwarder.tail;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.logpipe.forwarder.RunningLoop;
 import dev.logpipe.forwarder.config.ConfigLoader;
 import dev.logpipe.forwarder.config.ForwarderConfig;
 import dev.logpipe.forwarder.metrics.ForwarderMetrics;
 import dev.logpipe.forwarder.sink.Batch;
 import dev.logpipe.forwarder.sink.Sink;
-import dev.logpipe.forwarder.watermark.FlushPolicy;
-import dev.logpipe.forwarder.watermark.PublishedJournal;
 import dev.logpipe.forwarder.watermark.WatermarkStore;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -75,46 +71,23 @@ class TailLoopTest {
         }
     }
 
-    private final List<AutoCloseable> running = new ArrayList<>();
+    private RunningLoop loop;
     private ForwarderMetrics metrics;
 
     private WatermarkStore start(String yaml, RecordingSink sink) throws Exception {
-        ForwarderConfig config = new ConfigLoader(dir).parse(yaml, "test");
-        WatermarkStore store = WatermarkStore.open(config.watch().state().path(),
-                new FlushPolicy(config.watch().state().flushInterval(), 0), WatermarkStore.OnCorrupt.REFUSE,
-                InstantSource.system());
-        PublishedJournal journal = PublishedJournal.open(dir.resolve("wm.json.published"), 64);
-        metrics = new ForwarderMetrics(new SimpleMeterRegistry());
-        CountDownLatch stop = new CountDownLatch(1);
-        Thread t = new Thread(TailLoop.create(config, store, journal, sink, metrics, stop, System::nanoTime));
-        t.start();
-        running.add(() -> {
-            stop.countDown();
-            t.join(10_000);
-            journal.close();
-            store.close();
-        });
-        return store;
+        loop = RunningLoop.start(dir, yaml, sink);
+        metrics = loop.metrics();
+        return loop.store();
     }
 
     @AfterEach
     void stopAll() throws Exception {
-        for (AutoCloseable c : running) {
-            c.close();
+        if (loop != null) {
+            loop.close();
         }
     }
 
-    private static final String CONFIG = """
-            watch:
-              poll: 20ms
-              scan_interval: 50ms
-              state:
-                path: ./wm.json
-                flush_interval: 0
-              sources:
-                - path: ./logs
-                  patterns: ["*.log"]
-            """;
+    private static final String CONFIG = RunningLoop.WATCH;
 
     private void append(String file, String text) throws IOException {
         Files.createDirectories(dir.resolve("logs"));
