@@ -80,6 +80,7 @@ public final class Batch {
     private int size;
     private long commitOffset;
     private long skipped;
+    private long generation;
 
     /** A batch whose records are encoded in {@code format} as they are added (on the thread that reads). */
     public Batch(Format format) {
@@ -87,6 +88,7 @@ public final class Batch {
     }
 
     public void reset(Source src, long committedSoFar) {
+        generation++;
         this.source = src;
         wire.reset();
         size = 0;
@@ -125,6 +127,11 @@ public final class Batch {
         lines = Arrays.copyOf(lines, n);
         start = Arrays.copyOf(start, n);
         end = Arrays.copyOf(end, n);
+    }
+
+    /** Changes on every {@link #reset}: tells a sink whether a batch object holds the records it saw before. */
+    public long generation() {
+        return generation;
     }
 
     public Format format() {

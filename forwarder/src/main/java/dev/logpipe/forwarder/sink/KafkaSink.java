@@ -16,16 +16,19 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * Produces each record as its schema-v3 JSON to {@code sink.kafka.topic} with {@code acks=all} and an
  * idempotent producer. The key is the host plus the file's identity, so one file's records stay in order
- * on one partition; headers carry the source path, identity and offset. {@link #publish} returns only
- * when the broker has acknowledged every record of the batch; if one fails, the records before it count
- * as delivered and a retry of the same batch resumes at the failed one (at-least-once: the rest may be
- * written twice, with the same {@code record_id}).
+ * on one partition; headers carry the source path, identity and offset. A batch counts as delivered
+ * only when the broker has acknowledged every record of it ({@link #send} lets several batches be in
+ * flight meanwhile); if one fails, the records before it count as delivered and a retry of the same
+ * batch resumes at the failed one (at-least-once: the rest may be written twice, with the same
+ * {@code record_id}).
  */
 public final class KafkaSink implements Sink {
     public static final String HEADER_PATH = "logpipe.source.path";
@@ -34,8 +37,8 @@ public final class KafkaSink implements Sink {
 
     private final ForwarderConfig.KafkaSink config;
     private final KafkaProducer<byte[], byte[]> producer;
-    private Batch current;
-    private int acknowledged;
+    /** Where a retry of a partly acknowledged batch resumes. Touched only by the publishing thread. */
+    private final Map<BatchKey, Integer> resumeAt = new HashMap<>();
     private Batch.Source keySource;
     private byte[] key;
 
@@ -68,10 +71,17 @@ public final class KafkaSink implements Sink {
 
     @Override
     public void publish(Batch batch) throws IOException {
-        if (batch != current) {
-            current = batch;
-            acknowledged = 0;
-        }
+        send(batch).await();
+    }
+
+    /**
+     * Hands every record not yet acknowledged to the producer and returns; the delivery waits for the
+     * broker. Several batches can be in flight, so the producer never drains between them.
+     */
+    @Override
+    public Delivery send(Batch batch) throws IOException {
+        BatchKey id = new BatchKey(batch, batch.generation());
+        int from = resumeAt.getOrDefault(id, 0);
         Batch.Source src = batch.source();
         if (src != keySource) {
             keySource = src;
@@ -82,13 +92,15 @@ public final class KafkaSink implements Sink {
         byte[] wire = batch.wire().array();
         @SuppressWarnings("unchecked")
         Future<RecordMetadata>[] sent = new Future[batch.size()];
-        int i = acknowledged;
+        int i = from;
+        KafkaException sendFailure = null;
         try {
             for (; i < batch.size(); i++) {
-                RecordHeaders headers = new RecordHeaders();
-                headers.add(HEADER_PATH, path);
-                headers.add(HEADER_IDENTITY, identity);
-                headers.add(HEADER_OFFSET, Long.toString(batch.startOffset(i)).getBytes(StandardCharsets.US_ASCII));
+                RecordHeaders headers = new RecordHeaders(new Header[] {
+                        new RecordHeader(HEADER_PATH, path),
+                        new RecordHeader(HEADER_IDENTITY, identity),
+                        new RecordHeader(HEADER_OFFSET,
+                                Long.toString(batch.startOffset(i)).getBytes(StandardCharsets.US_ASCII))});
                 byte[] value = Arrays.copyOfRange(wire, batch.wireStart(i), batch.wireEnd(i));
                 sent[i] = producer.send(new ProducerRecord<>(config.topic(), null, null, key, value, headers));
                 if (sent[i].isDone()) {
@@ -98,37 +110,78 @@ public final class KafkaSink implements Sink {
                 }
             }
         } catch (KafkaException e) {
-            // send() itself failed (metadata not available within max.block.ms, buffer full): nothing after i went out.
-            awaitAcknowledged(sent, acknowledged, i);
-            throw new IOException("Kafka producer cannot send to " + config.topic() + " at " + config.bootstrapServers()
-                    + ": " + e.getMessage(), e);
+            sendFailure = e; // send() itself failed (buffer full, closed): nothing from i on went out
         }
-        awaitAcknowledged(sent, acknowledged, i);
-        if (acknowledged < batch.size()) {
-            throw new IOException("Kafka producer stopped accepting records for " + config.topic() + " after "
-                    + acknowledged + " of " + batch.size());
-        }
-        current = null;
+        int sentUpTo = i;
+        KafkaException failure = sendFailure;
+        return () -> {
+            int acknowledged = from;
+            try {
+                acknowledged = awaitAcknowledged(sent, from, sentUpTo);
+                if (failure != null) {
+                    throw new IOException("Kafka producer cannot send to " + config.topic() + " at "
+                            + config.bootstrapServers() + ": " + failure.getMessage(), failure);
+                }
+                if (acknowledged < batch.size()) {
+                    throw new IOException("Kafka producer stopped accepting records for " + config.topic()
+                            + " after " + acknowledged + " of " + batch.size());
+                }
+                resumeAt.remove(id);
+            } catch (PartialAck e) {
+                resumeAt.put(id, e.acknowledged);
+                throw e.cause;
+            } catch (IOException e) {
+                resumeAt.put(id, acknowledged);
+                throw e;
+            }
+        };
     }
 
-    /** Waits for sends [from, to) in order, moving {@link #acknowledged} past each one the broker confirmed. */
-    private void awaitAcknowledged(Future<RecordMetadata>[] sent, int from, int to) throws IOException {
+    /** Identifies the content of a batch object (objects are reused). */
+    private record BatchKey(Batch batch, long generation) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof BatchKey k && k.batch == batch && k.generation == generation;
+        }
+
+        @Override
+        public int hashCode() {
+            return System.identityHashCode(batch) * 31 + Long.hashCode(generation);
+        }
+    }
+
+    /** A failure after {@code acknowledged} records of the batch were confirmed. */
+    private static final class PartialAck extends Exception {
+        private static final long serialVersionUID = 1L;
+        final int acknowledged;
+        final IOException cause;
+
+        PartialAck(int acknowledged, IOException cause) {
+            super(cause.getMessage(), cause, false, false);
+            this.acknowledged = acknowledged;
+            this.cause = cause;
+        }
+    }
+
+    /** Waits for sends [from, to) in order; returns how many leading records of the batch are confirmed. */
+    private int awaitAcknowledged(Future<RecordMetadata>[] sent, int from, int to) throws PartialAck {
         long waitMs = config.deliveryTimeout().toMillis() + 5_000;
         for (int j = from; j < to; j++) {
             try {
                 sent[j].get(waitMs, TimeUnit.MILLISECONDS);
-                acknowledged = j + 1;
             } catch (ExecutionException e) {
                 Throwable cause = e.getCause() == null ? e : e.getCause();
-                throw new IOException("Kafka did not acknowledge a record for " + config.topic() + ": " + cause, cause);
+                throw new PartialAck(j, new IOException("Kafka did not acknowledge a record for " + config.topic()
+                        + ": " + cause, cause));
             } catch (TimeoutException e) {
-                throw new IOException("Kafka acknowledgement for " + config.topic() + " took longer than " + waitMs
-                        + " ms", e);
+                throw new PartialAck(j, new IOException("Kafka acknowledgement for " + config.topic()
+                        + " took longer than " + waitMs + " ms", e));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new IOException("interrupted while waiting for Kafka", e);
+                throw new PartialAck(j, new IOException("interrupted while waiting for Kafka", e));
             }
         }
+        return to;
     }
 
     @Override

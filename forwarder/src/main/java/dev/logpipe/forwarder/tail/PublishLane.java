@@ -1,6 +1,9 @@
 package dev.logpipe.forwarder.tail;
 
 import dev.logpipe.forwarder.sink.Batch;
+import dev.logpipe.forwarder.sink.Sink;
+import java.io.IOException;
+import java.util.ArrayDeque;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -9,8 +12,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The second stage of the pipeline: one owned thread that publishes batches in the order they were
- * submitted (encoding and writing run here, while the tail thread reads and parses the next chunk) and
- * hands each back with its outcome. Both queues are bounded by the number of batches in flight. After a
+ * submitted (writing runs here, while the tail thread reads and encodes the next chunk) and hands each
+ * back with its outcome, in the same order. A sink that can overlap batches ({@link Sink#send}) has up
+ * to {@link #MAX_PENDING} of them awaiting acknowledgement; a failed one is retried before any later
+ * one is handed back. Both queues are bounded by the number of batches in flight. After a
  * batch fails (a stop while the sink was failing), every later batch comes back failed unpublished, so
  * acknowledgements never overtake a failure.
  */
@@ -30,6 +35,8 @@ final class PublishLane {
     }
 
     private static final InFlight POISON = new InFlight(null, null);
+    /** Batches whose acknowledgement may be outstanding while the next one is sent. */
+    private static final int MAX_PENDING = 2;
 
     private final Publisher publisher;
     private final BlockingQueue<InFlight> submitted;
@@ -63,29 +70,75 @@ final class PublishLane {
         return timeoutNanos <= 0 ? done.poll() : done.poll(timeoutNanos, TimeUnit.NANOSECONDS);
     }
 
+    /** A batch handed to the sink whose acknowledgement is still outstanding. */
+    private record Pending(InFlight f, Sink.Delivery delivery, long startNanos) {
+    }
+
     private void run() {
+        ArrayDeque<Pending> pending = new ArrayDeque<>();
         try {
             while (true) {
-                InFlight f = submitted.take();
+                InFlight f = pending.isEmpty() ? submitted.take() : submitted.poll();
+                if (f == null) {
+                    complete(pending.poll()); // nothing new to send: finish the oldest
+                    continue;
+                }
                 if (f == POISON) {
+                    while (!pending.isEmpty()) {
+                        complete(pending.poll());
+                    }
                     return;
                 }
-                if (!failed) {
-                    try {
-                        publisher.publish(f.batch, deadlineNanos);
-                        f.acknowledged = true;
-                    } catch (Publisher.StoppedException e) {
-                        failed = true;
-                    } catch (RuntimeException e) {
-                        log.error("unexpected failure publishing a batch of {}", f.batch.source().path(), e);
-                        failed = true;
-                    }
+                pending.add(new Pending(f, start(f), System.nanoTime()));
+                if (pending.size() > MAX_PENDING) {
+                    complete(pending.poll());
                 }
-                done.put(f);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    private Sink.Delivery start(InFlight f) {
+        if (failed) {
+            return null;
+        }
+        if (f.batch.isEmpty()) {
+            return Sink.Delivery.DONE;
+        }
+        try {
+            return publisher.send(f.batch);
+        } catch (IOException e) {
+            return () -> {
+                throw e;
+            };
+        } catch (RuntimeException e) {
+            return () -> {
+                throw new IOException("sink failed unexpectedly: " + e, e);
+            };
+        }
+    }
+
+    /** Waits for one batch (retrying it until acknowledged or stopped) and hands it back, in submission order. */
+    private void complete(Pending p) throws InterruptedException {
+        if (!failed && p.delivery() != null) {
+            try {
+                p.delivery().await();
+                publisher.succeeded(p.startNanos());
+                p.f().acknowledged = true;
+            } catch (IOException e) {
+                try {
+                    publisher.retry(p.f().batch, e, deadlineNanos);
+                    p.f().acknowledged = true;
+                } catch (Publisher.StoppedException stopped) {
+                    failed = true;
+                }
+            } catch (RuntimeException e) {
+                log.error("unexpected failure publishing a batch of {}", p.f().batch.source().path(), e);
+                failed = true;
+            }
+        }
+        done.put(p.f());
     }
 
     /** Stops the lane after the batches already submitted; waits for its thread. */

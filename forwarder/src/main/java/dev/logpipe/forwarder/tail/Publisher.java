@@ -4,6 +4,7 @@ import dev.logpipe.forwarder.metrics.ForwarderMetrics;
 import dev.logpipe.forwarder.sink.Batch;
 import dev.logpipe.forwarder.sink.Sink;
 import dev.logpipe.forwarder.sink.SinkBusyException;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -43,6 +44,36 @@ final class Publisher {
         this.stop = stop;
     }
 
+    /** Starts an overlapping publish (see {@link Sink#send}); its failure is handled by {@link #failed} and a retry. */
+    Sink.Delivery send(Batch batch) throws IOException {
+        return sink.send(batch);
+    }
+
+    /** A publish started at {@code startNanos} was acknowledged. */
+    void succeeded(long startNanos) {
+        metrics.publishLatency.record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
+        if (failing) {
+            failing = false;
+            metrics.sinkUp(true);
+            log.info("sink {} is accepting records again after {} ms; resuming from the watermarks",
+                    sink.describe(), (System.nanoTime() - failingSinceNanos) / 1_000_000);
+        }
+    }
+
+    /** A publish attempt failed: counted, and logged once per outage. */
+    void failed(Exception e) {
+        metrics.publishFailures.increment();
+        if (!failing) {
+            failing = true;
+            failingSinceNanos = System.nanoTime();
+            metrics.sinkUp(false);
+            log.warn("sink {} failed: {}. Retrying with backoff up to {}s (or the destination's Retry-After, "
+                    + "up to {} min); lines stay in the source files and watermarks do not advance until it "
+                    + "recovers", sink.describe(), e.toString(), MAX_BACKOFF.toSeconds(),
+                    MAX_RETRY_AFTER.toMinutes());
+        }
+    }
+
     /**
      * Returns once the sink acknowledged the batch. With {@code deadlineNanos == Long.MAX_VALUE} it retries
      * until a stop is requested; otherwise (the final drain) until that {@link System#nanoTime()} deadline.
@@ -51,33 +82,24 @@ final class Publisher {
         if (batch.isEmpty()) {
             return;
         }
+        long t0 = System.nanoTime();
+        try {
+            sink.publish(batch);
+            succeeded(t0);
+        } catch (Exception e) {
+            retry(batch, e, deadlineNanos);
+        }
+    }
+
+    /**
+     * After {@code first} failed a publish of {@code batch}: counts it, waits (backoff or Retry-After) and
+     * publishes again until acknowledged; the deadline and stop rules are those of {@link #publish}.
+     */
+    void retry(Batch batch, Exception first, long deadlineNanos) throws StoppedException, InterruptedException {
         long backoff = FIRST_BACKOFF.toNanos();
-        Duration hint;
+        failed(first);
+        Duration hint = first instanceof SinkBusyException busy ? busy.retryAfter() : null;
         while (true) {
-            long t0 = System.nanoTime();
-            try {
-                sink.publish(batch);
-                metrics.publishLatency.record(System.nanoTime() - t0, TimeUnit.NANOSECONDS);
-                if (failing) {
-                    failing = false;
-                    metrics.sinkUp(true);
-                    log.info("sink {} is accepting records again after {} ms; resuming from the watermarks",
-                            sink.describe(), (System.nanoTime() - failingSinceNanos) / 1_000_000);
-                }
-                return;
-            } catch (Exception e) {
-                hint = e instanceof SinkBusyException busy ? busy.retryAfter() : null;
-                metrics.publishFailures.increment();
-                if (!failing) {
-                    failing = true;
-                    failingSinceNanos = System.nanoTime();
-                    metrics.sinkUp(false);
-                    log.warn("sink {} failed: {}. Retrying with backoff up to {}s (or the destination's Retry-After, "
-                            + "up to {} min); lines stay in the source files and watermarks do not advance until it "
-                            + "recovers", sink.describe(), e.toString(), MAX_BACKOFF.toSeconds(),
-                            MAX_RETRY_AFTER.toMinutes());
-                }
-            }
             long remaining = deadlineNanos == Long.MAX_VALUE ? Long.MAX_VALUE : deadlineNanos - System.nanoTime();
             if (remaining <= 0) {
                 throw new StoppedException();
@@ -93,6 +115,15 @@ final class Publisher {
                 TimeUnit.NANOSECONDS.sleep(wait); // draining after a stop: keep trying until the deadline
             }
             backoff = Math.min(backoff * 2, MAX_BACKOFF.toNanos());
+            long t0 = System.nanoTime();
+            try {
+                sink.publish(batch);
+                succeeded(t0);
+                return;
+            } catch (Exception e) {
+                hint = e instanceof SinkBusyException busy ? busy.retryAfter() : null;
+                failed(e);
+            }
         }
     }
 }
