@@ -321,6 +321,7 @@ public final class ConfigLoader {
         long maxRecords = h.integer("max_records", 5000, 1, 1_000_000);
         long maxBytes = h.bytes("max_bytes", 4L * 1024 * 1024, 1024, 256L * 1024 * 1024);
         Path deadLetter = h.path("dead_letter_path", baseDir, baseDir.resolve(".log-forwarder/http-dead-letter.ndjson"));
+        long deadLetterMax = h.bytes("dead_letter_max_bytes", 1024L * 1024 * 1024, 64 * 1024, Long.MAX_VALUE);
         h.rejectUnknownKeys();
         if (!used) {
             return null;
@@ -357,7 +358,8 @@ public final class ConfigLoader {
                         + "(it goes into an Authorization header)");
             }
         }
-        return new ForwarderConfig.HttpSink(uri, token, connect, request, gzip, (int) maxRecords, maxBytes, deadLetter);
+        return new ForwarderConfig.HttpSink(uri, token, connect, request, gzip, (int) maxRecords, maxBytes, deadLetter,
+                deadLetterMax);
     }
 
     private Logging logging(ConfigNode n) throws ConfigException {

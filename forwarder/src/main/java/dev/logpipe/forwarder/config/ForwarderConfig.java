@@ -113,7 +113,8 @@ public record ForwarderConfig(
 
     /** {@code token} is the resolved bearer token (from {@code token} or {@code token_env}), or null. */
     public record HttpSink(java.net.URI url, String token, Duration connectTimeout, Duration requestTimeout,
-                           boolean gzip, int maxRecords, long maxBytes, Path deadLetterPath) {
+                           boolean gzip, int maxRecords, long maxBytes, Path deadLetterPath,
+                           long deadLetterMaxBytes) {
         @Override
         public String toString() {
             return "HttpSink[url=" + url + ", token=" + (token == null ? "none" : "***") + "]";

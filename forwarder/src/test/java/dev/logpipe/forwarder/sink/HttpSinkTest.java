@@ -210,6 +210,22 @@ class HttpSinkTest {
     }
 
     @Test
+    void fullDeadLetterFileStallsInsteadOfGrowingOrDropping() throws Exception {
+        Files.createDirectories(dir.resolve("dead"));
+        Files.write(dir.resolve("dead/letters.ndjson"), new byte[64 * 1024]);
+        script.add("400");
+        script.add("400");
+        Path p = log("rejected");
+        start("    dead_letter_max_bytes: 64KiB\n");
+        await().atMost(Duration.ofSeconds(10)).until(() -> requests.size() >= 2);
+        assertThat(watermark(p)).isZero();
+        assertThat(metrics.recordsDeadLettered.count()).isZero();
+        assertThat(Files.size(dir.resolve("dead/letters.ndjson"))).isEqualTo(64 * 1024);
+        Files.delete(dir.resolve("dead/letters.ndjson")); // the operator makes room
+        await().atMost(Duration.ofSeconds(10)).until(() -> watermark(p) == Files.size(p));
+    }
+
+    @Test
     void retryAfterAcceptsSecondsAndHttpDates() {
         assertThat(HttpSink.retryAfter("7")).isEqualTo(Duration.ofSeconds(7));
         assertThat(HttpSink.retryAfter("Wed, 21 Oct 2015 07:28:00 GMT")).isEqualTo(Duration.ZERO);
