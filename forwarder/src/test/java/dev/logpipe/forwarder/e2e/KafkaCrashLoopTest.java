@@ -1,0 +1,110 @@
+package dev.logpipe.forwarder.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.logpipe.broker.testing.EmbeddedBrokerExtension;
+import dev.logpipe.broker.testing.TopicContents;
+import dev.logpipe.testkit.LogFile;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The kill -9 loop against a real Kafka broker: the forwarder (a child JVM with the Kafka sink) is
+ * SIGKILLed at random points while lines keep arriving, and restarted each time. In the end every line
+ * is in the topic at least once, a line sent twice carries the same record_id both times, and the
+ * duplicates stay within what was published after the last watermark write of each killed run.
+ */
+class KafkaCrashLoopTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String TOPIC = "fw-kill-loop";
+    private static final int KILLS = 8;
+    private static final int LINES_PER_RUN = 400;
+
+    @RegisterExtension
+    static final EmbeddedBrokerExtension KAFKA = new EmbeddedBrokerExtension();
+
+    @TempDir
+    Path tmp;
+    Workspace ws;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        KAFKA.createTopic(TOPIC, 1);
+        ws = new Workspace(tmp).withMetrics();
+        ws.config().set("sink.type", "kafka")
+                .set("sink.kafka.bootstrap_servers", KAFKA.bootstrapServers())
+                .set("sink.kafka.topic", TOPIC)
+                .set("watch.state.flush_interval", "200ms");
+    }
+
+    @AfterEach
+    void tearDown() {
+        ws.close();
+    }
+
+    @Test
+    void killNineLoopAgainstKafkaLosesNoLineAndReplaysKeepTheirRecordIds() throws Exception {
+        long seed = Long.getLong("crashloop.seed", 7L);
+        Random random = new Random(seed);
+        LogFile app = ws.logFile("app.log");
+        int written = 0;
+        for (int run = 0; run < KILLS; run++) {
+            app.lines(Lines.numbered(written + 1, written + LINES_PER_RUN));
+            written += LINES_PER_RUN;
+            ForwarderProcess p = ws.startAndAwait();
+            // A random kill point while it publishes (a plain sleep on purpose: the point is to be random).
+            Thread.sleep(100 + random.nextInt(700));
+            p.kill();
+        }
+        app.lines(Lines.numbered(written + 1, written + LINES_PER_RUN));
+        written += LINES_PER_RUN;
+        ForwarderProcess last = ws.startAndAwait();
+        int expected = written;
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).until(() ->
+                distinctMessages(TopicContents.readAll(KAFKA.bootstrapServers(), TOPIC, Duration.ofSeconds(20)))
+                        .size() == expected);
+        last.stop();
+
+        List<ConsumerRecord<String, String>> records =
+                TopicContents.readAll(KAFKA.bootstrapServers(), TOPIC, Duration.ofSeconds(20));
+        Map<String, String> idOfMessage = new HashMap<>();
+        int duplicates = 0;
+        for (ConsumerRecord<String, String> r : records) {
+            JsonNode json = JSON.readTree(r.value());
+            String message = json.get("message").asText();
+            String previous = idOfMessage.putIfAbsent(message, json.get("record_id").asText());
+            if (previous != null) {
+                duplicates++;
+                assertThat(json.get("record_id").asText()).as("a replay of %s keeps its record_id", message)
+                        .isEqualTo(previous);
+            }
+        }
+        assertThat(idOfMessage.keySet()).as("no line lost (seed %d)", seed)
+                .containsExactlyInAnyOrder(Lines.numbered(1, written));
+        assertThat(duplicates).as("duplicates are bounded by what each killed run published after its last "
+                + "watermark write (%d runs of %d lines)", KILLS, LINES_PER_RUN)
+                .isLessThanOrEqualTo(KILLS * LINES_PER_RUN);
+    }
+
+    private static Set<String> distinctMessages(List<ConsumerRecord<String, String>> records) throws Exception {
+        Set<String> out = new HashSet<>();
+        for (ConsumerRecord<String, String> r : records) {
+            out.add(JSON.readTree(r.value()).get("message").asText());
+        }
+        return out;
+    }
+}
