@@ -45,6 +45,10 @@ final class LoggingSetup {
         root.setLevel(Level.toLevel(config.level(), Level.INFO));
         // The Kafka client warns on every reconnect attempt while a broker is down; the forwarder's own
         // Publisher already logs once when the sink starts failing and once when it recovers.
-        ctx.getLogger("org.apache.kafka").setLevel(Level.ERROR);
+        // At debug or trace they stay visible, e.g. to see a TLS or SASL handshake fail.
+        Level rootLevel = root.getLevel();
+        if (rootLevel.isGreaterOrEqual(Level.INFO)) {
+            ctx.getLogger("org.apache.kafka").setLevel(Level.ERROR);
+        }
     }
 }

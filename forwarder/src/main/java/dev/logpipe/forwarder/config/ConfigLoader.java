@@ -264,7 +264,8 @@ public final class ConfigLoader {
     /** Producer settings we own: refusing them keeps acks=all with idempotence, and our serializers. */
     private static final Set<String> FIXED_PRODUCER_SETTINGS = Set.of("acks", "enable.idempotence",
             "bootstrap.servers", "key.serializer", "value.serializer", "max.in.flight.requests.per.connection",
-            "retries", "transactional.id");
+            "retries", "transactional.id", "compression.type", "linger.ms", "batch.size", "request.timeout.ms",
+            "delivery.timeout.ms");
     private static final Set<String> COMPRESSIONS = Set.of("zstd", "lz4", "gzip", "snappy", "none");
 
     private ForwarderConfig.KafkaSink kafka(ConfigNode k, boolean used) throws ConfigException {
@@ -289,8 +290,9 @@ public final class ConfigLoader {
         }
         for (String key : props.keySet()) {
             if (FIXED_PRODUCER_SETTINGS.contains(key)) {
-                throw new ConfigException("sink.kafka.properties." + key + ": is fixed by the forwarder and cannot be "
-                        + "overridden");
+                throw new ConfigException("sink.kafka.properties." + key + ": is set by the forwarder (acks=all, "
+                        + "idempotence, serializers) or by its own sink.kafka key (compression, linger, batch_size, "
+                        + "delivery_timeout); it cannot be overridden here");
             }
         }
         if (!COMPRESSIONS.contains(compression)) {
@@ -303,7 +305,7 @@ public final class ConfigLoader {
         if (bootstrap == null || bootstrap.isBlank()) {
             throw new ConfigException("sink.kafka.bootstrap_servers: is required when sink.type is kafka");
         }
-        if (topic.isBlank() || !topic.matches("[a-zA-Z0-9._-]{1,249}")) {
+        if (topic.isBlank() || !topic.matches("[a-zA-Z0-9._-]{1,249}") || topic.equals(".") || topic.equals("..")) {
             throw new ConfigException("sink.kafka.topic: must be a Kafka topic name (letters, digits, '.', '_', '-'), "
                     + "was \"" + topic + "\"");
         }

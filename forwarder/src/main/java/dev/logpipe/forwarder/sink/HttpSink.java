@@ -28,10 +28,12 @@ import org.slf4j.LoggerFactory;
  * POSTs records as NDJSON (gzip by default) to {@code sink.http.url}, e.g. the collector's
  * {@code /api/v1/logs}. A batch is split into requests of at most {@code max_records} records and
  * {@code max_bytes} bytes. A 2xx acknowledges a request. 429 and 503 are {@link SinkBusyException}s
- * carrying {@code Retry-After}; other failures are retried by the caller with backoff. Any other 4xx
- * is permanent for that request: its records go to the dead-letter file with the status and response,
- * are counted, and count as handled, so one poisoned request never stalls a file forever. Requests
- * already acknowledged are not sent again when the caller retries the same batch.
+ * carrying {@code Retry-After}; 401/403 (a rejected credential), 408, 5xx and network failures are
+ * retried by the caller with backoff; 413 halves the request until a single record remains. Any other
+ * 4xx (and 413 for a single record) is permanent for that request: its records go to the bounded
+ * dead-letter file with the status and response, are counted, and count as handled, so one poisoned
+ * request never stalls a file forever. Requests already acknowledged are not sent again when the
+ * caller retries the same batch.
  */
 public final class HttpSink implements Sink {
     private static final Logger log = LoggerFactory.getLogger(HttpSink.class);
@@ -93,8 +95,16 @@ public final class HttpSink implements Sink {
             req.header("Authorization", "Bearer " + config.token());
         }
         HttpResponse<byte[]> resp;
-        java.util.concurrent.CompletableFuture<HttpResponse<byte[]>> call =
-                client.sendAsync(req.build(), HttpResponse.BodyHandlers.ofByteArray());
+        java.io.ByteArrayOutputStream head = new java.io.ByteArrayOutputStream();
+        // Keep at most MAX_RESPONSE_BYTES of the body in memory; the rest is read and discarded.
+        HttpResponse.BodyHandler<byte[]> bounded = info -> HttpResponse.BodySubscribers.mapping(
+                HttpResponse.BodySubscribers.ofByteArrayConsumer(chunk -> chunk.ifPresent(b -> {
+                    int room = MAX_RESPONSE_BYTES - head.size();
+                    if (room > 0) {
+                        head.write(b, 0, Math.min(room, b.length));
+                    }
+                })), ignored -> head.toByteArray());
+        java.util.concurrent.CompletableFuture<HttpResponse<byte[]>> call = client.sendAsync(req.build(), bounded);
         try {
             // The client's own timeout stops at the headers; this one covers the body too.
             resp = call.get(config.requestTimeout().toMillis() + 1000, java.util.concurrent.TimeUnit.MILLISECONDS);
@@ -123,11 +133,11 @@ public final class HttpSink implements Sink {
         }
         if (status == 401 || status == 403) {
             // A rejected credential is a configuration problem, not a poisoned batch: stall and say so.
-            throw new IOException("HTTP " + status + " from " + config.url() + ": the credential (sink.http.token) was "
-                    + "rejected; records wait in the source files until it is fixed: " + response);
+            throw new IOException("HTTP " + status + " from " + config.url() + ": the credential (sink.http.token or "
+                    + "sink.http.token_env) was rejected; records wait in the source files until it is fixed: " + response);
         }
         if (status == 408) {
-            throw new IOException("HTTP 408 from " + config.url() + ": request timed out at the server");
+            throw new IOException("HTTP 408 from " + config.url() + ": request timed out at the server: " + response);
         }
         if (status == 413 && records > 1) {
             return false;

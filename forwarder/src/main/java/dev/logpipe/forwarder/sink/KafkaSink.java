@@ -37,6 +37,7 @@ public final class KafkaSink implements Sink {
 
     private final ForwarderConfig.KafkaSink config;
     private final KafkaProducer<byte[], byte[]> producer;
+    private final long ackWaitMs;
     /** Where a retry of a partly acknowledged batch resumes. Touched only by the publishing thread. */
     private final Map<BatchKey, Integer> resumeAt = new HashMap<>();
     private Batch.Source keySource;
@@ -44,8 +45,10 @@ public final class KafkaSink implements Sink {
 
     public KafkaSink(ForwarderConfig.KafkaSink config) {
         this.config = config;
-        this.producer = new KafkaProducer<>(producerSettings(config), new ByteArraySerializer(),
-                new ByteArraySerializer());
+        Map<String, Object> settings = producerSettings(config);
+        // Wait for an acknowledgement a little longer than the producer itself may take to deliver or fail.
+        this.ackWaitMs = ((Number) settings.get(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG)).longValue() + 5_000;
+        this.producer = new KafkaProducer<>(settings, new ByteArraySerializer(), new ByteArraySerializer());
     }
 
     static Map<String, Object> producerSettings(ForwarderConfig.KafkaSink c) {
@@ -165,7 +168,7 @@ public final class KafkaSink implements Sink {
 
     /** Waits for sends [from, to) in order; returns how many leading records of the batch are confirmed. */
     private int awaitAcknowledged(Future<RecordMetadata>[] sent, int from, int to) throws PartialAck {
-        long waitMs = config.deliveryTimeout().toMillis() + 5_000;
+        long waitMs = ackWaitMs;
         for (int j = from; j < to; j++) {
             try {
                 sent[j].get(waitMs, TimeUnit.MILLISECONDS);

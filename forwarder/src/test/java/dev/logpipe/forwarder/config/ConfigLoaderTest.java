@@ -82,7 +82,10 @@ class ConfigLoaderTest {
         rejects("sink:\n  type: kafka\n  kafka:\n    bootstrap_servers: h:9092\n    enable_idempotence: false\n",
                 "sink.kafka.enable_idempotence: must be true");
         rejects("sink:\n  type: kafka\n  kafka:\n    bootstrap_servers: h:9092\n    properties:\n      acks: '0'\n",
-                "sink.kafka.properties.acks: is fixed by the forwarder");
+                "sink.kafka.properties.acks: is set by the forwarder");
+        rejects("sink:\n  type: kafka\n  kafka:\n    bootstrap_servers: h:9092\n    properties:\n      linger.ms: 100\n",
+                "sink.kafka.properties.linger.ms: is set by the forwarder");
+        rejects("sink:\n  type: kafka\n  kafka:\n    bootstrap_servers: h:9092\n    topic: ..\n", "sink.kafka.topic: must be");
         rejects("sink:\n  type: kafka\n  kafka:\n    bootstrap_servers: h:9092\n    compression: brotli\n",
                 "sink.kafka.compression: must be one of");
         rejects("sink:\n  type: kafka\n  kafka:\n    bootstrap_servers: h:9092\n    topic: 'bad topic'\n",
