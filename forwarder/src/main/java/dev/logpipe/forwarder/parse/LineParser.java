@@ -18,6 +18,10 @@ public final class LineParser implements Parser {
     }
 
     @Override
+    public void discard() {
+    }
+
+    @Override
     public boolean hasPending() {
         return false;
     }

@@ -62,6 +62,11 @@ public final class MultilineParser implements Parser {
             return;
         }
         out.record(buf, 0, len, start, end, coveredLines, truncated);
+        discard();
+    }
+
+    @Override
+    public void discard() {
         start = -1;
         len = 0;
         keptLines = 0;

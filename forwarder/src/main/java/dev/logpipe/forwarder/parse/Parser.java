@@ -15,6 +15,9 @@ public interface Parser {
     /** Emits whatever is held back (graceful shutdown, truncation of the file). */
     void flush(Emitter out);
 
+    /** Drops a held-back record without emitting it (its lines will be read again). */
+    void discard();
+
     /** Whether a record is held back. */
     boolean hasPending();
 }

@@ -89,8 +89,14 @@ final class PublishLane {
                     }
                     return;
                 }
-                pending.add(new Pending(f, start(f), System.nanoTime()));
-                if (pending.size() > MAX_PENDING) {
+                Sink.Delivery delivery = start(f);
+                pending.add(new Pending(f, delivery, System.nanoTime()));
+                if (delivery instanceof Failed) {
+                    // Retry it (and finish those before it) before any later batch goes out: order is kept.
+                    while (!pending.isEmpty()) {
+                        complete(pending.poll());
+                    }
+                } else if (pending.size() > MAX_PENDING) {
                     complete(pending.poll());
                 }
             }
@@ -109,13 +115,17 @@ final class PublishLane {
         try {
             return publisher.send(f.batch);
         } catch (IOException e) {
-            return () -> {
-                throw e;
-            };
+            return new Failed(e);
         } catch (RuntimeException e) {
-            return () -> {
-                throw new IOException("sink failed unexpectedly: " + e, e);
-            };
+            return new Failed(new IOException("sink failed unexpectedly: " + e, e));
+        }
+    }
+
+    /** A send that failed at once (every synchronous sink's failure). */
+    private record Failed(IOException cause) implements Sink.Delivery {
+        @Override
+        public void await() throws IOException {
+            throw cause;
         }
     }
 

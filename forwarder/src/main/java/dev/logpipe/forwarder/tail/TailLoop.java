@@ -182,6 +182,11 @@ public final class TailLoop implements Runnable {
                 release(batch);
                 readFailed(t, e);
                 return progress;
+            } catch (RuntimeException e) {
+                // A bug on some input: nothing of this chunk counts; read it again from the last dispatched record.
+                release(batch);
+                t.rewindToDispatched();
+                throw e;
             }
             if (t.readRecovered()) {
                 log.info("reading {} works again", t.path());
@@ -214,16 +219,27 @@ public final class TailLoop implements Runnable {
                 + "between the last read and the truncation are lost", rewritten
                         ? "was rewritten in place: its first line changed" : "shrank below its read offset",
                 t.path(), t.dispatched());
+        // The old content first: a held-back record, then every batch in flight, all committed under the old
+        // identity. Only then the new identity at offset 0, written to disk at once.
         Batch batch = start(t);
+        t.flushParser(assembler);
+        dispatch(t, batch);
+        awaitAllAcknowledged();
         try {
-            t.restartAtZero(assembler);
+            t.restartAtZero(journal);
         } catch (IOException e) {
             log.warn("re-reading {} failed: {}", t.path(), e.toString());
         }
-        dispatch(t, batch);
-        awaitAllAcknowledged();
         t.commit(0, journal);
         store.put(t.path(), t.watermark());
+        try {
+            store.flush();
+            metrics.watermarkFlushes.increment();
+        } catch (IOException e) {
+            metrics.watermarkFlushFailures.increment();
+            log.warn("cannot write watermark file {} after the truncation of {}: {}", store.path(), t.path(),
+                    e.toString());
+        }
     }
 
     private void idleFlush(Tailer t) throws Publisher.StoppedException, InterruptedException {
@@ -238,6 +254,9 @@ public final class TailLoop implements Runnable {
     /** Takes a free batch (waiting for an acknowledgement if all are in flight) and points the assembler at it. */
     private Batch start(Tailer t) throws Publisher.StoppedException, InterruptedException {
         while (free.isEmpty()) {
+            if (inFlight == 0) {
+                throw new AssertionError("every batch is taken but none is in flight: a batch was not released");
+            }
             collectAcknowledgements(Long.MAX_VALUE);
         }
         Batch batch = free.pop();
@@ -323,6 +342,7 @@ public final class TailLoop implements Runnable {
 
     /** Graceful stop: wait for batches in flight, publish held-back multiline records, persist the watermarks. */
     private void drain() {
+        boolean interrupted = false;
         lane.retryUntil(System.nanoTime() + timing.drainTimeout().toNanos());
         try {
             awaitAllAcknowledged();
@@ -339,14 +359,17 @@ public final class TailLoop implements Runnable {
             log.warn("the sink did not accept every record before the stop; unacknowledged lines will be read again "
                     + "on restart");
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            interrupted = true;
         } catch (RuntimeException e) {
             log.error("unexpected failure while draining", e);
         }
+        // The last steps run even when the stop was forced by an interrupt: an interrupted FileChannel would
+        // refuse the final watermark write, and the publish thread must be stopped before the sink closes.
+        interrupted |= Thread.interrupted();
         try {
             lane.close();
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            interrupted = true;
         }
         try {
             store.flush();
@@ -357,5 +380,8 @@ public final class TailLoop implements Runnable {
                     + "restart", store.path(), e.toString());
         }
         tailers.closeAll();
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

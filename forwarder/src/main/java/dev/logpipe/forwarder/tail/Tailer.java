@@ -159,15 +159,25 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
         quietPolls = gotData ? 0 : Math.min(quietPolls + 1, QUIET_AFTER);
     }
 
-    /** After a truncation: the held-back record goes to {@code out}; reading restarts at offset 0. */
-    void restartAtZero(Emitter out) throws IOException {
-        parser.flush(out);
+    /**
+     * After a truncation, once everything of the old content is acknowledged (the caller flushes the parser
+     * first): reading restarts at offset 0 with the new content's fingerprint.
+     */
+    void restartAtZero(PublishedJournal journal) throws IOException {
+        journal.release(journalKey()); // the old content's entry; the new content gets its own key
         splitter.reset(0);
         readOffset = 0;
         dispatched = 0;
         replayUntil = -1; // new content: nothing of it was published by an earlier run
         fingerprint = Fingerprint.of(channel);
         source = buildSource();
+    }
+
+    /** Forgets what was read after the last dispatched record (held-back lines included); reading resumes there. */
+    void rewindToDispatched() {
+        parser.discard();
+        splitter.reset(dispatched);
+        readOffset = dispatched;
     }
 
     boolean flushIfIdle(long now, Emitter out) {

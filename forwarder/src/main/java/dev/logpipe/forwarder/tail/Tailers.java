@@ -177,7 +177,7 @@ final class Tailers {
     void closeAll() {
         for (Tailer t : new ArrayList<>(open.values())) {
             open.remove(t.key());
-            journal.release(t.journalKey());
+            // The journal entry stays: if the final watermark write failed, the next run still counts replays.
             try {
                 t.close();
             } catch (IOException e) {

@@ -34,11 +34,13 @@ class TailLoopTest {
         final List<String> ids = new ArrayList<>();
         final AtomicBoolean failing = new AtomicBoolean();
         volatile int attempts;
+        /** When > 0, that one publish call (1-based) fails. */
+        volatile int failCall;
 
         @Override
         public synchronized void publish(Batch batch) throws IOException {
             attempts++;
-            if (failing.get()) {
+            if (failing.get() || attempts == failCall) {
                 throw new IOException("sink is down (test)");
             }
             for (int i = 0; i < batch.size(); i++) {
@@ -140,6 +142,26 @@ class TailLoopTest {
         static String name(Path dir) throws Exception {
             return new ConfigLoader(dir).parse("{}", "host").host();
         }
+    }
+
+    @Test
+    void aFailedBatchIsRetriedBeforeAnyLaterBatchSoRecordsKeepTheirOrder() throws Exception {
+        StringBuilder text = new StringBuilder();
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < 3000; i++) {
+            String line = String.format("line %06d", i);
+            expected.add(line);
+            text.append(line).append('\n');
+        }
+        append("app.log", text.toString());
+        RecordingSink sink = new RecordingSink();
+        sink.failCall = 2; // the second batch fails once, while later ones are ready to go
+        WatermarkStore store = start(CONFIG + "  read_buffer: 4KiB\n", sink);
+        String path = dir.resolve("logs/app.log").toString();
+        await().atMost(Duration.ofSeconds(20)).until(() -> store.get(path) != null
+                && store.get(path).offset() == Files.size(dir.resolve("logs/app.log")));
+        assertThat(sink.messages()).containsExactlyElementsOf(expected);
+        assertThat(metrics.publishFailures.count()).isEqualTo(1);
     }
 
     @Test
