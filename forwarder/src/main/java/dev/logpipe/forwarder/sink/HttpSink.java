@@ -42,7 +42,9 @@ public final class HttpSink implements Sink {
     private final ForwarderConfig.HttpSink config;
     private final HttpClient client;
     private final LongConsumer deadLettered;
+    /** The batch content (object and generation: objects are reused) whose first requests are acknowledged. */
     private Batch current;
+    private long currentGeneration;
     private int acknowledged;
     private int split = Integer.MAX_VALUE;
 
@@ -55,8 +57,9 @@ public final class HttpSink implements Sink {
 
     @Override
     public void publish(Batch batch) throws IOException {
-        if (batch != current) {
+        if (batch != current || batch.generation() != currentGeneration) {
             current = batch;
+            currentGeneration = batch.generation();
             acknowledged = 0;
             split = Integer.MAX_VALUE;
         }

@@ -6,9 +6,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -17,22 +14,14 @@ import org.junit.jupiter.params.provider.MethodSource;
  * An invalid configuration fails startup with exit code 2 and a message that starts with the key path
  * (STYLE.md, DESIGN.md section 4) before anything is opened: no watermark directory, no sink file.
  */
-class ConfigValidationTest {
+class ConfigValidationTest extends WorkspaceTest {
+    @Override
+    protected boolean metrics() {
+        return false;
+    }
+
     private static final int EXIT_CONFIG = 2;
 
-    @TempDir
-    Path tmp;
-    Workspace ws;
-
-    @BeforeEach
-    void setUp() {
-        ws = new Workspace(tmp);
-    }
-
-    @AfterEach
-    void tearDown() {
-        ws.close();
-    }
 
     static Stream<Arguments> invalidConfigurations() {
         return Stream.of(

@@ -3,7 +3,6 @@ package dev.logpipe.forwarder.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -12,10 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The kill -9 loop (DESIGN.md I3: at-least-once, duplicates harmless). An application thread appends
@@ -38,15 +35,12 @@ import org.junit.jupiter.api.io.TempDir;
  * Before each kill the test waits until the run has re-sent everything after the previous watermark, so
  * every run's replays are complete (and counted) when it is scraped; the kill point after that is random.
  */
-class CrashLoopTest {
+class CrashLoopTest extends WorkspaceTest {
     private static final int KILLS = 14;
     private static final Duration FLUSH_INTERVAL = Duration.ofMillis(200);
     /** Flush interval plus a poll round plus slack: after this, the watermark file holds every commit. */
     private static final long SETTLED_MILLIS = 600;
 
-    @TempDir
-    Path tmp;
-    Workspace ws;
     RotatingWriter writer;
 
     /** Line numbers each run delivered, in sink order; index = run. */
@@ -57,17 +51,11 @@ class CrashLoopTest {
     private final Set<Integer> delivered = new HashSet<>();
 
     @BeforeEach
-    void setUp() {
-        ws = new Workspace(tmp).withMetrics();
+    void configure() {
         ws.config().source(ws.logs(), "app.log*")
                 .set("watch.state.flush_interval", FLUSH_INTERVAL.toMillis() + "ms")
                 .set("watch.rotate_wait", "1s");
         writer = new RotatingWriter(ws.logs(), 700, 8);
-    }
-
-    @AfterEach
-    void tearDown() {
-        ws.close();
     }
 
     @Test

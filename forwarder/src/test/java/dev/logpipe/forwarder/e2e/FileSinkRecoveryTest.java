@@ -6,32 +6,20 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.logpipe.testkit.NdjsonTail;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A kill -9 can land in the middle of the file sink's write of a batch (the kernel stops a write to a regular
  * file between pages when SIGKILL is pending), leaving a torn last record. Nothing of that batch was
  * acknowledged, so the watermark re-reads it; the next run must not glue new records onto the fragment.
  */
-class FileSinkRecoveryTest {
-    @TempDir
-    Path tmp;
-    Workspace ws;
-
-    @BeforeEach
-    void setUp() {
-        ws = new Workspace(tmp);
+class FileSinkRecoveryTest extends WorkspaceTest {
+    @Override
+    protected boolean metrics() {
+        return false;
     }
 
-    @AfterEach
-    void tearDown() {
-        ws.close();
-    }
 
     @Test
     void tornLastRecordOfACrashedRunIsCutOffBeforeNewRecordsAreAppended() throws IOException {

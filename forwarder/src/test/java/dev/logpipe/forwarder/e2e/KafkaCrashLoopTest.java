@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.logpipe.broker.testing.EmbeddedBrokerExtension;
 import dev.logpipe.broker.testing.TopicContents;
 import dev.logpipe.testkit.LogFile;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -16,11 +15,9 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The kill -9 loop against a real Kafka broker: the forwarder (a child JVM with the Kafka sink) is
@@ -28,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * is in the topic at least once, a line sent twice carries the same record_id both times, and the
  * duplicates stay within what was published after the last watermark write of each killed run.
  */
-class KafkaCrashLoopTest {
+class KafkaCrashLoopTest extends WorkspaceTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String TOPIC = "fw-kill-loop";
     private static final int KILLS = 8;
@@ -37,23 +34,14 @@ class KafkaCrashLoopTest {
     @RegisterExtension
     static final EmbeddedBrokerExtension KAFKA = new EmbeddedBrokerExtension();
 
-    @TempDir
-    Path tmp;
-    Workspace ws;
 
     @BeforeEach
-    void setUp() throws Exception {
+    void configure() throws Exception {
         KAFKA.createTopic(TOPIC, 1);
-        ws = new Workspace(tmp).withMetrics();
         ws.config().set("sink.type", "kafka")
                 .set("sink.kafka.bootstrap_servers", KAFKA.bootstrapServers())
                 .set("sink.kafka.topic", TOPIC)
                 .set("watch.state.flush_interval", "200ms");
-    }
-
-    @AfterEach
-    void tearDown() {
-        ws.close();
     }
 
     @Test

@@ -4,30 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.logpipe.testkit.LogFile;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** E2E-3: with {@code parser.type: line} every physical line commits, and the watermark follows each line end. */
-class LineWatermarkTest {
-    @TempDir
-    Path tmp;
-    Workspace ws;
+class LineWatermarkTest extends WorkspaceTest {
 
     @BeforeEach
-    void setUp() {
-        ws = new Workspace(tmp).withMetrics();
+    void configure() {
         ws.config().set("parser.type", "line").set("watch.state.flush_interval", "0");
-    }
-
-    @AfterEach
-    void tearDown() {
-        ws.close();
     }
 
     @Test

@@ -4,39 +4,27 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.logpipe.testkit.LogFile;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * E2E-2: with {@code parser.type: multiline} the watermark moves per committed record, to the end of the
  * record's last physical line; a trailing record commits by idle flush, or (with
  * {@code parser.flush_interval: 0}) only when the next header arrives or the forwarder stops gracefully.
  */
-class MultilineWatermarkTest {
+class MultilineWatermarkTest extends WorkspaceTest {
     private static final String[] RECORD_1 = {"2024-05-01 10:00:00 ERROR payment failed",
             "java.lang.IllegalStateException: card declined", "    at dev.shop.Pay.charge(Pay.java:42)"};
     private static final String[] RECORD_2 = {"2024-05-01 10:00:01 WARN retrying",
             "    at dev.shop.Retry.run(Retry.java:7)"};
     private static final String SENTINEL = "2024-05-01 10:00:02 INFO sentinel";
 
-    @TempDir
-    Path tmp;
-    Workspace ws;
 
     @BeforeEach
-    void setUp() {
-        ws = new Workspace(tmp).withMetrics();
+    void configure() {
         ws.config().set("parser.type", "multiline").set("parser.multiline.header_pattern", "^\\d{4}-");
-    }
-
-    @AfterEach
-    void tearDown() {
-        ws.close();
     }
 
     @Test

@@ -6,31 +6,14 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.logpipe.testkit.LogFile;
 import dev.logpipe.testkit.NdjsonTail;
-import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What happens to lines between reading and publishing: bounded record size, filters and transforms.
  * Lines that are cut, filtered or skipped are counted, and all of them advance the watermark.
  */
-class RecordProcessingTest {
-    @TempDir
-    Path tmp;
-    Workspace ws;
-
-    @BeforeEach
-    void setUp() {
-        ws = new Workspace(tmp).withMetrics();
-    }
-
-    @AfterEach
-    void tearDown() {
-        ws.close();
-    }
+class RecordProcessingTest extends WorkspaceTest {
 
     @Test
     void oversizedLineIsTruncatedToMaxRecordBytesAndCounted() {

@@ -5,31 +5,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.logpipe.testkit.LogFile;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * After kill -9 the lines since the last watermark write are sent again (seed 000: at-least-once). A replay
  * must be harmless downstream (DESIGN.md I3): the same record_id as the first delivery, and counted in
  * log_forwarder_lines_replayed_total.
  */
-class ReplayAfterCrashTest {
-    @TempDir
-    Path tmp;
-    Workspace ws;
+class ReplayAfterCrashTest extends WorkspaceTest {
 
     @BeforeEach
-    void setUp() {
+    void configure() {
         // No watermark write while running: a kill -9 leaves no watermark, so the restart re-reads everything.
-        ws = new Workspace(tmp).withMetrics();
         ws.config().set("watch.state.flush_interval", "1h");
-    }
-
-    @AfterEach
-    void tearDown() {
-        ws.close();
     }
 
     @Test

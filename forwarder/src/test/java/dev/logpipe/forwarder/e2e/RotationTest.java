@@ -7,32 +7,16 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * E2E-4 and the other rotation styles: rename rotation while the forwarder runs and while it is stopped,
  * with the rotated name inside ({@code app.log*}) or outside ({@code *.log}) the watched patterns, and
  * copytruncate (DESIGN.md section 4: supported, counted, restarts at 0). Every line must arrive exactly once.
  */
-class RotationTest {
-    @TempDir
-    Path tmp;
-    Workspace ws;
-
-    @BeforeEach
-    void setUp() {
-        ws = new Workspace(tmp).withMetrics();
-    }
-
-    @AfterEach
-    void tearDown() {
-        ws.close();
-    }
+class RotationTest extends WorkspaceTest {
 
     /** E2E-4. */
     @ParameterizedTest(name = "pattern {0}")

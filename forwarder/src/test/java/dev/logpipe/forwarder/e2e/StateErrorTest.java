@@ -8,10 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -19,23 +16,15 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Unusable state stops the forwarder with exit code 3 and the watermark path in the message (seed 000,
  * "Corrupt watermark file"; DESIGN.md section 4), unless the operator asked to archive a corrupt file.
  */
-class StateErrorTest {
+class StateErrorTest extends WorkspaceTest {
+    @Override
+    protected boolean metrics() {
+        return false;
+    }
+
     private static final int EXIT_STATE = 3;
     private static final String CORRUPT = "{\"files\": {\"/var/log/app.log\": {\"offset\": 12";
 
-    @TempDir
-    Path tmp;
-    Workspace ws;
-
-    @BeforeEach
-    void setUp() {
-        ws = new Workspace(tmp);
-    }
-
-    @AfterEach
-    void tearDown() {
-        ws.close();
-    }
 
     @Test
     void corruptWatermarkFileMakesTheForwarderRefuseToStartWithExitCode3NamingTheFile() throws IOException {

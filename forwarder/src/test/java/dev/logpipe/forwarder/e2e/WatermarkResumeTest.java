@@ -3,32 +3,15 @@ package dev.logpipe.forwarder.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.logpipe.testkit.LogFile;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * E2E-1 and the restart lifecycle of seed 000: what a restarted forwarder reads, decided by the watermark
  * file alone. Each test runs the real forwarder as a child JVM and stops it with SIGTERM.
  */
-class WatermarkResumeTest {
-    @TempDir
-    Path tmp;
-    Workspace ws;
-
-    @BeforeEach
-    void setUp() {
-        ws = new Workspace(tmp).withMetrics();
-    }
-
-    @AfterEach
-    void tearDown() {
-        ws.close();
-    }
+class WatermarkResumeTest extends WorkspaceTest {
 
     /** E2E-1. */
     @Test
