@@ -44,6 +44,8 @@ final class BenchForwarder implements AutoCloseable {
         cmd.addAll(List.of("-jar", jar.toString(), "-config", config.toString()));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(dir.resolve("forwarder.log").toFile()).start();
+        // A benchmark that fails must not leave its forwarder running (and skewing every later measurement).
+        Runtime.getRuntime().addShutdownHook(new Thread(p::destroyForcibly, "bench-forwarder-reaper"));
         return new BenchForwarder(p, port);
     }
 
@@ -61,7 +63,7 @@ final class BenchForwarder implements AutoCloseable {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("timed out waiting for " + metric + " >= " + target);
             }
-            Thread.sleep(100);
+            Thread.sleep(250); // each scrape costs the forwarder a few ms of CPU: do not inflate its figures
         }
     }
 

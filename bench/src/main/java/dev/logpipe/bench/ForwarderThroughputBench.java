@@ -23,7 +23,7 @@ import java.util.Random;
  *
  * <pre>
  * java -cp bench/target/logpipe-bench.jar dev.logpipe.bench.ForwarderThroughputBench \
- *     [--lines 10000000] [--format ndjson|raw] [--sink file|http|kafka] [--no-gzip] [--compression zstd|lz4|none] [--read-buffer 1MiB] [--dir /tmp/logpipe-bench] [--jvm-opts "..."]
+ *     [--lines 10000000] [--format ndjson|raw] [--sink file|http|kafka] [--no-gzip] [--compression zstd|lz4|none] [--kafka-property key=value ...] [--read-buffer 1MiB] [--dir /tmp/logpipe-bench] [--jvm-opts "..."]
  * </pre>
  * The forwarder jar is taken from forwarder/target/log-forwarder.jar (build it first).
  */
@@ -34,7 +34,8 @@ public final class ForwarderThroughputBench {
         String readBuffer = "1MiB";
         String sinkType = "file";
         boolean gzip = true;
-        String compression = "zstd";
+        String compression = "lz4";
+        StringBuilder kafkaProperties = new StringBuilder();
         Path dir = Path.of("/tmp/logpipe-bench");
         String jvmOpts = "-Xms64m -Xmx192m -XX:+UseSerialGC";
         Path jar = Path.of("forwarder/target/log-forwarder.jar");
@@ -46,6 +47,10 @@ public final class ForwarderThroughputBench {
                 case "--sink" -> sinkType = args[++i];
                 case "--no-gzip" -> gzip = false;
                 case "--compression" -> compression = args[++i];
+                case "--kafka-property" -> {
+                    String[] kv = args[++i].split("=", 2);
+                    kafkaProperties.append("      ").append(kv[0]).append(": '").append(kv[1]).append("'\n");
+                }
                 case "--dir" -> dir = Path.of(args[++i]);
                 case "--jvm-opts" -> jvmOpts = args[++i];
                 case "--jar" -> jar = Path.of(args[++i]);
@@ -76,7 +81,8 @@ public final class ForwarderThroughputBench {
             broker = dev.logpipe.broker.BrokerProcess.start(brokerDir);
             broker.createTopic("bench.records", 1, java.util.Map.of());
             yaml += "sink:\n  type: kafka\n  kafka:\n    bootstrap_servers: " + broker.bootstrapServers()
-                    + "\n    topic: bench.records\n    compression: " + compression + "\n";
+                    + "\n    topic: bench.records\n    compression: " + compression + "\n"
+                    + (kafkaProperties.isEmpty() ? "" : "    properties:\n" + kafkaProperties);
         } else if (sinkType.equals("http")) {
             ack = AckServer.start();
             yaml += "sink:\n  type: http\n  http:\n    url: " + ack.url() + "\n    gzip: " + gzip + "\n";
@@ -116,8 +122,10 @@ public final class ForwarderThroughputBench {
 
     /** Writes N lines of ~200 bytes (a realistic access-log shape) unless the file already has them. */
     static long ensureInput(Path input, long lines) throws IOException {
+        // The marker holds the size of the input it vouches for; a different line count rewrites the input.
         Path marker = input.resolveSibling(input.getFileName() + "." + lines + ".done");
-        if (Files.exists(marker) && Files.exists(input)) {
+        if (Files.exists(marker) && Files.exists(input)
+                && Files.readString(marker).trim().equals(Long.toString(Files.size(input)))) {
             return Files.size(input);
         }
         Random r = new Random(42);
@@ -143,7 +151,7 @@ public final class ForwarderThroughputBench {
                 os.write(b.toString().getBytes(StandardCharsets.UTF_8));
             }
         }
-        Files.writeString(marker, "ok");
+        Files.writeString(marker, Long.toString(Files.size(input)));
         return Files.size(input);
     }
 

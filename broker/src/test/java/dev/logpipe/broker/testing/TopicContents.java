@@ -54,6 +54,22 @@ public final class TopicContents {
         }
     }
 
+    /**
+     * The logpipe records in {@code messages}, in order: a message value is NDJSON, one or more schema-v3 records
+     * each ending in a newline (a value without the final newline still counts its last line).
+     */
+    public static List<String> recordLines(List<ConsumerRecord<String, String>> messages) {
+        List<String> lines = new ArrayList<>();
+        for (ConsumerRecord<String, String> m : messages) {
+            for (String line : m.value().split("\n")) {
+                if (!line.isEmpty()) {
+                    lines.add(line);
+                }
+            }
+        }
+        return lines;
+    }
+
     private static boolean reachedEnd(KafkaConsumer<?, ?> consumer, Map<TopicPartition, Long> end) {
         for (Map.Entry<TopicPartition, Long> e : end.entrySet()) {
             if (consumer.position(e.getKey()) < e.getValue()) {

@@ -272,10 +272,12 @@ public final class ConfigLoader {
         String bootstrap = k.string("bootstrap_servers", null);
         String topic = k.string("topic", "logpipe.records");
         String clientId = k.string("client_id", null);
-        String compression = k.string("compression", "zstd").toLowerCase(java.util.Locale.ROOT);
+        String compression = k.string("compression", "lz4").toLowerCase(java.util.Locale.ROOT);
         Duration linger = k.duration("linger", Duration.ofMillis(5), Duration.ZERO);
         long batchBytes = k.bytes("batch_size", 256 * 1024, 1024, 64L * 1024 * 1024);
         Duration delivery = k.duration("delivery_timeout", Duration.ofSeconds(30), Duration.ofSeconds(1));
+        int messageRecords = (int) k.integer("message_max_records", 1000, 1, 100_000);
+        int messageBytes = (int) k.bytes("message_max_bytes", 256 * 1024, 1024, 64L * 1024 * 1024);
         String acks = k.string("acks", "all");
         boolean idempotence = k.bool("enable_idempotence", true);
         Map<String, String> props = k.stringMap("properties");
@@ -310,7 +312,7 @@ public final class ConfigLoader {
                     + "was \"" + topic + "\"");
         }
         return new ForwarderConfig.KafkaSink(bootstrap, topic, clientId, compression, linger, batchBytes, delivery,
-                props);
+                messageRecords, messageBytes, props);
     }
 
     private ForwarderConfig.HttpSink http(ConfigNode h, boolean used) throws ConfigException {

@@ -99,7 +99,7 @@ public record ForwarderConfig(
      */
     public record KafkaSink(String bootstrapServers, String topic, String clientId, String compression,
                             Duration linger, long batchBytes, Duration deliveryTimeout,
-                            Map<String, String> properties) {
+                            int messageMaxRecords, int messageMaxBytes, Map<String, String> properties) {
         public KafkaSink {
             properties = Map.copyOf(properties);
         }

@@ -22,9 +22,11 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
- * Produces each record as its schema-v3 JSON to {@code sink.kafka.topic} with {@code acks=all} and an
- * idempotent producer. The key is the host plus the file's identity, so one file's records stay in order
- * on one partition; headers carry the source path, identity and offset. A batch counts as delivered
+ * Produces records as schema-v3 NDJSON to {@code sink.kafka.topic} with {@code acks=all} and an idempotent
+ * producer: one Kafka message carries up to {@code message_max_records} consecutive records of one file (at most
+ * {@code message_max_bytes}), each a JSON object ending in a newline, since the producer's cost is per message,
+ * not per byte. The key is the host plus the file's identity, so one file's records stay in order on one
+ * partition; headers carry the source path, identity, the first record's offset and the record count. A batch counts as delivered
  * only when the broker has acknowledged every record of it ({@link #send} lets several batches be in
  * flight meanwhile); if one fails, the records before it count as delivered and a retry of the same
  * batch resumes at the failed one (at-least-once: the rest may be written twice, with the same
@@ -34,6 +36,7 @@ public final class KafkaSink implements Sink {
     public static final String HEADER_PATH = "logpipe.source.path";
     public static final String HEADER_IDENTITY = "logpipe.source.identity";
     public static final String HEADER_OFFSET = "logpipe.source.offset";
+    public static final String HEADER_RECORDS = "logpipe.records";
 
     private final ForwarderConfig.KafkaSink config;
     private final KafkaProducer<byte[], byte[]> producer;
@@ -60,6 +63,8 @@ public final class KafkaSink implements Sink {
         p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, c.compression());
         p.put(ProducerConfig.LINGER_MS_CONFIG, (int) c.linger().toMillis());
         p.put(ProducerConfig.BATCH_SIZE_CONFIG, (int) c.batchBytes());
+        // A message is checked against max.request.size before compression; leave room for a full one.
+        p.putIfAbsent(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Math.max(1024 * 1024, 2 * c.messageMaxBytes()));
         long delivery = c.deliveryTimeout().toMillis();
         long request = Math.max(1000, Math.min(10_000, delivery - c.linger().toMillis() - 1));
         p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) request);
@@ -93,34 +98,42 @@ public final class KafkaSink implements Sink {
         byte[] path = src.path().getBytes(StandardCharsets.UTF_8);
         byte[] identity = src.identity().getBytes(StandardCharsets.UTF_8);
         byte[] wire = batch.wire().array();
+        // messageStart[m] is the first record of message m; messageStart[sentCount] one past the last sent record.
+        int[] messageStart = new int[batch.size() - from + 1];
         @SuppressWarnings("unchecked")
-        Future<RecordMetadata>[] sent = new Future[batch.size()];
+        Future<RecordMetadata>[] sent = new Future[batch.size() - from];
+        int sentCount = 0;
         int i = from;
         KafkaException sendFailure = null;
         try {
-            for (; i < batch.size(); i++) {
+            while (i < batch.size()) {
+                int end = messageEnd(batch, i);
                 RecordHeaders headers = new RecordHeaders(new Header[] {
                         new RecordHeader(HEADER_PATH, path),
                         new RecordHeader(HEADER_IDENTITY, identity),
-                        new RecordHeader(HEADER_OFFSET,
-                                Long.toString(batch.startOffset(i)).getBytes(StandardCharsets.US_ASCII))});
-                byte[] value = Arrays.copyOfRange(wire, batch.wireStart(i), batch.wireEnd(i));
-                sent[i] = producer.send(new ProducerRecord<>(config.topic(), null, null, key, value, headers));
-                if (sent[i].isDone()) {
-                    // Failed at once (metadata timeout, record too large): stop here rather than block per record.
-                    i++;
+                        new RecordHeader(HEADER_OFFSET, ascii(batch.startOffset(i))),
+                        new RecordHeader(HEADER_RECORDS, ascii(end - i))});
+                byte[] value = Arrays.copyOfRange(wire, batch.wireStart(i), batch.wireEnd(end - 1) + 1);
+                Future<RecordMetadata> f = producer.send(new ProducerRecord<>(config.topic(), null, null, key, value,
+                        headers));
+                messageStart[sentCount] = i;
+                sent[sentCount++] = f;
+                i = end;
+                if (failedAtOnce(f)) {
+                    // Metadata timeout, record too large: stop here rather than block per message.
                     break;
                 }
             }
         } catch (KafkaException e) {
             sendFailure = e; // send() itself failed (buffer full, closed): nothing from i on went out
         }
-        int sentUpTo = i;
+        messageStart[sentCount] = i;
+        int messages = sentCount;
         KafkaException failure = sendFailure;
         return () -> {
             int acknowledged = from;
             try {
-                acknowledged = awaitAcknowledged(sent, from, sentUpTo);
+                acknowledged = awaitAcknowledged(sent, messageStart, messages);
                 if (failure != null) {
                     throw new IOException("Kafka producer cannot send to " + config.topic() + " at "
                             + config.bootstrapServers() + ": " + failure.getMessage(), failure);
@@ -138,6 +151,40 @@ public final class KafkaSink implements Sink {
                 throw e;
             }
         };
+    }
+
+    /**
+     * Whether a send failed before reaching the broker. A future can also be done because the producer's network
+     * thread sent and the broker acknowledged the message before this thread looked: that is a success.
+     */
+    private static boolean failedAtOnce(Future<RecordMetadata> f) {
+        if (!f.isDone()) {
+            return false;
+        }
+        try {
+            f.get();
+            return false;
+        } catch (ExecutionException e) {
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return true;
+        }
+    }
+
+    /** One past the last record of the message that starts at record {@code first}: bounded by count and bytes. */
+    private int messageEnd(Batch batch, int first) {
+        int last = Math.min(batch.size(), first + config.messageMaxRecords());
+        int limit = batch.wireStart(first) + config.messageMaxBytes();
+        int end = first + 1; // a record larger than the limit travels alone
+        while (end < last && batch.wireEnd(end) + 1 <= limit) {
+            end++;
+        }
+        return end;
+    }
+
+    private static byte[] ascii(long n) {
+        return Long.toString(n).getBytes(StandardCharsets.US_ASCII);
     }
 
     /** Identifies the content of a batch object (objects are reused). */
@@ -166,25 +213,28 @@ public final class KafkaSink implements Sink {
         }
     }
 
-    /** Waits for sends [from, to) in order; returns how many leading records of the batch are confirmed. */
-    private int awaitAcknowledged(Future<RecordMetadata>[] sent, int from, int to) throws PartialAck {
+    /**
+     * Waits for the {@code messages} sent messages in order; returns how many leading records of the batch are
+     * confirmed ({@code messageStart[m]} is message m's first record).
+     */
+    private int awaitAcknowledged(Future<RecordMetadata>[] sent, int[] messageStart, int messages) throws PartialAck {
         long waitMs = ackWaitMs;
-        for (int j = from; j < to; j++) {
+        for (int m = 0; m < messages; m++) {
             try {
-                sent[j].get(waitMs, TimeUnit.MILLISECONDS);
+                sent[m].get(waitMs, TimeUnit.MILLISECONDS);
             } catch (ExecutionException e) {
                 Throwable cause = e.getCause() == null ? e : e.getCause();
-                throw new PartialAck(j, new IOException("Kafka did not acknowledge a record for " + config.topic()
-                        + ": " + cause, cause));
+                throw new PartialAck(messageStart[m], new IOException("Kafka did not acknowledge a message for "
+                        + config.topic() + ": " + cause, cause));
             } catch (TimeoutException e) {
-                throw new PartialAck(j, new IOException("Kafka acknowledgement for " + config.topic()
+                throw new PartialAck(messageStart[m], new IOException("Kafka acknowledgement for " + config.topic()
                         + " took longer than " + waitMs + " ms", e));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new PartialAck(j, new IOException("interrupted while waiting for Kafka", e));
+                throw new PartialAck(messageStart[m], new IOException("interrupted while waiting for Kafka", e));
             }
         }
-        return to;
+        return messageStart[messages];
     }
 
     @Override

@@ -42,6 +42,24 @@ final class Tailers {
     private final int maxLineBytes;
     private final String host;
     private final long rotateWaitNanos;
+    /**
+     * Paths a file was renamed or moved away from and no file has taken since, with the file that left (the
+     * successor waits for it, and its arrival is a rotation). Bounded: the oldest are forgotten first.
+     */
+    private final Map<String, Tailer> vacatedEarlier = bounded();
+    /** Vacated paths whose file has been read and closed: no one to wait for, but a new file there is a rotation. */
+    private final Map<String, Boolean> leftEarlier = bounded();
+
+    private static <V> Map<String, V> bounded() {
+        return new java.util.LinkedHashMap<>() {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, V> eldest) {
+                return size() > 1024;
+            }
+        };
+    }
     private final Map<FileKey, Tailer> open = new LinkedHashMap<>();
     private boolean firstScan = true;
     private boolean journalSettled;
@@ -73,7 +91,8 @@ final class Tailers {
     void scan(long now) {
         List<Found> found = scanner.scan(now);
         Set<FileKey> seen = new HashSet<>();
-        Map<String, Tailer> vacated = new HashMap<>();
+        // Paths a file left in an earlier scan count too: the new file often appears a scan after the rename.
+        Map<String, Tailer> vacated = new HashMap<>(vacatedEarlier);
         for (Found f : found) {
             Tailer t = open.get(f.key());
             if (t == null) {
@@ -118,6 +137,17 @@ final class Tailers {
         }
         for (Found f : unmatched) {
             openFromBeginning(f, vacated);
+        }
+        for (Map.Entry<String, Tailer> v : vacated.entrySet()) {
+            if (isOpenPath(v.getKey())) {
+                vacatedEarlier.remove(v.getKey()); // a successor took the path
+                leftEarlier.remove(v.getKey());
+            } else if (v.getValue().isClosed()) {
+                vacatedEarlier.remove(v.getKey()); // nothing to wait for; a successor is still a rotation
+                leftEarlier.put(v.getKey(), Boolean.TRUE);
+            } else {
+                vacatedEarlier.put(v.getKey(), v.getValue());
+            }
         }
         if (!journalSettled) {
             journalSettled = true;
@@ -246,7 +276,8 @@ final class Tailers {
         try {
             Tailer predecessor = vacated.get(f.path().toString());
             Watermark stale = store.get(f.path().toString());
-            if (predecessor != null || stale != null) {
+            boolean pathWasLeft = leftEarlier.remove(f.path().toString()) != null;
+            if (predecessor != null || stale != null || pathWasLeft) {
                 metrics.rotations.increment();
             }
             log.info("tailing file from beginning path={}{}", f.path(),

@@ -84,8 +84,8 @@ class KafkaSinkTest {
 
     private static List<String> messages(List<ConsumerRecord<String, String>> records) throws IOException {
         List<String> out = new ArrayList<>();
-        for (ConsumerRecord<String, String> r : records) {
-            out.add(JSON.readTree(r.value()).get("message").asText());
+        for (String r : TopicContents.recordLines(records)) {
+            out.add(JSON.readTree(r).get("message").asText());
         }
         return out;
     }
@@ -107,7 +107,12 @@ class KafkaSinkTest {
                 .isEqualTo(p.toString());
         assertThat(new String(first.headers().lastHeader(KafkaSink.HEADER_OFFSET).value(), StandardCharsets.UTF_8))
                 .isEqualTo("0");
-        JsonNode json = JSON.readTree(first.value());
+        assertThat(records).as("500 short records travel in fewer messages").hasSizeLessThan(500);
+        assertThat(records).as("the records header counts each message's newline-terminated records")
+                .allSatisfy(r -> assertThat(new String(r.headers().lastHeader(KafkaSink.HEADER_RECORDS).value(),
+                        StandardCharsets.US_ASCII)).isEqualTo(Long.toString(r.value().chars().filter(c -> c == '\n')
+                        .count())));
+        JsonNode json = JSON.readTree(TopicContents.recordLines(records).get(0));
         assertThat(json.get("schema_version").asInt()).isEqualTo(3);
         assertThat(json.get("record_id").asText()).hasSize(32);
         assertThat(json.get("fields").get("log.file.path").asText()).isEqualTo(p.toString());
