@@ -23,7 +23,7 @@ import java.util.Random;
  *
  * <pre>
  * java -cp bench/target/logpipe-bench.jar dev.logpipe.bench.ForwarderThroughputBench \
- *     [--lines 10000000] [--format ndjson|raw] [--sink file|http|kafka] [--no-gzip] [--compression zstd|lz4|none] [--kafka-property key=value ...] [--read-buffer 1MiB] [--dir /tmp/logpipe-bench] [--jvm-opts "..."]
+ *     [--lines 10000000] [--format ndjson|raw] [--sink file|http|kafka] [--http-compression gzip|zstd|none] [--compression zstd|lz4|none] [--kafka-property key=value ...] [--read-buffer 1MiB] [--dir /tmp/logpipe-bench] [--jvm-opts "..."]
  * </pre>
  * The forwarder jar is taken from forwarder/target/log-forwarder.jar (build it first).
  */
@@ -33,7 +33,7 @@ public final class ForwarderThroughputBench {
         String format = "ndjson";
         String readBuffer = "1MiB";
         String sinkType = "file";
-        boolean gzip = true;
+        String httpCompression = "gzip";
         String compression = "lz4";
         StringBuilder kafkaProperties = new StringBuilder();
         Path dir = Path.of("/tmp/logpipe-bench");
@@ -45,7 +45,7 @@ public final class ForwarderThroughputBench {
                 case "--format" -> format = args[++i];
                 case "--read-buffer" -> readBuffer = args[++i];
                 case "--sink" -> sinkType = args[++i];
-                case "--no-gzip" -> gzip = false;
+                case "--http-compression" -> httpCompression = args[++i];
                 case "--compression" -> compression = args[++i];
                 case "--kafka-property" -> {
                     String[] kv = args[++i].split("=", 2);
@@ -85,7 +85,7 @@ public final class ForwarderThroughputBench {
                     + (kafkaProperties.isEmpty() ? "" : "    properties:\n" + kafkaProperties);
         } else if (sinkType.equals("http")) {
             ack = AckServer.start();
-            yaml += "sink:\n  type: http\n  http:\n    url: " + ack.url() + "\n    gzip: " + gzip + "\n";
+            yaml += "sink:\n  type: http\n  http:\n    url: " + ack.url() + "\n    compression: " + httpCompression + "\n";
         } else {
             yaml += "sink:\n  type: file\n  file:\n    path: " + out + "\n    format: " + format + "\n";
         }
@@ -103,7 +103,7 @@ public final class ForwarderThroughputBench {
             ack.close();
         }
         System.out.printf(Locale.ROOT, "forwarder file->%s (%s): %,d lines, %.1f MB in %.2f s (incl. JVM start)%n",
-                sinkType, sinkType.equals("http") ? (gzip ? "ndjson+gzip" : "ndjson") : format, lines, inputBytes / 1e6, seconds);
+                sinkType, sinkType.equals("http") ? "ndjson, " + httpCompression : format, lines, inputBytes / 1e6, seconds);
         System.out.printf(Locale.ROOT, "  throughput     %,.0f lines/s  %.0f MB/s%n", lines / seconds,
                 inputBytes / 1e6 / seconds);
         System.out.printf(Locale.ROOT, "  cpu            %.2f CPU-s total (user %.2f, system %.2f), %.3f CPU-s per million lines%n",

@@ -1,5 +1,7 @@
 package dev.logpipe.forwarder.config;
 
+import dev.logpipe.forwarder.config.ForwarderConfig.HttpCompression;
+
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -321,7 +323,7 @@ public final class ConfigLoader {
         String tokenEnv = h.string("token_env", null);
         Duration connect = h.duration("connect_timeout", Duration.ofSeconds(5), Duration.ofMillis(1));
         Duration request = h.duration("request_timeout", Duration.ofSeconds(30), Duration.ofMillis(1));
-        boolean gzip = h.bool("gzip", true);
+        HttpCompression compression = h.choice("compression", HttpCompression.class, HttpCompression.GZIP);
         long maxRecords = h.integer("max_records", 5000, 1, 1_000_000);
         long maxBytes = h.bytes("max_bytes", 4L * 1024 * 1024, 1024, 256L * 1024 * 1024);
         Path deadLetter = h.path("dead_letter_path", baseDir, baseDir.resolve(".log-forwarder/http-dead-letter.ndjson"));
@@ -362,7 +364,7 @@ public final class ConfigLoader {
                         + "(it goes into an Authorization header)");
             }
         }
-        return new ForwarderConfig.HttpSink(uri, token, connect, request, gzip, (int) maxRecords, maxBytes, deadLetter,
+        return new ForwarderConfig.HttpSink(uri, token, connect, request, compression, (int) maxRecords, maxBytes, deadLetter,
                 deadLetterMax);
     }
 

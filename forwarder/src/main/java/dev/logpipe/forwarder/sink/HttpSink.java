@@ -1,5 +1,6 @@
 package dev.logpipe.forwarder.sink;
 
+import com.github.luben.zstd.Zstd;
 import dev.logpipe.forwarder.config.ForwarderConfig;
 import dev.logpipe.record.JsonBuffer;
 import java.io.ByteArrayOutputStream;
@@ -87,12 +88,17 @@ public final class HttpSink implements Sink {
 
     /** Returns false for a 413 that a smaller request may avoid; throws for retryable failures. */
     private boolean send(byte[] bytes, int off, int len, int records, Batch batch) throws IOException {
-        byte[] body = config.gzip() ? gzip(bytes, off, len) : java.util.Arrays.copyOfRange(bytes, off, off + len);
+        // Without compression the request reads the batch's own bytes: publish returns only after the response.
+        HttpRequest.BodyPublisher body = switch (config.compression()) {
+            case GZIP -> HttpRequest.BodyPublishers.ofByteArray(gzip(bytes, off, len));
+            case ZSTD -> HttpRequest.BodyPublishers.ofByteArray(zstd(bytes, off, len));
+            case NONE -> HttpRequest.BodyPublishers.ofByteArray(bytes, off, len);
+        };
         HttpRequest.Builder req = HttpRequest.newBuilder(config.url()).timeout(config.requestTimeout())
                 .header("Content-Type", "application/x-ndjson")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body));
-        if (config.gzip()) {
-            req.header("Content-Encoding", "gzip");
+                .POST(body);
+        if (config.compression() != ForwarderConfig.HttpCompression.NONE) {
+            req.header("Content-Encoding", config.compression().name().toLowerCase(java.util.Locale.ROOT));
         }
         if (config.token() != null) {
             req.header("Authorization", "Bearer " + config.token());
@@ -202,6 +208,16 @@ public final class HttpSink implements Sink {
             gz.write(bytes, off, len);
         }
         return bos.toByteArray();
+    }
+
+    /** A zstd frame (RFC 8878, Content-Encoding: zstd) at level 1: about 4x the speed of gzip at its fastest. */
+    private static byte[] zstd(byte[] bytes, int off, int len) throws IOException {
+        byte[] out = new byte[(int) Zstd.compressBound(len)];
+        long n = Zstd.compressByteArray(out, 0, out.length, bytes, off, len, 1);
+        if (Zstd.isError(n)) {
+            throw new IOException("zstd compression failed: " + Zstd.getErrorName(n));
+        }
+        return java.util.Arrays.copyOf(out, (int) n);
     }
 
     /** Retry-After as seconds or an HTTP date; null when absent or unreadable. */

@@ -116,7 +116,7 @@ class ConfigLoaderTest {
         ForwarderConfig c = parse("sink:\n  type: http\n  http:\n    url: http://127.0.0.1:8080/api/v1/logs\n"
                 + "    token: s3cr3t\n");
         ForwarderConfig.HttpSink h = c.sink().http();
-        assertThat(h.gzip()).isTrue();
+        assertThat(h.compression()).isEqualTo(dev.logpipe.forwarder.config.ForwarderConfig.HttpCompression.GZIP);
         assertThat(h.maxRecords()).isEqualTo(5000);
         assertThat(h.requestTimeout()).isEqualTo(Duration.ofSeconds(30));
         assertThat(h.token()).isEqualTo("s3cr3t");

@@ -51,6 +51,8 @@ class HttpSinkTest {
             String enc = ex.getRequestHeaders().getFirst("Content-Encoding");
             if ("gzip".equals(enc)) {
                 body = new GZIPInputStream(new ByteArrayInputStream(body)).readAllBytes();
+            } else if ("zstd".equals(enc)) {
+                body = new com.github.luben.zstd.ZstdInputStream(new ByteArrayInputStream(body)).readAllBytes();
             }
             List<String> messages = new ArrayList<>();
             for (String line : new String(body, StandardCharsets.UTF_8).split("\n")) {
@@ -114,6 +116,17 @@ class HttpSinkTest {
         assertThat(r.messages()).containsExactly("one", "two", "three");
         assertThat(r.authorization()).isEqualTo("Bearer secret-key");
         assertThat(r.encoding()).isEqualTo("gzip");
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({"zstd,zstd", "none,"})
+    void otherCompressionsSendTheirContentEncoding(String compression, String expectedEncoding) throws Exception {
+        Path p = log("one", "two", "three");
+        start("    compression: " + compression + "\n");
+        await().atMost(Duration.ofSeconds(10)).until(() -> watermark(p) == Files.size(p));
+        assertThat(requests).hasSize(1);
+        assertThat(requests.get(0).messages()).containsExactly("one", "two", "three");
+        assertThat(requests.get(0).encoding()).isEqualTo(expectedEncoding);
     }
 
     @Test
