@@ -86,8 +86,14 @@ public final class Forwarder implements Closeable {
             }
             Sink sink = Sinks.create(config.sink(), n -> metrics.recordsDeadLettered.increment(n));
             opened.add(sink);
+            if (config.sink().spool() != null) {
+                opened.remove(sink); // the spool closes the sink it delivers to
+                sink = dev.logpipe.forwarder.spool.SpoolingSink.start(config.sink().spool(), sink, metrics);
+                opened.add(sink);
+            }
+            Sink tailSink = sink;
             Forwarder f = new Forwarder(store, journal, sink, server, registry,
-                    stop -> TailLoop.create(config, store, journal, sink, metrics, stop, System::nanoTime));
+                    stop -> TailLoop.create(config, store, journal, tailSink, metrics, stop, System::nanoTime));
             log.info("log forwarder started state_path={} sink={} sources={} parser={} metrics={}", store.path(),
                     sink.describe(), config.watch().sources().size(),
                     config.parser().type().name().toLowerCase(java.util.Locale.ROOT),

@@ -256,11 +256,31 @@ public final class ConfigLoader {
         s.rejectUnknownKeys();
         ForwarderConfig.HttpSink http = http(n.child("http"), type == SinkType.HTTP);
         ForwarderConfig.KafkaSink kafka = kafka(n.child("kafka"), type == SinkType.KAFKA);
+        ForwarderConfig.Spool spool = spool(n.child("spool"));
         n.rejectUnknownKeys();
         if (type == SinkType.FILE && path == null) {
             throw new ConfigException("sink.file.path: is required when sink.type is file");
         }
-        return new Sink(type, path == null ? null : new FileSink(path, format, fsync), stdoutFormat, http, kafka);
+        return new Sink(type, path == null ? null : new FileSink(path, format, fsync), stdoutFormat, http, kafka,
+                spool);
+    }
+
+    private ForwarderConfig.Spool spool(ConfigNode s) throws ConfigException {
+        boolean enabled = s.bool("enabled", false);
+        Path path = s.path("path", baseDir, baseDir.resolve(".log-forwarder/spool"));
+        long maxBytes = s.bytes("max_bytes", 1024L * 1024 * 1024, 1024 * 1024, Long.MAX_VALUE);
+        long segmentBytes = s.bytes("segment_bytes", 64L * 1024 * 1024, 64 * 1024, 1024L * 1024 * 1024);
+        ForwarderConfig.WhenFull whenFull = s.choice("when_full", ForwarderConfig.WhenFull.class,
+                ForwarderConfig.WhenFull.BLOCK);
+        s.rejectUnknownKeys();
+        if (!enabled) {
+            return null;
+        }
+        if (segmentBytes * 4 > maxBytes) {
+            throw new ConfigException("sink.spool.segment_bytes: must be at most a quarter of sink.spool.max_bytes ("
+                    + maxBytes / 4 + " bytes), was " + segmentBytes + " (space is freed a segment at a time)");
+        }
+        return new ForwarderConfig.Spool(path, maxBytes, segmentBytes, whenFull);
     }
 
     /** Producer settings we own: refusing them keeps acks=all with idempotence, and our serializers. */

@@ -92,8 +92,16 @@ public record ForwarderConfig(
     /** The HTTP sink's Content-Encoding: gzip works with any endpoint, zstd costs a quarter of the CPU. */
     public enum HttpCompression { GZIP, ZSTD, NONE }
 
-    /** {@code file} is null unless the type is FILE, {@code http} null unless it is HTTP. */
-    public record Sink(SinkType type, FileSink file, Format stdoutFormat, HttpSink http, KafkaSink kafka) {
+    /** {@code file} is null unless the type is FILE, {@code http} null unless it is HTTP; {@code spool} null when off. */
+    public record Sink(SinkType type, FileSink file, Format stdoutFormat, HttpSink http, KafkaSink kafka,
+                       Spool spool) {
+    }
+
+    /** What the disk spool does when it holds {@code max_bytes}. */
+    public enum WhenFull { BLOCK, DROP_OLDEST }
+
+    /** The optional disk spool between the reader and the sink ({@code sink.spool}). */
+    public record Spool(Path path, long maxBytes, long segmentBytes, WhenFull whenFull) {
     }
 
     /**

@@ -32,6 +32,7 @@ public final class ForwarderMetrics {
     public final Counter publishFailures;
     public final Counter recordsDeadLettered;
     public final Timer publishLatency;
+    public final Counter spoolDelivered;
     private final AtomicInteger filesTailed = new AtomicInteger();
     private final AtomicInteger sinkUp = new AtomicInteger(1);
     private final MultiGauge lag;
@@ -57,6 +58,8 @@ public final class ForwarderMetrics {
         recordsDeadLettered = counter("log_forwarder.records.dead_lettered",
                 "Records the sink rejected permanently (HTTP 4xx other than 429) and wrote to the dead-letter file");
         publishFailures = counter("log_forwarder.sink.publish.failures", "Failed sink publish attempts (retried)");
+        spoolDelivered = counter("log_forwarder.spool.records.delivered",
+                "Records the disk spool delivered to the sink (acknowledged by it); 0 without a spool");
         publishLatency = Timer.builder("log_forwarder.sink.publish").description("Time to publish one batch")
                 .register(registry);
         lag = MultiGauge.builder("log_forwarder.lag.bytes")
@@ -70,6 +73,25 @@ public final class ForwarderMetrics {
 
     private Counter counter(String name, String help) {
         return Counter.builder(name).description(help).register(registry);
+    }
+
+    /** Gauges of the disk spool: bytes on disk, records not yet delivered, records dropped by when_full. */
+    public void bindSpool(java.util.function.LongSupplier bytes, java.util.function.LongSupplier pending,
+                          java.util.function.LongSupplier dropped) {
+        Gauge.builder("log_forwarder.spool.bytes", bytes, LongSupplierGauge::value).baseUnit("bytes")
+                .description("Bytes in the disk spool's segment files").register(registry);
+        Gauge.builder("log_forwarder.spool.records", pending, LongSupplierGauge::value)
+                .description("Records in the disk spool not yet acknowledged by the sink").register(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder("log_forwarder.spool.records.dropped", dropped,
+                        LongSupplierGauge::value)
+                .description("Undelivered records deleted because the spool was full (when_full: drop_oldest)")
+                .register(registry);
+    }
+
+    private static final class LongSupplierGauge {
+        static double value(java.util.function.LongSupplier s) {
+            return s.getAsLong();
+        }
     }
 
     public void fileOpened() {

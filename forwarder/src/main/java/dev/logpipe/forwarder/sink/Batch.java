@@ -115,6 +115,29 @@ public final class Batch {
         commitOffset = endOffset;
     }
 
+    /**
+     * Refills this batch with records encoded earlier (read back from the disk spool): {@code wire} holds them
+     * one per line, record {@code i} ending at {@code recordEnds[i]} (after its newline).
+     */
+    public void restore(Source src, byte[] wire, int wireLength, int[] recordEnds, long[] starts, long[] ends,
+                        int[] lineCounts, int n, long commit) {
+        reset(src, commit);
+        this.wire.raw(wire, 0, wireLength);
+        while (recordEnd.length < n) {
+            grow();
+        }
+        System.arraycopy(recordEnds, 0, recordEnd, 0, n);
+        System.arraycopy(starts, 0, start, 0, n);
+        System.arraycopy(ends, 0, end, 0, n);
+        System.arraycopy(lineCounts, 0, lines, 0, n);
+        size = n;
+    }
+
+    /** Where record {@code i} ends in {@link #wire()}, including its newline. */
+    public int recordEnd(int i) {
+        return recordEnd[i];
+    }
+
     /** A record that is deliberately not published (filtered, or skipped by a transform) still advances the commit offset. */
     public void skip(long endOffset) {
         commitOffset = endOffset;

@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
  * so a failing sink stalls the watermark instead of dropping lines (the files are the buffer, I1).
  * Logs once when the sink starts failing and once when it recovers, not per attempt.
  */
-final class Publisher {
+public final class Publisher {
     private static final Logger log = LoggerFactory.getLogger(Publisher.class);
     static final Duration FIRST_BACKOFF = Duration.ofMillis(100);
     static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
@@ -24,7 +24,7 @@ final class Publisher {
     static final Duration MAX_RETRY_AFTER = Duration.ofMinutes(5);
 
     /** Thrown when a stop was requested while the sink was failing: the batch was not delivered. */
-    static final class StoppedException extends Exception {
+    public static final class StoppedException extends Exception {
         private static final long serialVersionUID = 1L;
 
         StoppedException() {
@@ -38,10 +38,21 @@ final class Publisher {
     private boolean failing;
     private long failingSinceNanos;
 
+    /** What waits while the sink fails, and where publishing resumes, for the log lines. */
+    private final String waiting;
+    private final String resumingFrom;
+
     Publisher(Sink sink, ForwarderMetrics metrics, CountDownLatch stop) {
+        this(sink, metrics, stop, "lines stay in the source files and watermarks do not advance until it recovers",
+                "watermarks");
+    }
+
+    public Publisher(Sink sink, ForwarderMetrics metrics, CountDownLatch stop, String waiting, String resumingFrom) {
         this.sink = sink;
         this.metrics = metrics;
         this.stop = stop;
+        this.waiting = waiting;
+        this.resumingFrom = resumingFrom;
     }
 
     /** Starts an overlapping publish (see {@link Sink#send}); its failure is handled by {@link #failed} and a retry. */
@@ -55,8 +66,8 @@ final class Publisher {
         if (failing) {
             failing = false;
             metrics.sinkUp(true);
-            log.info("sink {} is accepting records again after {} ms; resuming from the watermarks",
-                    sink.describe(), (System.nanoTime() - failingSinceNanos) / 1_000_000);
+            log.info("sink {} is accepting records again after {} ms; resuming from the {}",
+                    sink.describe(), (System.nanoTime() - failingSinceNanos) / 1_000_000, resumingFrom);
         }
     }
 
@@ -68,9 +79,8 @@ final class Publisher {
             failingSinceNanos = System.nanoTime();
             metrics.sinkUp(false);
             log.warn("sink {} failed: {}. Retrying with backoff up to {}s (or the destination's Retry-After, "
-                    + "up to {} min); lines stay in the source files and watermarks do not advance until it "
-                    + "recovers", sink.describe(), e.toString(), MAX_BACKOFF.toSeconds(),
-                    MAX_RETRY_AFTER.toMinutes());
+                    + "up to {} min); {}", sink.describe(), e.toString(), MAX_BACKOFF.toSeconds(),
+                    MAX_RETRY_AFTER.toMinutes(), waiting);
         }
     }
 
@@ -78,7 +88,7 @@ final class Publisher {
      * Returns once the sink acknowledged the batch. With {@code deadlineNanos == Long.MAX_VALUE} it retries
      * until a stop is requested; otherwise (the final drain) until that {@link System#nanoTime()} deadline.
      */
-    void publish(Batch batch, long deadlineNanos) throws StoppedException, InterruptedException {
+    public void publish(Batch batch, long deadlineNanos) throws StoppedException, InterruptedException {
         if (batch.isEmpty()) {
             return;
         }

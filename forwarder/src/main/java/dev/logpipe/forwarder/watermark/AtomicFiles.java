@@ -9,11 +9,11 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 
 /** Publishes a file's new content atomically: write a temp file, fsync it, rename over the target, fsync the directory. */
-final class AtomicFiles {
+public final class AtomicFiles {
     private AtomicFiles() {
     }
 
-    static void write(Path target, byte[] content) throws IOException {
+    public static void write(Path target, byte[] content) throws IOException {
         Path dir = target.toAbsolutePath().getParent();
         Files.createDirectories(dir);
         Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
@@ -29,7 +29,7 @@ final class AtomicFiles {
         fsyncDirectory(dir);
     }
 
-    static void fsyncDirectory(Path dir) throws IOException {
+    public static void fsyncDirectory(Path dir) throws IOException {
         try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
             ch.force(true);
         }

@@ -91,6 +91,13 @@ class ConfigLoaderTest {
         rejects("sink:\n  type: kafka\n  kafka:\n    bootstrap_servers: h:9092\n    topic: 'bad topic'\n",
                 "sink.kafka.topic: must be a Kafka topic name");
         rejects("sink:\n  type: http\n", "sink.http.url: is required");
+        rejects("sink:\n  spool:\n    enabled: true\n    max_bytes: 100MiB\n    segment_bytes: 64MiB\n",
+                "sink.spool.segment_bytes: must be at most a quarter of sink.spool.max_bytes");
+        rejects("sink:\n  spool:\n    when_full: drop_newest\n",
+                "sink.spool.when_full: must be one of block, drop_oldest");
+        rejects("sink:\n  spool:\n    max_bytes: 1KiB\n", "sink.spool.max_bytes: must be between");
+        rejects("sink:\n  type: http\n  http:\n    url: http://h/x\n    compression: brotli\n",
+                "sink.http.compression: must be one of gzip, zstd, none");
         rejects("sink:\n  type: http\n  http:\n    url: ftp://x/y\n", "sink.http.url: must be an http:// or https:// URL");
         rejects("sink:\n  type: http\n  http:\n    url: http://h/x\n    token_env: LOGPIPE_SURELY_UNSET_VAR\n",
                 "sink.http.token_env: environment variable LOGPIPE_SURELY_UNSET_VAR is not set");

@@ -1,0 +1,119 @@
+package dev.logpipe.forwarder.spool;
+
+import dev.logpipe.forwarder.config.ForwarderConfig;
+import dev.logpipe.forwarder.config.ForwarderConfig.Format;
+import dev.logpipe.forwarder.metrics.ForwarderMetrics;
+import dev.logpipe.forwarder.sink.Batch;
+import dev.logpipe.forwarder.sink.Sink;
+import dev.logpipe.forwarder.tail.Publisher;
+import dev.logpipe.forwarder.watermark.StateException;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The disk spool as a sink (seed 003, DISK_SPOOL): {@link #publish} returns once the batch is fsynced in the
+ * {@link Spool}, so watermarks advance then; a drainer thread delivers the spooled batches, in order, to the
+ * configured sink, retrying with the usual backoff, and confirms each to the spool only after that sink
+ * acknowledged it. The spool survives a crash: frames not yet confirmed are delivered after the restart.
+ */
+public final class SpoolingSink implements Sink {
+    private static final Logger log = LoggerFactory.getLogger(SpoolingSink.class);
+
+    private final Spool spool;
+    private final Sink target;
+    private final ForwarderMetrics metrics;
+    private final CountDownLatch stop = new CountDownLatch(1);
+    private final Thread drainer;
+
+    private SpoolingSink(Spool spool, Sink target, ForwarderMetrics metrics) {
+        this.spool = spool;
+        this.target = target;
+        this.metrics = metrics;
+        this.drainer = new Thread(this::drain, "log-forwarder-spool");
+        this.drainer.setDaemon(true);
+    }
+
+    /**
+     * Opens the spool (recovering an earlier run's frames) and starts delivering to {@code target}.
+     *
+     * @throws StateException a spool file is corrupt
+     */
+    public static SpoolingSink start(ForwarderConfig.Spool config, Sink target, ForwarderMetrics metrics)
+            throws IOException, StateException {
+        Spool spool = Spool.open(config.path(), config.maxBytes(), config.segmentBytes(), config.whenFull());
+        SpoolingSink s = new SpoolingSink(spool, target, metrics);
+        metrics.bindSpool(spool::bytes, spool::pendingRecords, spool::droppedRecords);
+        s.drainer.start();
+        return s;
+    }
+
+    @Override
+    public void publish(Batch batch) throws IOException {
+        if (batch.isEmpty()) {
+            return;
+        }
+        spool.append(SpoolFrames.encode(batch), batch.size());
+    }
+
+    private void drain() {
+        Publisher publisher = new Publisher(target, metrics, stop,
+                "records stay in the spool " + spool.path() + " until it recovers", "spool");
+        Batch batch = new Batch(target.format());
+        try {
+            while (stop.getCount() > 0) {
+                Spool.Frame f = spool.next(Duration.ofMillis(250));
+                if (f == null) {
+                    continue;
+                }
+                SpoolFrames.decode(f.payload(), batch);
+                publisher.publish(batch, Long.MAX_VALUE);
+                spool.acknowledge(f);
+                metrics.spoolDelivered.increment(f.records());
+            }
+        } catch (Publisher.StoppedException e) {
+            // stopping while the sink fails: the frame stays in the spool for the next run
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (IOException | RuntimeException e) {
+            if (stop.getCount() > 0) {
+                log.error("spool {} cannot be delivered: {}. Nothing more is delivered from it until the forwarder "
+                        + "is restarted; records stay in the spool", spool.path(), e.toString(), e);
+                metrics.sinkUp(false);
+            }
+        }
+    }
+
+    @Override
+    public Format format() {
+        return target.format();
+    }
+
+    @Override
+    public String describe() {
+        return "spool " + spool.path() + " -> " + target.describe();
+    }
+
+    /** Stops delivering (the current delivery gets a few seconds to finish); the spool keeps what is left. */
+    @Override
+    public void close() throws IOException {
+        stop.countDown();
+        try {
+            drainer.join(TimeUnit.SECONDS.toMillis(10));
+            if (drainer.isAlive()) {
+                drainer.interrupt();
+                drainer.join(2_000);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        try {
+            target.close();
+        } finally {
+            spool.close();
+        }
+    }
+}
