@@ -23,7 +23,7 @@ import java.util.Random;
  *
  * <pre>
  * java -cp bench/target/logpipe-bench.jar dev.logpipe.bench.ForwarderThroughputBench \
- *     [--lines 10000000] [--format ndjson|raw] [--sink file|http|kafka] [--http-compression gzip|zstd|none] [--compression zstd|lz4|none] [--kafka-property key=value ...] [--read-buffer 1MiB] [--dir /tmp/logpipe-bench] [--jvm-opts "..."]
+ *     [--lines 10000000] [--format ndjson|raw] [--sink file|http|kafka] [--http-compression gzip|zstd|none] [--spool] [--compression zstd|lz4|none] [--kafka-property key=value ...] [--read-buffer 1MiB] [--dir /tmp/logpipe-bench] [--jvm-opts "..."]
  * </pre>
  * The forwarder jar is taken from forwarder/target/log-forwarder.jar (build it first).
  */
@@ -34,6 +34,7 @@ public final class ForwarderThroughputBench {
         String readBuffer = "1MiB";
         String sinkType = "file";
         String httpCompression = "gzip";
+        boolean spool = false;
         String compression = "lz4";
         StringBuilder kafkaProperties = new StringBuilder();
         Path dir = Path.of("/tmp/logpipe-bench");
@@ -46,6 +47,7 @@ public final class ForwarderThroughputBench {
                 case "--read-buffer" -> readBuffer = args[++i];
                 case "--sink" -> sinkType = args[++i];
                 case "--http-compression" -> httpCompression = args[++i];
+                case "--spool" -> spool = true;
                 case "--compression" -> compression = args[++i];
                 case "--kafka-property" -> {
                     String[] kv = args[++i].split("=", 2);
@@ -89,9 +91,15 @@ public final class ForwarderThroughputBench {
         } else {
             yaml += "sink:\n  type: file\n  file:\n    path: " + out + "\n    format: " + format + "\n";
         }
+        if (spool) {
+            deleteRecursively(dir.resolve("spool"));
+            yaml += "  spool:\n    enabled: true\n    path: " + dir.resolve("spool") + "\n    max_bytes: 8GiB\n";
+        }
         BenchForwarder f = BenchForwarder.start(jar, dir, jvmOpts, yaml);
         long t0 = System.nanoTime();
-        f.awaitMetric("log_forwarder_records_published_total", lines, Duration.ofMinutes(10));
+        // With a spool, done means delivered by the spool to the sink, not only accepted into the spool.
+        f.awaitMetric(spool ? "log_forwarder_spool_records_delivered_total" : "log_forwarder_records_published_total",
+                lines, Duration.ofMinutes(10));
         double seconds = (System.nanoTime() - t0) / 1e9;
         ProcessStats stats = f.stats();
         ProcessStats brokerStats = broker == null ? null : ProcessStats.of(broker.pid());
@@ -102,8 +110,8 @@ public final class ForwarderThroughputBench {
         if (ack != null) {
             ack.close();
         }
-        System.out.printf(Locale.ROOT, "forwarder file->%s (%s): %,d lines, %.1f MB in %.2f s (incl. JVM start)%n",
-                sinkType, sinkType.equals("http") ? "ndjson, " + httpCompression : format, lines, inputBytes / 1e6, seconds);
+        System.out.printf(Locale.ROOT, "forwarder file->%s%s (%s): %,d lines, %.1f MB in %.2f s (incl. JVM start)%n",
+                spool ? "spool->" : "", sinkType, sinkType.equals("http") ? "ndjson, " + httpCompression : format, lines, inputBytes / 1e6, seconds);
         System.out.printf(Locale.ROOT, "  throughput     %,.0f lines/s  %.0f MB/s%n", lines / seconds,
                 inputBytes / 1e6 / seconds);
         System.out.printf(Locale.ROOT, "  cpu            %.2f CPU-s total (user %.2f, system %.2f), %.3f CPU-s per million lines%n",
