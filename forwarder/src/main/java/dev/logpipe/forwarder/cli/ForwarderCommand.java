@@ -1,7 +1,7 @@
 package dev.logpipe.forwarder.cli;
 
 import dev.logpipe.forwarder.Forwarder;
-import dev.logpipe.forwarder.config.ConfigException;
+import dev.logpipe.config.ConfigException;
 import dev.logpipe.forwarder.config.ConfigLoader;
 import dev.logpipe.forwarder.config.ForwarderConfig;
 import dev.logpipe.forwarder.watermark.StateException;

@@ -1,5 +1,8 @@
 package dev.logpipe.forwarder.config;
 
+import dev.logpipe.config.ConfigException;
+import dev.logpipe.config.ConfigNode;
+
 import dev.logpipe.forwarder.config.ForwarderConfig.HttpCompression;
 
 import com.fasterxml.jackson.core.JsonParser;

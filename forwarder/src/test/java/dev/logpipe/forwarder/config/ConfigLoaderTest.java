@@ -1,5 +1,7 @@
 package dev.logpipe.forwarder.config;
 
+import dev.logpipe.config.ConfigException;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,4 +1,4 @@
-package dev.logpipe.forwarder.config;
+package dev.logpipe.config;
 
 /** An invalid configuration: the message starts with the key path and says what is wrong and what was found. */
 public final class ConfigException extends Exception {

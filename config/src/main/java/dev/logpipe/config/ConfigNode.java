@@ -1,4 +1,4 @@
-package dev.logpipe.forwarder.config;
+package dev.logpipe.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
@@ -17,14 +17,14 @@ import java.util.regex.Matcher;
  * A read cursor over one YAML mapping that remembers its key path and which keys were read, so that
  * every error names the full key ({@code watch.state.flush_interval: ...}) and unknown keys are rejected.
  */
-final class ConfigNode {
+public final class ConfigNode {
     private static final java.util.regex.Pattern DURATION =
             java.util.regex.Pattern.compile("(\\d+)(ms|s|m|h)?");
     private static final java.util.regex.Pattern BYTES =
             java.util.regex.Pattern.compile("(\\d+)\\s*(b|kib|kb|k|mib|mb|m|gib|gb|g)?");
 
-    /** No forwarder interval needs more; capping it keeps nanosecond arithmetic far from overflow. */
-    static final Duration MAX_DURATION = Duration.ofHours(24);
+    /** No interval needs more; capping it keeps nanosecond arithmetic far from overflow. */
+    public static final Duration MAX_DURATION = Duration.ofHours(24);
 
     private final String path;
     private final JsonNode node;
@@ -35,7 +35,7 @@ final class ConfigNode {
         this.node = node;
     }
 
-    static ConfigNode root(JsonNode node) throws ConfigException {
+    public static ConfigNode root(JsonNode node) throws ConfigException {
         if (node == null || node.isNull() || node.isMissingNode()) {
             return new ConfigNode("", com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode());
         }
@@ -45,17 +45,17 @@ final class ConfigNode {
         return new ConfigNode("", node);
     }
 
-    String keyPath(String key) {
+    public String keyPath(String key) {
         return path.isEmpty() ? key : path + "." + key;
     }
 
-    boolean has(String key) {
+    public boolean has(String key) {
         JsonNode v = node.get(key);
         return v != null && !v.isNull();
     }
 
     /** A nested mapping; an absent key gives an empty mapping so defaults apply. */
-    ConfigNode child(String key) throws ConfigException {
+    public ConfigNode child(String key) throws ConfigException {
         read.add(key);
         JsonNode v = node.get(key);
         if (v == null || v.isNull()) {
@@ -67,7 +67,7 @@ final class ConfigNode {
         return new ConfigNode(keyPath(key), v);
     }
 
-    List<ConfigNode> children(String key) throws ConfigException {
+    public List<ConfigNode> children(String key) throws ConfigException {
         read.add(key);
         JsonNode v = node.get(key);
         List<ConfigNode> out = new ArrayList<>();
@@ -88,7 +88,7 @@ final class ConfigNode {
         return out;
     }
 
-    String string(String key, String fallback) throws ConfigException {
+    public String string(String key, String fallback) throws ConfigException {
         read.add(key);
         JsonNode v = node.get(key);
         if (v == null || v.isNull()) {
@@ -100,7 +100,7 @@ final class ConfigNode {
         return v.asText();
     }
 
-    String requiredString(String key) throws ConfigException {
+    public String requiredString(String key) throws ConfigException {
         String s = string(key, null);
         if (s == null || s.isBlank()) {
             throw new ConfigException(keyPath(key) + ": is required");
@@ -108,7 +108,7 @@ final class ConfigNode {
         return s;
     }
 
-    List<String> strings(String key) throws ConfigException {
+    public List<String> strings(String key) throws ConfigException {
         read.add(key);
         JsonNode v = node.get(key);
         List<String> out = new ArrayList<>();
@@ -132,7 +132,7 @@ final class ConfigNode {
         return out;
     }
 
-    Map<String, String> stringMap(String key) throws ConfigException {
+    public Map<String, String> stringMap(String key) throws ConfigException {
         read.add(key);
         JsonNode v = node.get(key);
         Map<String, String> out = new LinkedHashMap<>();
@@ -154,7 +154,7 @@ final class ConfigNode {
         return out;
     }
 
-    boolean bool(String key, boolean fallback) throws ConfigException {
+    public boolean bool(String key, boolean fallback) throws ConfigException {
         read.add(key);
         JsonNode v = node.get(key);
         if (v == null || v.isNull()) {
@@ -166,7 +166,7 @@ final class ConfigNode {
         return v.booleanValue();
     }
 
-    long integer(String key, long fallback, long min, long max) throws ConfigException {
+    public long integer(String key, long fallback, long min, long max) throws ConfigException {
         read.add(key);
         JsonNode v = node.get(key);
         if (v == null || v.isNull()) {
@@ -183,7 +183,7 @@ final class ConfigNode {
     }
 
     /** A duration such as {@code 250ms}, {@code 1s}, {@code 5m}, {@code 1h} or {@code 0}. */
-    Duration duration(String key, Duration fallback, Duration min) throws ConfigException {
+    public Duration duration(String key, Duration fallback, Duration min) throws ConfigException {
         read.add(key);
         JsonNode v = node.get(key);
         if (v == null || v.isNull()) {
@@ -205,7 +205,7 @@ final class ConfigNode {
     }
 
     /** A byte size such as {@code 65536}, {@code 64KiB} or {@code 1MiB}. */
-    long bytes(String key, long fallback, long min, long max) throws ConfigException {
+    public long bytes(String key, long fallback, long min, long max) throws ConfigException {
         read.add(key);
         JsonNode v = node.get(key);
         if (v == null || v.isNull()) {
@@ -236,7 +236,7 @@ final class ConfigNode {
         return value;
     }
 
-    Path path(String key, Path base, Path fallback) throws ConfigException {
+    public Path path(String key, Path base, Path fallback) throws ConfigException {
         String s = string(key, null);
         if (s == null) {
             return fallback;
@@ -251,7 +251,7 @@ final class ConfigNode {
         }
     }
 
-    <E extends Enum<E>> E choice(String key, Class<E> type, E fallback) throws ConfigException {
+    public <E extends Enum<E>> E choice(String key, Class<E> type, E fallback) throws ConfigException {
         String s = string(key, null);
         if (s == null) {
             return fallback;
@@ -270,7 +270,7 @@ final class ConfigNode {
     }
 
     /** Fails on the first key in this mapping that no reader asked for. */
-    void rejectUnknownKeys() throws ConfigException {
+    public void rejectUnknownKeys() throws ConfigException {
         Iterator<String> names = node.fieldNames();
         while (names.hasNext()) {
             String name = names.next();
@@ -280,7 +280,7 @@ final class ConfigNode {
         }
     }
 
-    static Duration parseDuration(String text) {
+    public static Duration parseDuration(String text) {
         Matcher m = DURATION.matcher(text);
         if (!m.matches()) {
             return null;
@@ -307,7 +307,7 @@ final class ConfigNode {
         }
     }
 
-    static String format(Duration d) {
+    public static String format(Duration d) {
         if (d.isZero()) {
             return "0";
         }
