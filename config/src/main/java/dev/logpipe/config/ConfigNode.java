@@ -45,6 +45,43 @@ public final class ConfigNode {
         return new ConfigNode("", node);
     }
 
+    /** Parses YAML (duplicate keys are an error) into the root node; {@code origin} names the source in errors. */
+    public static ConfigNode fromYaml(String yaml, String origin) throws ConfigException {
+        JsonNode tree;
+        try {
+            com.fasterxml.jackson.databind.ObjectMapper mapper = new com.fasterxml.jackson.databind.ObjectMapper(
+                    new com.fasterxml.jackson.dataformat.yaml.YAMLFactory());
+            mapper.enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+            tree = mapper.readTree(yaml);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new ConfigException("config " + origin + " is not valid YAML: " + e.getOriginalMessage()
+                    + (e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ")"), e);
+        }
+        return root(tree);
+    }
+
+    /** {@code host:port} (IPv6 in brackets) as an unresolved-if-needed socket address; errors name {@code keyPath}. */
+    public static java.net.InetSocketAddress parseAddress(String keyPath, String listen) throws ConfigException {
+        int colon = listen.lastIndexOf(':');
+        if (colon <= 0 || colon == listen.length() - 1) {
+            throw new ConfigException(keyPath + ": must be host:port like 127.0.0.1:9100, was \"" + listen + "\"");
+        }
+        int port;
+        try {
+            port = Integer.parseInt(listen.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            throw new ConfigException(keyPath + ": port must be a number, was \"" + listen + "\"");
+        }
+        if (port < 0 || port > 65535) {
+            throw new ConfigException(keyPath + ": port must be between 0 and 65535, was " + port);
+        }
+        String host = listen.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        return new java.net.InetSocketAddress(host, port);
+    }
+
     public String keyPath(String key) {
         return path.isEmpty() ? key : path + "." + key;
     }

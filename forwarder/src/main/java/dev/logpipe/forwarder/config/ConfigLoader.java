@@ -5,11 +5,6 @@ import dev.logpipe.config.ConfigNode;
 
 import dev.logpipe.forwarder.config.ForwarderConfig.HttpCompression;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.google.re2j.PatternSyntaxException;
 import dev.logpipe.forwarder.config.ForwarderConfig.FileSink;
 import dev.logpipe.forwarder.config.ForwarderConfig.Filter;
@@ -27,7 +22,6 @@ import dev.logpipe.forwarder.config.ForwarderConfig.Transform;
 import dev.logpipe.forwarder.config.ForwarderConfig.Watch;
 import java.io.IOException;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -71,16 +65,7 @@ public final class ConfigLoader {
     }
 
     public ForwarderConfig parse(String yaml, String origin) throws ConfigException {
-        JsonNode tree;
-        try {
-            ObjectMapper mapper = new ObjectMapper(new YAMLFactory());
-            mapper.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
-            tree = mapper.readTree(yaml);
-        } catch (JsonProcessingException e) {
-            throw new ConfigException("config " + origin + " is not valid YAML: " + e.getOriginalMessage()
-                    + (e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ")"), e);
-        }
-        ConfigNode root = ConfigNode.root(tree);
+        ConfigNode root = ConfigNode.fromYaml(yaml, origin);
         String host = root.string("host", defaultHost());
         Watch watch = watch(root.child("watch"));
         ForwarderConfig.Parser parser = parser(root.child("parser"));
@@ -408,24 +393,7 @@ public final class ConfigLoader {
         if (listen == null) {
             return new Metrics(null);
         }
-        int colon = listen.lastIndexOf(':');
-        if (colon <= 0 || colon == listen.length() - 1) {
-            throw new ConfigException("metrics.listen: must be host:port like 127.0.0.1:9100, was \"" + listen + "\"");
-        }
-        int port;
-        try {
-            port = Integer.parseInt(listen.substring(colon + 1));
-        } catch (NumberFormatException e) {
-            throw new ConfigException("metrics.listen: port must be a number, was \"" + listen + "\"");
-        }
-        if (port < 0 || port > 65535) {
-            throw new ConfigException("metrics.listen: port must be between 0 and 65535, was " + port);
-        }
-        String host = listen.substring(0, colon);
-        if (host.startsWith("[") && host.endsWith("]")) {
-            host = host.substring(1, host.length() - 1);
-        }
-        return new Metrics(new InetSocketAddress(host, port));
+        return new Metrics(ConfigNode.parseAddress("metrics.listen", listen));
     }
 
     /** Fields the forwarder writes itself; a transform writing them would produce duplicate JSON keys. */
