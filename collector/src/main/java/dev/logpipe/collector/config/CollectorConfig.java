@@ -1,0 +1,62 @@
+package dev.logpipe.collector.config;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/** The collector's validated configuration (docs/collector.md lists every key). */
+public record CollectorConfig(InetSocketAddress listen, Limits limits, List<Tenant> tenants, Kafka kafka,
+                              Redaction redaction) {
+    public CollectorConfig {
+        tenants = List.copyOf(tenants);
+    }
+
+    /**
+     * Admission and decoding bounds. {@code maxBodyBytes}: bytes on the wire (413); {@code maxDecodedBytes}: after
+     * decompression (413); {@code maxRecordBytes}: one line (longer lines are dead-lettered);
+     * {@code inFlightBytes}: bodies being processed at once across all requests (503 beyond it).
+     */
+    public record Limits(long maxBodyBytes, long maxDecodedBytes, int maxRecordBytes, long inFlightBytes,
+                         Duration idleTimeout, Duration maxFutureSkew, Duration maxPastAge) {
+    }
+
+    /**
+     * One tenant: the SHA-256 hashes (hex) of its API keys, its rate limits (0 = unlimited) and, for a high-volume
+     * tenant, how many partition-key shards of its own it spreads over (0 = shared keys).
+     */
+    public record Tenant(String id, List<String> apiKeySha256, long recordsPerSecond, long bytesPerSecond,
+                         Duration burst, int dedicatedShards) {
+        public Tenant {
+            apiKeySha256 = List.copyOf(apiKeySha256);
+        }
+
+        @Override
+        public String toString() {
+            return "Tenant[" + id + ", " + apiKeySha256.size() + " keys]";
+        }
+    }
+
+    public record Kafka(String bootstrapServers, String topic, String deadLetterTopic, int partitions,
+                        short replicationFactor, int minInsyncReplicas, String compression, Duration deliveryTimeout,
+                        int sharedShards, Map<String, String> properties) {
+        public Kafka {
+            properties = Map.copyOf(properties);
+        }
+
+        @Override
+        public String toString() {
+            return "Kafka[" + bootstrapServers + ", " + topic + ", properties=" + properties.keySet() + "]";
+        }
+    }
+
+    /** Configured rules come on top of the built-in ones; a value longer than {@code maxScanBytes} is withheld. */
+    public record Redaction(List<Rule> rules, int maxScanBytes) {
+        public Redaction {
+            rules = List.copyOf(rules);
+        }
+    }
+
+    public record Rule(String name, String pattern, String replacement) {
+    }
+}
