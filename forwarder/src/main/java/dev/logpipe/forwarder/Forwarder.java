@@ -87,8 +87,9 @@ public final class Forwarder implements Closeable {
             Sink sink = Sinks.create(config.sink(), n -> metrics.recordsDeadLettered.increment(n));
             opened.add(sink);
             if (config.sink().spool() != null) {
-                opened.remove(sink); // the spool closes the sink it delivers to
-                sink = dev.logpipe.forwarder.spool.SpoolingSink.start(config.sink().spool(), sink, metrics);
+                Sink target = sink;
+                sink = dev.logpipe.forwarder.spool.SpoolingSink.start(config.sink().spool(), target, metrics);
+                opened.remove(target); // from now on the spool closes the sink it delivers to
                 opened.add(sink);
             }
             Sink tailSink = sink;

@@ -45,6 +45,8 @@ public final class Spool implements Closeable {
     private static final class Segment {
         long bytes;
         long pendingRecords;
+        /** End of the last frame the sink acknowledged: everything before it is delivered. */
+        long ackedTo;
     }
 
     private final Path dir;
@@ -100,12 +102,13 @@ public final class Spool implements Closeable {
         for (Map.Entry<Long, Segment> e : segments.entrySet()) {
             long from = e.getKey() == cursor[0] ? cursor[1] : 0;
             scan(e.getKey(), e.getValue(), from, e.getKey() == last);
+            e.getValue().ackedTo = Math.min(from, e.getValue().bytes);
             bytes += e.getValue().bytes;
         }
         readSegment = segments.isEmpty() ? last + 1 : segments.firstKey();
         readOffset = segments.isEmpty() || readSegment != cursor[0] ? 0 : cursor[1];
-        writeSegment = last + 1;
-        openWriter();
+        writeSegment = last;
+        roll(); // a fresh segment per run; earlier ones are sealed (and deleted if fully delivered)
         long pending = pendingRecords();
         if (pending > 0) {
             log.info("spool holds {} records ({} bytes) from an earlier run path={}; delivering them first", pending,
@@ -121,8 +124,10 @@ public final class Spool implements Closeable {
             long pos = 0;
             while (pos < size) {
                 FrameRead r = readFrame(ch, pos, size);
-                if (r == null) {
-                    if (!newest) {
+                if (r.payload == null) {
+                    // Only the end of the newest segment may be torn: a frame cut short, or zeros after it.
+                    boolean tornTail = newest && (r.end >= size || zerosFrom(ch, pos, size));
+                    if (!tornTail) {
                         throw new StateException("spool segment " + file + " is corrupt at offset " + pos
                                 + " (checksum or length does not match). Move the spool directory aside to start; "
                                 + "the records it still held (after offset " + pos + ") are then lost");
@@ -142,13 +147,17 @@ public final class Spool implements Closeable {
         }
     }
 
+    /** A frame as read: {@code payload} is null when it is incomplete or does not match its checksum. */
     private record FrameRead(long end, int records, byte[] payload) {
     }
 
-    /** The frame at {@code pos}, or null when it is incomplete or its checksum fails. */
+    /**
+     * The frame at {@code pos}. The checksum covers the length, the record count and the payload; a frame has at
+     * least one record and one payload byte, so zeros never pass for a frame.
+     */
     private static FrameRead readFrame(FileChannel ch, long pos, long size) throws IOException {
         if (size - pos < HEADER) {
-            return null;
+            return new FrameRead(size, 0, null);
         }
         ByteBuffer head = ByteBuffer.allocate(HEADER);
         readFully(ch, head, pos);
@@ -156,17 +165,44 @@ public final class Spool implements Closeable {
         int length = head.getInt();
         int records = head.getInt();
         int crc = head.getInt();
-        if (length < 0 || records < 0 || size - pos - HEADER < length) {
-            return null;
+        if (length < 1 || records < 1) {
+            return new FrameRead(pos + HEADER, 0, null);
+        }
+        long end = pos + HEADER + length;
+        if (end > size) {
+            return new FrameRead(end, 0, null);
         }
         ByteBuffer body = ByteBuffer.allocate(length);
         readFully(ch, body, pos + HEADER);
-        CRC32C c = new CRC32C();
-        c.update(body.array(), 0, length);
-        if ((int) c.getValue() != crc) {
-            return null;
+        if (checksum(length, records, body.array()) != crc) {
+            return new FrameRead(end, 0, null);
         }
-        return new FrameRead(pos + HEADER + length, records, body.array());
+        return new FrameRead(end, records, body.array());
+    }
+
+    private static int checksum(int length, int records, byte[] payload) {
+        CRC32C c = new CRC32C();
+        c.update(ByteBuffer.allocate(8).putInt(length).putInt(records).flip());
+        c.update(payload, 0, length);
+        return (int) c.getValue();
+    }
+
+    private static boolean zerosFrom(FileChannel ch, long pos, long size) throws IOException {
+        ByteBuffer buf = ByteBuffer.allocate(64 * 1024);
+        for (long at = pos; at < size; ) {
+            buf.clear();
+            int n = ch.read(buf, at);
+            if (n <= 0) {
+                return true;
+            }
+            for (int i = 0; i < n; i++) {
+                if (buf.get(i) != 0) {
+                    return false;
+                }
+            }
+            at += n;
+        }
+        return true;
     }
 
     private static void readFully(FileChannel ch, ByteBuffer buf, long pos) throws IOException {
@@ -183,10 +219,12 @@ public final class Spool implements Closeable {
      * {@code drop_oldest} deletes the oldest segments and counts their undelivered records.
      */
     public void append(byte[] payload, int records) throws IOException {
-        CRC32C c = new CRC32C();
-        c.update(payload, 0, payload.length);
+        if (payload.length == 0 || records < 1) {
+            throw new IllegalArgumentException("a spool frame holds at least one record");
+        }
         ByteBuffer frame = ByteBuffer.allocate(HEADER + payload.length);
-        frame.putInt(payload.length).putInt(records).putInt((int) c.getValue()).put(payload).flip();
+        frame.putInt(payload.length).putInt(records).putInt(checksum(payload.length, records, payload)).put(payload)
+                .flip();
         long need = frame.remaining();
         lock.lock();
         try {
@@ -247,23 +285,47 @@ public final class Spool implements Closeable {
         if (readSegment <= id) {
             readSegment = segments.firstKey();
             readOffset = 0;
-            writeCursor(readSegment, 0);
         }
+        writeCursor(segments.firstKey(), segments.firstEntry().getValue().ackedTo);
         log.warn("spool {} is full (max_bytes {}): dropped its oldest segment with {} undelivered records "
                 + "(when_full: drop_oldest; counted in log_forwarder_spool_records_dropped_total)", dir, maxBytes,
                 seg.pendingRecords);
     }
 
+    /** Seals the segment being written and starts the next; the state changes only once the new file is open. */
     private void roll() throws IOException {
-        writer.close();
+        FileChannel next = FileChannel.open(segmentPath(writeSegment + 1), StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE);
+        if (writer != null) {
+            writer.close();
+        }
+        writer = next;
         writeSegment++;
-        openWriter();
-    }
-
-    private void openWriter() throws IOException {
-        writer = FileChannel.open(segmentPath(writeSegment), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         segments.put(writeSegment, new Segment());
         AtomicFiles.fsyncDirectory(dir);
+        deleteDelivered();
+    }
+
+    /**
+     * Deletes sealed segments, oldest first, whose every frame the sink acknowledged, and records in the cursor
+     * where delivery stands: the first remaining segment, up to its last acknowledged frame. Never moves back.
+     */
+    private void deleteDelivered() throws IOException {
+        while (segments.firstKey() < writeSegment) {
+            long id = segments.firstKey();
+            Segment seg = segments.get(id);
+            if (seg.ackedTo < seg.bytes) {
+                break;
+            }
+            segments.remove(id);
+            bytes -= seg.bytes;
+            if (readerSegment == id) {
+                reader.close();
+                readerSegment = -1;
+            }
+            Files.deleteIfExists(segmentPath(id));
+        }
+        writeCursor(segments.firstKey(), segments.firstEntry().getValue().ackedTo);
     }
 
     /**
@@ -289,7 +351,7 @@ public final class Spool implements Closeable {
                 }
                 if (readOffset < seg.bytes) {
                     FrameRead r = readFrame(channelFor(readSegment), readOffset, seg.bytes);
-                    if (r == null) {
+                    if (r.payload == null) {
                         throw new IOException("spool segment " + segmentPath(readSegment) + " is corrupt at offset "
                                 + readOffset + " (checksum does not match)");
                     }
@@ -336,23 +398,25 @@ public final class Spool implements Closeable {
                 return;
             }
             seg.pendingRecords -= f.records();
-            if (f.end() >= seg.bytes && f.segment() < writeSegment) {
-                segments.remove(f.segment());
-                bytes -= seg.bytes;
-                if (readerSegment == f.segment()) {
-                    reader.close();
-                    readerSegment = -1;
-                }
-                long next = segments.firstKey();
-                writeCursor(next, 0);
-                Files.deleteIfExists(segmentPath(f.segment()));
-            } else {
-                writeCursor(f.segment(), f.end());
-            }
+            seg.ackedTo = Math.max(seg.ackedTo, f.end());
+            deleteDelivered();
             changed.signalAll();
         } finally {
             lock.unlock();
         }
+    }
+
+    /** A frame that cannot be delivered (unreadable payload) is given up: counted as dropped and passed over. */
+    public void discard(Frame f) throws IOException {
+        lock.lock();
+        try {
+            if (segments.containsKey(f.segment())) {
+                droppedRecords += f.records();
+            }
+        } finally {
+            lock.unlock();
+        }
+        acknowledge(f);
     }
 
     private long[] readCursor() throws IOException, StateException {
@@ -447,7 +511,9 @@ public final class Spool implements Closeable {
             }
             closed = true;
             changed.signalAll();
-            writer.close();
+            if (writer != null) {
+                writer.close();
+            }
             if (reader != null) {
                 reader.close();
             }

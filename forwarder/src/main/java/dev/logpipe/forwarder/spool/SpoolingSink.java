@@ -63,27 +63,68 @@ public final class SpoolingSink implements Sink {
         Publisher publisher = new Publisher(target, metrics, stop,
                 "records stay in the spool " + spool.path() + " until it recovers", "spool");
         Batch batch = new Batch(target.format());
-        try {
-            while (stop.getCount() > 0) {
-                Spool.Frame f = spool.next(Duration.ofMillis(250));
-                if (f == null) {
-                    continue;
+        Spool.Frame frame = null;
+        boolean delivered = false;
+        long backoffMs = 0;
+        while (stop.getCount() > 0) {
+            try {
+                if (frame == null) {
+                    frame = spool.next(Duration.ofMillis(250));
+                    delivered = false;
+                    if (frame == null) {
+                        continue;
+                    }
                 }
-                SpoolFrames.decode(f.payload(), batch);
-                publisher.publish(batch, Long.MAX_VALUE);
-                spool.acknowledge(f);
-                metrics.spoolDelivered.increment(f.records());
+                if (!delivered) {
+                    if (!decode(frame, batch)) {
+                        frame = null;
+                        continue;
+                    }
+                    publisher.publish(batch, Long.MAX_VALUE);
+                    delivered = true;
+                }
+                spool.acknowledge(frame);
+                metrics.spoolDelivered.increment(frame.records());
+                frame = null;
+                if (backoffMs > 0) {
+                    log.info("spool {} works again", spool.path());
+                    backoffMs = 0;
+                }
+            } catch (Publisher.StoppedException e) {
+                return; // stopping while the sink fails: the frame stays in the spool for the next run
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (IOException | RuntimeException e) {
+                // The spool's own files failed (disk full, I/O error): keep the frame and try again.
+                if (backoffMs == 0) {
+                    log.error("spool {} failed: {}; retrying with backoff up to 30s (records stay in the spool)",
+                            spool.path(), e.toString(), e);
+                }
+                backoffMs = Math.min(Math.max(100, backoffMs * 2), 30_000);
+                try {
+                    if (stop.await(backoffMs, TimeUnit.MILLISECONDS)) {
+                        return;
+                    }
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
             }
-        } catch (Publisher.StoppedException e) {
-            // stopping while the sink fails: the frame stays in the spool for the next run
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Refills {@code batch} from the frame; a frame that cannot be read is given up, counted and logged. */
+    private boolean decode(Spool.Frame frame, Batch batch) throws IOException {
+        try {
+            SpoolFrames.decode(frame.payload(), batch);
+            return true;
         } catch (IOException | RuntimeException e) {
-            if (stop.getCount() > 0) {
-                log.error("spool {} cannot be delivered: {}. Nothing more is delivered from it until the forwarder "
-                        + "is restarted; records stay in the spool", spool.path(), e.toString(), e);
-                metrics.sinkUp(false);
-            }
+            log.error("spool frame at segment {} offset {} cannot be read ({}); its {} records are dropped and "
+                    + "counted in log_forwarder_spool_records_dropped_total", frame.segment(), frame.offset(),
+                    e.toString(), frame.records());
+            spool.discard(frame);
+            return false;
         }
     }
 

@@ -184,4 +184,56 @@ class SpoolTest {
             assertThat(drain(s)).hasSize(1);
         }
     }
+
+    @Test
+    void aDrainerThatKeepsUpFreesEverySealedSegmentSoSteadyTrafficNeverFillsTheSpool() throws Exception {
+        try (Spool s = open(256 * KIB, 64 * KIB, WhenFull.BLOCK)) {
+            byte[] chunk = new byte[30 * 1024];
+            for (int i = 0; i < 100; i++) { // 3 MB through a 256 KiB spool, each frame delivered right away
+                s.append(chunk, 1);
+                s.acknowledge(s.next(Duration.ZERO));
+            }
+            assertThat(segmentFiles()).as("sealed, delivered segments are deleted").isLessThanOrEqualTo(2);
+            assertThat(s.bytes()).isLessThanOrEqualTo(64 * KIB + 30 * KIB + Spool.HEADER);
+            assertThat(s.pendingRecords()).isZero();
+        }
+        try (Spool s = open(256 * KIB, 64 * KIB, WhenFull.BLOCK)) {
+            assertThat(s.pendingRecords()).as("nothing is delivered twice after a restart").isZero();
+            assertThat(s.next(Duration.ZERO)).isNull();
+        }
+    }
+
+    @Test
+    void aCorruptFrameInTheMiddleOfTheNewestSegmentStopsStartupInsteadOfCuttingWhatFollows() throws Exception {
+        try (Spool s = open(KIB * KIB, 64 * KIB, WhenFull.BLOCK)) {
+            s.append(payload("first"), 1);
+            s.append(payload("second"), 1);
+        }
+        Path newest = newestSegment();
+        byte[] bytes = Files.readAllBytes(newest);
+        bytes[Spool.HEADER] ^= 0x55; // inside the first frame's payload
+        Files.write(newest, bytes);
+        assertThatThrownBy(() -> open(KIB * KIB, 64 * KIB, WhenFull.BLOCK))
+                .isInstanceOf(StateException.class)
+                .hasMessageContaining(newest + " is corrupt at offset 0");
+    }
+
+    @Test
+    void zerosAfterTheLastFrameOfTheNewestSegmentAreATornTailNotFrames() throws Exception {
+        try (Spool s = open(KIB * KIB, 64 * KIB, WhenFull.BLOCK)) {
+            s.append(payload("kept"), 1);
+        }
+        Path newest = newestSegment();
+        Files.write(newest, new byte[4096], StandardOpenOption.APPEND); // what a power loss can leave
+        try (Spool s = open(KIB * KIB, 64 * KIB, WhenFull.BLOCK)) {
+            assertThat(s.pendingRecords()).isEqualTo(1);
+            assertThat(drain(s)).containsExactly("kept");
+        }
+    }
+
+    private Path newestSegment() throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(p -> p.toString().endsWith(".seg")).sorted().reduce((a, b) -> b).orElseThrow();
+        }
+    }
 }
