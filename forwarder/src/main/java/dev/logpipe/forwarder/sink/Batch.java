@@ -117,12 +117,13 @@ public final class Batch {
 
     /**
      * Refills this batch with records encoded earlier (read back from the disk spool): {@code wire} holds them
-     * one per line, record {@code i} ending at {@code recordEnds[i]} (after its newline).
+     * one per line from {@code wireOffset}, record {@code i} ending {@code recordEnds[i]} bytes after that offset
+     * (after its newline).
      */
-    public void restore(Source src, byte[] wire, int wireLength, int[] recordEnds, long[] starts, long[] ends,
-                        int[] lineCounts, int n, long commit) {
+    public void restore(Source src, byte[] wire, int wireOffset, int wireLength, int[] recordEnds, long[] starts,
+                        long[] ends, int[] lineCounts, int n, long commit) {
         reset(src, commit);
-        this.wire.raw(wire, 0, wireLength);
+        this.wire.raw(wire, wireOffset, wireLength);
         while (recordEnd.length < n) {
             grow();
         }

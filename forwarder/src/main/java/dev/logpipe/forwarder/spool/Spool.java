@@ -222,10 +222,10 @@ public final class Spool implements Closeable {
         if (payload.length == 0 || records < 1) {
             throw new IllegalArgumentException("a spool frame holds at least one record");
         }
-        ByteBuffer frame = ByteBuffer.allocate(HEADER + payload.length);
-        frame.putInt(payload.length).putInt(records).putInt(checksum(payload.length, records, payload)).put(payload)
-                .flip();
-        long need = frame.remaining();
+        ByteBuffer head = ByteBuffer.allocate(HEADER);
+        head.putInt(payload.length).putInt(records).putInt(checksum(payload.length, records, payload)).flip();
+        ByteBuffer[] frame = {head, ByteBuffer.wrap(payload)};
+        long need = HEADER + payload.length;
         lock.lock();
         try {
             ensureOpen();
@@ -235,9 +235,9 @@ public final class Spool implements Closeable {
             }
             makeRoom(need);
             current = segments.get(writeSegment);
-            long at = current.bytes;
-            while (frame.hasRemaining()) {
-                writer.write(frame, at + frame.position());
+            writer.position(current.bytes); // only this thread writes, always at the end of the segment
+            while (frame[1].hasRemaining()) {
+                writer.write(frame);
             }
             writer.force(false);
             current.bytes += need;
