@@ -103,6 +103,7 @@ public record LogRecord(
         public Builder level(Level v) { level = v; return this; }
         public Builder message(String v) { message = v; return this; }
         public Builder field(String name, Object value) { fields.put(name, value); return this; }
+        public Builder clearFields() { fields.clear(); return this; }
 
         public LogRecord build() {
             return new LogRecord(schemaVersion, recordId, eventTime, observedTime, tenantId, traceId, spanId,

@@ -1,0 +1,80 @@
+package dev.logpipe.collector.admission;
+
+import dev.logpipe.collector.config.CollectorConfig;
+import io.github.bucket4j.Bandwidth;
+import io.github.bucket4j.Bucket;
+import io.github.bucket4j.ConsumptionProbe;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Per-tenant rate limits in records/s and bytes/s, each a token bucket holding {@code burst} worth of its rate.
+ * Admission happens before the body is read: the bytes are charged from the request's length, and a request is
+ * admitted only while the records bucket is not in debt. The records are charged once they are counted, and may
+ * put the bucket in debt, which refuses the next requests until it has refilled.
+ */
+public final class TenantLimits {
+    /** Whether a request may go on, and if not how long the client should wait. */
+    public record Decision(boolean admitted, Duration retryAfter, String limit) {
+        static final Decision OK = new Decision(true, Duration.ZERO, null);
+    }
+
+    private record Buckets(Bucket records, Bucket bytes, long bytesCapacity) {
+    }
+
+    private final Map<String, Buckets> byTenant = new HashMap<>();
+
+    public TenantLimits(Iterable<CollectorConfig.Tenant> tenants) {
+        for (CollectorConfig.Tenant t : tenants) {
+            byTenant.put(t.id(), new Buckets(bucket(t.recordsPerSecond(), t.burst()),
+                    bucket(t.bytesPerSecond(), t.burst()), capacity(t.bytesPerSecond(), t.burst())));
+        }
+    }
+
+    private static Bucket bucket(long perSecond, Duration burst) {
+        if (perSecond <= 0) {
+            return null;
+        }
+        long capacity = capacity(perSecond, burst);
+        return Bucket.builder().addLimit(Bandwidth.builder().capacity(capacity)
+                .refillGreedy(perSecond, Duration.ofSeconds(1)).build()).build();
+    }
+
+    private static long capacity(long perSecond, Duration burst) {
+        return Math.max(1, perSecond * burst.toMillis() / 1000);
+    }
+
+    /** Before the body is read: charges {@code bodyBytes} and checks the records bucket is not in debt. */
+    public Decision admit(String tenant, long bodyBytes) {
+        Buckets b = byTenant.get(tenant);
+        if (b == null) {
+            return Decision.OK;
+        }
+        if (b.records() != null && b.records().getAvailableTokens() <= 0) {
+            long missing = 1 - b.records().getAvailableTokens();
+            return new Decision(false, waitFor(b.records(), missing), "records_per_second");
+        }
+        if (b.bytes() != null && bodyBytes > 0) {
+            // A body larger than the whole burst is charged the burst: it is admitted when the bucket is full.
+            ConsumptionProbe p = b.bytes().tryConsumeAndReturnRemaining(Math.min(bodyBytes, b.bytesCapacity()));
+            if (!p.isConsumed()) {
+                return new Decision(false, Duration.ofNanos(p.getNanosToWaitForRefill()), "bytes_per_second");
+            }
+        }
+        return Decision.OK;
+    }
+
+    /** After the records are counted: charges them (the bucket may go into debt). */
+    public void charge(String tenant, long records) {
+        Buckets b = byTenant.get(tenant);
+        if (b != null && b.records() != null && records > 0) {
+            b.records().consumeIgnoringRateLimits(records);
+        }
+    }
+
+    private static Duration waitFor(Bucket bucket, long tokens) {
+        var estimate = bucket.estimateAbilityToConsume(tokens);
+        return Duration.ofNanos(Math.max(estimate.getNanosToWaitForRefill(), 1_000_000));
+    }
+}

@@ -1,0 +1,171 @@
+package dev.logpipe.collector.config;
+
+import dev.logpipe.collector.config.CollectorConfig.Kafka;
+import dev.logpipe.collector.config.CollectorConfig.Limits;
+import dev.logpipe.collector.config.CollectorConfig.Redaction;
+import dev.logpipe.collector.config.CollectorConfig.Rule;
+import dev.logpipe.collector.config.CollectorConfig.Tenant;
+import dev.logpipe.config.ConfigException;
+import dev.logpipe.config.ConfigNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** Reads and validates the collector's YAML; every error names the key path. */
+public final class CollectorConfigLoader {
+    private static final Set<String> COMPRESSIONS = Set.of("zstd", "lz4", "gzip", "snappy", "none");
+    private static final Set<String> FIXED_PRODUCER_SETTINGS = Set.of("acks", "enable.idempotence",
+            "bootstrap.servers", "key.serializer", "value.serializer", "max.in.flight.requests.per.connection",
+            "retries", "transactional.id", "compression.type", "delivery.timeout.ms");
+
+    public CollectorConfig load(Path file) throws ConfigException {
+        String text;
+        try {
+            text = Files.readString(file);
+        } catch (NoSuchFileException e) {
+            throw new ConfigException("config file " + file.toAbsolutePath() + " does not exist");
+        } catch (IOException e) {
+            throw new ConfigException("config file " + file.toAbsolutePath() + " cannot be read: " + e, e);
+        }
+        return parse(text, file.toAbsolutePath().toString());
+    }
+
+    public CollectorConfig parse(String yaml, String origin) throws ConfigException {
+        ConfigNode root = ConfigNode.fromYaml(yaml, origin);
+        var listen = ConfigNode.parseAddress("listen", root.string("listen", "127.0.0.1:8080"));
+        Limits limits = limits(root.child("limits"));
+        List<Tenant> tenants = tenants(root);
+        Kafka kafka = kafka(root.child("kafka"));
+        Redaction redaction = redaction(root.child("redaction"));
+        root.rejectUnknownKeys();
+        return new CollectorConfig(listen, limits, tenants, kafka, redaction);
+    }
+
+    private static Limits limits(ConfigNode n) throws ConfigException {
+        long body = n.bytes("max_body_bytes", 16L * 1024 * 1024, 1024, 1024L * 1024 * 1024);
+        long decoded = n.bytes("max_decoded_bytes", 64L * 1024 * 1024, 1024, 4L * 1024 * 1024 * 1024);
+        long record = n.bytes("max_record_bytes", 1024 * 1024, 256, 64L * 1024 * 1024);
+        long inFlight = n.bytes("in_flight_bytes", 256L * 1024 * 1024, 1024 * 1024, 64L * 1024 * 1024 * 1024);
+        Duration idle = n.duration("idle_timeout", Duration.ofSeconds(30), Duration.ofMillis(100));
+        Duration future = n.duration("max_future_skew", Duration.ofHours(1), Duration.ZERO);
+        Duration past = n.duration("max_past_age", Duration.ofHours(24), Duration.ZERO);
+        n.rejectUnknownKeys();
+        if (decoded < body) {
+            throw new ConfigException("limits.max_decoded_bytes: must be at least limits.max_body_bytes (" + body
+                    + " bytes), was " + decoded);
+        }
+        if (inFlight < body) {
+            throw new ConfigException("limits.in_flight_bytes: must be at least limits.max_body_bytes (" + body
+                    + " bytes), was " + inFlight + " (no request could ever be admitted)");
+        }
+        return new Limits(body, decoded, (int) record, inFlight, idle, future, past);
+    }
+
+    private static List<Tenant> tenants(ConfigNode root) throws ConfigException {
+        List<Tenant> out = new ArrayList<>();
+        Set<String> ids = new HashSet<>();
+        Map<String, String> keyOwner = new HashMap<>();
+        for (ConfigNode t : root.children("tenants")) {
+            String id = t.requiredString("id");
+            if (!id.matches("[a-z0-9][a-z0-9_-]{0,62}")) {
+                throw new ConfigException(t.keyPath("id") + ": must be 1-63 of lower-case letters, digits, '_' and "
+                        + "'-', starting with a letter or digit, was \"" + id + "\"");
+            }
+            if (!ids.add(id)) {
+                throw new ConfigException(t.keyPath("id") + ": tenant \"" + id + "\" is defined twice");
+            }
+            List<String> hashes = new ArrayList<>(t.strings("api_key_sha256"));
+            for (int i = 0; i < hashes.size(); i++) {
+                String h = hashes.get(i).toLowerCase(java.util.Locale.ROOT);
+                if (!h.matches("[0-9a-f]{64}")) {
+                    // Never echo the value: someone may have pasted the key itself.
+                    throw new ConfigException(t.keyPath("api_key_sha256") + "[" + i + "]: must be the 64 hex digits "
+                            + "of the key's SHA-256 (sha256sum), not the key itself");
+                }
+                String other = keyOwner.putIfAbsent(h, id);
+                if (other != null) {
+                    throw new ConfigException(t.keyPath("api_key_sha256") + "[" + i + "]: the same key is already "
+                            + "given to tenant \"" + other + "\"; a key maps to exactly one tenant");
+                }
+                hashes.set(i, h);
+            }
+            long records = t.integer("records_per_second", 0, 0, 1_000_000_000);
+            long bytes = t.bytes("bytes_per_second", 0, 0, 1L << 40);
+            Duration burst = t.duration("burst", Duration.ofSeconds(1), Duration.ofMillis(1));
+            int shards = (int) t.integer("dedicated_shards", 0, 0, 4096);
+            t.rejectUnknownKeys();
+            out.add(new Tenant(id, hashes, records, bytes, burst, shards));
+        }
+        return out;
+    }
+
+    private static Kafka kafka(ConfigNode k) throws ConfigException {
+        String bootstrap = k.string("bootstrap_servers", null);
+        String topic = k.string("topic", "logpipe.records");
+        String deadLetter = k.string("dead_letter_topic", "logpipe.dead-letter");
+        int partitions = (int) k.integer("partitions", 12, 1, 100_000);
+        short rf = (short) k.integer("replication_factor", 3, 1, 32);
+        int minIsr = (int) k.integer("min_insync_replicas", 2, 1, 32);
+        String compression = k.string("compression", "lz4").toLowerCase(java.util.Locale.ROOT);
+        Duration delivery = k.duration("delivery_timeout", Duration.ofSeconds(30), Duration.ofSeconds(1));
+        int shared = (int) k.integer("shards_per_service", 8, 1, 4096);
+        Map<String, String> props = k.stringMap("properties");
+        k.rejectUnknownKeys();
+        if (bootstrap == null || bootstrap.isBlank()) {
+            throw new ConfigException("kafka.bootstrap_servers: is required");
+        }
+        for (String t : List.of(topic, deadLetter)) {
+            if (!t.matches("[a-zA-Z0-9._-]{1,249}") || t.equals(".") || t.equals("..")) {
+                throw new ConfigException("kafka." + (t.equals(topic) ? "topic" : "dead_letter_topic") + ": must be a "
+                        + "Kafka topic name (letters, digits, '.', '_', '-'), was \"" + t + "\"");
+            }
+        }
+        if (minIsr > rf) {
+            throw new ConfigException("kafka.min_insync_replicas: must be at most kafka.replication_factor (" + rf
+                    + "), was " + minIsr + " (every write would fail with NotEnoughReplicas)");
+        }
+        if (!COMPRESSIONS.contains(compression)) {
+            throw new ConfigException("kafka.compression: must be one of zstd, lz4, gzip, snappy, none, was \""
+                    + compression + "\"");
+        }
+        for (String key : props.keySet()) {
+            if (FIXED_PRODUCER_SETTINGS.contains(key)) {
+                throw new ConfigException("kafka.properties." + key + ": is fixed by the collector (acks=all, "
+                        + "idempotence) or has its own kafka key; it cannot be overridden here");
+            }
+        }
+        return new Kafka(bootstrap, topic, deadLetter, partitions, rf, minIsr, compression, delivery, shared, props);
+    }
+
+    private static Redaction redaction(ConfigNode r) throws ConfigException {
+        List<Rule> rules = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        for (ConfigNode rule : r.children("rules")) {
+            String name = rule.requiredString("name");
+            String pattern = rule.requiredString("pattern");
+            String replacement = rule.string("replacement", "[REDACTED:" + name + "]");
+            rule.rejectUnknownKeys();
+            if (!names.add(name)) {
+                throw new ConfigException(rule.keyPath("name") + ": rule \"" + name + "\" is defined twice");
+            }
+            try {
+                com.google.re2j.Pattern.compile(pattern);
+            } catch (com.google.re2j.PatternSyntaxException e) {
+                throw new ConfigException(rule.keyPath("pattern") + ": is not a valid RE2 pattern: "
+                        + e.getDescription());
+            }
+            rules.add(new Rule(name, pattern, replacement));
+        }
+        int maxScan = (int) r.bytes("max_scan_bytes", 256 * 1024, 1024, 64L * 1024 * 1024);
+        r.rejectUnknownKeys();
+        return new Redaction(rules, maxScan);
+    }
+}
