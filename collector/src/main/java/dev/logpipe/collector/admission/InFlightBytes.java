@@ -28,6 +28,38 @@ public final class InFlightBytes {
         }
     }
 
+    /** Reserves {@code initial} bytes, or returns null when that would pass the bound. */
+    public Reservation reserve(long initial) {
+        return tryReserve(initial) ? new Reservation(initial) : null;
+    }
+
+    /** Bytes held for one request; it can grow (a body that decompresses) and is released once, on close. */
+    public final class Reservation implements AutoCloseable {
+        private long held;
+
+        private Reservation(long held) {
+            this.held = held;
+        }
+
+        /** Grows the reservation to at least {@code total} bytes; false when the bound does not allow it. */
+        public boolean growTo(long total) {
+            if (total <= held) {
+                return true;
+            }
+            if (!tryReserve(total - held)) {
+                return false;
+            }
+            held = total;
+            return true;
+        }
+
+        @Override
+        public void close() {
+            release(held);
+            held = 0;
+        }
+    }
+
     public void release(long bytes) {
         used.addAndGet(-bytes);
     }

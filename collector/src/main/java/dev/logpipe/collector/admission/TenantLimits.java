@@ -20,14 +20,14 @@ public final class TenantLimits {
         static final Decision OK = new Decision(true, Duration.ZERO, null);
     }
 
-    private record Buckets(Bucket records, Bucket bytes, long bytesCapacity) {
+    private record Buckets(Bucket records, long recordsPerSecond, Bucket bytes, long bytesCapacity) {
     }
 
     private final Map<String, Buckets> byTenant = new HashMap<>();
 
     public TenantLimits(Iterable<CollectorConfig.Tenant> tenants) {
         for (CollectorConfig.Tenant t : tenants) {
-            byTenant.put(t.id(), new Buckets(bucket(t.recordsPerSecond(), t.burst()),
+            byTenant.put(t.id(), new Buckets(bucket(t.recordsPerSecond(), t.burst()), t.recordsPerSecond(),
                     bucket(t.bytesPerSecond(), t.burst()), capacity(t.bytesPerSecond(), t.burst())));
         }
     }
@@ -53,7 +53,9 @@ public final class TenantLimits {
         }
         if (b.records() != null && b.records().getAvailableTokens() <= 0) {
             long missing = 1 - b.records().getAvailableTokens();
-            return new Decision(false, waitFor(b.records(), missing), "records_per_second");
+            // The debt is paid back at the refill rate (it may exceed the capacity, so no probe can tell).
+            long millis = Math.max(1, (missing * 1000 + b.recordsPerSecond() - 1) / b.recordsPerSecond());
+            return new Decision(false, Duration.ofMillis(millis), "records_per_second");
         }
         if (b.bytes() != null && bodyBytes > 0) {
             // A body larger than the whole burst is charged the burst: it is admitted when the bucket is full.
@@ -71,10 +73,5 @@ public final class TenantLimits {
         if (b != null && b.records() != null && records > 0) {
             b.records().consumeIgnoringRateLimits(records);
         }
-    }
-
-    private static Duration waitFor(Bucket bucket, long tokens) {
-        var estimate = bucket.estimateAbilityToConsume(tokens);
-        return Duration.ofNanos(Math.max(estimate.getNanosToWaitForRefill(), 1_000_000));
     }
 }

@@ -36,7 +36,12 @@ public final class BodyDecoder {
         this.maxDecodedBytes = maxDecodedBytes;
     }
 
-    public byte[] read(InputStream body, String contentEncoding) throws Rejected, IOException {
+    /**
+     * @param grow asked for the total bytes held before the decoded body passes each 64 KiB; false means the
+     *             collector is at its in-flight bound (503)
+     */
+    public byte[] read(InputStream body, String contentEncoding, java.util.function.LongPredicate grow)
+            throws Rejected, IOException {
         String enc = contentEncoding == null ? "identity" : contentEncoding.trim().toLowerCase(Locale.ROOT);
         CappedInputStream wire = new CappedInputStream(body, maxWireBytes);
         InputStream decoded = switch (enc) {
@@ -50,9 +55,13 @@ public final class BodyDecoder {
         byte[] buf = new byte[64 * 1024];
         try (decoded) {
             for (int n; (n = decoded.read(buf)) > 0; ) {
-                if (out.size() + (long) n > maxDecodedBytes) {
+                long total = out.size() + (long) n;
+                if (total > maxDecodedBytes) {
                     throw new Rejected(413, "the body decompresses to more than limits.max_decoded_bytes ("
                             + maxDecodedBytes + " bytes)");
+                }
+                if (!grow.test(total)) {
+                    throw new Rejected(503, "the collector is at its in-flight bound (limits.in_flight_bytes)");
                 }
                 out.write(buf, 0, n);
             }

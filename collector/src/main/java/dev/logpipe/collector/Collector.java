@@ -1,0 +1,96 @@
+package dev.logpipe.collector;
+
+import dev.logpipe.collector.admission.InFlightBytes;
+import dev.logpipe.collector.admission.TenantLimits;
+import dev.logpipe.collector.auth.ApiKeys;
+import dev.logpipe.collector.config.CollectorConfig;
+import dev.logpipe.collector.http.CollectorServer;
+import dev.logpipe.collector.http.IngestHandler;
+import dev.logpipe.collector.ingest.IngestProcessor;
+import dev.logpipe.collector.metrics.CollectorMetrics;
+import dev.logpipe.collector.publish.KafkaPublisher;
+import dev.logpipe.collector.publish.TopicSetup;
+import dev.logpipe.collector.redact.Redactor;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** One running collector: topics ensured, producer open, HTTP serving. Stateless: run as many as you like. */
+public final class Collector implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(Collector.class);
+
+    private final TopicSetup topics;
+    private final KafkaPublisher publisher;
+    private final CollectorServer server;
+    private final PrometheusMeterRegistry registry;
+
+    private Collector(TopicSetup topics, KafkaPublisher publisher, CollectorServer server,
+                      PrometheusMeterRegistry registry) {
+        this.topics = topics;
+        this.publisher = publisher;
+        this.server = server;
+        this.registry = registry;
+    }
+
+    /**
+     * Ensures the topics (waiting up to {@code topicTimeout} for the broker), then serves.
+     *
+     * @throws IllegalStateException the broker cannot be reached or the topics cannot be created
+     */
+    public static Collector start(CollectorConfig config, Clock clock, Duration topicTimeout) throws Exception {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        TopicSetup topics = new TopicSetup(config.kafka());
+        KafkaPublisher publisher = null;
+        try {
+            topics.ensureTopics(topicTimeout);
+            publisher = new KafkaPublisher(config.kafka());
+            InFlightBytes inFlight = new InFlightBytes(config.limits().inFlightBytes());
+            CollectorMetrics metrics = new CollectorMetrics(registry, inFlight);
+            Redactor redactor = new Redactor(config.redaction());
+            IngestHandler ingest = new IngestHandler(config, new ApiKeys(config.tenants()),
+                    new TenantLimits(config.tenants()), inFlight, new IngestProcessor(config, redactor), publisher,
+                    metrics, clock);
+            CollectorServer server = new CollectorServer(config.listen(), config.limits().idleTimeout(), ingest, topics,
+                    registry);
+            server.start();
+            log.info("collector ready listen={} tenants={} topic={} dead_letter_topic={} bootstrap={} "
+                            + "redaction_rules={}", hostPort(server.address()), config.tenants().size(),
+                    config.kafka().topic(), config.kafka().deadLetterTopic(), config.kafka().bootstrapServers(),
+                    redactor.ruleNames());
+            return new Collector(topics, publisher, server, registry);
+        } catch (Exception | Error e) {
+            if (publisher != null) {
+                publisher.close();
+            }
+            topics.close();
+            throw e;
+        }
+    }
+
+    static String hostPort(InetSocketAddress a) {
+        return a.getHostString() + ":" + a.getPort();
+    }
+
+    public InetSocketAddress address() {
+        return server.address();
+    }
+
+    public PrometheusMeterRegistry registry() {
+        return registry;
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            server.close();
+        } finally {
+            publisher.close();
+            topics.close();
+            log.info("collector stopped");
+        }
+    }
+}

@@ -1,0 +1,107 @@
+package dev.logpipe.collector.http;
+
+import dev.logpipe.collector.publish.TopicSetup;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
+/**
+ * The collector's HTTP endpoints on one Jetty connector: {@code POST /api/v1/logs}, {@code /healthz} (the process
+ * is up), {@code /readyz} (the broker answers), {@code /metrics} (Prometheus). The idle timeout bounds how long a
+ * client may take between bytes (slow clients are cut off).
+ */
+public final class CollectorServer implements AutoCloseable {
+    private final Server server;
+    private final ServerConnector connector;
+
+    public CollectorServer(InetSocketAddress listen, Duration idleTimeout, IngestHandler ingest, TopicSetup topics,
+                           PrometheusMeterRegistry registry) {
+        QueuedThreadPool pool = new QueuedThreadPool(64, 4);
+        pool.setName("collector-http");
+        server = new Server(pool);
+        HttpConfiguration http = new HttpConfiguration();
+        http.setSendServerVersion(false);
+        http.setSendDateHeader(false);
+        connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
+        connector.setHost(listen.getHostString());
+        connector.setPort(listen.getPort());
+        connector.setIdleTimeout(idleTimeout.toMillis());
+        server.addConnector(connector);
+        server.setHandler(new Handler.Abstract() { // blocking: reads bodies and waits for Kafka
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) {
+                route(request, response, callback, ingest, topics, registry);
+                return true;
+            }
+        });
+    }
+
+    private static void route(Request request, Response response, Callback callback, IngestHandler ingest,
+                              TopicSetup topics, PrometheusMeterRegistry registry) {
+        String path = Request.getPathInContext(request);
+        switch (path) {
+            case "/healthz" -> send(response, callback, 200, "application/json", "{\"status\":\"up\"}", 0);
+            case "/readyz" -> {
+                boolean ok = topics.brokerReachable();
+                send(response, callback, ok ? 200 : 503, "application/json",
+                        ok ? "{\"status\":\"ready\"}" : "{\"status\":\"broker unreachable\"}", ok ? 0 : 1);
+            }
+            case "/metrics" -> send(response, callback, 200, "text/plain; version=0.0.4; charset=utf-8",
+                    registry.scrape(), 0);
+            case "/api/v1/logs" -> {
+                if (!"POST".equals(request.getMethod())) {
+                    response.getHeaders().put(HttpHeader.ALLOW, "POST");
+                    send(response, callback, 405, "application/json", "{\"error\":\"use POST\"}", 0);
+                    return;
+                }
+                IngestHandler.Answer a = ingest.handle(request.getHeaders().get(HttpHeader.AUTHORIZATION),
+                        request.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH),
+                        request.getHeaders().get(HttpHeader.CONTENT_ENCODING),
+                        () -> Content.Source.asInputStream(request));
+                if (a.status() == 401) {
+                    response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer");
+                }
+                send(response, callback, a.status(), "application/json", a.body(), a.retryAfterSeconds());
+            }
+            default -> send(response, callback, 404, "application/json", "{\"error\":\"not found\"}", 0);
+        }
+    }
+
+    private static void send(Response response, Callback callback, int status, String type, String body,
+                             long retryAfter) {
+        response.setStatus(status);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, type);
+        if (retryAfter > 0) {
+            response.getHeaders().put(HttpHeader.RETRY_AFTER, Long.toString(retryAfter));
+        }
+        response.write(true, ByteBuffer.wrap(body.getBytes(StandardCharsets.UTF_8)), callback);
+    }
+
+    public void start() throws Exception {
+        server.start();
+    }
+
+    /** The bound address (useful with port 0). */
+    public InetSocketAddress address() {
+        return new InetSocketAddress(connector.getHost() == null ? "0.0.0.0" : connector.getHost(),
+                connector.getLocalPort());
+    }
+
+    @Override
+    public void close() throws Exception {
+        server.stop();
+    }
+}

@@ -1,0 +1,52 @@
+package dev.logpipe.collector.metrics;
+
+import dev.logpipe.collector.admission.InFlightBytes;
+import dev.logpipe.collector.ingest.IngestResult;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** Every metric of the collector, prefix {@code logpipe_collector_} (docs/collector.md#metrics lists them). */
+public final class CollectorMetrics {
+    private final MeterRegistry registry;
+    private final Timer publishLatency;
+    private final Counter accepted;
+
+    public CollectorMetrics(MeterRegistry registry, InFlightBytes inFlight) {
+        this.registry = registry;
+        this.publishLatency = Timer.builder("logpipe_collector.publish").description(
+                "Time from the first send to the broker committing every message of a request")
+                .publishPercentiles(0.5, 0.99).register(registry);
+        this.accepted = Counter.builder("logpipe_collector.records.accepted")
+                .description("Records committed to the records topic").register(registry);
+        Gauge.builder("logpipe_collector.in_flight.bytes", inFlight, InFlightBytes::used).baseUnit("bytes")
+                .description("Request bytes being processed now (bounded by limits.in_flight_bytes)")
+                .register(registry);
+    }
+
+    public void request(int status) {
+        Counter.builder("logpipe_collector.requests").tag("status", Integer.toString(status))
+                .description("Ingest requests answered, by HTTP status").register(registry).increment();
+    }
+
+    public void rateLimited(String tenant, String limit) {
+        Counter.builder("logpipe_collector.rate_limited").tag("tenant", tenant).tag("limit", limit)
+                .description("Requests refused with 429 by a tenant's rate limit").register(registry).increment();
+    }
+
+    public void published(IngestResult result, long nanos) {
+        publishLatency.record(nanos, TimeUnit.NANOSECONDS);
+        accepted.increment(result.accepted());
+        for (IngestResult.DeadLetter d : result.deadLetters()) {
+            Counter.builder("logpipe_collector.records.dead_lettered").tag("reason", d.reason().name())
+                    .description("Records sent to the dead-letter topic, by reason").register(registry).increment();
+        }
+        for (Map.Entry<String, Integer> e : result.redactions().entrySet()) {
+            Counter.builder("logpipe_collector.redactions").tag("rule", e.getKey())
+                    .description("Values redacted (or withheld), by rule").register(registry).increment(e.getValue());
+        }
+    }
+}

@@ -1,0 +1,96 @@
+package dev.logpipe.collector.publish;
+
+import dev.logpipe.collector.config.CollectorConfig;
+import java.io.Closeable;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * Publishes with {@code acks=all} and an idempotent producer (seed 003 chapter 04, option B), and tells the caller
+ * only once the broker committed every message: a write that the in-sync replicas (at least
+ * {@code min.insync.replicas}) all hold. One producer is shared by every request (it is thread-safe).
+ */
+public final class KafkaPublisher implements Closeable {
+    /** The broker did not commit everything; the client should retry (nothing is claimed). */
+    public static final class Unavailable extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        Unavailable(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /** A message for {@code topic}. */
+    public record Outgoing(String topic, String key, byte[] value) {
+    }
+
+    private final KafkaProducer<byte[], byte[]> producer;
+    private final long ackWaitMs;
+
+    public KafkaPublisher(CollectorConfig.Kafka config) {
+        Map<String, Object> p = new HashMap<>(config.properties());
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5);
+        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, config.compression());
+        p.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 2);
+        p.putIfAbsent(ProducerConfig.BATCH_SIZE_CONFIG, 512 * 1024);
+        p.putIfAbsent(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 2 * 1024 * 1024);
+        p.putIfAbsent(ProducerConfig.BUFFER_MEMORY_CONFIG, 64L * 1024 * 1024);
+        long delivery = config.deliveryTimeout().toMillis();
+        long request = Math.max(1000, Math.min(10_000, delivery - 10));
+        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) request);
+        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) Math.max(delivery, request + 10));
+        // A request must not hang on metadata while the broker is down: fail fast, answer 503.
+        p.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, (int) Math.min(5_000, delivery));
+        this.ackWaitMs = Math.max(delivery, request + 10) + 5_000;
+        this.producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    /** Returns once every message is committed by the broker; throws if any is not (some may have been written). */
+    public void publish(List<Outgoing> messages) throws Unavailable {
+        List<Future<RecordMetadata>> sent = new ArrayList<>(messages.size());
+        try {
+            for (Outgoing m : messages) {
+                sent.add(producer.send(new ProducerRecord<>(m.topic(), m.key().getBytes(StandardCharsets.UTF_8),
+                        m.value())));
+            }
+        } catch (KafkaException e) {
+            throw new Unavailable("Kafka producer cannot send: " + e.getMessage(), e);
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ackWaitMs);
+        for (Future<RecordMetadata> f : sent) {
+            try {
+                f.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (ExecutionException e) {
+                Throwable cause = e.getCause() == null ? e : e.getCause();
+                throw new Unavailable("Kafka did not commit a message: " + cause, cause);
+            } catch (TimeoutException e) {
+                throw new Unavailable("Kafka did not commit within " + ackWaitMs + " ms", e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new Unavailable("interrupted while waiting for Kafka", e);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        producer.close(Duration.ofSeconds(5));
+    }
+}

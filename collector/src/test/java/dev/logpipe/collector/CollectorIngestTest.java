@@ -1,0 +1,240 @@
+package dev.logpipe.collector;
+
+import static dev.logpipe.collector.CollectorFixture.ACME_KEY;
+import static dev.logpipe.collector.CollectorFixture.SLOW_KEY;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.logpipe.broker.testing.EmbeddedBrokerExtension;
+import dev.logpipe.broker.testing.TopicContents;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The collector against the embedded broker: what is accepted, refused, dead-lettered and redacted. */
+class CollectorIngestTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @RegisterExtension
+    static final EmbeddedBrokerExtension KAFKA = new EmbeddedBrokerExtension();
+
+    private static CollectorFixture collector;
+
+    @BeforeAll
+    static void start() throws Exception {
+        collector = CollectorFixture.start(KAFKA.bootstrapServers(), "ingest", "");
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        collector.close();
+    }
+
+    private static List<JsonNode> records(String topic) throws Exception {
+        List<JsonNode> out = new ArrayList<>();
+        for (String line : TopicContents.recordLines(
+                TopicContents.readAll(KAFKA.bootstrapServers(), topic, Duration.ofSeconds(20)))) {
+            out.add(JSON.readTree(line));
+        }
+        return out;
+    }
+
+    private static List<JsonNode> withMessagePrefix(String prefix) throws Exception {
+        return records("ingest.records").stream().filter(r -> r.get("message").asText().startsWith(prefix)).toList();
+    }
+
+    @Test
+    void acceptedRecordsAreCommittedWithTheAuthenticatedTenantNeverThePayloadOne() throws Exception {
+        String body = """
+                {"message":"t1 one","tenant_id":"globex","service":"api","instance_id":"a-1"}
+                {"message":"t1 two","tenant_id":"evil","record_id":"fixed-id-000000000000000000000000"}
+                {"message":"t1 three","observed_time":"2001-01-01T00:00:00Z"}
+                """;
+        HttpResponse<String> r = collector.post(ACME_KEY, body);
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        JsonNode answer = JSON.readTree(r.body());
+        assertThat(answer.get("accepted").asInt()).isEqualTo(3);
+        assertThat(answer.get("dead_lettered").asInt()).isZero();
+        assertThat(answer.get("stage").asText()).isEqualTo("DURABLE_IN_BROKER");
+
+        List<JsonNode> got = withMessagePrefix("t1 ");
+        assertThat(got).extracting(n -> n.get("message").asText()).containsExactlyInAnyOrder("t1 one", "t1 two",
+                "t1 three");
+        assertThat(got).allSatisfy(n -> {
+            assertThat(n.get("tenant_id").asText()).isEqualTo("acme");
+            assertThat(n.get("observed_time").asText()).doesNotStartWith("2001");
+            assertThat(n.get("record_id").asText()).isNotBlank();
+        });
+        assertThat(got).filteredOn(n -> n.get("message").asText().equals("t1 two"))
+                .extracting(n -> n.get("record_id").asText()).containsExactly("fixed-id-000000000000000000000000");
+    }
+
+    @Test
+    void aRetriedRequestGetsTheSameDerivedRecordIds() throws Exception {
+        String body = "{\"message\":\"t2 retry me\"}\n{\"message\":\"t2 and me\"}\n";
+        assertThat(collector.post(ACME_KEY, body).statusCode()).isEqualTo(200);
+        assertThat(collector.post(ACME_KEY, body).statusCode()).isEqualTo(200);
+        List<JsonNode> got = withMessagePrefix("t2 ");
+        assertThat(got).hasSize(4);
+        assertThat(got.stream().map(n -> n.get("record_id").asText()).distinct()).hasSize(2);
+    }
+
+    @Test
+    void withoutAValidKeyTheAnswerIs401AndNothingIsPublished() throws Exception {
+        assertThat(collector.post(null, "{\"message\":\"t3 no key\"}\n").statusCode()).isEqualTo(401);
+        HttpResponse<String> wrong = collector.post("not-a-key", "{\"message\":\"t3 wrong key\"}\n");
+        assertThat(wrong.statusCode()).isEqualTo(401);
+        assertThat(wrong.headers().firstValue("WWW-Authenticate")).contains("Bearer");
+        assertThat(withMessagePrefix("t3 ")).isEmpty();
+    }
+
+    @Test
+    void invalidLinesAreDeadLetteredWithTheirReasonAndTheValidOnesAccepted() throws Exception {
+        String body = "{\"message\":\"t4 good\"}\n"
+                + "{not json\n"
+                + "{\"level\":\"info\"}\n"
+                + "{\"message\":42}\n"
+                + "{\"message\":\"t4 deep\",\"fields\":" + "{\"a\":".repeat(40) + "1" + "}".repeat(40) + "}\n"
+                + "[1,2,3]\n";
+        HttpResponse<String> r = collector.post(ACME_KEY, body);
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        JsonNode answer = JSON.readTree(r.body());
+        assertThat(answer.get("accepted").asInt()).isEqualTo(1);
+        assertThat(answer.get("dead_lettered").asInt()).isEqualTo(5);
+        List<Integer> lines = new ArrayList<>();
+        answer.get("errors").forEach(e -> {
+            lines.add(e.get("line").asInt());
+            assertThat(e.get("reason").asText()).isEqualTo("SCHEMA_INVALID");
+            assertThat(e.get("detail").asText()).isNotBlank();
+        });
+        assertThat(lines).containsExactly(2, 3, 4, 5, 6);
+
+        List<JsonNode> dead = records("ingest.dead-letter").stream()
+                .filter(n -> n.path("raw").asText().contains("t4 deep") || n.path("raw").asText().equals("{not json"))
+                .toList();
+        assertThat(dead).hasSize(2).allSatisfy(n -> {
+            assertThat(n.get("reason").asText()).isEqualTo("SCHEMA_INVALID");
+            assertThat(n.get("tenant_id").asText()).isEqualTo("acme");
+        });
+        assertThat(collector.get("/healthz").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void secretsNeverReachTheRecordsTopic() throws Exception {
+        String[] secrets = {
+            "eyJhbGciOiJIUzI1NiJ9.payload.signature",
+            "AKIAIOSFODNN7EXAMPLE",
+            "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7",
+            "hunter2-very-secret",
+            "4111 1111 1111 1111",
+            "TKT-123456",
+            "s3cr3t-field-value"};
+        String body = "{\"message\":\"t5 call with Authorization: Bearer " + secrets[0] + "\"}\n"
+                + "{\"message\":\"t5 key " + secrets[1] + " used\"}\n"
+                + "{\"message\":\"t5 -----BEGIN RSA PRIVATE KEY-----\\n" + secrets[2]
+                + "\\n-----END RSA PRIVATE KEY-----\"}\n"
+                + "{\"message\":\"t5 login password=" + secrets[3] + " ok\"}\n"
+                + "{\"message\":\"t5 paid with " + secrets[4] + " today\"}\n"
+                + "{\"message\":\"t5 see " + secrets[5] + "\"}\n"
+                + "{\"message\":\"t5 fields\",\"fields\":{\"db.password\":\"" + secrets[6] + "\"}}\n"
+                + "{\"message\":\"t5 order 4111 1111 1111 1112 is not a card (Luhn fails)\"}\n";
+        HttpResponse<String> r = collector.post(ACME_KEY, body);
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        assertThat(JSON.readTree(r.body()).get("accepted").asInt()).isEqualTo(8);
+
+        String topic = String.join("\n", TopicContents.recordLines(
+                TopicContents.readAll(KAFKA.bootstrapServers(), "ingest.records", Duration.ofSeconds(20))));
+        for (String s : secrets) {
+            assertThat(topic).as("the records topic never holds %s", s).doesNotContain(s);
+        }
+        assertThat(topic).contains("[REDACTED:bearer_token]", "[REDACTED:aws_access_key]",
+                "[REDACTED:private_key]", "[REDACTED:secret_pair]", "[REDACTED:card_number]",
+                "[REDACTED:internal_ticket]", "[REDACTED:secret_field]", "4111 1111 1111 1112");
+        String metrics = collector.get("/metrics").body();
+        assertThat(metrics).contains("logpipe_collector_redactions_total{rule=\"aws_access_key\"}");
+    }
+
+    @Test
+    void aTenantOverItsRateIsRefusedWith429AndRetryAfterBeforeItsBodyIsRead() throws Exception {
+        StringBuilder body = new StringBuilder();
+        for (int i = 0; i < 40; i++) {
+            body.append("{\"message\":\"t6 ").append(i).append("\"}\n");
+        }
+        assertThat(collector.post(SLOW_KEY, body.toString()).statusCode()).isEqualTo(200); // 40 of a 20/s budget
+        HttpResponse<String> refused = collector.post(SLOW_KEY, "{\"message\":\"t6 more\"}\n");
+        assertThat(refused.statusCode()).isEqualTo(429);
+        assertThat(refused.headers().firstValue("Retry-After")).hasValueSatisfying(v ->
+                assertThat(Long.parseLong(v)).isBetween(1L, 5L));
+        assertThat(collector.get("/metrics").body())
+                .contains("logpipe_collector_rate_limited_total{limit=\"records_per_second\",tenant=\"slow\"}");
+        assertThat(collector.post(ACME_KEY, "{\"message\":\"t6 other tenant\"}\n").statusCode())
+                .as("another tenant is not affected").isEqualTo(200);
+    }
+
+    @Test
+    void bodiesOverTheCapsAreRefusedWith413() throws Exception {
+        // Only the headers are sent: the answer comes before any of the announced 2 MiB is read.
+        try (java.net.Socket s = new java.net.Socket("127.0.0.1", collector.url("/").getPort())) {
+            s.setSoTimeout(10_000);
+            s.getOutputStream().write(("POST /api/v1/logs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + ACME_KEY
+                    + "\r\nContent-Length: 2097152\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            String status = new java.io.BufferedReader(new java.io.InputStreamReader(s.getInputStream(),
+                    StandardCharsets.US_ASCII)).readLine();
+            assertThat(status).isEqualTo("HTTP/1.1 413 Payload Too Large");
+        }
+        // 8 MiB of spaces compress to a few KiB: the decoded size is capped too (a gzip bomb).
+        byte[] bomb = CollectorFixture.gzip(" ".repeat(8 * 1024 * 1024));
+        HttpResponse<String> r = collector.post(ACME_KEY, bomb, "gzip");
+        assertThat(r.statusCode()).isEqualTo(413);
+        assertThat(r.body()).contains("max_decoded_bytes");
+    }
+
+    @Test
+    void aHugeSingleRecordIsDeadLetteredAndItsNeighboursAccepted() throws Exception {
+        String huge = "{\"message\":\"t8 " + "x".repeat(100 * 1024) + "\"}";
+        HttpResponse<String> r = collector.post(ACME_KEY, "{\"message\":\"t8 small\"}\n" + huge + "\n");
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        JsonNode answer = JSON.readTree(r.body());
+        assertThat(answer.get("accepted").asInt()).isEqualTo(1);
+        assertThat(answer.get("errors").get(0).get("reason").asText()).isEqualTo("RECORD_TOO_LARGE");
+    }
+
+    @Test
+    void gzipAndZstdBodiesAreAcceptedAndBrokenOnesGet400() throws Exception {
+        assertThat(collector.post(ACME_KEY, CollectorFixture.gzip("{\"message\":\"t9 gz\"}\n"), "gzip").statusCode())
+                .isEqualTo(200);
+        byte[] zstd = com.github.luben.zstd.Zstd.compress("{\"message\":\"t9 zstd\"}\n".getBytes(StandardCharsets.UTF_8));
+        assertThat(collector.post(ACME_KEY, zstd, "zstd").statusCode()).isEqualTo(200);
+        HttpResponse<String> broken = collector.post(ACME_KEY, "not gzip at all".getBytes(StandardCharsets.UTF_8),
+                "gzip");
+        assertThat(broken.statusCode()).isEqualTo(400);
+        assertThat(broken.body()).contains("not valid gzip");
+        assertThat(collector.post(ACME_KEY, new byte[] {1}, "br").statusCode()).isEqualTo(415);
+        assertThat(withMessagePrefix("t9 ")).extracting(n -> n.get("message").asText())
+                .containsExactlyInAnyOrder("t9 gz", "t9 zstd");
+    }
+
+    @Test
+    void timestampsFarFromNowAreAcceptedAndFlagged() throws Exception {
+        String body = "{\"message\":\"t10 future\",\"event_time\":\"2999-01-01T00:00:00Z\"}\n"
+                + "{\"message\":\"t10 past\",\"event_time\":\"1999-01-01T00:00:00Z\"}\n";
+        assertThat(collector.post(ACME_KEY, body).statusCode()).isEqualTo(200);
+        assertThat(withMessagePrefix("t10 ")).extracting(n -> n.get("message").asText() + "="
+                        + n.get("fields").get("logpipe.event_time.flag").asText())
+                .containsExactlyInAnyOrder("t10 future=future", "t10 past=past");
+    }
+
+    @Test
+    void healthAndReadinessAnswer() throws Exception {
+        assertThat(collector.get("/healthz").statusCode()).isEqualTo(200);
+        assertThat(collector.get("/readyz").statusCode()).isEqualTo(200);
+        assertThat(collector.get("/metrics").body()).contains("logpipe_collector_requests_total");
+    }
+}
