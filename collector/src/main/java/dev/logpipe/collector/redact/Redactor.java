@@ -105,6 +105,28 @@ public final class Redactor {
         return "[REDACTED:" + BuiltInRules.SECRET_FIELD_RULE + "]";
     }
 
+    /** Appends {@code replacement} with {@code $1}..{@code $9} replaced by the match's groups ({@code $$} is a dollar). */
+    private static void expand(String replacement, Matcher m, StringBuilder sb) {
+        for (int i = 0; i < replacement.length(); i++) {
+            char c = replacement.charAt(i);
+            if (c == '$' && i + 1 < replacement.length()) {
+                char d = replacement.charAt(i + 1);
+                if (d == '$') {
+                    sb.append('$');
+                    i++;
+                    continue;
+                }
+                if (d >= '1' && d <= '9' && d - '0' <= m.groupCount()) {
+                    String g = m.group(d - '0');
+                    sb.append(g == null ? "" : g);
+                    i++;
+                    continue;
+                }
+            }
+            sb.append(c);
+        }
+    }
+
     private String apply(String text, Map<String, Integer> hits) {
         String out = text;
         for (Rule rule : rules) {
@@ -119,7 +141,8 @@ public final class Redactor {
                 if (rule.luhn() && !Luhn.valid(m.group())) {
                     continue;
                 }
-                sb.append(out, last, m.start()).append(rule.replacement());
+                sb.append(out, last, m.start());
+                expand(rule.replacement(), m, sb);
                 last = m.end();
                 count++;
             } while (m.find());
