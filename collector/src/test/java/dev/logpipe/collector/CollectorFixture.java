@@ -34,7 +34,8 @@ final class CollectorFixture implements AutoCloseable {
                 limits:
                   max_body_bytes: 1MiB
                   max_decoded_bytes: 4MiB
-                  max_record_bytes: 64KiB
+                  max_record_bytes: 256KiB
+                  idle_timeout: 1s
                 tenants:
                   - id: acme
                     api_key_sha256: [%s]

@@ -198,7 +198,7 @@ class CollectorIngestTest {
 
     @Test
     void aHugeSingleRecordIsDeadLetteredAndItsNeighboursAccepted() throws Exception {
-        String huge = "{\"message\":\"t8 " + "x".repeat(100 * 1024) + "\"}";
+        String huge = "{\"message\":\"t8 " + "x".repeat(300 * 1024) + "\"}";
         HttpResponse<String> r = collector.post(ACME_KEY, "{\"message\":\"t8 small\"}\n" + huge + "\n");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         JsonNode answer = JSON.readTree(r.body());
@@ -236,5 +236,51 @@ class CollectorIngestTest {
         assertThat(collector.get("/healthz").statusCode()).isEqualTo(200);
         assertThat(collector.get("/readyz").statusCode()).isEqualTo(200);
         assertThat(collector.get("/metrics").body()).contains("logpipe_collector_requests_total");
+    }
+
+    @Test
+    void aSlowClientIsCutOffByTheIdleTimeoutAndOthersAreServedMeanwhile() throws Exception {
+        try (java.net.Socket s = new java.net.Socket("127.0.0.1", collector.url("/").getPort())) {
+            s.setSoTimeout(10_000);
+            s.getOutputStream().write(("POST /api/v1/logs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + ACME_KEY
+                    + "\r\nContent-Length: 100\r\n\r\n{\"message\":").getBytes(StandardCharsets.US_ASCII));
+            // The rest of the body never comes; another client is served meanwhile.
+            assertThat(collector.post(ACME_KEY, "{\"message\":\"t11 while a slow one waits\"}\n").statusCode())
+                    .isEqualTo(200);
+            long t0 = System.nanoTime();
+            java.io.InputStream in = s.getInputStream();
+            byte[] buf = new byte[4096];
+            int n;
+            StringBuilder got = new StringBuilder();
+            while ((n = in.read(buf)) > 0) {
+                got.append(new String(buf, 0, n, StandardCharsets.US_ASCII));
+            }
+            long waitedMs = (System.nanoTime() - t0) / 1_000_000;
+            assertThat(waitedMs).as("closed by limits.idle_timeout (1s here)").isLessThan(8_000);
+            assertThat(got.toString()).as("no 200 for a body that never arrived").doesNotContain(" 200 ");
+        }
+    }
+
+    @Test
+    void invalidUtf8AndThousandsOfFieldsAreDeadLetteredAndSpoofingHeadersAreIgnored() throws Exception {
+        StringBuilder many = new StringBuilder("{\"message\":\"t12 many\",\"fields\":{");
+        for (int i = 0; i < 5000; i++) {
+            many.append(i == 0 ? "" : ",").append("\"f").append(i).append("\":").append(i);
+        }
+        many.append("}}\n");
+        byte[] badUtf8 = "{\"message\":\"t12 \u00ff\"}\n".getBytes(StandardCharsets.ISO_8859_1);
+        byte[] body = (many + new String(badUtf8, StandardCharsets.ISO_8859_1) + "{\"message\":\"t12 fine\"}\n")
+                .getBytes(StandardCharsets.ISO_8859_1);
+        java.net.http.HttpRequest req = java.net.http.HttpRequest.newBuilder(collector.url("/api/v1/logs"))
+                .header("Authorization", "Bearer " + ACME_KEY).header("X-Tenant", "globex")
+                .header("X-Tenant-Id", "globex").POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(body))
+                .build();
+        HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(req,
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        JsonNode answer = JSON.readTree(r.body());
+        assertThat(answer.get("accepted").asInt()).isEqualTo(1);
+        assertThat(answer.get("dead_lettered").asInt()).isEqualTo(2);
+        assertThat(withMessagePrefix("t12 ")).extracting(n -> n.get("tenant_id").asText()).containsExactly("acme");
     }
 }
