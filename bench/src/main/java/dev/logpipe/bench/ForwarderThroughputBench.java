@@ -163,7 +163,7 @@ public final class ForwarderThroughputBench {
         return Files.size(input);
     }
 
-    private static void deleteRecursively(Path p) throws IOException {
+    static void deleteRecursively(Path p) throws IOException {
         if (!Files.exists(p)) {
             return;
         }

@@ -21,4 +21,14 @@ record ProcessStats(double cpuSeconds, double userSeconds, double systemSeconds,
         }
         return new ProcessStats((double) ticks / hz, (double) utime / hz, (double) stime / hz, hwm);
     }
+
+    /** The resident set size now (VmRSS), in KiB. */
+    static long rssKiB(long pid) throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+            if (line.startsWith("VmRSS:")) {
+                return Long.parseLong(line.replaceAll("[^0-9]", ""));
+            }
+        }
+        return 0;
+    }
 }

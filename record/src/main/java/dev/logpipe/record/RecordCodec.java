@@ -204,12 +204,39 @@ public final class RecordCodec {
     /** RFC 3339 in UTC, always with a fraction: milliseconds, or nanoseconds when there are any. */
     static String formatTime(Instant t) {
         java.time.OffsetDateTime u = t.atOffset(java.time.ZoneOffset.UTC);
-        String base = String.format(java.util.Locale.ROOT, "%04d-%02d-%02dT%02d:%02d:%02d", u.getYear(),
-                u.getMonthValue(), u.getDayOfMonth(), u.getHour(), u.getMinute(), u.getSecond());
+        StringBuilder b = new StringBuilder(30);
+        int year = u.getYear();
+        if (year < 0 || year > 9999) {
+            b.append(year); // outside RFC 3339's four digits: written as is (Instant.parse reads it back)
+        } else {
+            pad(b, year, 4);
+        }
+        b.append('-');
+        pad(b, u.getMonthValue(), 2);
+        b.append('-');
+        pad(b, u.getDayOfMonth(), 2);
+        b.append('T');
+        pad(b, u.getHour(), 2);
+        b.append(':');
+        pad(b, u.getMinute(), 2);
+        b.append(':');
+        pad(b, u.getSecond(), 2);
+        b.append('.');
         int nanos = t.getNano();
-        return nanos % 1_000_000 == 0
-                ? base + String.format(java.util.Locale.ROOT, ".%03dZ", nanos / 1_000_000)
-                : base + String.format(java.util.Locale.ROOT, ".%09dZ", nanos);
+        if (nanos % 1_000_000 == 0) {
+            pad(b, nanos / 1_000_000, 3);
+        } else {
+            pad(b, nanos, 9);
+        }
+        return b.append('Z').toString();
+    }
+
+    private static void pad(StringBuilder b, int v, int width) {
+        String s = Integer.toString(v);
+        for (int i = s.length(); i < width; i++) {
+            b.append('0');
+        }
+        b.append(s);
     }
 
     private static void optional(JsonBuffer out, String key, String value) {

@@ -36,12 +36,48 @@ public final class RecordId {
 
     /** An id derived from arbitrary bytes (for records that have no file position, e.g. a collector filling a missing id). */
     public static String ofContent(byte[] content) {
-        long a = hash64(content, 0, content.length, SEED_A);
-        long b = hash64(content, 0, content.length, SEED_B);
+        return ofContent(0, content, 0, content.length);
+    }
+
+    /**
+     * An id derived from {@code salt} and {@code len} bytes of {@code content} (a collector: salt = tenant and line
+     * number, content = the line). Reads eight bytes per step, two independent lanes, one pass.
+     */
+    public static String ofContent(long salt, byte[] content, int off, int len) {
+        long a = SEED_A ^ salt ^ (len * 0x9E3779B97F4A7C15L);
+        long b = SEED_B ^ Long.rotateLeft(salt, 29) ^ len;
+        int i = off;
+        int end = off + len;
+        for (; i + 8 <= end; i += 8) {
+            long k = (long) LONGS.get(content, i);
+            a = Long.rotateLeft(a ^ fmixLane(k), 27) * 0x9E3779B97F4A7C15L + 0x52DCE729;
+            b = Long.rotateLeft(b ^ fmixLane(k ^ 0x5555555555555555L), 31) * 0xC2B2AE3D27D4EB4FL + 0x38495AB5;
+        }
+        long tail = 0;
+        for (int shift = 0; i < end; i++, shift += 8) {
+            tail |= (content[i] & 0xFFL) << shift;
+        }
+        a = fmix64(a ^ fmixLane(tail));
+        b = fmix64(b ^ fmixLane(tail ^ 0x5555555555555555L));
         byte[] out = new byte[LENGTH];
         writeHex(a, out, 0);
         writeHex(b, out, 16);
         return new String(out, StandardCharsets.US_ASCII);
+    }
+
+    private static final java.lang.invoke.VarHandle LONGS = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+            long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+
+    private static long fmixLane(long k) {
+        k *= 0x87C37B91114253D5L;
+        k = Long.rotateLeft(k, 31);
+        return k * 0x4CF5AD432745937FL;
+    }
+
+    /** A 64-bit hash of a short string (for salts such as a tenant id). */
+    public static long hashOf(String s) {
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        return hash64(b, 0, b.length, SEED_A);
     }
 
     /** Two independent 64-bit hashes of a file's identity. */

@@ -123,11 +123,7 @@ public final class IngestProcessor {
     }
 
     private static String derivedId(String tenant, int line, byte[] body, int off, int len) {
-        byte[] head = (tenant + '\u0000' + line + '\u0000').getBytes(StandardCharsets.UTF_8);
-        byte[] content = new byte[head.length + len];
-        System.arraycopy(head, 0, content, 0, head.length);
-        System.arraycopy(body, off, content, head.length, len);
-        return RecordId.ofContent(content);
+        return RecordId.ofContent(RecordId.hashOf(tenant) * 31 + line, body, off, len);
     }
 
     /** The raw line for the dead-letter topic, redacted like a message (secrets must not become durable there). */

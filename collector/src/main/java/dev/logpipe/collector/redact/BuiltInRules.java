@@ -16,24 +16,110 @@ final class BuiltInRules {
                 // A PEM private key block, whole (RSA, EC, OPENSSH, ENCRYPTED ... PRIVATE KEY).
                 new Redactor.Rule("private_key",
                         Pattern.compile("-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?s:.*?)(-----END [A-Z0-9 ]*PRIVATE KEY-----|$)"),
-                        "[REDACTED:private_key]", false),
+                        "[REDACTED:private_key]", false, t -> t.contains("PRIVATE KEY-----")),
                 // Authorization: Bearer <token> and bare "bearer <token>".
                 new Redactor.Rule("bearer_token",
                         Pattern.compile("(?i)\\bbearer\\s+[A-Za-z0-9._~+/=-]{8,}"),
-                        "Bearer [REDACTED:bearer_token]", false),
+                        "Bearer [REDACTED:bearer_token]", false, t -> containsIgnoreCase(t, "bearer")),
                 // AWS access key ids (AKIA long-term, ASIA temporary, and the other documented prefixes).
                 new Redactor.Rule("aws_access_key",
                         Pattern.compile("\\b(AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|ASCA)[A-Z0-9]{16}\\b"),
-                        "[REDACTED:aws_access_key]", false),
+                        "[REDACTED:aws_access_key]", false, BuiltInRules::mayHoldAwsKey),
                 // password=..., secret: ..., api_key="...", token=... (the value up to a delimiter).
                 new Redactor.Rule("secret_pair",
                         Pattern.compile("(?i)\\b(password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|token)"
                                 + "(\\s*[=:]\\s*)(\"[^\"]*\"|'[^']*'|[^\\s,;&\"']+)"),
-                        "$1$2[REDACTED:secret_pair]", false),
+                        "$1$2[REDACTED:secret_pair]", false, BuiltInRules::mayHoldSecretPair),
                 // 13-19 digits, optionally grouped by spaces or dashes; replaced only if the Luhn check passes.
                 new Redactor.Rule("card_number",
                         Pattern.compile("\\b\\d(?:[ -]?\\d){12,18}\\b"),
-                        "[REDACTED:card_number]", true));
+                        "[REDACTED:card_number]", true, BuiltInRules::mayHoldCardNumber));
+    }
+
+    private static final String[] SECRET_WORDS = {"pass", "pwd", "secret", "key", "token"};
+
+    static boolean containsIgnoreCase(String text, String lowerWord) {
+        int n = lowerWord.length();
+        char first = lowerWord.charAt(0);
+        char firstUpper = Character.toUpperCase(first);
+        for (int i = 0; i + n <= text.length(); i++) {
+            char c = text.charAt(i);
+            if ((c == first || c == firstUpper) && text.regionMatches(true, i, lowerWord, 0, n)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A pair needs a separator with a key word right before it (spaces allowed): the identifier before each '=' or
+     * ':' is checked against the key words, so ordinary key=value text costs one short look per separator.
+     */
+    static boolean mayHoldSecretPair(String t) {
+        for (int i = 0; i < t.length(); i++) {
+            char c = t.charAt(i);
+            if (c != '=' && c != ':') {
+                continue;
+            }
+            int j = i - 1;
+            while (j >= 0 && Character.isWhitespace(t.charAt(j))) {
+                j--;
+            }
+            int end = j + 1;
+            while (j >= 0 && end - j <= 24 && isIdentifier(t.charAt(j))) {
+                j--;
+            }
+            String ident = t.substring(j + 1, end).toLowerCase(Locale.ROOT);
+            for (String w : SECRET_WORDS) {
+                if (ident.contains(w)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean isIdentifier(char c) {
+        return Character.isLetterOrDigit(c) || c == '_' || c == '-';
+    }
+
+    /** An AWS key id starts with 'A' and has 19 more upper-case letters or digits. */
+    static boolean mayHoldAwsKey(String t) {
+        for (int i = t.indexOf('A'); i >= 0 && i + 20 <= t.length(); i = t.indexOf('A', i + 1)) {
+            int run = 0;
+            while (run < 20 && isUpperOrDigit(t.charAt(i + run))) {
+                run++;
+            }
+            if (run == 20) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean isUpperOrDigit(char c) {
+        return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    }
+
+    /** A card number is 13 or more digits in a row, single spaces or dashes allowed between them. */
+    static boolean mayHoldCardNumber(String t) {
+        int digits = 0;
+        boolean lastWasSeparator = false;
+        for (int i = 0; i < t.length(); i++) {
+            char c = t.charAt(i);
+            if (c >= '0' && c <= '9') {
+                if (++digits >= 13) {
+                    return true;
+                }
+                lastWasSeparator = false;
+            } else if ((c == ' ' || c == '-') && digits > 0 && !lastWasSeparator) {
+                lastWasSeparator = true;
+            } else {
+                digits = 0;
+                lastWasSeparator = false;
+            }
+        }
+        return false;
     }
 
     /** A structured field whose name says it holds a secret (its whole value is masked). */

@@ -1,0 +1,222 @@
+package dev.logpipe.bench;
+
+import dev.logpipe.broker.BrokerProcess;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Load on a real collector (child JVM from {@code collector/target/logpipe-collector.jar}) with a real broker
+ * (child JVM): client threads POST 1,000-record NDJSON bodies over keep-alive connections for a while, either as
+ * fast as they are answered or paced to a total rate, and the figures are printed: accepted records/s, answers by
+ * status, latency percentiles, the collector's CPU and its RSS over time.
+ *
+ * <pre>
+ *   java -cp bench/target/logpipe-bench.jar dev.logpipe.bench.CollectorLoadBench
+ *     [--seconds 30] [--clients 4] [--rate 0 (records/s, 0 = unpaced)] [--tenant-limit 0 (records/s)]
+ *     [--records 1000] [--jvm-opts "-Xms256m -Xmx512m"] [--dir /tmp/logpipe-collector-bench]
+ * </pre>
+ */
+public final class CollectorLoadBench {
+    private static final String KEY = "bench-key-0123456789abcdef";
+
+    public static void main(String[] args) throws Exception {
+        int seconds = 30;
+        int clients = 4;
+        long rate = 0;
+        long tenantLimit = 0;
+        int records = 1000;
+        String jvmOpts = "-Xms256m -Xmx512m -XX:+UseSerialGC";
+        Path dir = Path.of("/tmp/logpipe-collector-bench");
+        Path jar = Path.of("collector/target/logpipe-collector.jar");
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--seconds" -> seconds = Integer.parseInt(args[++i]);
+                case "--clients" -> clients = Integer.parseInt(args[++i]);
+                case "--rate" -> rate = Long.parseLong(args[++i]);
+                case "--tenant-limit" -> tenantLimit = Long.parseLong(args[++i]);
+                case "--records" -> records = Integer.parseInt(args[++i]);
+                case "--jvm-opts" -> jvmOpts = args[++i];
+                case "--dir" -> dir = Path.of(args[++i]);
+                case "--jar" -> jar = Path.of(args[++i]);
+                default -> throw new IllegalArgumentException("unknown argument " + args[i]);
+            }
+        }
+        ForwarderThroughputBench.deleteRecursively(dir);
+        Files.createDirectories(dir);
+        try (BrokerProcess broker = BrokerProcess.start(dir.resolve("broker"))) {
+            int port;
+            try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+                port = s.getLocalPort();
+            }
+            Path config = dir.resolve("collector.yaml");
+            Files.writeString(config, """
+                    listen: 127.0.0.1:%d
+                    tenants:
+                      - id: bench
+                        api_key_sha256: ['%s']
+                        records_per_second: %d
+                    kafka:
+                      bootstrap_servers: %s
+                      partitions: 6
+                      replication_factor: 1
+                      min_insync_replicas: 1
+                    """.formatted(port, sha256(KEY), tenantLimit, broker.bootstrapServers()));
+            List<String> cmd = new ArrayList<>();
+            cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            cmd.addAll(Arrays.asList(jvmOpts.trim().split("\\s+")));
+            cmd.addAll(List.of("-jar", jar.toString(), "--config", config.toString()));
+            Process collector = new ProcessBuilder(cmd).redirectErrorStream(true)
+                    .redirectOutput(dir.resolve("collector.log").toFile()).start();
+            Runtime.getRuntime().addShutdownHook(new Thread(collector::destroyForcibly, "bench-collector-reaper"));
+            try {
+                awaitReady(collector, dir.resolve("collector.log"));
+                run(port, collector.pid(), broker.pid(), seconds, clients, rate, records);
+            } finally {
+                collector.destroy();
+                collector.waitFor();
+            }
+        }
+    }
+
+    private static void awaitReady(Process p, Path log) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        while (!Files.readString(log).contains("collector ready")) {
+            if (!p.isAlive() || System.nanoTime() > deadline) {
+                throw new IllegalStateException("collector did not start; see " + log);
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    private static void run(int port, long collectorPid, long brokerPid, int seconds, int clients, long rate,
+                            int records) throws Exception {
+        byte[][] bodies = new byte[8][];
+        for (int b = 0; b < bodies.length; b++) {
+            bodies[b] = body(b, records);
+        }
+        URI url = URI.create("http://127.0.0.1:" + port + "/api/v1/logs");
+        Map<Integer, LongAdder> byStatus = new ConcurrentHashMap<>();
+        LongAdder accepted = new LongAdder();
+        List<long[]> latencies = new ArrayList<>();
+        long warmupEnd = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        long end = warmupEnd + Duration.ofSeconds(seconds).toNanos();
+        double perClientInterval = rate <= 0 ? 0 : 1e9 * records * clients / rate;
+        AtomicLong errors = new AtomicLong();
+        List<Thread> threads = new ArrayList<>();
+        ProcessStats before = null;
+        for (int c = 0; c < clients; c++) {
+            long[] lat = new long[1 << 20];
+            latencies.add(lat);
+            int client = c;
+            Thread t = new Thread(() -> {
+                HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+                int n = 0;
+                long next = System.nanoTime();
+                while (System.nanoTime() < end) {
+                    if (perClientInterval > 0) {
+                        long wait = next - System.nanoTime();
+                        if (wait > 0) {
+                            java.util.concurrent.locks.LockSupport.parkNanos(wait);
+                        }
+                        next += (long) perClientInterval;
+                    }
+                    byte[] body = bodies[(client + n) % bodies.length];
+                    long t0 = System.nanoTime();
+                    try {
+                        HttpResponse<String> r = http.send(HttpRequest.newBuilder(url)
+                                .header("Authorization", "Bearer " + KEY)
+                                .header("Content-Type", "application/x-ndjson")
+                                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(),
+                                HttpResponse.BodyHandlers.ofString());
+                        long took = System.nanoTime() - t0;
+                        if (t0 > warmupEnd) {
+                            byStatus.computeIfAbsent(r.statusCode(), k -> new LongAdder()).increment();
+                            if (r.statusCode() == 200) {
+                                accepted.add(records);
+                                if (n < lat.length) {
+                                    lat[n] = took;
+                                }
+                            }
+                            n++;
+                        }
+                    } catch (IOException | InterruptedException e) {
+                        errors.incrementAndGet();
+                    }
+                }
+                lat[lat.length - 1] = n; // how many entries were written
+            }, "load-" + c);
+            threads.add(t);
+            t.start();
+        }
+        while (System.nanoTime() < warmupEnd) {
+            Thread.sleep(50);
+        }
+        before = ProcessStats.of(collectorPid);
+        ProcessStats brokerBefore = ProcessStats.of(brokerPid);
+        List<Long> rss = new ArrayList<>();
+        while (System.nanoTime() < end) {
+            Thread.sleep(1000);
+            rss.add(ProcessStats.rssKiB(collectorPid));
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        ProcessStats after = ProcessStats.of(collectorPid);
+        ProcessStats brokerAfter = ProcessStats.of(brokerPid);
+        long[] all = latencies.stream().flatMapToLong(l -> Arrays.stream(l, 0, (int) Math.min(l[l.length - 1],
+                l.length - 1))).filter(v -> v > 0).sorted().toArray();
+        System.out.printf(Locale.ROOT, "collector load: %d clients, %s, %,d-record requests, %d s measured after 5 s "
+                        + "warm-up%n", clients, rate <= 0 ? "unpaced" : String.format(Locale.ROOT, "paced to %,d records/s",
+                rate), records, seconds);
+        System.out.printf(Locale.ROOT, "  accepted       %,.0f records/s%n", accepted.sum() / (double) seconds);
+        System.out.printf(Locale.ROOT, "  answers        %s, client errors %d%n", byStatus.entrySet().stream()
+                .map(e -> e.getKey() + "=" + e.getValue().sum()).sorted().toList(), errors.get());
+        if (all.length > 0) {
+            System.out.printf(Locale.ROOT, "  latency (200)  p50 %.1f ms, p99 %.1f ms, max %.1f ms%n",
+                    all[all.length / 2] / 1e6, all[(int) (all.length * 0.99)] / 1e6, all[all.length - 1] / 1e6);
+        }
+        System.out.printf(Locale.ROOT, "  collector      %.2f CPU-s (%.2f cores), peak RSS %.1f MiB, RSS over the run "
+                        + "(MiB): %s%n", after.cpuSeconds() - before.cpuSeconds(),
+                (after.cpuSeconds() - before.cpuSeconds()) / seconds, after.peakRssKiB() / 1024.0,
+                rss.stream().map(k -> Long.toString(k / 1024)).toList());
+        System.out.printf(Locale.ROOT, "  broker         %.2f CPU-s%n", brokerAfter.cpuSeconds() - brokerBefore.cpuSeconds());
+    }
+
+    /** {@code records} ~250-byte records, some with secret-shaped text for the redactor to find. */
+    private static byte[] body(int seed, int records) {
+        StringBuilder b = new StringBuilder(records * 260);
+        String[] services = {"checkout", "payments", "search", "auth"};
+        for (int i = 0; i < records; i++) {
+            b.append("{\"message\":\"request handled path=/api/v1/items/").append(seed * 100_000 + i)
+                    .append(" status=200 duration_ms=").append(i % 97)
+                    .append(i % 50 == 0 ? " password=hunter2" : "")
+                    .append(i % 77 == 0 ? " Authorization: Bearer abcdefghijklmnop" : "")
+                    .append(" user=alice trace=abcdef0123456789\",\"service\":\"").append(services[i % 4])
+                    .append("\",\"instance_id\":\"").append(services[i % 4]).append("-").append(i % 3)
+                    .append("\",\"level\":\"info\",\"event_time\":\"2026-12-01T10:00:00.").append(100 + i % 900)
+                    .append("Z\",\"fields\":{\"http.status\":200,\"region\":\"eu-1\"}}\n");
+        }
+        return b.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String sha256(String s) throws Exception {
+        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
+    }
+}
