@@ -231,12 +231,14 @@ public final class RecordCodec {
         return b.append('Z').toString();
     }
 
+    /** {@code v} (0 <= v < 10^width) in exactly {@code width} decimal digits. */
     private static void pad(StringBuilder b, int v, int width) {
-        String s = Integer.toString(v);
-        for (int i = s.length(); i < width; i++) {
-            b.append('0');
+        int at = b.length();
+        b.setLength(at + width);
+        for (int i = width - 1; i >= 0; i--) {
+            b.setCharAt(at + i, (char) ('0' + v % 10));
+            v /= 10;
         }
-        b.append(s);
     }
 
     private static void optional(JsonBuffer out, String key, String value) {

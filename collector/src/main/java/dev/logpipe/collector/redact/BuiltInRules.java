@@ -69,10 +69,11 @@ final class BuiltInRules {
             while (j >= 0 && end - j <= 24 && isIdentifier(t.charAt(j))) {
                 j--;
             }
-            String ident = t.substring(j + 1, end).toLowerCase(Locale.ROOT);
             for (String w : SECRET_WORDS) {
-                if (ident.contains(w)) {
-                    return true;
+                for (int k = j + 1; k + w.length() <= end; k++) {
+                    if (t.regionMatches(true, k, w, 0, w.length())) {
+                        return true;
+                    }
                 }
             }
         }
