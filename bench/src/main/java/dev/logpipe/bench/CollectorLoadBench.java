@@ -134,6 +134,8 @@ public final class CollectorLoadBench {
                         long wait = next - System.nanoTime();
                         if (wait > 0) {
                             java.util.concurrent.locks.LockSupport.parkNanos(wait);
+                        } else if (-wait > perClientInterval) {
+                            next = System.nanoTime(); // behind schedule: no catch-up burst, the rate is a ceiling
                         }
                         next += (long) perClientInterval;
                     }

@@ -54,8 +54,8 @@ public final class Collector implements AutoCloseable {
             IngestHandler ingest = new IngestHandler(config, new ApiKeys(config.tenants()),
                     new TenantLimits(config.tenants()), inFlight, new IngestProcessor(config, redactor), publisher,
                     metrics, clock);
-            CollectorServer server = new CollectorServer(config.listen(), config.limits().idleTimeout(), ingest, topics,
-                    registry);
+            CollectorServer server = new CollectorServer(config.listen(), config.limits().idleTimeout(),
+                    config.limits().maxBodyBytes(), ingest, topics, registry);
             server.start();
             log.info("collector ready listen={} tenants={} topic={} dead_letter_topic={} bootstrap={} "
                             + "redaction_rules={}", hostPort(server.address()), config.tenants().size(),

@@ -27,8 +27,11 @@ public final class CollectorServer implements AutoCloseable {
     private final Server server;
     private final ServerConnector connector;
 
-    public CollectorServer(InetSocketAddress listen, Duration idleTimeout, IngestHandler ingest, TopicSetup topics,
-                           PrometheusMeterRegistry registry) {
+    private final long maxDrainBytes;
+
+    public CollectorServer(InetSocketAddress listen, Duration idleTimeout, long maxDrainBytes, IngestHandler ingest,
+                           TopicSetup topics, PrometheusMeterRegistry registry) {
+        this.maxDrainBytes = maxDrainBytes;
         QueuedThreadPool pool = new QueuedThreadPool(64, 4);
         pool.setName("collector-http");
         server = new Server(pool);
@@ -43,14 +46,14 @@ public final class CollectorServer implements AutoCloseable {
         server.setHandler(new Handler.Abstract() { // blocking: reads bodies and waits for Kafka
             @Override
             public boolean handle(Request request, Response response, Callback callback) {
-                route(request, response, callback, ingest, topics, registry);
+                route(request, response, callback, ingest, topics, registry, maxDrainBytes);
                 return true;
             }
         });
     }
 
     private static void route(Request request, Response response, Callback callback, IngestHandler ingest,
-                              TopicSetup topics, PrometheusMeterRegistry registry) {
+                              TopicSetup topics, PrometheusMeterRegistry registry, long maxDrainBytes) {
         String path = Request.getPathInContext(request);
         switch (path) {
             case "/healthz" -> send(response, callback, 200, "application/json", "{\"status\":\"up\"}", 0);
@@ -74,9 +77,37 @@ public final class CollectorServer implements AutoCloseable {
                 if (a.status() == 401) {
                     response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer");
                 }
+                if (a.status() != 200 && !drained(request, maxDrainBytes)) {
+                    // The unread rest is too large to discard: close instead, and say so.
+                    response.getHeaders().put(HttpHeader.CONNECTION, "close");
+                }
                 send(response, callback, a.status(), "application/json", a.body(), a.retryAfterSeconds());
             }
             default -> send(response, callback, 404, "application/json", "{\"error\":\"not found\"}", 0);
+        }
+    }
+
+    /**
+     * Reads and discards what a refused request still has of its body, up to {@code max} bytes, so the client
+     * reads the answer instead of a reset and the connection stays usable. Memory: one small buffer.
+     */
+    private static boolean drained(Request request, long max) {
+        long len = request.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH);
+        if (len > max) {
+            return false;
+        }
+        try (java.io.InputStream in = Content.Source.asInputStream(request)) {
+            byte[] buf = new byte[16 * 1024];
+            long total = 0;
+            for (int n; (n = in.read(buf)) > 0; ) {
+                total += n;
+                if (total > max) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (java.io.IOException | RuntimeException e) {
+            return false;
         }
     }
 
