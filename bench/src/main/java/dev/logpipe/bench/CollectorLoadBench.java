@@ -2,10 +2,6 @@ package dev.logpipe.bench;
 
 import dev.logpipe.broker.BrokerProcess;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,13 +19,14 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Load on a real collector (child JVM from {@code collector/target/logpipe-collector.jar}) with a real broker
- * (child JVM): client threads POST 1,000-record NDJSON bodies over keep-alive connections for a while, either as
+ * (child JVM): client threads POST 1,000-record NDJSON bodies over keep-alive connections ({@link RawHttpClient})
+ * for a while, either as
  * fast as they are answered or paced to a total rate, and the figures are printed: accepted records/s, answers by
  * status, latency percentiles, the collector's CPU and its RSS over time.
  *
  * <pre>
  *   java -cp bench/target/logpipe-bench.jar dev.logpipe.bench.CollectorLoadBench
- *     [--seconds 30] [--clients 4] [--rate 0 (records/s, 0 = unpaced)] [--tenant-limit 0 (records/s)]
+ *     [--seconds 30] [--warmup 15] [--clients 4] [--rate 0 (records/s, 0 = unpaced)] [--tenant-limit 0 (records/s)]
  *     [--records 1000] [--jvm-opts "-Xms256m -Xmx512m"] [--dir /tmp/logpipe-collector-bench]
  * </pre>
  */
@@ -38,6 +35,7 @@ public final class CollectorLoadBench {
 
     public static void main(String[] args) throws Exception {
         int seconds = 30;
+        int warmup = 15;
         int clients = 4;
         long rate = 0;
         long tenantLimit = 0;
@@ -48,6 +46,7 @@ public final class CollectorLoadBench {
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--seconds" -> seconds = Integer.parseInt(args[++i]);
+                case "--warmup" -> warmup = Integer.parseInt(args[++i]);
                 case "--clients" -> clients = Integer.parseInt(args[++i]);
                 case "--rate" -> rate = Long.parseLong(args[++i]);
                 case "--tenant-limit" -> tenantLimit = Long.parseLong(args[++i]);
@@ -87,7 +86,7 @@ public final class CollectorLoadBench {
             Runtime.getRuntime().addShutdownHook(new Thread(collector::destroyForcibly, "bench-collector-reaper"));
             try {
                 awaitReady(collector, dir.resolve("collector.log"));
-                run(port, collector.pid(), broker.pid(), seconds, clients, rate, records);
+                run(port, collector.pid(), broker.pid(), warmup, seconds, clients, rate, records);
             } finally {
                 collector.destroy();
                 collector.waitFor();
@@ -105,17 +104,20 @@ public final class CollectorLoadBench {
         }
     }
 
-    private static void run(int port, long collectorPid, long brokerPid, int seconds, int clients, long rate,
-                            int records) throws Exception {
+    private static void run(int port, long collectorPid, long brokerPid, int warmup, int seconds, int clients,
+                            long rate, int records) throws Exception {
         byte[][] bodies = new byte[8][];
         for (int b = 0; b < bodies.length; b++) {
             bodies[b] = body(b, records);
         }
-        URI url = URI.create("http://127.0.0.1:" + port + "/api/v1/logs");
+        byte[][] requests = new byte[bodies.length][];
+        for (int b = 0; b < bodies.length; b++) {
+            requests[b] = RawHttpClient.post("/api/v1/logs", "Authorization: Bearer " + KEY + "\r\n", bodies[b]);
+        }
         Map<Integer, LongAdder> byStatus = new ConcurrentHashMap<>();
         LongAdder accepted = new LongAdder();
         List<long[]> latencies = new ArrayList<>();
-        long warmupEnd = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        long warmupEnd = System.nanoTime() + Duration.ofSeconds(warmup).toNanos();
         long end = warmupEnd + Duration.ofSeconds(seconds).toNanos();
         double perClientInterval = rate <= 0 ? 0 : 1e9 * records * clients / rate;
         AtomicLong errors = new AtomicLong();
@@ -126,7 +128,7 @@ public final class CollectorLoadBench {
             latencies.add(lat);
             int client = c;
             Thread t = new Thread(() -> {
-                HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+                RawHttpClient http = new RawHttpClient("127.0.0.1", port);
                 int n = 0;
                 long next = System.nanoTime();
                 while (System.nanoTime() < end) {
@@ -139,18 +141,14 @@ public final class CollectorLoadBench {
                         }
                         next += (long) perClientInterval;
                     }
-                    byte[] body = bodies[(client + n) % bodies.length];
+                    byte[] request = requests[(client + n) % requests.length];
                     long t0 = System.nanoTime();
                     try {
-                        HttpResponse<String> r = http.send(HttpRequest.newBuilder(url)
-                                .header("Authorization", "Bearer " + KEY)
-                                .header("Content-Type", "application/x-ndjson")
-                                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(),
-                                HttpResponse.BodyHandlers.ofString());
+                        int status = http.send(request);
                         long took = System.nanoTime() - t0;
                         if (t0 > warmupEnd) {
-                            byStatus.computeIfAbsent(r.statusCode(), k -> new LongAdder()).increment();
-                            if (r.statusCode() == 200) {
+                            byStatus.computeIfAbsent(status, k -> new LongAdder()).increment();
+                            if (status == 200) {
                                 accepted.add(records);
                                 if (n < lat.length) {
                                     lat[n] = took;
@@ -158,10 +156,11 @@ public final class CollectorLoadBench {
                             }
                             n++;
                         }
-                    } catch (IOException | InterruptedException e) {
+                    } catch (IOException e) {
                         errors.incrementAndGet();
                     }
                 }
+                http.close();
                 lat[lat.length - 1] = n; // how many entries were written
             }, "load-" + c);
             threads.add(t);
@@ -184,9 +183,9 @@ public final class CollectorLoadBench {
         ProcessStats brokerAfter = ProcessStats.of(brokerPid);
         long[] all = latencies.stream().flatMapToLong(l -> Arrays.stream(l, 0, (int) Math.min(l[l.length - 1],
                 l.length - 1))).filter(v -> v > 0).sorted().toArray();
-        System.out.printf(Locale.ROOT, "collector load: %d clients, %s, %,d-record requests, %d s measured after 5 s "
+        System.out.printf(Locale.ROOT, "collector load: %d clients, %s, %,d-record requests, %d s measured after %d s "
                         + "warm-up%n", clients, rate <= 0 ? "unpaced" : String.format(Locale.ROOT, "paced to %,d records/s",
-                rate), records, seconds);
+                rate), records, seconds, warmup);
         System.out.printf(Locale.ROOT, "  accepted       %,.0f records/s%n", accepted.sum() / (double) seconds);
         System.out.printf(Locale.ROOT, "  answers        %s, client errors %d%n", byStatus.entrySet().stream()
                 .map(e -> e.getKey() + "=" + e.getValue().sum()).sorted().toList(), errors.get());

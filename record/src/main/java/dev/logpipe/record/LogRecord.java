@@ -104,6 +104,8 @@ public record LogRecord(
         public Builder message(String v) { message = v; return this; }
         public Builder field(String name, Object value) { fields.put(name, value); return this; }
         public Builder clearFields() { fields.clear(); return this; }
+        public String recordId() { return recordId; }
+        public Instant eventTime() { return eventTime; }
 
         public LogRecord build() {
             return new LogRecord(schemaVersion, recordId, eventTime, observedTime, tenantId, traceId, spanId,

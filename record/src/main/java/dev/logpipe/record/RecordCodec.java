@@ -89,6 +89,11 @@ public final class RecordCodec {
     }
 
     public LogRecord decode(byte[] line, int off, int len) throws RecordFormatException {
+        return decodeToBuilder(line, off, len).build();
+    }
+
+    /** Like {@link #decode}, but stops at the builder, for a caller that changes the record before building it once. */
+    public LogRecord.Builder decodeToBuilder(byte[] line, int off, int len) throws RecordFormatException {
         JsonNode node;
         try {
             node = mapper.readTree(line, off, len);
@@ -103,7 +108,7 @@ public final class RecordCodec {
         return fromTree((ObjectNode) node);
     }
 
-    private LogRecord fromTree(ObjectNode o) throws RecordFormatException {
+    private LogRecord.Builder fromTree(ObjectNode o) throws RecordFormatException {
         JsonNode message = o.get("message");
         if (message == null || message.isNull()) {
             throw new RecordFormatException("message is required");
@@ -139,7 +144,7 @@ public final class RecordCodec {
             flatten("", fields, flat, 1);
             flat.forEach(b::field);
         }
-        return b.build();
+        return b;
     }
 
     private static void flatten(String prefix, JsonNode node, Map<String, Object> out, int depth)

@@ -84,18 +84,18 @@ public final class IngestProcessor {
                     + "limits.max_record_bytes (" + limits.maxRecordBytes() + ")", rawForDeadLetter(body, off, len)));
             return null;
         }
-        LogRecord r;
+        LogRecord.Builder b;
         try {
-            r = codec.decode(body, off, len);
+            b = codec.decodeToBuilder(body, off, len);
         } catch (RecordFormatException e) {
             dead.add(new DeadLetter(line, Reason.SCHEMA_INVALID, e.getMessage(), rawForDeadLetter(body, off, len)));
             return null;
         }
-        LogRecord.Builder b = r.toBuilder().tenantId(tenant.id()).observedTime(now);
-        if (r.recordId() == null || r.recordId().isBlank()) {
+        b.tenantId(tenant.id()).observedTime(now);
+        if (b.recordId() == null || b.recordId().isBlank()) {
             b.recordId(derivedId(tenant.id(), line, body, off, len));
         }
-        String flag = timeFlag(r.eventTime(), now);
+        String flag = timeFlag(b.eventTime(), now);
         if (flag != null) {
             b.field(TIME_FLAG_FIELD, flag);
         }
