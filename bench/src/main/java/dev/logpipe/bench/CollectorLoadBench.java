@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <pre>
  *   java -cp bench/target/logpipe-bench.jar dev.logpipe.bench.CollectorLoadBench
- *     [--seconds 30] [--warmup 15] [--clients 4] [--rate 0 (records/s, 0 = unpaced)] [--tenant-limit 0 (records/s)]
+ *     [--seconds 30] [--warmup 15] [--clients 4] [--rate 0 (records/s, 0 = unpaced)] [--tenant-limit 0 (records/s)] [--in-flight 256MiB]
  *     [--records 1000] [--jvm-opts "-Xms256m -Xmx512m"] [--dir /tmp/logpipe-collector-bench]
  * </pre>
  */
@@ -39,6 +39,7 @@ public final class CollectorLoadBench {
         int clients = 4;
         long rate = 0;
         long tenantLimit = 0;
+        String inFlight = "256MiB";
         int records = 1000;
         String jvmOpts = "-Xms256m -Xmx512m -XX:+UseSerialGC";
         Path dir = Path.of("/tmp/logpipe-collector-bench");
@@ -50,6 +51,7 @@ public final class CollectorLoadBench {
                 case "--clients" -> clients = Integer.parseInt(args[++i]);
                 case "--rate" -> rate = Long.parseLong(args[++i]);
                 case "--tenant-limit" -> tenantLimit = Long.parseLong(args[++i]);
+                case "--in-flight" -> inFlight = args[++i];
                 case "--records" -> records = Integer.parseInt(args[++i]);
                 case "--jvm-opts" -> jvmOpts = args[++i];
                 case "--dir" -> dir = Path.of(args[++i]);
@@ -67,6 +69,9 @@ public final class CollectorLoadBench {
             Path config = dir.resolve("collector.yaml");
             Files.writeString(config, """
                     listen: 127.0.0.1:%d
+                    limits:
+                      max_body_bytes: 1MiB
+                      in_flight_bytes: %s
                     tenants:
                       - id: bench
                         api_key_sha256: ['%s']
@@ -76,7 +81,7 @@ public final class CollectorLoadBench {
                       partitions: 6
                       replication_factor: 1
                       min_insync_replicas: 1
-                    """.formatted(port, sha256(KEY), tenantLimit, broker.bootstrapServers()));
+                    """.formatted(port, inFlight, sha256(KEY), tenantLimit, broker.bootstrapServers()));
             List<String> cmd = new ArrayList<>();
             cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             cmd.addAll(Arrays.asList(jvmOpts.trim().split("\\s+")));
