@@ -54,11 +54,12 @@ public final class Collector implements AutoCloseable {
             IngestHandler ingest = new IngestHandler(config, new ApiKeys(config.tenants()),
                     new TenantLimits(config.tenants()), inFlight, new IngestProcessor(config, redactor), publisher,
                     metrics, clock);
-            CollectorServer server = new CollectorServer(config.listen(), config.limits().idleTimeout(),
+            CollectorServer server = new CollectorServer(config.listen(), config.tls(), config.limits().idleTimeout(),
                     config.limits().maxBodyBytes(), ingest, topics, registry);
             server.start();
-            log.info("collector ready listen={} tenants={} topic={} dead_letter_topic={} bootstrap={} "
-                            + "redaction_rules={}", hostPort(server.address()), config.tenants().size(),
+            log.info("collector ready listen={}{} tenants={} topic={} dead_letter_topic={} bootstrap={} "
+                            + "redaction_rules={}", config.tls() == null ? "http://" : "https://", hostPort(server.address()),
+                    config.tenants().size(),
                     config.kafka().topic(), config.kafka().deadLetterTopic(), config.kafka().bootstrapServers(),
                     redactor.ruleNames());
             return new Collector(topics, publisher, server, registry);

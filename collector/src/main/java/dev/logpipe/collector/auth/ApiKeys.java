@@ -10,18 +10,36 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Maps an API key to its tenant. Only SHA-256 hashes are held (the configuration never contains a key), so a
+ * Maps a credential to its tenant: a client certificate's subject (mTLS, seed 003 chapter 03) or an API key. Only SHA-256 hashes are held (the configuration never contains a key), so a
  * presented key is hashed and looked up; the key itself is never logged or kept.
  */
 public final class ApiKeys {
     private final Map<String, CollectorConfig.Tenant> byHash = new HashMap<>();
+    private final Map<String, CollectorConfig.Tenant> bySubject = new HashMap<>();
 
     public ApiKeys(List<CollectorConfig.Tenant> tenants) {
         for (CollectorConfig.Tenant t : tenants) {
             for (String h : t.apiKeySha256()) {
                 byHash.put(h, t);
             }
+            for (String s : t.certSubjects()) {
+                bySubject.put(s, t);
+            }
         }
+    }
+
+    /**
+     * The tenant of a verified client certificate's subject (canonical RFC 2253 form) when it maps to one, else of
+     * the {@code Authorization} header; null when neither identifies a tenant.
+     */
+    public CollectorConfig.Tenant authenticate(String authorization, String certificateSubject) {
+        if (certificateSubject != null) {
+            CollectorConfig.Tenant t = bySubject.get(certificateSubject);
+            if (t != null) {
+                return t;
+            }
+        }
+        return authenticate(authorization);
     }
 
     /** The tenant of an {@code Authorization} header value, or null when it is absent, malformed or unknown. */

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 /** The collector's validated configuration (docs/collector.md lists every key). */
-public record CollectorConfig(InetSocketAddress listen, Limits limits, List<Tenant> tenants, Kafka kafka,
+public record CollectorConfig(InetSocketAddress listen, Tls tls, Limits limits, List<Tenant> tenants, Kafka kafka,
                               Redaction redaction) {
     public CollectorConfig {
         tenants = List.copyOf(tenants);
@@ -25,10 +25,11 @@ public record CollectorConfig(InetSocketAddress listen, Limits limits, List<Tena
      * One tenant: the SHA-256 hashes (hex) of its API keys, its rate limits (0 = unlimited) and, for a high-volume
      * tenant, how many partition-key shards of its own it spreads over (0 = shared keys).
      */
-    public record Tenant(String id, List<String> apiKeySha256, long recordsPerSecond, long bytesPerSecond,
-                         Duration burst, int dedicatedShards) {
+    public record Tenant(String id, List<String> apiKeySha256, List<String> certSubjects, long recordsPerSecond,
+                         long bytesPerSecond, Duration burst, int dedicatedShards) {
         public Tenant {
             apiKeySha256 = List.copyOf(apiKeySha256);
+            certSubjects = List.copyOf(certSubjects);
         }
 
         @Override
@@ -58,5 +59,20 @@ public record CollectorConfig(InetSocketAddress listen, Limits limits, List<Tena
     }
 
     public record Rule(String name, String pattern, String replacement) {
+    }
+
+    /** What a client certificate must be for: {@code NEED} refuses the handshake without one. */
+    public enum ClientAuth { NONE, WANT, NEED }
+
+    /**
+     * TLS on the listener (null: plain HTTP). PKCS12 key store with the server's key and certificate; trust store
+     * with the CAs that sign client certificates (for mTLS); passwords resolved from the environment.
+     */
+    public record Tls(java.nio.file.Path keystore, String keystorePassword, java.nio.file.Path truststore,
+                      String truststorePassword, ClientAuth clientAuth) {
+        @Override
+        public String toString() {
+            return "Tls[" + keystore + ", client_auth=" + clientAuth + "]";
+        }
     }
 }

@@ -5,6 +5,7 @@ import dev.logpipe.collector.config.CollectorConfig.Limits;
 import dev.logpipe.collector.config.CollectorConfig.Redaction;
 import dev.logpipe.collector.config.CollectorConfig.Rule;
 import dev.logpipe.collector.config.CollectorConfig.Tenant;
+import dev.logpipe.collector.config.CollectorConfig.Tls;
 import dev.logpipe.config.ConfigException;
 import dev.logpipe.config.ConfigNode;
 import java.io.IOException;
@@ -41,12 +42,74 @@ public final class CollectorConfigLoader {
     public CollectorConfig parse(String yaml, String origin) throws ConfigException {
         ConfigNode root = ConfigNode.fromYaml(yaml, origin);
         var listen = ConfigNode.parseAddress("listen", root.string("listen", "127.0.0.1:8080"));
+        Tls tls = tls(root.child("tls"), origin);
         Limits limits = limits(root.child("limits"));
         List<Tenant> tenants = tenants(root);
         Kafka kafka = kafka(root.child("kafka"));
         Redaction redaction = redaction(root.child("redaction"));
         root.rejectUnknownKeys();
-        return new CollectorConfig(listen, limits, tenants, kafka, redaction);
+        if (tls == null || tls.truststore() == null) {
+            for (int i = 0; i < tenants.size(); i++) {
+                if (!tenants.get(i).certSubjects().isEmpty()) {
+                    throw new ConfigException("tenants[" + i + "].cert_subjects: needs tls.truststore (client "
+                            + "certificates are only verified with TLS and a trust store)");
+                }
+            }
+        }
+        for (int i = 0; i < tenants.size(); i++) {
+            if (tenants.get(i).apiKeySha256().isEmpty() && tenants.get(i).certSubjects().isEmpty()) {
+                throw new ConfigException("tenants[" + i + "]: needs api_key_sha256 or cert_subjects (a tenant no "
+                        + "credential maps to can never send)");
+            }
+        }
+        return new CollectorConfig(listen, tls, limits, tenants, kafka, redaction);
+    }
+
+    private Tls tls(ConfigNode t, String origin) throws ConfigException {
+        if (!t.has("keystore")) {
+            t.rejectUnknownKeys();
+            return null;
+        }
+        java.nio.file.Path base = origin.startsWith("/") ? java.nio.file.Path.of(origin).getParent()
+                : java.nio.file.Path.of("").toAbsolutePath();
+        java.nio.file.Path keystore = t.path("keystore", base, null);
+        String keystorePassword = secret(t, "keystore_password");
+        java.nio.file.Path truststore = t.path("truststore", base, null);
+        String truststorePassword = truststore == null ? null : secret(t, "truststore_password");
+        CollectorConfig.ClientAuth auth = t.choice("client_auth", CollectorConfig.ClientAuth.class,
+                truststore == null ? CollectorConfig.ClientAuth.NONE : CollectorConfig.ClientAuth.WANT);
+        t.rejectUnknownKeys();
+        if (!java.nio.file.Files.isReadable(keystore)) {
+            throw new ConfigException("tls.keystore: " + keystore + " is not a readable file");
+        }
+        if (truststore != null && !java.nio.file.Files.isReadable(truststore)) {
+            throw new ConfigException("tls.truststore: " + truststore + " is not a readable file");
+        }
+        if (auth != CollectorConfig.ClientAuth.NONE && truststore == null) {
+            throw new ConfigException("tls.client_auth: " + auth.name().toLowerCase(java.util.Locale.ROOT)
+                    + " needs tls.truststore");
+        }
+        return new Tls(keystore, keystorePassword, truststore, truststorePassword, auth);
+    }
+
+    /** {@code key} in clear, or {@code key_env}: the name of an environment variable that holds it. */
+    private static String secret(ConfigNode t, String key) throws ConfigException {
+        String value = t.string(key, null);
+        String env = t.string(key + "_env", null);
+        if (value != null && env != null) {
+            throw new ConfigException(t.keyPath(key + "_env") + ": set either " + t.keyPath(key) + " or "
+                    + t.keyPath(key + "_env") + ", not both");
+        }
+        if (env != null) {
+            value = System.getenv(env);
+            if (value == null) {
+                throw new ConfigException(t.keyPath(key + "_env") + ": environment variable " + env + " is not set");
+            }
+        }
+        if (value == null) {
+            throw new ConfigException(t.keyPath(key) + ": is required (or " + t.keyPath(key + "_env") + ")");
+        }
+        return value;
     }
 
     private static Limits limits(ConfigNode n) throws ConfigException {
@@ -83,6 +146,20 @@ public final class CollectorConfigLoader {
                 throw new ConfigException(t.keyPath("id") + ": tenant \"" + id + "\" is defined twice");
             }
             List<String> hashes = new ArrayList<>(t.strings("api_key_sha256"));
+            List<String> subjects = new ArrayList<>();
+            for (String subject : t.strings("cert_subjects")) {
+                String normal = ClientCertificates.normalize(subject);
+                if (normal == null) {
+                    throw new ConfigException(t.keyPath("cert_subjects") + ": \"" + subject + "\" is not a "
+                            + "distinguished name like CN=forwarder,O=Acme");
+                }
+                String other = keyOwner.putIfAbsent("subject:" + normal, id);
+                if (other != null) {
+                    throw new ConfigException(t.keyPath("cert_subjects") + ": \"" + subject + "\" is already given "
+                            + "to tenant \"" + other + "\"");
+                }
+                subjects.add(normal);
+            }
             for (int i = 0; i < hashes.size(); i++) {
                 String h = hashes.get(i).toLowerCase(java.util.Locale.ROOT);
                 if (!h.matches("[0-9a-f]{64}")) {
@@ -102,7 +179,7 @@ public final class CollectorConfigLoader {
             Duration burst = t.duration("burst", Duration.ofSeconds(1), Duration.ofMillis(1));
             int shards = (int) t.integer("dedicated_shards", 0, 0, 4096);
             t.rejectUnknownKeys();
-            out.add(new Tenant(id, hashes, records, bytes, burst, shards));
+            out.add(new Tenant(id, hashes, subjects, records, bytes, burst, shards));
         }
         return out;
     }

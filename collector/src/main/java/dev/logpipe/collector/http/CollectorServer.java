@@ -29,8 +29,9 @@ public final class CollectorServer implements AutoCloseable {
 
     private final long maxDrainBytes;
 
-    public CollectorServer(InetSocketAddress listen, Duration idleTimeout, long maxDrainBytes, IngestHandler ingest,
-                           TopicSetup topics, PrometheusMeterRegistry registry) {
+    public CollectorServer(InetSocketAddress listen, dev.logpipe.collector.config.CollectorConfig.Tls tls,
+                           Duration idleTimeout, long maxDrainBytes, IngestHandler ingest, TopicSetup topics,
+                           PrometheusMeterRegistry registry) {
         this.maxDrainBytes = maxDrainBytes;
         QueuedThreadPool pool = new QueuedThreadPool(64, 4);
         pool.setName("collector-http");
@@ -38,7 +39,26 @@ public final class CollectorServer implements AutoCloseable {
         HttpConfiguration http = new HttpConfiguration();
         http.setSendServerVersion(false);
         http.setSendDateHeader(false);
-        connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
+        if (tls == null) {
+            connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
+        } else {
+            org.eclipse.jetty.util.ssl.SslContextFactory.Server ssl = new org.eclipse.jetty.util.ssl.SslContextFactory.Server();
+            ssl.setKeyStorePath(tls.keystore().toString());
+            ssl.setKeyStorePassword(tls.keystorePassword());
+            ssl.setKeyStoreType("PKCS12");
+            if (tls.truststore() != null) {
+                ssl.setTrustStorePath(tls.truststore().toString());
+                ssl.setTrustStorePassword(tls.truststorePassword());
+                ssl.setTrustStoreType("PKCS12");
+            }
+            ssl.setNeedClientAuth(tls.clientAuth() == dev.logpipe.collector.config.CollectorConfig.ClientAuth.NEED);
+            ssl.setWantClientAuth(tls.clientAuth() == dev.logpipe.collector.config.CollectorConfig.ClientAuth.WANT);
+            HttpConfiguration https = new HttpConfiguration(http);
+            // Clients reach collectors by IP or load-balancer names: no SNI host check.
+            https.addCustomizer(new org.eclipse.jetty.server.SecureRequestCustomizer(false));
+            connector = new ServerConnector(server, 1, 1,
+                    new org.eclipse.jetty.server.SslConnectionFactory(ssl, "http/1.1"), new HttpConnectionFactory(https));
+        }
         connector.setHost(listen.getHostString());
         connector.setPort(listen.getPort());
         connector.setIdleTimeout(idleTimeout.toMillis());
@@ -71,6 +91,7 @@ public final class CollectorServer implements AutoCloseable {
                     return;
                 }
                 IngestHandler.Answer a = ingest.handle(request.getHeaders().get(HttpHeader.AUTHORIZATION),
+                        clientSubject(request),
                         request.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH),
                         request.getHeaders().get(HttpHeader.CONTENT_ENCODING),
                         () -> Content.Source.asInputStream(request));
@@ -85,6 +106,17 @@ public final class CollectorServer implements AutoCloseable {
             }
             default -> send(response, callback, 404, "application/json", "{\"error\":\"not found\"}", 0);
         }
+    }
+
+    /** The canonical subject of the verified client certificate, or null without TLS or without a certificate. */
+    private static String clientSubject(Request request) {
+        Object data = request.getAttribute(org.eclipse.jetty.io.EndPoint.SslSessionData.ATTRIBUTE);
+        if (data instanceof org.eclipse.jetty.io.EndPoint.SslSessionData ssl && ssl.peerCertificates() != null
+                && ssl.peerCertificates().length > 0) {
+            return ssl.peerCertificates()[0].getSubjectX500Principal().getName(
+                    javax.security.auth.x500.X500Principal.CANONICAL);
+        }
+        return null;
     }
 
     /**

@@ -66,16 +66,22 @@ public final class IngestHandler {
         this.clock = clock;
     }
 
-    public Answer handle(String authorization, long contentLength, String contentEncoding, Body body) {
-        Answer a = answer(authorization, contentLength, contentEncoding, body);
+    /** @param certificateSubject the verified client certificate's subject (canonical), or null */
+    public Answer handle(String authorization, String certificateSubject, long contentLength, String contentEncoding,
+                         Body body) {
+        Answer a = answer(authorization, certificateSubject, contentLength, contentEncoding, body);
         metrics.request(a.status());
         return a;
     }
 
-    private Answer answer(String authorization, long contentLength, String contentEncoding, Body body) {
-        CollectorConfig.Tenant tenant = keys.authenticate(authorization);
+    private Answer answer(String authorization, String certificateSubject, long contentLength,
+                          String contentEncoding, Body body) {
+        CollectorConfig.Tenant tenant = keys.authenticate(authorization, certificateSubject);
         if (tenant == null) {
-            return error(401, "a valid API key is required: Authorization: Bearer <key>", 0);
+            return error(401, certificateSubject == null
+                    ? "a valid API key is required: Authorization: Bearer <key>"
+                    : "client certificate " + certificateSubject + " is not mapped to a tenant (cert_subjects), and "
+                            + "no valid API key was given", 0);
         }
         long maxBody = config.limits().maxBodyBytes();
         if (contentLength > maxBody) {
