@@ -283,4 +283,18 @@ class CollectorIngestTest {
         assertThat(answer.get("dead_lettered").asInt()).isEqualTo(2);
         assertThat(withMessagePrefix("t12 ")).extracting(n -> n.get("tenant_id").asText()).containsExactly("acme");
     }
+
+    @Test
+    void secretsInDeadLetteredLinesNeverReachTheDeadLetterTopicEither() throws Exception {
+        String body = "{\"message\":\"t13 bad time\",\"event_time\":\"Bearer eyJsecretTokenValue\","
+                + "\"fields\":{\"password\":\"hunter2-in-dlq\"}}\n"
+                + "{\"message\":\"t13 x\" trailing password=\\\"p4ss-in-dlq\\\"}\n";
+        HttpResponse<String> r = collector.post(ACME_KEY, body);
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        assertThat(JSON.readTree(r.body()).get("dead_lettered").asInt()).isEqualTo(2);
+        assertThat(r.body()).doesNotContain("eyJsecretTokenValue");
+        String dlq = String.join("\n", TopicContents.recordLines(
+                TopicContents.readAll(KAFKA.bootstrapServers(), "ingest.dead-letter", Duration.ofSeconds(20))));
+        assertThat(dlq).contains("t13 bad time").doesNotContain("hunter2-in-dlq", "p4ss-in-dlq", "eyJsecretTokenValue");
+    }
 }

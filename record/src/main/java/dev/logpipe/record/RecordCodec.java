@@ -25,11 +25,15 @@ public final class RecordCodec {
     /** Limits that keep a hostile line from costing unbounded memory or stack. */
     public static final int MAX_NESTING_DEPTH = 16;
     public static final int MAX_FIELDS = 1000;
+    /** Longest flattened field name: nested names add up, and each flattened key is its own string. */
+    public static final int MAX_FIELD_NAME_LENGTH = 1024;
 
     private final ObjectMapper mapper;
 
     public RecordCodec() {
-        JsonMapper m = JsonMapper.builder().build();
+        // Trailing content after the object ({"message":"a"}{"message":"b"}) is an error, not silently dropped.
+        JsonMapper m = JsonMapper.builder()
+                .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
         m.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
                 .maxNestingDepth(MAX_NESTING_DEPTH + 2)
                 .maxStringLength(16 * 1024 * 1024)
@@ -156,6 +160,10 @@ public final class RecordCodec {
         while (it.hasNext()) {
             Map.Entry<String, JsonNode> e = it.next();
             String key = prefix.isEmpty() ? e.getKey() : prefix + "." + e.getKey();
+            if (key.length() > MAX_FIELD_NAME_LENGTH) {
+                throw new RecordFormatException("a field name (with its parents) is longer than "
+                        + MAX_FIELD_NAME_LENGTH + " characters");
+            }
             JsonNode value = e.getValue();
             if (value.isObject()) {
                 flatten(key, value, out, depth + 1);

@@ -16,11 +16,16 @@ import java.util.Map;
  */
 public final class TenantLimits {
     /** Whether a request may go on, and if not how long the client should wait. */
-    public record Decision(boolean admitted, Duration retryAfter, String limit) {
-        static final Decision OK = new Decision(true, Duration.ZERO, null);
+    public record Decision(boolean admitted, Duration retryAfter, String limit, long charged) {
+        static final Decision OK = new Decision(true, Duration.ZERO, null, 0);
+
+        Decision(boolean admitted, Duration retryAfter, String limit) {
+            this(admitted, retryAfter, limit, 0);
+        }
     }
 
-    private record Buckets(Bucket records, long recordsPerSecond, Bucket bytes, long bytesCapacity) {
+    private record Buckets(Bucket records, long recordsPerSecond, Bucket bytes, long bytesCapacity,
+                           long bytesPerSecond) {
     }
 
     private final Map<String, Buckets> byTenant = new HashMap<>();
@@ -28,7 +33,7 @@ public final class TenantLimits {
     public TenantLimits(Iterable<CollectorConfig.Tenant> tenants) {
         for (CollectorConfig.Tenant t : tenants) {
             byTenant.put(t.id(), new Buckets(bucket(t.recordsPerSecond(), t.burst()), t.recordsPerSecond(),
-                    bucket(t.bytesPerSecond(), t.burst()), capacity(t.bytesPerSecond(), t.burst())));
+                    bucket(t.bytesPerSecond(), t.burst()), capacity(t.bytesPerSecond(), t.burst()), t.bytesPerSecond()));
         }
     }
 
@@ -45,11 +50,19 @@ public final class TenantLimits {
         return Math.max(1, perSecond * burst.toMillis() / 1000);
     }
 
-    /** Before the body is read: charges {@code bodyBytes} and checks the records bucket is not in debt. */
+    /**
+     * Before the body is read: charges {@code bodyBytes} (at most the burst) and checks neither bucket is in debt.
+     * Returns how many bytes it charged in {@link Decision#charged}.
+     */
     public Decision admit(String tenant, long bodyBytes) {
         Buckets b = byTenant.get(tenant);
         if (b == null) {
             return Decision.OK;
+        }
+        if (b.bytes() != null && b.bytes().getAvailableTokens() <= 0) {
+            long missing = 1 - b.bytes().getAvailableTokens();
+            return new Decision(false, Duration.ofMillis(Math.max(1, missing * 1000 / b.bytesPerSecond() + 1)),
+                    "bytes_per_second");
         }
         if (b.records() != null && b.records().getAvailableTokens() <= 0) {
             long missing = 1 - b.records().getAvailableTokens();
@@ -59,19 +72,31 @@ public final class TenantLimits {
         }
         if (b.bytes() != null && bodyBytes > 0) {
             // A body larger than the whole burst is charged the burst: it is admitted when the bucket is full.
-            ConsumptionProbe p = b.bytes().tryConsumeAndReturnRemaining(Math.min(bodyBytes, b.bytesCapacity()));
+            long charge = Math.min(bodyBytes, b.bytesCapacity());
+            ConsumptionProbe p = b.bytes().tryConsumeAndReturnRemaining(charge);
             if (!p.isConsumed()) {
                 return new Decision(false, Duration.ofNanos(p.getNanosToWaitForRefill()), "bytes_per_second");
             }
+            return new Decision(true, Duration.ZERO, null, charge);
         }
         return Decision.OK;
     }
 
-    /** After the records are counted: charges them (the bucket may go into debt). */
-    public void charge(String tenant, long records) {
+    /**
+     * After the body is read and its records counted: charges them, and the wire bytes not yet charged at admission
+     * (a body without Content-Length, or one larger than the burst). Either bucket may go into debt, which refuses
+     * the next requests until it has refilled.
+     */
+    public void charge(String tenant, long records, long wireBytes, long bytesChargedAtAdmission) {
         Buckets b = byTenant.get(tenant);
-        if (b != null && b.records() != null && records > 0) {
+        if (b == null) {
+            return;
+        }
+        if (b.records() != null && records > 0) {
             b.records().consumeIgnoringRateLimits(records);
+        }
+        if (b.bytes() != null && wireBytes > bytesChargedAtAdmission) {
+            b.bytes().consumeIgnoringRateLimits(wireBytes - bytesChargedAtAdmission);
         }
     }
 }

@@ -98,7 +98,8 @@ public final class CollectorServer implements AutoCloseable {
                 if (a.status() == 401) {
                     response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer");
                 }
-                if (a.status() != 200 && !drained(request, maxDrainBytes)) {
+                // An unauthenticated client gets no reading of its body (it could hold a thread with a slow one).
+                if (a.status() == 401 || a.status() != 200 && !drained(request, maxDrainBytes)) {
                     // The unread rest is too large to discard: close instead, and say so.
                     response.getHeaders().put(HttpHeader.CONNECTION, "close");
                 }

@@ -101,16 +101,25 @@ public final class IngestHandler {
                 return error(429, "tenant " + tenant.id() + " is over its " + d.limit() + " limit; retry after "
                         + seconds + " s", seconds);
             }
-            byte[] decoded;
+            BodyDecoder.Decoded decoded;
             try {
                 decoded = decoder.read(body.stream(), contentEncoding, held::growTo);
             } catch (BodyDecoder.Rejected e) {
                 return error(e.status(), e.getMessage(), e.status() == 503 ? 1 : 0);
-            } catch (IOException e) {
+            } catch (IOException | RuntimeException e) {
                 return error(400, "the body could not be read: " + e.getMessage(), 0);
             }
-            IngestResult result = processor.process(tenant, decoded, clock.instant());
-            limits.charge(tenant.id(), result.accepted() + result.deadLetters().size());
+            long bodyBytes = decoded.body().length;
+            IngestResult result;
+            try {
+                // What processing produces (records, dead letters) is held against the in-flight bound too.
+                result = processor.process(tenant, decoded.body(), clock.instant(),
+                        produced -> held.growTo(bodyBytes + produced));
+            } catch (IngestProcessor.OverBound e) {
+                return error(503, "the collector is at its in-flight bound (limits.in_flight_bytes); retry", 1);
+            }
+            limits.charge(tenant.id(), result.accepted() + result.deadLetters().size(), decoded.wireBytes(),
+                    d.charged());
             return publish(tenant, result);
         }
     }

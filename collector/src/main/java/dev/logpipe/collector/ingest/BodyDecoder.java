@@ -40,14 +40,18 @@ public final class BodyDecoder {
      * @param grow asked for the total bytes held before the decoded body passes each 64 KiB; false means the
      *             collector is at its in-flight bound (503)
      */
-    public byte[] read(InputStream body, String contentEncoding, java.util.function.LongPredicate grow)
+    /** A decoded body and how many bytes it took on the wire. */
+    public record Decoded(byte[] body, long wireBytes) {
+    }
+
+    public Decoded read(InputStream body, String contentEncoding, java.util.function.LongPredicate grow)
             throws Rejected, IOException {
         String enc = contentEncoding == null ? "identity" : contentEncoding.trim().toLowerCase(Locale.ROOT);
         CappedInputStream wire = new CappedInputStream(body, maxWireBytes);
         InputStream decoded = switch (enc) {
             case "identity", "" -> wire;
             case "gzip", "x-gzip" -> openGzip(wire);
-            case "zstd" -> new ZstdInputStream(wire);
+            case "zstd" -> new ZstdInputStream(wire).setLongMax(23); // at most an 8 MiB window per request
             default -> throw new Rejected(415, "Content-Encoding " + contentEncoding + " is not supported (use gzip, "
                     + "zstd or none)");
         };
@@ -72,7 +76,7 @@ public final class BodyDecoder {
         } catch (java.io.EOFException e) {
             throw new Rejected(400, "the " + enc + " body ends early (truncated)");
         }
-        return out.toByteArray();
+        return new Decoded(out.toByteArray(), wire.count);
     }
 
     private static InputStream openGzip(InputStream wire) throws Rejected, IOException {

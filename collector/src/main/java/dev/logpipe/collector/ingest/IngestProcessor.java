@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongPredicate;
 
 /**
  * Turns one authenticated request body into what is published, line by line (seed 003 chapter 03): schema
@@ -28,6 +29,10 @@ public final class IngestProcessor {
     public static final String TIME_FLAG_FIELD = "logpipe.event_time.flag";
     /** Dead letters keep at most this much of the raw line (after redaction). */
     static final int MAX_DEAD_LETTER_RAW = 64 * 1024;
+    /** A dead letter's reason is cut to this many characters (it may quote the offending value). */
+    static final int MAX_DETAIL = 256;
+    /** The largest encoded record: one Kafka message (the topics allow 4 MiB, see TopicSetup). */
+    static final int MAX_ENCODED_RECORD = 3 * 1024 * 1024;
 
     private final RecordCodec codec = new RecordCodec();
     private final Redactor redactor;
@@ -42,7 +47,30 @@ public final class IngestProcessor {
         this.maxMessageBytes = 256 * 1024;
     }
 
+    /** Processing would pass the in-flight bound; the request is refused (503) and nothing is published. */
+    public static final class OverBound extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        OverBound() {
+            super("in-flight bound", null, false, false);
+        }
+    }
+
+    /** {@link #process(CollectorConfig.Tenant, byte[], Instant, LongPredicate)} without a memory bound (tests). */
     public IngestResult process(CollectorConfig.Tenant tenant, byte[] body, Instant now) {
+        try {
+            return process(tenant, body, now, produced -> true);
+        } catch (OverBound e) {
+            throw new IllegalStateException("unbounded processing cannot pass a bound", e);
+        }
+    }
+
+    /**
+     * @param grow asked, as output accumulates, whether {@code produced} bytes (encoded records and dead letters so
+     *             far) may be held; false stops processing with {@link OverBound}
+     */
+    public IngestResult process(CollectorConfig.Tenant tenant, byte[] body, Instant now, LongPredicate grow)
+            throws OverBound {
         Map<String, JsonBuffer> byKey = new LinkedHashMap<>();
         Map<String, Integer> countByKey = new HashMap<>();
         List<IngestResult.Message> messages = new ArrayList<>();
@@ -50,6 +78,9 @@ public final class IngestProcessor {
         Map<String, Integer> redactions = new HashMap<>();
         int accepted = 0;
         int line = 0;
+        long produced = 0;
+        long checkedAt = 0;
+        JsonBuffer scratch = new JsonBuffer(4 * 1024);
         int start = 0;
         while (start < body.length) {
             int nl = indexOf(body, (byte) '\n', start);
@@ -57,18 +88,45 @@ public final class IngestProcessor {
             int len = end > start && body[end - 1] == '\r' ? end - start - 1 : end - start;
             line++;
             if (len > 0 && !blank(body, start, len)) {
+                int deadBefore = dead.size();
                 LogRecord r = accept(tenant, body, start, len, line, now, dead, redactions);
                 if (r != null) {
-                    String key = keys.keyOf(tenant, r);
-                    JsonBuffer buf = byKey.computeIfAbsent(key, k -> new JsonBuffer(16 * 1024));
-                    codec.encodeTo(r, buf);
-                    buf.raw((byte) '\n');
-                    countByKey.merge(key, 1, Integer::sum);
-                    accepted++;
-                    if (buf.size() >= maxMessageBytes) {
-                        messages.add(new IngestResult.Message(key, buf.toByteArray(), countByKey.remove(key)));
-                        byKey.remove(key);
+                    scratch.reset();
+                    codec.encodeTo(r, scratch);
+                    scratch.raw((byte) '\n');
+                    if (scratch.size() > MAX_ENCODED_RECORD) {
+                        dead.add(new DeadLetter(line, Reason.RECORD_TOO_LARGE, "the record is " + scratch.size()
+                                + " bytes once encoded, more than a Kafka message may hold (" + MAX_ENCODED_RECORD
+                                + ")", null));
+                    } else {
+                        String key = keys.keyOf(tenant, r);
+                        JsonBuffer buf = byKey.get(key);
+                        if (buf != null && buf.size() + scratch.size() > maxMessageBytes) {
+                            // Full: the message goes before this record would push it past the limit.
+                            messages.add(new IngestResult.Message(key, buf.toByteArray(), countByKey.remove(key)));
+                            byKey.remove(key);
+                            buf = null;
+                        }
+                        if (buf == null) {
+                            buf = new JsonBuffer(Math.max(16 * 1024, scratch.size()));
+                            byKey.put(key, buf);
+                        }
+                        buf.raw(scratch.array(), 0, scratch.size());
+                        countByKey.merge(key, 1, Integer::sum);
+                        accepted++;
+                        produced += scratch.size();
                     }
+                }
+                for (int i = deadBefore; i < dead.size(); i++) {
+                    DeadLetter d = dead.get(i);
+                    produced += 256 + (d.raw() == null ? 0 : 2L * d.raw().length()) + d.detail().length();
+                }
+                if (produced - checkedAt >= 64 * 1024) {
+                    // Twice the bytes: the messages are copied once more when they are handed to the producer.
+                    if (!grow.test(2 * produced)) {
+                        throw new OverBound();
+                    }
+                    checkedAt = produced;
                 }
             }
             start = end + 1;
@@ -88,7 +146,8 @@ public final class IngestProcessor {
         try {
             b = codec.decodeToBuilder(body, off, len);
         } catch (RecordFormatException e) {
-            dead.add(new DeadLetter(line, Reason.SCHEMA_INVALID, e.getMessage(), rawForDeadLetter(body, off, len)));
+            dead.add(new DeadLetter(line, Reason.SCHEMA_INVALID, detail(e.getMessage()),
+                    rawForDeadLetter(body, off, len)));
             return null;
         }
         b.tenantId(tenant.id()).observedTime(now);
@@ -131,6 +190,13 @@ public final class IngestProcessor {
         String raw = new String(body, off, Math.min(len, MAX_DEAD_LETTER_RAW), StandardCharsets.UTF_8);
         String redacted = redactor.redactText(raw);
         return redacted == null ? null : redacted;
+    }
+
+    /** A reason fit to be stored and answered: cut short, and redacted (it may quote a value). */
+    private String detail(String reason) {
+        String cut = reason.length() > MAX_DETAIL ? reason.substring(0, MAX_DETAIL) + "..." : reason;
+        String redacted = redactor.redactText(cut);
+        return redacted == null ? "[withheld]" : redacted;
     }
 
     private static boolean blank(byte[] b, int off, int len) {

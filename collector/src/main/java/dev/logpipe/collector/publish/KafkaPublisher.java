@@ -50,7 +50,7 @@ public final class KafkaPublisher implements Closeable {
         p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, config.compression());
         p.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 2);
         p.putIfAbsent(ProducerConfig.BATCH_SIZE_CONFIG, 512 * 1024);
-        p.putIfAbsent(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 2 * 1024 * 1024);
+        p.putIfAbsent(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 4 * 1024 * 1024);
         p.putIfAbsent(ProducerConfig.BUFFER_MEMORY_CONFIG, 64L * 1024 * 1024);
         long delivery = config.deliveryTimeout().toMillis();
         long request = Math.max(1000, Math.min(10_000, delivery - 10));
@@ -65,12 +65,20 @@ public final class KafkaPublisher implements Closeable {
     /** Returns once every message is committed by the broker; throws if any is not (some may have been written). */
     public void publish(List<Outgoing> messages) throws Unavailable {
         List<Future<RecordMetadata>> sent = new ArrayList<>(messages.size());
+        java.util.concurrent.atomic.AtomicReference<Exception> failed = new java.util.concurrent.atomic.AtomicReference<>();
         try {
             for (Outgoing m : messages) {
+                if (failed.get() != null) {
+                    break; // one message already failed: the request fails, stop sending (and blocking) for it
+                }
                 sent.add(producer.send(new ProducerRecord<>(m.topic(), m.key().getBytes(StandardCharsets.UTF_8),
-                        m.value())));
+                        m.value()), (md, e) -> {
+                            if (e != null) {
+                                failed.compareAndSet(null, e);
+                            }
+                        }));
             }
-        } catch (KafkaException e) {
+        } catch (KafkaException | IllegalStateException e) {
             throw new Unavailable("Kafka producer cannot send: " + e.getMessage(), e);
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ackWaitMs);

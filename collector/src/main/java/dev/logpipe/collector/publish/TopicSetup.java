@@ -41,7 +41,8 @@ public final class TopicSetup implements AutoCloseable {
         long deadline = System.nanoTime() + timeout.toNanos();
         for (String topic : List.of(config.topic(), config.deadLetterTopic())) {
             NewTopic t = new NewTopic(topic, config.partitions(), config.replicationFactor())
-                    .configs(Map.of("min.insync.replicas", Integer.toString(config.minInsyncReplicas())));
+                    .configs(Map.of("min.insync.replicas", Integer.toString(config.minInsyncReplicas()),
+                            "max.message.bytes", Integer.toString(4 * 1024 * 1024)));
             try {
                 admin.createTopics(List.of(t)).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
                 log.info("created topic {} partitions={} replication_factor={} min.insync.replicas={}", topic,

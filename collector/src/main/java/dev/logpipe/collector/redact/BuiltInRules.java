@@ -26,9 +26,11 @@ final class BuiltInRules {
                         Pattern.compile("\\b(AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|ASCA)[A-Z0-9]{16}\\b"),
                         "[REDACTED:aws_access_key]", false, BuiltInRules::mayHoldAwsKey),
                 // password=..., secret: ..., api_key="...", token=... (the value up to a delimiter).
+                // Also inside JSON text (a dead letter's raw line): "password":"x" and password=\"x\".
                 new Redactor.Rule("secret_pair",
-                        Pattern.compile("(?i)\\b(password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|token)"
-                                + "(\\s*[=:]\\s*)(\"[^\"]*\"|'[^']*'|[^\\s,;&\"']+)"),
+                        Pattern.compile("(?i)([\\w-]*(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token"
+                                + "|auth[_-]?token|token))(\\\\?\"?\\s*[=:]\\s*)"
+                                + "(\\\\?\"(?:[^\"\\\\]|\\\\[^\"])*\\\\?\"|'[^']*'|[^\\s,;&\"'\\\\}]+)"),
                         "$1$2[REDACTED:secret_pair]", false, BuiltInRules::mayHoldSecretPair),
                 // 13-19 digits, optionally grouped by spaces or dashes; replaced only if the Luhn check passes.
                 new Redactor.Rule("card_number",
@@ -64,6 +66,12 @@ final class BuiltInRules {
             int j = i - 1;
             while (j >= 0 && Character.isWhitespace(t.charAt(j))) {
                 j--;
+            }
+            if (j >= 0 && t.charAt(j) == '"') {
+                j--; // "password": in JSON
+            }
+            if (j >= 0 && t.charAt(j) == '\\') {
+                j--; // \"password\": in JSON inside a string
             }
             int end = j + 1;
             while (j >= 0 && end - j <= 24 && isIdentifier(t.charAt(j))) {

@@ -63,7 +63,14 @@ public final class Redactor {
         boolean changed = !message.equals(r.message());
         for (Map.Entry<String, Object> e : r.fields().entrySet()) {
             if (!(e.getValue() instanceof String s)) {
-                fields.put(e.getKey(), e.getValue());
+                if (BuiltInRules.isSecretName(e.getKey())) {
+                    // "password": 12345678 is as secret as a string.
+                    hits.merge(BuiltInRules.SECRET_FIELD_RULE, 1, Integer::sum);
+                    fields.put(e.getKey(), "[REDACTED:" + BuiltInRules.SECRET_FIELD_RULE + "]");
+                    changed = true;
+                } else {
+                    fields.put(e.getKey(), e.getValue());
+                }
                 continue;
             }
             if (s.length() > maxScanChars) {
@@ -145,7 +152,8 @@ public final class Redactor {
             int last = 0;
             int count = 0;
             do {
-                if (rule.luhn() && !Luhn.valid(m.group())) {
+                // The longest digit run may fail the check while a card number inside it passes.
+                if (rule.luhn() && !Luhn.valid(m.group()) && !Luhn.anyWindowValid(m.group())) {
                     continue;
                 }
                 sb.append(out, last, m.start());

@@ -27,9 +27,26 @@ class RedactorTest {
         "card 4111-1111-1111-1111 paid | card [REDACTED:card_number] paid",
         "order 4111-1111-1111-1112 is not a card | order 4111-1111-1111-1112 is not a card",
         "see TKT-1234 | see [T]",
+        "env DB_PASSWORD=hunter2 x | env DB_PASSWORD=[REDACTED:secret_pair] x",
+        "card 4111 1111 1111 1111 123 | card [REDACTED:card_number]",
+        "qty 2 4111111111111111 | qty [REDACTED:card_number]",
         "nothing secret here | nothing secret here"})
     void builtInAndConfiguredRulesReplaceWhatLooksLikeASecret(String in, String out) {
         assertThat(message(in)).isEqualTo(out);
+    }
+
+    @Test
+    void secretsInRawJsonTextAreMaskedForDeadLetters() {
+        assertThat(redactor.redactText("{\"message\":\"x\",\"fields\":{\"password\":\"hunter2\"}}"))
+                .doesNotContain("hunter2");
+        assertThat(redactor.redactText("{\"message\":\"login password=\\\"hunter2\\\" ok\"}"))
+                .doesNotContain("hunter2");
+    }
+
+    @Test
+    void aNumericValueOfASecretNamedFieldIsMaskedToo() {
+        LogRecord r = LogRecord.builder("m").field("password", 12345678L).build();
+        assertThat(redactor.redact(r).record().fields()).containsEntry("password", "[REDACTED:secret_field]");
     }
 
     @Test
