@@ -106,6 +106,11 @@ public record LogRecord(
         public Builder clearFields() { fields.clear(); return this; }
         public String recordId() { return recordId; }
         public Instant eventTime() { return eventTime; }
+        public String service() { return service; }
+        public String instanceId() { return instanceId; }
+        public String region() { return region; }
+        public String traceId() { return traceId; }
+        public String spanId() { return spanId; }
 
         public LogRecord build() {
             return new LogRecord(schemaVersion, recordId, eventTime, observedTime, tenantId, traceId, spanId,

@@ -150,6 +150,12 @@ public final class IngestProcessor {
                     rawForDeadLetter(body, off, len)));
             return null;
         }
+        String tooLong = tooLongIdentifier(b);
+        if (tooLong != null) {
+            dead.add(new DeadLetter(line, Reason.SCHEMA_INVALID, tooLong + " is longer than " + MAX_IDENTIFIER
+                    + " characters", rawForDeadLetter(body, off, len)));
+            return null;
+        }
         b.tenantId(tenant.id()).observedTime(now);
         if (b.recordId() == null || b.recordId().isBlank()) {
             b.recordId(derivedId(tenant.id(), line, body, off, len));
@@ -190,6 +196,20 @@ public final class IngestProcessor {
         String raw = new String(body, off, Math.min(len, MAX_DEAD_LETTER_RAW), StandardCharsets.UTF_8);
         String redacted = redactor.redactText(raw);
         return redacted == null ? null : redacted;
+    }
+
+    /** Identifying fields are labels and partition keys, not free text: they are kept short. */
+    static final int MAX_IDENTIFIER = 256;
+
+    private static String tooLongIdentifier(LogRecord.Builder b) {
+        String[][] named = {{"record_id", b.recordId()}, {"service", b.service()}, {"instance_id", b.instanceId()},
+                {"region", b.region()}, {"trace_id", b.traceId()}, {"span_id", b.spanId()}};
+        for (String[] n : named) {
+            if (n[1] != null && n[1].length() > MAX_IDENTIFIER) {
+                return n[0];
+            }
+        }
+        return null;
     }
 
     /** A reason fit to be stored and answered: cut short, and redacted (it may quote a value). */

@@ -58,9 +58,17 @@ public final class Redactor {
                     + "redaction.max_scan_bytes (" + maxScanChars + "); it cannot be checked for secrets");
         }
         String message = apply(r.message(), hits);
+        // The short top-level strings too: a client can put anything anywhere.
+        String service = applyNullable(r.service(), hits);
+        String instance = applyNullable(r.instanceId(), hits);
+        String region = applyNullable(r.region(), hits);
+        String trace = applyNullable(r.traceId(), hits);
+        String span = applyNullable(r.spanId(), hits);
         Map<String, Object> fields = new LinkedHashMap<>();
         List<String> withheld = new ArrayList<>();
-        boolean changed = !message.equals(r.message());
+        boolean changed = !message.equals(r.message()) || !java.util.Objects.equals(service, r.service())
+                || !java.util.Objects.equals(instance, r.instanceId()) || !java.util.Objects.equals(region, r.region())
+                || !java.util.Objects.equals(trace, r.traceId()) || !java.util.Objects.equals(span, r.spanId());
         for (Map.Entry<String, Object> e : r.fields().entrySet()) {
             if (!(e.getValue() instanceof String s)) {
                 if (BuiltInRules.isSecretName(e.getKey())) {
@@ -91,7 +99,7 @@ public final class Redactor {
             fields.put(WITHHELD_FIELD, String.join(",", withheld));
         }
         LogRecord.Builder b = r.toBuilder();
-        b.message(message);
+        b.message(message).service(service).instanceId(instance).region(region).traceId(trace).spanId(span);
         b.clearFields();
         fields.forEach(b::field);
         return new Result(b.build(), hits, null);
@@ -136,6 +144,10 @@ public final class Redactor {
             }
             sb.append(c);
         }
+    }
+
+    private String applyNullable(String text, Map<String, Integer> hits) {
+        return text == null ? null : apply(text, hits);
     }
 
     private String apply(String text, Map<String, Integer> hits) {

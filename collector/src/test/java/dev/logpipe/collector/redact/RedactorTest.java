@@ -44,6 +44,14 @@ class RedactorTest {
     }
 
     @Test
+    void topLevelIdentifiersAreRedactedToo() {
+        LogRecord r = LogRecord.builder("m").service("svc password=hunter2").instanceId("AKIAIOSFODNN7EXAMPLE").build();
+        LogRecord out = redactor.redact(r).record();
+        assertThat(out.service()).isEqualTo("svc password=[REDACTED:secret_pair]");
+        assertThat(out.instanceId()).isEqualTo("[REDACTED:aws_access_key]");
+    }
+
+    @Test
     void aNumericValueOfASecretNamedFieldIsMaskedToo() {
         LogRecord r = LogRecord.builder("m").field("password", 12345678L).build();
         assertThat(redactor.redact(r).record().fields()).containsEntry("password", "[REDACTED:secret_field]");
