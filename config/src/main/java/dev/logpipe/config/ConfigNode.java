@@ -45,6 +45,17 @@ public final class ConfigNode {
         return new ConfigNode("", node);
     }
 
+    /** The text of a configuration file; a missing or unreadable file is a {@link ConfigException} naming it. */
+    public static String readFile(Path file) throws ConfigException {
+        try {
+            return java.nio.file.Files.readString(file);
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new ConfigException("config file " + file.toAbsolutePath() + " does not exist");
+        } catch (java.io.IOException e) {
+            throw new ConfigException("config file " + file.toAbsolutePath() + " cannot be read: " + e, e);
+        }
+    }
+
     /** Parses YAML (duplicate keys are an error) into the root node; {@code origin} names the source in errors. */
     public static ConfigNode fromYaml(String yaml, String origin) throws ConfigException {
         JsonNode tree;
@@ -60,7 +71,7 @@ public final class ConfigNode {
         return root(tree);
     }
 
-    /** {@code host:port} (IPv6 in brackets) as an unresolved-if-needed socket address; errors name {@code keyPath}. */
+    /** {@code host:port} (IPv6 in brackets) as a socket address; errors name {@code keyPath}. */
     public static java.net.InetSocketAddress parseAddress(String keyPath, String listen) throws ConfigException {
         int colon = listen.lastIndexOf(':');
         if (colon <= 0 || colon == listen.length() - 1) {

@@ -8,9 +8,6 @@ import dev.logpipe.collector.config.CollectorConfig.Tenant;
 import dev.logpipe.collector.config.CollectorConfig.Tls;
 import dev.logpipe.config.ConfigException;
 import dev.logpipe.config.ConfigNode;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,15 +25,7 @@ public final class CollectorConfigLoader {
             "retries", "transactional.id", "compression.type", "delivery.timeout.ms");
 
     public CollectorConfig load(Path file) throws ConfigException {
-        String text;
-        try {
-            text = Files.readString(file);
-        } catch (NoSuchFileException e) {
-            throw new ConfigException("config file " + file.toAbsolutePath() + " does not exist");
-        } catch (IOException e) {
-            throw new ConfigException("config file " + file.toAbsolutePath() + " cannot be read: " + e, e);
-        }
-        return parse(text, file.toAbsolutePath().toString());
+        return parse(ConfigNode.readFile(file), file.toAbsolutePath().toString());
     }
 
     public CollectorConfig parse(String yaml, String origin) throws ConfigException {

@@ -14,7 +14,6 @@ import dev.logpipe.collector.metrics.CollectorMetrics;
 import dev.logpipe.collector.publish.KafkaPublisher;
 import java.io.IOException;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -185,9 +184,5 @@ public final class IngestHandler {
         ObjectNode n = JSON.createObjectNode();
         n.put("error", reason);
         return new Answer(status, n.toString(), retryAfterSeconds);
-    }
-
-    static Duration seconds(long s) {
-        return Duration.ofSeconds(s);
     }
 }

@@ -33,18 +33,18 @@ public final class IngestProcessor {
     static final int MAX_DETAIL = 256;
     /** The largest encoded record: one Kafka message (the topics allow 4 MiB, see TopicSetup). */
     static final int MAX_ENCODED_RECORD = 3 * 1024 * 1024;
+    /** A Kafka message holds records of one key up to this many bytes. */
+    static final int MAX_MESSAGE_BYTES = 256 * 1024;
 
     private final RecordCodec codec = new RecordCodec();
     private final Redactor redactor;
     private final PartitionKeys keys;
     private final CollectorConfig.Limits limits;
-    private final int maxMessageBytes;
 
     public IngestProcessor(CollectorConfig config, Redactor redactor) {
         this.redactor = redactor;
         this.keys = new PartitionKeys(config.kafka().sharedShards());
         this.limits = config.limits();
-        this.maxMessageBytes = 256 * 1024;
     }
 
     /** Processing would pass the in-flight bound; the request is refused (503) and nothing is published. */
@@ -101,7 +101,7 @@ public final class IngestProcessor {
                     } else {
                         String key = keys.keyOf(tenant, r);
                         JsonBuffer buf = byKey.get(key);
-                        if (buf != null && buf.size() + scratch.size() > maxMessageBytes) {
+                        if (buf != null && buf.size() + scratch.size() > MAX_MESSAGE_BYTES) {
                             // Full: the message goes before this record would push it past the limit.
                             messages.add(new IngestResult.Message(key, buf.toByteArray(), countByKey.remove(key)));
                             byKey.remove(key);
@@ -194,8 +194,7 @@ public final class IngestProcessor {
     /** The raw line for the dead-letter topic, redacted like a message (secrets must not become durable there). */
     private String rawForDeadLetter(byte[] body, int off, int len) {
         String raw = new String(body, off, Math.min(len, MAX_DEAD_LETTER_RAW), StandardCharsets.UTF_8);
-        String redacted = redactor.redactText(raw);
-        return redacted == null ? null : redacted;
+        return redactor.redactText(raw); // null when too long to check: withheld
     }
 
     /** Identifying fields are labels and partition keys, not free text: they are kept short. */

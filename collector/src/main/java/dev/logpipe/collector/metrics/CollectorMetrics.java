@@ -40,10 +40,13 @@ public final class CollectorMetrics {
     public void published(IngestResult result, long nanos) {
         publishLatency.record(nanos, TimeUnit.NANOSECONDS);
         accepted.increment(result.accepted());
+        Map<IngestResult.Reason, Integer> byReason = new java.util.EnumMap<>(IngestResult.Reason.class);
         for (IngestResult.DeadLetter d : result.deadLetters()) {
-            Counter.builder("logpipe_collector.records.dead_lettered").tag("reason", d.reason().name())
-                    .description("Records sent to the dead-letter topic, by reason").register(registry).increment();
+            byReason.merge(d.reason(), 1, Integer::sum);
         }
+        byReason.forEach((reason, n) -> Counter.builder("logpipe_collector.records.dead_lettered")
+                .tag("reason", reason.name()).description("Records sent to the dead-letter topic, by reason")
+                .register(registry).increment(n));
         for (Map.Entry<String, Integer> e : result.redactions().entrySet()) {
             Counter.builder("logpipe_collector.redactions").tag("rule", e.getKey())
                     .description("Values redacted (or withheld), by rule").register(registry).increment(e.getValue());

@@ -67,34 +67,34 @@ public final class TopicSetup implements AutoCloseable {
     }
 
     private boolean served(Set<String> topics) {
-        try {
-            Map<String, TopicDescription> d = admin.describeTopics(topics).allTopicNames().get(5, TimeUnit.SECONDS);
-            for (TopicDescription td : d.values()) {
-                for (TopicPartitionInfo p : td.partitions()) {
-                    if (p.leader() == null || p.leader().isEmpty()) {
-                        return false;
-                    }
-                }
-            }
-            return true;
-        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        Map<String, TopicDescription> d = answer(admin.describeTopics(topics).allTopicNames(), 5);
+        if (d == null) {
             return false;
         }
+        for (TopicDescription td : d.values()) {
+            for (TopicPartitionInfo p : td.partitions()) {
+                if (p.leader() == null || p.leader().isEmpty()) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /** Whether the broker answers now (for /readyz): a cluster description within two seconds. */
     public boolean brokerReachable() {
+        return answer(admin.describeCluster().nodes(), 2) != null;
+    }
+
+    /** The admin call's result within {@code seconds}, or null when it failed or took longer. */
+    private static <T> T answer(org.apache.kafka.common.KafkaFuture<T> call, int seconds) {
         try {
-            admin.describeCluster().nodes().get(2, TimeUnit.SECONDS);
-            return true;
+            return call.get(seconds, TimeUnit.SECONDS);
         } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
-            return false;
+            return null;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return false;
+            return null;
         }
     }
 

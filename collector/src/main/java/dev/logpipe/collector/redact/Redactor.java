@@ -88,7 +88,7 @@ public final class Redactor {
                 continue;
             }
             // key=value style: a field named like a secret is a secret, whatever its value looks like.
-            String v = BuiltInRules.isSecretName(e.getKey()) ? mask(e.getKey(), s, hits) : apply(s, hits);
+            String v = BuiltInRules.isSecretName(e.getKey()) ? mask(s, hits) : apply(s, hits);
             changed |= !v.equals(s);
             fields.put(e.getKey(), v);
         }
@@ -116,7 +116,7 @@ public final class Redactor {
         return apply(text, new LinkedHashMap<>());
     }
 
-    private static String mask(String name, String value, Map<String, Integer> hits) {
+    private static String mask(String value, Map<String, Integer> hits) {
         if (value.isEmpty()) {
             return value;
         }

@@ -20,11 +20,9 @@ import dev.logpipe.forwarder.config.ForwarderConfig.Source;
 import dev.logpipe.forwarder.config.ForwarderConfig.State;
 import dev.logpipe.forwarder.config.ForwarderConfig.Transform;
 import dev.logpipe.forwarder.config.ForwarderConfig.Watch;
-import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -48,15 +46,7 @@ public final class ConfigLoader {
     }
 
     public ForwarderConfig load(Path file) throws ConfigException {
-        String text;
-        try {
-            text = Files.readString(file);
-        } catch (NoSuchFileException e) {
-            throw new ConfigException("config file " + file.toAbsolutePath() + " does not exist");
-        } catch (IOException e) {
-            throw new ConfigException("config file " + file.toAbsolutePath() + " cannot be read: " + e, e);
-        }
-        return parse(text, file.toAbsolutePath().toString());
+        return parse(ConfigNode.readFile(file), file.toAbsolutePath().toString());
     }
 
     /** The configuration used when no file is given: defaults everywhere, no sources, stdout sink. */

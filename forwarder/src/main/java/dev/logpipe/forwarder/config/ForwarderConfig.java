@@ -89,7 +89,7 @@ public record ForwarderConfig(
 
     public enum Format { NDJSON, RAW }
 
-    /** The HTTP sink's Content-Encoding: gzip works with any endpoint, zstd costs a quarter of the CPU. */
+    /** The HTTP sink's Content-Encoding: gzip works with any endpoint, zstd costs about half its CPU per line. */
     public enum HttpCompression { GZIP, ZSTD, NONE }
 
     /** {@code file} is null unless the type is FILE, {@code http} null unless it is HTTP; {@code spool} null when off. */
