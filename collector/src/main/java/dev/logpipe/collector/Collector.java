@@ -1,11 +1,12 @@
 package dev.logpipe.collector;
 
 import dev.logpipe.collector.admission.InFlightBytes;
+import dev.logpipe.collector.admission.RequestSlots;
 import dev.logpipe.collector.admission.TenantLimits;
 import dev.logpipe.collector.auth.ApiKeys;
 import dev.logpipe.collector.config.CollectorConfig;
 import dev.logpipe.collector.http.CollectorServer;
-import dev.logpipe.collector.http.IngestHandler;
+import dev.logpipe.collector.ingest.IngestHandler;
 import dev.logpipe.collector.ingest.IngestProcessor;
 import dev.logpipe.collector.metrics.CollectorMetrics;
 import dev.logpipe.collector.publish.KafkaPublisher;
@@ -51,11 +52,17 @@ public final class Collector implements AutoCloseable {
             InFlightBytes inFlight = new InFlightBytes(config.limits().inFlightBytes());
             CollectorMetrics metrics = new CollectorMetrics(registry, inFlight);
             Redactor redactor = new Redactor(config.redaction());
+            CollectorConfig.Limits limits = config.limits();
+            KafkaPublisher producer = publisher;
             IngestHandler ingest = new IngestHandler(config, new ApiKeys(config.tenants()),
-                    new TenantLimits(config.tenants()), inFlight, new IngestProcessor(config, redactor), publisher,
-                    metrics, clock);
-            CollectorServer server = new CollectorServer(config.listen(), config.tls(), config.limits().idleTimeout(),
-                    config.limits().maxBodyBytes(), ingest, topics, registry);
+                    new TenantLimits(config.tenants(), limits.maxRetryAfter()),
+                    new RequestSlots(limits.maxRequestsPerTenant(), limits.maxRequestsPerAddress(),
+                            limits.maxConcurrentRequests()),
+                    inFlight, new IngestProcessor(config, redactor),
+                    () -> producer.open(config.kafka().topic(), config.kafka().deadLetterTopic()), metrics, clock,
+                    System::nanoTime);
+            CollectorServer server = new CollectorServer(config.listen(), config.tls(), limits, ingest, topics,
+                    registry);
             server.start();
             log.info("collector ready listen={}{} tenants={} topic={} dead_letter_topic={} bootstrap={} "
                             + "redaction_rules={}", config.tls() == null ? "http://" : "https://", hostPort(server.address()),

@@ -15,10 +15,15 @@ public record CollectorConfig(InetSocketAddress listen, Tls tls, Limits limits, 
     /**
      * Admission and decoding bounds. {@code maxBodyBytes}: bytes on the wire (413); {@code maxDecodedBytes}: after
      * decompression (413); {@code maxRecordBytes}: one line (longer lines are dead-lettered);
-     * {@code inFlightBytes}: bodies being processed at once across all requests (503 beyond it).
+     * {@code inFlightBytes}: memory held by requests being processed at once (503 beyond it); the connection and
+     * request caps, the body pace ({@code minBodyRate} bytes/s after a second, all of it within {@code bodyTimeout})
+     * and the longest Retry-After a rate-limited client is told.
      */
     public record Limits(long maxBodyBytes, long maxDecodedBytes, int maxRecordBytes, long inFlightBytes,
-                         Duration idleTimeout, Duration maxFutureSkew, Duration maxPastAge) {
+                         Duration idleTimeout, Duration maxFutureSkew, Duration maxPastAge, long minBodyRate,
+                         Duration bodyTimeout, int maxConcurrentRequests, int maxRequestsPerTenant,
+                         int maxRequestsPerAddress, int maxConnections, int maxConnectionsPerAddress,
+                         Duration maxRetryAfter) {
     }
 
     /**

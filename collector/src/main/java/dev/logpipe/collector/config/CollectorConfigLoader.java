@@ -109,16 +109,36 @@ public final class CollectorConfigLoader {
         Duration idle = n.duration("idle_timeout", Duration.ofSeconds(30), Duration.ofMillis(100));
         Duration future = n.duration("max_future_skew", Duration.ofHours(1), Duration.ZERO);
         Duration past = n.duration("max_past_age", Duration.ofHours(24), Duration.ZERO);
+        long minRate = n.bytes("min_body_rate", 16 * 1024, 0, 1L << 30);
+        Duration bodyTimeout = n.duration("body_timeout", Duration.ofSeconds(60), Duration.ofMillis(100));
+        int concurrent = (int) n.integer("max_concurrent_requests", 128, 1, 10_000);
+        int perTenant = (int) n.integer("max_requests_per_tenant", 32, 1, 10_000);
+        int perAddress = (int) n.integer("max_requests_per_address", 64, 1, 10_000);
+        int connections = (int) n.integer("max_connections", 10_000, 1, 1_000_000);
+        int connectionsPerAddress = (int) n.integer("max_connections_per_address", 1_024, 1, 1_000_000);
+        Duration maxRetryAfter = n.duration("max_retry_after", Duration.ofSeconds(60), Duration.ofSeconds(1));
         n.rejectUnknownKeys();
         if (decoded < body) {
             throw new ConfigException("limits.max_decoded_bytes: must be at least limits.max_body_bytes (" + body
                     + " bytes), was " + decoded);
         }
-        if (inFlight < body) {
-            throw new ConfigException("limits.in_flight_bytes: must be at least limits.max_body_bytes (" + body
-                    + " bytes), was " + inFlight + " (no request could ever be admitted)");
+        if (record > decoded) {
+            throw new ConfigException("limits.max_record_bytes: must be at most limits.max_decoded_bytes (" + decoded
+                    + " bytes), was " + record);
         }
-        return new Limits(body, decoded, (int) record, inFlight, idle, future, past);
+        if (maxRetryAfter.compareTo(Duration.ofHours(1)) > 0) {
+            throw new ConfigException("limits.max_retry_after: must be at most 1h, was " + maxRetryAfter);
+        }
+        Limits limits = new Limits(body, decoded, (int) record, inFlight, idle, future, past, minRate, bodyTimeout,
+                concurrent, perTenant, perAddress, connections, connectionsPerAddress, maxRetryAfter);
+        long worst = dev.logpipe.collector.ingest.IngestRun.worstCaseBytes(limits);
+        if (inFlight < worst) {
+            throw new ConfigException("limits.in_flight_bytes: must be at least " + worst + " bytes for "
+                    + "limits.max_record_bytes " + record + " (the most one request can hold at once: a zstd window, "
+                    + "one line being processed, open message buffers), was " + inFlight
+                    + " (no request with such a line could ever be served)");
+        }
+        return limits;
     }
 
     private static List<Tenant> tenants(ConfigNode root) throws ConfigException {
@@ -163,9 +183,13 @@ public final class CollectorConfigLoader {
                 }
                 hashes.set(i, h);
             }
+            // A token bucket refills at most one token per nanosecond: 10^9 per second is the most it can hold.
             long records = t.integer("records_per_second", 0, 0, 1_000_000_000);
-            long bytes = t.bytes("bytes_per_second", 0, 0, 1L << 40);
+            long bytes = t.bytes("bytes_per_second", 0, 0, 1_000_000_000);
             Duration burst = t.duration("burst", Duration.ofSeconds(1), Duration.ofMillis(1));
+            if (burst.compareTo(Duration.ofHours(1)) > 0) {
+                throw new ConfigException(t.keyPath("burst") + ": must be at most 1h, was " + burst);
+            }
             int shards = (int) t.integer("dedicated_shards", 0, 0, 4096);
             t.rejectUnknownKeys();
             out.add(new Tenant(id, hashes, subjects, records, bytes, burst, shards));

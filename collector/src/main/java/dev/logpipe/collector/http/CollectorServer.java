@@ -1,16 +1,19 @@
 package dev.logpipe.collector.http;
 
+import dev.logpipe.collector.config.CollectorConfig;
+import dev.logpipe.collector.ingest.IngestHandler;
+import dev.logpipe.collector.ingest.IngestRequest;
 import dev.logpipe.collector.publish.TopicSetup;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
@@ -21,19 +24,22 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 /**
  * The collector's HTTP endpoints on one Jetty connector: {@code POST /api/v1/logs}, {@code /healthz} (the process
  * is up), {@code /readyz} (the broker answers), {@code /metrics} (Prometheus). The idle timeout bounds how long a
- * client may take between bytes (slow clients are cut off).
+ * client may send nothing; connections are capped in all and per client address; the thread pool is larger than
+ * the cap on ingest requests in progress, so health checks are answered whatever ingest clients do.
  */
 public final class CollectorServer implements AutoCloseable {
     private final Server server;
     private final ServerConnector connector;
 
-    private final long maxDrainBytes;
+    /** Threads beyond {@code limits.max_concurrent_requests}: acceptor, selector, health checks, refusals. */
+    static final int RESERVED_THREADS = 32;
 
-    public CollectorServer(InetSocketAddress listen, dev.logpipe.collector.config.CollectorConfig.Tls tls,
-                           Duration idleTimeout, long maxDrainBytes, IngestHandler ingest, TopicSetup topics,
-                           PrometheusMeterRegistry registry) {
-        this.maxDrainBytes = maxDrainBytes;
-        QueuedThreadPool pool = new QueuedThreadPool(64, 4);
+    private final ConnectionsPerAddress perAddress;
+
+    public CollectorServer(InetSocketAddress listen, CollectorConfig.Tls tls, CollectorConfig.Limits limits,
+                           IngestHandler ingest, TopicSetup topics, PrometheusMeterRegistry registry) {
+        // Above the cap on requests in progress: the rest serve health checks, metrics and refusals at once.
+        QueuedThreadPool pool = new QueuedThreadPool(limits.maxConcurrentRequests() + RESERVED_THREADS, 4);
         pool.setName("collector-http");
         server = new Server(pool);
         HttpConfiguration http = new HttpConfiguration();
@@ -51,8 +57,8 @@ public final class CollectorServer implements AutoCloseable {
                 ssl.setTrustStorePassword(tls.truststorePassword());
                 ssl.setTrustStoreType("PKCS12");
             }
-            ssl.setNeedClientAuth(tls.clientAuth() == dev.logpipe.collector.config.CollectorConfig.ClientAuth.NEED);
-            ssl.setWantClientAuth(tls.clientAuth() == dev.logpipe.collector.config.CollectorConfig.ClientAuth.WANT);
+            ssl.setNeedClientAuth(tls.clientAuth() == CollectorConfig.ClientAuth.NEED);
+            ssl.setWantClientAuth(tls.clientAuth() == CollectorConfig.ClientAuth.WANT);
             HttpConfiguration https = new HttpConfiguration(http);
             // Clients reach collectors by IP or load-balancer names: no SNI host check.
             https.addCustomizer(new org.eclipse.jetty.server.SecureRequestCustomizer(false));
@@ -61,19 +67,22 @@ public final class CollectorServer implements AutoCloseable {
         }
         connector.setHost(listen.getHostString());
         connector.setPort(listen.getPort());
-        connector.setIdleTimeout(idleTimeout.toMillis());
+        connector.setIdleTimeout(limits.idleTimeout().toMillis());
+        perAddress = new ConnectionsPerAddress(limits.maxConnectionsPerAddress());
+        connector.addBean(perAddress);
         server.addConnector(connector);
+        server.addBean(new NetworkConnectionLimit(limits.maxConnections(), connector));
         server.setHandler(new Handler.Abstract() { // blocking: reads bodies and waits for Kafka
             @Override
             public boolean handle(Request request, Response response, Callback callback) {
-                route(request, response, callback, ingest, topics, registry, maxDrainBytes);
+                route(request, response, callback, ingest, topics, registry);
                 return true;
             }
         });
     }
 
     private static void route(Request request, Response response, Callback callback, IngestHandler ingest,
-                              TopicSetup topics, PrometheusMeterRegistry registry, long maxDrainBytes) {
+                              TopicSetup topics, PrometheusMeterRegistry registry) {
         String path = Request.getPathInContext(request);
         switch (path) {
             case "/healthz" -> send(response, callback, 200, "application/json", "{\"status\":\"up\"}", 0);
@@ -90,17 +99,16 @@ public final class CollectorServer implements AutoCloseable {
                     send(response, callback, 405, "application/json", "{\"error\":\"use POST\"}", 0);
                     return;
                 }
-                IngestHandler.Answer a = ingest.handle(request.getHeaders().get(HttpHeader.AUTHORIZATION),
-                        clientSubject(request),
-                        request.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH),
+                IngestHandler.Answer a = ingest.handle(new IngestRequest(
+                        request.getHeaders().getValuesList(HttpHeader.AUTHORIZATION), clientSubject(request),
+                        Request.getRemoteAddr(request), request.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH),
                         request.getHeaders().get(HttpHeader.CONTENT_ENCODING),
-                        () -> Content.Source.asInputStream(request));
+                        () -> Content.Source.asInputStream(request)));
                 if (a.status() == 401) {
                     response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer");
                 }
-                // An unauthenticated client gets no reading of its body (it could hold a thread with a slow one).
-                if (a.status() == 401 || a.status() != 200 && !drained(request, maxDrainBytes)) {
-                    // The unread rest is too large to discard: close instead, and say so.
+                if (a.close()) {
+                    // The body was not read to its end (or the client is not to be read from): close after answering.
                     response.getHeaders().put(HttpHeader.CONNECTION, "close");
                 }
                 send(response, callback, a.status(), "application/json", a.body(), a.retryAfterSeconds());
@@ -118,30 +126,6 @@ public final class CollectorServer implements AutoCloseable {
                     javax.security.auth.x500.X500Principal.CANONICAL);
         }
         return null;
-    }
-
-    /**
-     * Reads and discards what a refused request still has of its body, up to {@code max} bytes, so the client
-     * reads the answer instead of a reset and the connection stays usable. Memory: one small buffer.
-     */
-    private static boolean drained(Request request, long max) {
-        long len = request.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH);
-        if (len > max) {
-            return false;
-        }
-        try (java.io.InputStream in = Content.Source.asInputStream(request)) {
-            byte[] buf = new byte[16 * 1024];
-            long total = 0;
-            for (int n; (n = in.read(buf)) > 0; ) {
-                total += n;
-                if (total > max) {
-                    return false;
-                }
-            }
-            return true;
-        } catch (java.io.IOException | RuntimeException e) {
-            return false;
-        }
     }
 
     private static void send(Response response, Callback callback, int status, String type, String body,

@@ -1,31 +1,30 @@
 package dev.logpipe.collector.ingest;
 
+import com.github.luben.zstd.ZstdIOException;
 import com.github.luben.zstd.ZstdInputStream;
-import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Locale;
-import java.util.zip.GZIPInputStream;
+import java.util.function.LongPredicate;
 import java.util.zip.ZipException;
 
 /**
- * Reads a request body, decompressing {@code gzip} or {@code zstd}, with hard caps on the bytes read from the
- * connection and on the bytes after decompression (a small gzip bomb never becomes a large buffer).
+ * Opens a request body as a stream of decoded bytes: {@code gzip} (strict, see {@link StrictGzipInputStream}),
+ * {@code zstd} (window at most 8 MiB) or identity, with hard caps on the bytes read from the connection and on the
+ * bytes after decompression, and a check that the body is UTF-8 (a UTF-16 byte-order mark is refused; a UTF-8 one
+ * is skipped). Nothing is buffered beyond the decompressor's own window: the caller reads line by line. Every
+ * failure surfaces from {@code read} as a {@link BodyException} with the status to answer.
  */
 public final class BodyDecoder {
-    /** The body cannot be taken: {@code status} is the HTTP status to answer with. */
-    public static final class Rejected extends Exception {
-        private static final long serialVersionUID = 1L;
-        private final int status;
-
-        Rejected(int status, String reason) {
-            super(reason, null, false, false);
-            this.status = status;
-        }
-
-        public int status() {
-            return status;
-        }
+    /** Working memory of one decoder, held against the in-flight bound for the request's whole life. */
+    public static long workingBytes(String contentEncoding) {
+        return switch (normalize(contentEncoding)) {
+            case "zstd" -> (8L << 20) + (256 << 10); // the largest window allowed, plus buffers
+            case "gzip", "x-gzip" -> 256 << 10;
+            default -> 128 << 10;
+        };
     }
 
     private final long maxWireBytes;
@@ -36,87 +35,134 @@ public final class BodyDecoder {
         this.maxDecodedBytes = maxDecodedBytes;
     }
 
+    /** A decoded body; {@link #wireBytes} counts what was read from the connection so far. */
+    public static final class Body extends FilterInputStream {
+        private final Wire wire;
+
+        private Body(InputStream decoded, Wire wire) {
+            super(decoded);
+            this.wire = wire;
+        }
+
+        public long wireBytes() {
+            return wire.count;
+        }
+    }
+
     /**
-     * @param grow asked for the total bytes held before the decoded body passes each 64 KiB; false means the
-     *             collector is at its in-flight bound (503)
+     * @param takeBytes charged with the wire bytes as they are read (the tenant's bytes/s limit); false stops the
+     *                  body with a 429
+     * @throws BodyException 415 for an encoding other than gzip, zstd or none
      */
-    /** A decoded body and how many bytes it took on the wire. */
-    public record Decoded(byte[] body, long wireBytes) {
-    }
-
-    public Decoded read(InputStream body, String contentEncoding, java.util.function.LongPredicate grow)
-            throws Rejected, IOException {
-        String enc = contentEncoding == null ? "identity" : contentEncoding.trim().toLowerCase(Locale.ROOT);
-        CappedInputStream wire = new CappedInputStream(body, maxWireBytes);
+    public Body open(InputStream wire, String contentEncoding, LongPredicate takeBytes) throws IOException {
+        Wire counted = new Wire(wire, maxWireBytes, takeBytes);
+        String enc = normalize(contentEncoding);
         InputStream decoded = switch (enc) {
-            case "identity", "" -> wire;
-            case "gzip", "x-gzip" -> openGzip(wire);
-            case "zstd" -> new ZstdInputStream(wire).setLongMax(23); // at most an 8 MiB window per request
-            default -> throw new Rejected(415, "Content-Encoding " + contentEncoding + " is not supported (use gzip, "
-                    + "zstd or none)");
+            case "identity", "" -> counted;
+            case "gzip", "x-gzip" -> new StrictGzipInputStream(counted);
+            case "zstd" -> new ZstdInputStream(counted).setLongMax(23);
+            default -> throw new BodyException(415, "Content-Encoding " + contentEncoding + " is not supported (use "
+                    + "gzip, zstd or none)");
         };
-        ByteArrayOutputStream out = new ByteArrayOutputStream(64 * 1024);
-        byte[] buf = new byte[64 * 1024];
-        try (decoded) {
-            for (int n; (n = decoded.read(buf)) > 0; ) {
-                long total = out.size() + (long) n;
-                if (total > maxDecodedBytes) {
-                    throw new Rejected(413, "the body decompresses to more than limits.max_decoded_bytes ("
-                            + maxDecodedBytes + " bytes)");
-                }
-                if (!grow.test(total)) {
-                    throw new Rejected(503, "the collector is at its in-flight bound (limits.in_flight_bytes)");
-                }
-                out.write(buf, 0, n);
-            }
-        } catch (CappedInputStream.TooLarge e) {
-            throw new Rejected(413, "the body is larger than limits.max_body_bytes (" + maxWireBytes + " bytes)");
-        } catch (ZipException | com.github.luben.zstd.ZstdIOException e) {
-            throw new Rejected(400, "the body is not valid " + enc + ": " + e.getMessage());
-        } catch (java.io.EOFException e) {
-            throw new Rejected(400, "the " + enc + " body ends early (truncated)");
-        }
-        return new Decoded(out.toByteArray(), wire.count);
+        return new Body(new Decoded(decoded, enc, maxDecodedBytes), counted);
     }
 
-    private static InputStream openGzip(InputStream wire) throws Rejected, IOException {
-        try {
-            return new GZIPInputStream(wire, 64 * 1024);
-        } catch (ZipException | java.io.EOFException e) {
-            throw new Rejected(400, "the body is not valid gzip: " + e.getMessage());
-        }
+    private static String normalize(String contentEncoding) {
+        return contentEncoding == null ? "identity" : contentEncoding.trim().toLowerCase(Locale.ROOT);
     }
 
-    /** Counts the bytes read from the connection and fails past the cap. */
-    private static final class CappedInputStream extends java.io.FilterInputStream {
-        static final class TooLarge extends IOException {
-            private static final long serialVersionUID = 1L;
-        }
-
+    /** The bytes from the connection: counted, capped, charged. */
+    private static final class Wire extends FilterInputStream {
         private final long cap;
+        private final LongPredicate takeBytes;
         private long count;
 
-        CappedInputStream(InputStream in, long cap) {
+        Wire(InputStream in, long cap, LongPredicate takeBytes) {
             super(in);
             this.cap = cap;
+            this.takeBytes = takeBytes;
         }
 
         @Override
         public int read() throws IOException {
-            int b = super.read();
-            if (b >= 0 && ++count > cap) {
-                throw new TooLarge();
-            }
-            return b;
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
         }
 
         @Override
         public int read(byte[] b, int off, int len) throws IOException {
             int n = super.read(b, off, len);
-            if (n > 0 && (count += n) > cap) {
-                throw new TooLarge();
+            if (n > 0) {
+                count += n;
+                if (count > cap) {
+                    throw new BodyException(413, "the body is larger than limits.max_body_bytes (" + cap + " bytes)");
+                }
+                if (!takeBytes.test(n)) {
+                    throw new BodyException(429, "bytes_per_second");
+                }
             }
             return n;
+        }
+    }
+
+    /** The decoded bytes: capped, checked for a byte-order mark, decoder errors turned into 400s. */
+    private static final class Decoded extends FilterInputStream {
+        private final String encoding;
+        private final long cap;
+        private long count;
+
+        Decoded(InputStream in, String encoding, long cap) {
+            super(in);
+            this.encoding = encoding;
+            this.cap = cap;
+        }
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n;
+            try {
+                n = super.read(b, off, len);
+                if (count == 0 && n > 0) {
+                    return firstBytes(b, off, n, len);
+                }
+            } catch (BodyException e) {
+                throw e;
+            } catch (ZipException | ZstdIOException e) {
+                throw new BodyException(400, "the body is not valid " + encoding + ": " + e.getMessage());
+            } catch (EOFException e) {
+                throw new BodyException(400, "the " + encoding + " body ends early (truncated)");
+            }
+            return counted(n);
+        }
+
+        private int counted(int n) throws BodyException {
+            if (n > 0 && (count += n) > cap) {
+                throw new BodyException(413, "the body decompresses to more than limits.max_decoded_bytes (" + cap
+                        + " bytes)");
+            }
+            return n;
+        }
+
+        /** The start of the body: a UTF-16/32 byte-order mark is refused, a UTF-8 one dropped. */
+        private int firstBytes(byte[] b, int off, int n, int len) throws IOException {
+            int b0 = b[off] & 0xff;
+            int b1 = n > 1 ? b[off + 1] & 0xff : -1;
+            if ((b0 == 0xfe && b1 == 0xff) || (b0 == 0xff && b1 == 0xfe) || (b0 == 0 && b1 == 0)) {
+                throw new BodyException(415, "the body is not UTF-8 (it starts with a UTF-16 or UTF-32 byte-order "
+                        + "mark); send UTF-8 NDJSON");
+            }
+            if (b0 == 0xef && b1 == 0xbb && n > 2 && (b[off + 2] & 0xff) == 0xbf) {
+                count += 3;
+                System.arraycopy(b, off + 3, b, off, n - 3);
+                return n == 3 ? read(b, off, len) : counted(n - 3);
+            }
+            return counted(n);
         }
     }
 }

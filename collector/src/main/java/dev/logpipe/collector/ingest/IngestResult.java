@@ -4,19 +4,18 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What one request becomes: Kafka messages of accepted records (each NDJSON, one partition key), dead letters,
- * and the per-line errors to report. {@code redactions} counts matches by rule.
+ * What one request became: how many records were handed to the records topic and to the dead-letter topic
+ * (by reason), the first {@link #MAX_ERRORS} dead letters to report, and the redactions by rule.
  */
-public record IngestResult(List<Message> messages, int accepted, List<DeadLetter> deadLetters,
-                           Map<String, Integer> redactions) {
-    public IngestResult {
-        messages = List.copyOf(messages);
-        deadLetters = List.copyOf(deadLetters);
-        redactions = Map.copyOf(redactions);
-    }
+public record IngestResult(int accepted, int deadLettered, Map<Reason, Integer> deadLetteredByReason,
+                           List<DeadLetter> errors, Map<String, Integer> redactions) {
+    /** At most this many per-line errors are listed in a response. */
+    public static final int MAX_ERRORS = 100;
 
-    /** One Kafka message: {@code records} schema-v3 records as NDJSON, all with the same key. */
-    public record Message(String key, byte[] value, int records) {
+    public IngestResult {
+        deadLetteredByReason = Map.copyOf(deadLetteredByReason);
+        errors = List.copyOf(errors);
+        redactions = Map.copyOf(redactions);
     }
 
     /** A line that is not published to the records topic, with why. {@code line} counts from 1. */

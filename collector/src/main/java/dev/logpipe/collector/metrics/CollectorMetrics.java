@@ -37,14 +37,17 @@ public final class CollectorMetrics {
                 .description("Requests refused with 429 by a tenant's rate limit").register(registry).increment();
     }
 
+    /** A request refused because a cap on requests in progress was full ({@code tenant}, {@code address}, {@code global}). */
+    public void refused(String cap) {
+        Counter.builder("logpipe_collector.requests.refused").tag("cap", cap)
+                .description("Requests refused at once because a cap on requests in progress was full")
+                .register(registry).increment();
+    }
+
     public void published(IngestResult result, long nanos) {
         publishLatency.record(nanos, TimeUnit.NANOSECONDS);
         accepted.increment(result.accepted());
-        Map<IngestResult.Reason, Integer> byReason = new java.util.EnumMap<>(IngestResult.Reason.class);
-        for (IngestResult.DeadLetter d : result.deadLetters()) {
-            byReason.merge(d.reason(), 1, Integer::sum);
-        }
-        byReason.forEach((reason, n) -> Counter.builder("logpipe_collector.records.dead_lettered")
+        result.deadLetteredByReason().forEach((reason, n) -> Counter.builder("logpipe_collector.records.dead_lettered")
                 .tag("reason", reason.name()).description("Records sent to the dead-letter topic, by reason")
                 .register(registry).increment(n));
         for (Map.Entry<String, Integer> e : result.redactions().entrySet()) {

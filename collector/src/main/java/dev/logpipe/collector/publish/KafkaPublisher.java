@@ -18,6 +18,9 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import dev.logpipe.collector.ingest.Outlet;
+import dev.logpipe.collector.ingest.Outlet.Unavailable;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Publishes with {@code acks=all} and an idempotent producer (seed 003 chapter 04, option B), and tells the caller
@@ -25,19 +28,6 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * {@code min.insync.replicas}) all hold. One producer is shared by every request (it is thread-safe).
  */
 public final class KafkaPublisher implements Closeable {
-    /** The broker did not commit everything; the client should retry (nothing is claimed). */
-    public static final class Unavailable extends Exception {
-        private static final long serialVersionUID = 1L;
-
-        Unavailable(String message, Throwable cause) {
-            super(message, cause);
-        }
-    }
-
-    /** A message for {@code topic}. */
-    public record Outgoing(String topic, String key, byte[] value) {
-    }
-
     private final KafkaProducer<byte[], byte[]> producer;
     private final long ackWaitMs;
 
@@ -62,37 +52,68 @@ public final class KafkaPublisher implements Closeable {
         this.producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
     }
 
-    /** Returns once every message is committed by the broker; throws if any is not (some may have been written). */
-    public void publish(List<Outgoing> messages) throws Unavailable {
-        List<Future<RecordMetadata>> sent = new ArrayList<>(messages.size());
-        java.util.concurrent.atomic.AtomicReference<Exception> failed = new java.util.concurrent.atomic.AtomicReference<>();
-        try {
-            for (Outgoing m : messages) {
-                if (failed.get() != null) {
-                    break; // one message already failed: the request fails, stop sending (and blocking) for it
-                }
-                sent.add(producer.send(new ProducerRecord<>(m.topic(), m.key().getBytes(StandardCharsets.UTF_8),
-                        m.value()), (md, e) -> {
+    /** A new outlet for one request: records to {@code topic}, dead letters to {@code deadLetterTopic}. */
+    public Outlet open(String topic, String deadLetterTopic) {
+        return new Delivery(topic, deadLetterTopic);
+    }
+
+    /**
+     * One request's sends: each handed to the producer at once (which copies it into its bounded buffer), their
+     * acknowledgements awaited together. After the first failure nothing more is sent for the request.
+     */
+    private final class Delivery implements Outlet {
+        private final String topic;
+        private final String deadLetterTopic;
+        private final List<Future<RecordMetadata>> sent = new ArrayList<>();
+        private final AtomicReference<Exception> failed = new AtomicReference<>();
+
+        Delivery(String topic, String deadLetterTopic) {
+            this.topic = topic;
+            this.deadLetterTopic = deadLetterTopic;
+        }
+
+        @Override
+        public void record(String key, byte[] value, int records) throws Unavailable {
+            send(topic, key, value);
+        }
+
+        @Override
+        public void deadLetter(String tenant, byte[] value) throws Unavailable {
+            send(deadLetterTopic, tenant, value);
+        }
+
+        private void send(String to, String key, byte[] value) throws Unavailable {
+            Exception f = failed.get();
+            if (f != null) {
+                throw new Unavailable("Kafka did not commit a message: " + f, f);
+            }
+            try {
+                sent.add(producer.send(new ProducerRecord<>(to, key.getBytes(StandardCharsets.UTF_8), value),
+                        (md, e) -> {
                             if (e != null) {
                                 failed.compareAndSet(null, e);
                             }
                         }));
+            } catch (KafkaException | IllegalStateException e) {
+                throw new Unavailable("Kafka producer cannot send: " + e.getMessage(), e);
             }
-        } catch (KafkaException | IllegalStateException e) {
-            throw new Unavailable("Kafka producer cannot send: " + e.getMessage(), e);
         }
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ackWaitMs);
-        for (Future<RecordMetadata> f : sent) {
-            try {
-                f.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-            } catch (ExecutionException e) {
-                Throwable cause = e.getCause() == null ? e : e.getCause();
-                throw new Unavailable("Kafka did not commit a message: " + cause, cause);
-            } catch (TimeoutException e) {
-                throw new Unavailable("Kafka did not commit within " + ackWaitMs + " ms", e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new Unavailable("interrupted while waiting for Kafka", e);
+
+        @Override
+        public void await() throws Unavailable {
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ackWaitMs);
+            for (Future<RecordMetadata> f : sent) {
+                try {
+                    f.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                } catch (ExecutionException e) {
+                    Throwable cause = e.getCause() == null ? e : e.getCause();
+                    throw new Unavailable("Kafka did not commit a message: " + cause, cause);
+                } catch (TimeoutException e) {
+                    throw new Unavailable("Kafka did not commit within " + ackWaitMs + " ms", e);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new Unavailable("interrupted while waiting for Kafka", e);
+                }
             }
         }
     }

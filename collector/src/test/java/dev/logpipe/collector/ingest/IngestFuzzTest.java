@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.logpipe.collector.config.CollectorConfig;
 import dev.logpipe.collector.config.CollectorConfigLoader;
 import dev.logpipe.collector.redact.Redactor;
+import dev.logpipe.collector.admission.TenantLimits;
 import java.io.ByteArrayInputStream;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
@@ -58,21 +60,27 @@ class IngestFuzzTest {
     }
 
     @Property(tries = 400)
-    void everyNonBlankLineIsAcceptedOrDeadLetteredAndNothingThrows(@ForAll("bodies") byte[] body) {
-        IngestResult r = processor.process(tenant, body, Instant.parse("2026-12-01T00:00:00Z"));
+    void everyNonBlankLineIsAcceptedOrDeadLetteredAndNothingThrows(@ForAll("bodies") byte[] body) throws Exception {
+        CollectingOutlet outlet = new CollectingOutlet();
+        IngestRun.Outcome o = new IngestRun(processor).run(tenant, new ByteArrayInputStream(body),
+                Instant.parse("2026-12-01T00:00:00Z"), TenantLimits.Charge.unlimited(), 0, total -> true, outlet);
+        IngestResult r = o.result();
         long lines = nonBlankLines(body);
-        assertThat(r.accepted() + r.deadLetters().size()).isEqualTo(lines);
-        assertThat(r.deadLetters()).allSatisfy(d -> assertThat(d.detail()).isNotBlank());
-        assertThat(r.messages().stream().mapToInt(IngestResult.Message::records).sum()).isEqualTo(r.accepted());
+        assertThat(o.stop()).isEqualTo(IngestRun.Stop.COMPLETE);
+        assertThat(r.accepted() + r.deadLettered()).isEqualTo(lines);
+        assertThat(outlet.deadLetters).hasSize(r.deadLettered());
+        assertThat(r.errors()).allSatisfy(d -> assertThat(d.detail()).isNotBlank());
+        assertThat(outlet.recordCount()).isEqualTo(r.accepted());
+        assertThat(outlet.awaited).isEqualTo(1);
     }
 
     @Property(tries = 200)
     void theDecoderRejectsGarbageWithAStatusNeverAnUnexpectedException(
             @ForAll("bodies") byte[] body, @ForAll("encodings") String encoding) throws Exception {
         BodyDecoder decoder = new BodyDecoder(1 << 20, 1 << 22);
-        try {
-            decoder.read(new ByteArrayInputStream(body), encoding, total -> true);
-        } catch (BodyDecoder.Rejected e) {
+        try (InputStream in = decoder.open(new ByteArrayInputStream(body), encoding, n -> true)) {
+            in.readAllBytes();
+        } catch (BodyException e) {
             assertThat(e.status()).isIn(400, 413, 415);
             assertThat(e.getMessage()).isNotBlank();
         } catch (java.io.IOException e) {

@@ -1,0 +1,256 @@
+package dev.logpipe.collector.ingest;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.logpipe.collector.admission.InFlightBytes;
+import dev.logpipe.collector.admission.RequestSlots;
+import dev.logpipe.collector.admission.TenantLimits;
+import dev.logpipe.collector.auth.ApiKeys;
+import dev.logpipe.collector.config.CollectorConfig;
+import dev.logpipe.collector.metrics.CollectorMetrics;
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code POST /api/v1/logs} (docs/collector.md#admission): authenticate (401, also for two credentials), the body
+ * cap on Content-Length (413), a request slot of the tenant, the client address and the collector (429/503 at
+ * once: nobody waits for a slot), the tenant's rate limit (429), the in-flight bound (503), then the body read as
+ * a stream at a minimum rate and within a deadline (408) and processed line by line ({@link IngestRun}); 200 only
+ * once the broker committed every accepted record and dead letter. Independent of the HTTP server.
+ */
+public final class IngestHandler {
+    private static final Logger log = LoggerFactory.getLogger(IngestHandler.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** A refused request's unread body is discarded for at most this long before the connection is closed. */
+    private static final Duration DRAIN_DEADLINE = Duration.ofSeconds(5);
+
+    /**
+     * An HTTP answer: status, JSON body, a Retry-After in seconds (0: none), and whether the connection must be
+     * closed (the body was not read to its end).
+     */
+    public record Answer(int status, String body, long retryAfterSeconds, boolean close) {
+    }
+
+    private final CollectorConfig config;
+    private final ApiKeys keys;
+    private final TenantLimits limits;
+    private final RequestSlots slots;
+    private final InFlightBytes inFlight;
+    private final BodyDecoder decoder;
+    private final IngestRun run;
+    private final Supplier<Outlet> outlets;
+    private final CollectorMetrics metrics;
+    private final Clock clock;
+    private final LongSupplier nanos;
+    private final AtomicBoolean brokerFailing = new AtomicBoolean();
+
+    public IngestHandler(CollectorConfig config, ApiKeys keys, TenantLimits limits, RequestSlots slots,
+                         InFlightBytes inFlight, IngestProcessor processor, Supplier<Outlet> outlets,
+                         CollectorMetrics metrics, Clock clock, LongSupplier nanos) {
+        this.config = config;
+        this.keys = keys;
+        this.limits = limits;
+        this.slots = slots;
+        this.inFlight = inFlight;
+        this.decoder = new BodyDecoder(config.limits().maxBodyBytes(), config.limits().maxDecodedBytes());
+        this.run = new IngestRun(processor);
+        this.outlets = outlets;
+        this.metrics = metrics;
+        this.clock = clock;
+        this.nanos = nanos;
+    }
+
+    public Answer handle(IngestRequest request) {
+        Answer a;
+        try {
+            a = answer(request);
+        } catch (RuntimeException e) {
+            log.error("ingest request failed unexpectedly; answering 500", e);
+            a = error(500, "internal error: " + e.getClass().getSimpleName(), 0, true);
+        }
+        metrics.request(a.status());
+        return a;
+    }
+
+    private Answer answer(IngestRequest request) {
+        if (request.authorizations().size() > 1) {
+            return error(401, "more than one Authorization header: ambiguous credentials are refused", 0, true);
+        }
+        String authorization = request.authorizations().isEmpty() ? null : request.authorizations().get(0);
+        CollectorConfig.Tenant tenant = keys.authenticate(authorization, request.certificateSubject());
+        if (tenant == null) {
+            return error(401, request.certificateSubject() == null
+                    ? "a valid API key is required: Authorization: Bearer <key>"
+                    : "client certificate " + request.certificateSubject() + " is not mapped to a tenant "
+                            + "(cert_subjects), and no valid API key was given", 0, true);
+        }
+        CollectorConfig.Limits l = config.limits();
+        if (request.contentLength() > l.maxBodyBytes()) {
+            return error(413, "the body is " + request.contentLength() + " bytes, more than limits.max_body_bytes ("
+                    + l.maxBodyBytes() + ")", 0, true);
+        }
+        RequestSlots.Acquired acquired = slots.acquire(tenant.id(), request.remoteAddress());
+        if (acquired.slot() == null) {
+            metrics.refused(acquired.full().name().toLowerCase(java.util.Locale.ROOT));
+            return switch (acquired.full()) {
+                case TENANT -> error(429, "tenant " + tenant.id() + " has " + l.maxRequestsPerTenant() + " requests "
+                        + "in progress (limits.max_requests_per_tenant); retry", 1, true);
+                case ADDRESS -> error(429, "this client address has " + l.maxRequestsPerAddress() + " requests in "
+                        + "progress (limits.max_requests_per_address); retry", 1, true);
+                case GLOBAL -> error(503, "the collector is serving " + l.maxConcurrentRequests() + " requests "
+                        + "(limits.max_concurrent_requests); retry", 1, true);
+            };
+        }
+        try (RequestSlots.Slot slot = acquired.slot()) {
+            return admitted(tenant, request, new Drain(request));
+        }
+    }
+
+    private Answer admitted(CollectorConfig.Tenant tenant, IngestRequest request, Drain rest) {
+        TenantLimits.Refusal refused = limits.admit(tenant.id());
+        if (refused != null) {
+            return rateLimited(tenant, refused.limit(), refused.retryAfter(), null, rest);
+        }
+        long fixed = BodyDecoder.workingBytes(request.contentEncoding());
+        InFlightBytes.Reservation held = inFlight.reserve(fixed);
+        if (held == null) {
+            return rest.answer(error(503, "the collector is at its in-flight bound (limits.in_flight_bytes); retry",
+                    1, false));
+        }
+        try (held; TenantLimits.Charge charge = limits.open(tenant.id())) {
+            IngestRun.Outcome outcome;
+            long t0 = System.nanoTime();
+            try {
+                BodyDecoder.Body body = decoder.open(rest.open(), request.contentEncoding(), charge::takeBytes);
+                outcome = run.run(tenant, body, clock.instant(), charge, fixed, held::growTo, outlets.get());
+            } catch (BodyException e) {
+                return rest.answer(error(e.status(), e.getMessage(), 0, e.status() == 408 || e.status() == 413));
+            } catch (IOException e) {
+                return error(400, "the body could not be read: " + e.getMessage(), 0, true);
+            } catch (Outlet.Unavailable e) {
+                return brokerDown(e);
+            }
+            brokerUp();
+            metrics.published(outcome.result(), System.nanoTime() - t0);
+            return switch (outcome.stop()) {
+                case COMPLETE -> new Answer(200, body(outcome, null).toString(), 0, false);
+                case RATE_LIMITED -> rateLimited(tenant, outcome.limit(),
+                        limits.retryAfter(tenant.id(), outcome.limit()), outcome, rest);
+                case OVER_BOUND -> rest.answer(new Answer(503, body(outcome, "the collector reached its in-flight "
+                        + "bound (limits.in_flight_bytes) at line " + outcome.stoppedAtLine() + "; the lines before "
+                        + "it were taken, retry from there").toString(), 1, false));
+            };
+        }
+    }
+
+    private Answer rateLimited(CollectorConfig.Tenant tenant, String limit, Duration retryAfter,
+                               IngestRun.Outcome partial, Drain rest) {
+        metrics.rateLimited(tenant.id(), limit);
+        long seconds = Math.max(1, (retryAfter.toMillis() + 999) / 1000);
+        String reason = "tenant " + tenant.id() + " is over its " + limit + " limit; retry after " + seconds + " s";
+        if (partial == null) {
+            return rest.answer(error(429, reason, seconds, false));
+        }
+        String text = reason + "; lines before " + partial.stoppedAtLine() + " were taken, resend from line "
+                + partial.stoppedAtLine();
+        return rest.answer(new Answer(429, body(partial, text).toString(), seconds, false));
+    }
+
+    private ObjectNode body(IngestRun.Outcome outcome, String error) {
+        IngestResult result = outcome.result();
+        ObjectNode body = JSON.createObjectNode();
+        if (error != null) {
+            body.put("error", error);
+            body.put("resume_from_line", outcome.stoppedAtLine());
+        }
+        body.put("accepted", result.accepted());
+        body.put("dead_lettered", result.deadLettered());
+        body.put("stage", "DURABLE_IN_BROKER");
+        ArrayNode errors = body.putArray("errors");
+        for (IngestResult.DeadLetter d : result.errors()) {
+            errors.addObject().put("line", d.line()).put("reason", d.reason().name()).put("detail", d.detail());
+        }
+        if (result.deadLettered() > result.errors().size()) {
+            body.put("errors_truncated", true);
+        }
+        return body;
+    }
+
+    private Answer brokerDown(Outlet.Unavailable e) {
+        if (brokerFailing.compareAndSet(false, true)) {
+            log.warn("Kafka at {} is not committing records: {}. Answering 503 with Retry-After until it does",
+                    config.kafka().bootstrapServers(), e.getMessage());
+        }
+        return error(503, "the broker did not commit the records (" + e.getMessage() + "); nothing is claimed, "
+                + "retry", 1, true);
+    }
+
+    private void brokerUp() {
+        if (brokerFailing.compareAndSet(true, false)) {
+            log.info("Kafka at {} commits records again", config.kafka().bootstrapServers());
+        }
+    }
+
+    private static Answer error(int status, String reason, long retryAfterSeconds, boolean close) {
+        ObjectNode n = JSON.createObjectNode();
+        n.put("error", reason);
+        return new Answer(status, n.toString(), retryAfterSeconds, close);
+    }
+
+    /**
+     * The request's body as the client sends it: opened once, paced (minimum rate, deadline), and on a refusal
+     * discarded up to {@code limits.max_body_bytes} within {@link #DRAIN_DEADLINE} so that the client reads the
+     * answer on a kept-alive connection, or else the connection is closed.
+     */
+    private final class Drain {
+        private final IngestRequest request;
+        private InputStream paced;
+
+        Drain(IngestRequest request) {
+            this.request = request;
+        }
+
+        InputStream open() throws IOException {
+            CollectorConfig.Limits l = config.limits();
+            paced = new PacedInputStream(request.body().open(), nanos, l.minBodyRate(), Duration.ofSeconds(1),
+                    l.bodyTimeout());
+            return paced;
+        }
+
+        /** {@code a}, closing the connection unless the rest of the body could be discarded. */
+        Answer answer(Answer a) {
+            if (a.close() || discarded()) {
+                return a;
+            }
+            return new Answer(a.status(), a.body(), a.retryAfterSeconds(), true);
+        }
+
+        private boolean discarded() {
+            long max = config.limits().maxBodyBytes();
+            if (request.contentLength() > max) {
+                return false;
+            }
+            try (InputStream in = paced != null ? paced : new PacedInputStream(request.body().open(), nanos,
+                    config.limits().minBodyRate(), Duration.ofSeconds(1), DRAIN_DEADLINE)) {
+                byte[] buf = new byte[16 * 1024];
+                long total = 0;
+                for (int n; (n = in.read(buf)) > 0; ) {
+                    if ((total += n) > max) {
+                        return false;
+                    }
+                }
+                return true;
+            } catch (IOException | RuntimeException e) {
+                return false;
+            }
+        }
+    }
+}

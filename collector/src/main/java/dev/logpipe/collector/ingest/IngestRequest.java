@@ -1,0 +1,25 @@
+package dev.logpipe.collector.ingest;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.List;
+
+/**
+ * The parts of an ingest request the handler needs, independent of the HTTP server.
+ *
+ * @param authorizations     every {@code Authorization} header value (more than one is refused as ambiguous)
+ * @param certificateSubject the verified client certificate's subject (canonical), or null
+ * @param remoteAddress      the client's IP address (the per-address caps)
+ * @param contentLength      -1 when not given (chunked)
+ */
+public record IngestRequest(List<String> authorizations, String certificateSubject, String remoteAddress,
+                            long contentLength, String contentEncoding, Body body) {
+    public IngestRequest {
+        authorizations = List.copyOf(authorizations);
+    }
+
+    /** Opens the body; called at most once, after admission. */
+    public interface Body {
+        InputStream open() throws IOException;
+    }
+}

@@ -1,0 +1,62 @@
+package dev.logpipe.collector.ingest;
+
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.function.LongSupplier;
+
+/**
+ * A request body that must keep arriving: after a grace period it must have averaged at least
+ * {@code minBytesPerSecond}, and it must be complete within {@code deadline} (HTTP 408 otherwise). Checked each
+ * time a read returns; a client that sends nothing at all is cut by the connection's idle timeout.
+ */
+final class PacedInputStream extends FilterInputStream {
+    private final LongSupplier nanos;
+    private final long minBytesPerSecond;
+    private final long graceNanos;
+    private final long deadlineNanos;
+    private final long start;
+    private long count;
+
+    PacedInputStream(InputStream in, LongSupplier nanos, long minBytesPerSecond, Duration grace, Duration deadline) {
+        super(in);
+        this.nanos = nanos;
+        this.minBytesPerSecond = minBytesPerSecond;
+        this.graceNanos = grace.toNanos();
+        this.deadlineNanos = deadline.toNanos();
+        this.start = nanos.getAsLong();
+    }
+
+    @Override
+    public int read() throws IOException {
+        byte[] one = new byte[1];
+        return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+        check();
+        int n = super.read(b, off, len);
+        if (n > 0) {
+            count += n;
+            check();
+        }
+        return n;
+    }
+
+    private void check() throws BodyException {
+        long elapsed = nanos.getAsLong() - start;
+        if (elapsed > deadlineNanos) {
+            throw new BodyException(408, "the body was not complete within limits.body_timeout ("
+                    + Duration.ofNanos(deadlineNanos) + "); " + count + " bytes arrived");
+        }
+        if (minBytesPerSecond > 0 && elapsed > graceNanos) {
+            double expected = minBytesPerSecond * ((elapsed - graceNanos) / 1e9);
+            if (count < expected) {
+                throw new BodyException(408, "the body arrives slower than limits.min_body_rate (" + minBytesPerSecond
+                        + " bytes/s): " + count + " bytes in " + Duration.ofNanos(elapsed).toMillis() + " ms");
+            }
+        }
+    }
+}

@@ -1,0 +1,110 @@
+package dev.logpipe.collector.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.zip.GZIPOutputStream;
+import org.junit.jupiter.api.Test;
+
+class BodyDecoderTest {
+    private final BodyDecoder decoder = new BodyDecoder(1 << 20, 1 << 22);
+
+    private byte[] decode(byte[] body, String encoding) throws IOException {
+        try (InputStream in = decoder.open(new ByteArrayInputStream(body), encoding, n -> true)) {
+            return in.readAllBytes();
+        }
+    }
+
+    static byte[] gzip(String s) throws IOException {
+        ByteArrayOutputStream bos = new ByteArrayOutputStream();
+        try (GZIPOutputStream gz = new GZIPOutputStream(bos)) {
+            gz.write(s.getBytes(StandardCharsets.UTF_8));
+        }
+        return bos.toByteArray();
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] out = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
+    private static int statusOf(ThrowingRead read) {
+        try {
+            read.run();
+        } catch (BodyException e) {
+            return e.status();
+        } catch (IOException e) {
+            throw new AssertionError("expected a BodyException, got " + e, e);
+        }
+        throw new AssertionError("expected a BodyException");
+    }
+
+    interface ThrowingRead {
+        void run() throws IOException;
+    }
+
+    @Test
+    void gzipMembersAreReadInOrderIncludingConcatenatedOnes() throws IOException {
+        byte[] two = concat(gzip("{\"message\":\"one\"}\n"), gzip("{\"message\":\"two\"}\n"));
+        assertThat(new String(decode(two, "gzip"), StandardCharsets.UTF_8))
+                .isEqualTo("{\"message\":\"one\"}\n{\"message\":\"two\"}\n");
+        String big = "x".repeat(300_000);
+        assertThat(decode(gzip(big), "gzip")).hasSize(300_000);
+    }
+
+    @Test
+    void gzipFollowedByTrailingGarbageIsRefusedWith400() throws IOException {
+        byte[] body = concat(gzip("{\"message\":\"ok\"}\n"), "garbage after the stream".getBytes(StandardCharsets.UTF_8));
+        assertThat(statusOf(() -> decode(body, "gzip"))).isEqualTo(400);
+    }
+
+    @Test
+    void truncatedOrCorruptGzipIsRefusedWith400() throws IOException {
+        byte[] whole = gzip("{\"message\":\"ok\"}\n".repeat(100));
+        assertThat(statusOf(() -> decode(Arrays.copyOf(whole, whole.length - 3), "gzip"))).isEqualTo(400);
+        byte[] badCrc = whole.clone();
+        badCrc[badCrc.length - 6] ^= 0x55;
+        assertThat(statusOf(() -> decode(badCrc, "gzip"))).isEqualTo(400);
+        assertThat(statusOf(() -> decode("plain text".getBytes(StandardCharsets.UTF_8), "gzip"))).isEqualTo(400);
+    }
+
+    @Test
+    void aUtf16BodyIsRefusedWith415AndAUtf8ByteOrderMarkIsDropped() throws IOException {
+        byte[] utf16 = "{\"message\":\"x\"}\n".getBytes(StandardCharsets.UTF_16); // starts with FE FF
+        assertThat(statusOf(() -> decode(utf16, "identity"))).isEqualTo(415);
+        byte[] le = concat(new byte[] {(byte) 0xff, (byte) 0xfe}, "{".getBytes(StandardCharsets.UTF_16LE));
+        assertThat(statusOf(() -> decode(le, null))).isEqualTo(415);
+        byte[] bom = concat(new byte[] {(byte) 0xef, (byte) 0xbb, (byte) 0xbf}, "{}\n".getBytes(StandardCharsets.UTF_8));
+        assertThat(new String(decode(bom, null), StandardCharsets.UTF_8)).isEqualTo("{}\n");
+    }
+
+    @Test
+    void decodedBytesPastTheCapAre413AndWireBytesPastTheirCapToo() throws IOException {
+        byte[] bomb = gzip(" ".repeat(5 << 20));
+        assertThat(statusOf(() -> decode(bomb, "gzip"))).isEqualTo(413);
+        byte[] wire = new byte[(1 << 20) + 1];
+        Arrays.fill(wire, (byte) ' ');
+        assertThat(statusOf(() -> decode(wire, "identity"))).isEqualTo(413);
+    }
+
+    @Test
+    void theBytesLimitStopsTheBodyWith429() {
+        assertThat(statusOf(() -> {
+            try (InputStream in = decoder.open(new ByteArrayInputStream(new byte[1000]), null, n -> false)) {
+                in.readAllBytes();
+            }
+        })).isEqualTo(429);
+    }
+
+    @Test
+    void anUnknownEncodingIs415() {
+        assertThat(statusOf(() -> decode(new byte[] {1}, "br"))).isEqualTo(415);
+    }
+}
