@@ -19,6 +19,7 @@ final class CollectorFixture implements AutoCloseable {
     static final String ACME_KEY = "acme-key-0123456789";
     static final String GLOBEX_KEY = "globex-key-0123456789";
     static final String SLOW_KEY = "slow-key-0123456789";
+    static final String BURST_KEY = "burst-key-0123456789";
 
     private final Collector collector;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -27,7 +28,10 @@ final class CollectorFixture implements AutoCloseable {
         this.collector = collector;
     }
 
-    /** Tenants acme and globex (no limits) and slow (20 records/s, burst 1 s); {@code extraYaml} is appended. */
+    /**
+     * Tenants acme and globex (no limits), slow (20 records/s, burst 1 s) and burst (10 records/s, burst 1 s);
+     * {@code extraYaml} is appended.
+     */
     static CollectorFixture start(String bootstrap, String topicPrefix, String extraYaml) throws Exception {
         String yaml = """
                 listen: 127.0.0.1:0
@@ -36,6 +40,7 @@ final class CollectorFixture implements AutoCloseable {
                   max_decoded_bytes: 4MiB
                   max_record_bytes: 256KiB
                   idle_timeout: 1s
+                  max_retry_after: 30s
                 tenants:
                   - id: acme
                     api_key_sha256: [%s]
@@ -44,6 +49,10 @@ final class CollectorFixture implements AutoCloseable {
                   - id: slow
                     api_key_sha256: [%s]
                     records_per_second: 20
+                    burst: 1s
+                  - id: burst
+                    api_key_sha256: [%s]
+                    records_per_second: 10
                     burst: 1s
                 kafka:
                   bootstrap_servers: %s
@@ -58,9 +67,13 @@ final class CollectorFixture implements AutoCloseable {
                     - name: internal_ticket
                       pattern: 'TKT-[0-9]{6}'
                 """.formatted(ApiKeys.sha256(ACME_KEY), ApiKeys.sha256(GLOBEX_KEY), ApiKeys.sha256(SLOW_KEY),
-                bootstrap, topicPrefix, topicPrefix) + extraYaml;
+                ApiKeys.sha256(BURST_KEY), bootstrap, topicPrefix, topicPrefix) + extraYaml;
         CollectorConfig config = new CollectorConfigLoader().parse(yaml, "test");
         return new CollectorFixture(Collector.start(config, Clock.systemUTC(), Duration.ofSeconds(60)));
+    }
+
+    int port() {
+        return collector.address().getPort();
     }
 
     URI url(String path) {

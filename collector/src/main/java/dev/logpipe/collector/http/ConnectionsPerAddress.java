@@ -14,6 +14,8 @@ import org.eclipse.jetty.io.Connection;
 final class ConnectionsPerAddress implements Connection.Listener {
     private final int max;
     private final ConcurrentHashMap<String, Integer> open = new ConcurrentHashMap<>();
+    /** The address each open connection was counted under (a closed endpoint no longer tells its address). */
+    private final ConcurrentHashMap<Connection, String> counted = new ConcurrentHashMap<>();
     private final AtomicLong refused = new AtomicLong();
 
     ConnectionsPerAddress(int max) {
@@ -23,6 +25,7 @@ final class ConnectionsPerAddress implements Connection.Listener {
     @Override
     public void onOpened(Connection connection) {
         String address = address(connection.getEndPoint().getRemoteSocketAddress());
+        counted.put(connection, address);
         int now = open.merge(address, 1, Integer::sum);
         if (now > max) {
             refused.incrementAndGet();
@@ -32,7 +35,10 @@ final class ConnectionsPerAddress implements Connection.Listener {
 
     @Override
     public void onClosed(Connection connection) {
-        String address = address(connection.getEndPoint().getRemoteSocketAddress());
+        String address = counted.remove(connection);
+        if (address == null) {
+            return;
+        }
         open.computeIfPresent(address, (k, n) -> n <= 1 ? null : n - 1);
     }
 

@@ -134,6 +134,10 @@ public final class IngestHandler {
             } catch (BodyException e) {
                 return rest.answer(error(e.status(), e.getMessage(), 0, e.status() == 408 || e.status() == 413));
             } catch (IOException e) {
+                if (timedOut(e)) {
+                    return error(408, "the client sent nothing for limits.idle_timeout (" + config.limits().idleTimeout()
+                            + ") while sending its body", 0, true);
+                }
                 return error(400, "the body could not be read: " + e.getMessage(), 0, true);
             } catch (Outlet.Unavailable e) {
                 return brokerDown(e);
@@ -149,6 +153,15 @@ public final class IngestHandler {
                         + "it were taken, retry from there").toString(), 1, false));
             };
         }
+    }
+
+    private static boolean timedOut(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.util.concurrent.TimeoutException || t instanceof java.net.SocketTimeoutException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private Answer rateLimited(CollectorConfig.Tenant tenant, String limit, Duration retryAfter,
