@@ -2,142 +2,54 @@ package dev.logpipe.collector.redact;
 
 import com.google.re2j.Pattern;
 import java.util.List;
-import java.util.Locale;
 
-/** The secret shapes every collector redacts (docs/collector.md#redaction lists them with examples). */
+/**
+ * The secret shapes every collector redacts, in the order they run (docs/collector.md#redaction lists each with an
+ * example). Each rule names the {@link Triggers} bit without which it cannot match. Secret {@code name=value} pairs
+ * are not a regex: {@link SecretPairs} runs after these, then the card numbers.
+ */
 final class BuiltInRules {
     static final String SECRET_FIELD_RULE = "secret_field";
 
     private BuiltInRules() {
     }
 
-    static List<Redactor.Rule> all() {
+    private static Redactor.Rule rule(String name, int trigger, String pattern, String replacement) {
+        return new Redactor.Rule(name, Pattern.compile(pattern), replacement, false, trigger);
+    }
+
+    /** The rules before the secret pairs. */
+    static List<Redactor.Rule> beforePairs() {
         return List.of(
                 // A PEM private key block, whole (RSA, EC, OPENSSH, ENCRYPTED ... PRIVATE KEY).
-                new Redactor.Rule("private_key",
-                        Pattern.compile("-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?s:.*?)(-----END [A-Z0-9 ]*PRIVATE KEY-----|$)"),
-                        "[REDACTED:private_key]", false, t -> t.contains("PRIVATE KEY-----")),
-                // Authorization: Bearer <token> and bare "bearer <token>".
-                new Redactor.Rule("bearer_token",
-                        Pattern.compile("(?i)\\bbearer\\s+[A-Za-z0-9._~+/=-]{8,}"),
-                        "Bearer [REDACTED:bearer_token]", false, t -> containsIgnoreCase(t, "bearer")),
-                // AWS access key ids (AKIA long-term, ASIA temporary, and the other documented prefixes).
-                new Redactor.Rule("aws_access_key",
-                        Pattern.compile("\\b(AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|ASCA)[A-Z0-9]{16}\\b"),
-                        "[REDACTED:aws_access_key]", false, BuiltInRules::mayHoldAwsKey),
-                // password=..., secret: ..., api_key="...", token=... (the value up to a delimiter).
-                // Also inside JSON text (a dead letter's raw line): "password":"x" and password=\"x\".
-                new Redactor.Rule("secret_pair",
-                        Pattern.compile("(?i)([\\w-]*(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token"
-                                + "|auth[_-]?token|token))(\\\\?\"?\\s*[=:]\\s*)"
-                                + "(\\\\?\"(?:[^\"\\\\]|\\\\[^\"])*\\\\?\"|'[^']*'|[^\\s,;&\"'\\\\}]+)"),
-                        "$1$2[REDACTED:secret_pair]", false, BuiltInRules::mayHoldSecretPair),
-                // 13-19 digits, optionally grouped by spaces or dashes; replaced only if the Luhn check passes.
-                new Redactor.Rule("card_number",
-                        Pattern.compile("\\b\\d(?:[ -]?\\d){12,18}\\b"),
-                        "[REDACTED:card_number]", true, BuiltInRules::mayHoldCardNumber));
+                rule("private_key", Triggers.PEM,
+                        "-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?s:.*?)(-----END [A-Z0-9 ]*PRIVATE KEY-----|$)",
+                        "[REDACTED:private_key]"),
+                rule("bearer_token", Triggers.BEARER, "(?i)\\bbearer\\s+[A-Za-z0-9._~+/=-]{8,}",
+                        "Bearer [REDACTED:bearer_token]"),
+                rule("basic_auth", Triggers.BASIC, "(?i)\\bbasic\\s+[A-Za-z0-9+/]{6,}={0,2}",
+                        "Basic [REDACTED:basic_auth]"),
+                // scheme://user:password@host: the password goes, the user and host stay.
+                rule("url_credentials", Triggers.URL, "\\b([A-Za-z][A-Za-z0-9+.-]*://[^/\\s:@]*):[^/\\s@]+@",
+                        "$1:[REDACTED:url_credentials]@"),
+                rule("jwt", Triggers.JWT, "\\beyJ[A-Za-z0-9_-]{4,}\\.[A-Za-z0-9_-]{4,}\\.[A-Za-z0-9_-]*",
+                        "[REDACTED:jwt]"),
+                rule("github_token", Triggers.GITHUB, "\\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})",
+                        "[REDACTED:github_token]"),
+                rule("gitlab_token", Triggers.GITLAB, "\\bglpat-[A-Za-z0-9_-]{20,}", "[REDACTED:gitlab_token]"),
+                rule("slack_token", Triggers.SLACK, "\\bxox[abposr]-[A-Za-z0-9-]{10,}", "[REDACTED:slack_token]"),
+                rule("stripe_key", Triggers.STRIPE, "\\b(?:[rsp]k_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{16,})",
+                        "[REDACTED:stripe_key]"),
+                rule("google_api_key", Triggers.GOOGLE, "AIza[0-9A-Za-z_-]{35}", "[REDACTED:google_api_key]"),
+                // AWS access key ids, also glued to other letters (no word boundary).
+                rule("aws_access_key", Triggers.AWS,
+                        "(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|ASCA)[A-Z0-9]{16}",
+                        "[REDACTED:aws_access_key]"));
     }
 
-    private static final String[] SECRET_WORDS = {"pass", "pwd", "secret", "key", "token"};
-
-    static boolean containsIgnoreCase(String text, String lowerWord) {
-        int n = lowerWord.length();
-        char first = lowerWord.charAt(0);
-        char firstUpper = Character.toUpperCase(first);
-        for (int i = 0; i + n <= text.length(); i++) {
-            char c = text.charAt(i);
-            if ((c == first || c == firstUpper) && text.regionMatches(true, i, lowerWord, 0, n)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * A pair needs a separator with a key word right before it (spaces allowed): the identifier before each '=' or
-     * ':' is checked against the key words, so ordinary key=value text costs one short look per separator.
-     */
-    static boolean mayHoldSecretPair(String t) {
-        for (int i = 0; i < t.length(); i++) {
-            char c = t.charAt(i);
-            if (c != '=' && c != ':') {
-                continue;
-            }
-            int j = i - 1;
-            while (j >= 0 && Character.isWhitespace(t.charAt(j))) {
-                j--;
-            }
-            if (j >= 0 && t.charAt(j) == '"') {
-                j--; // "password": in JSON
-            }
-            if (j >= 0 && t.charAt(j) == '\\') {
-                j--; // \"password\": in JSON inside a string
-            }
-            int end = j + 1;
-            while (j >= 0 && end - j <= 24 && isIdentifier(t.charAt(j))) {
-                j--;
-            }
-            for (String w : SECRET_WORDS) {
-                for (int k = j + 1; k + w.length() <= end; k++) {
-                    if (t.regionMatches(true, k, w, 0, w.length())) {
-                        return true;
-                    }
-                }
-            }
-        }
-        return false;
-    }
-
-    private static boolean isIdentifier(char c) {
-        return Character.isLetterOrDigit(c) || c == '_' || c == '-';
-    }
-
-    /** An AWS key id starts with 'A' and has 19 more upper-case letters or digits. */
-    static boolean mayHoldAwsKey(String t) {
-        for (int i = t.indexOf('A'); i >= 0 && i + 20 <= t.length(); i = t.indexOf('A', i + 1)) {
-            int run = 0;
-            while (run < 20 && isUpperOrDigit(t.charAt(i + run))) {
-                run++;
-            }
-            if (run == 20) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static boolean isUpperOrDigit(char c) {
-        return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-    }
-
-    /** A card number is 13 or more digits in a row, single spaces or dashes allowed between them. */
-    static boolean mayHoldCardNumber(String t) {
-        int digits = 0;
-        boolean lastWasSeparator = false;
-        for (int i = 0; i < t.length(); i++) {
-            char c = t.charAt(i);
-            if (c >= '0' && c <= '9') {
-                if (++digits >= 13) {
-                    return true;
-                }
-                lastWasSeparator = false;
-            } else if ((c == ' ' || c == '-') && digits > 0 && !lastWasSeparator) {
-                lastWasSeparator = true;
-            } else {
-                digits = 0;
-                lastWasSeparator = false;
-            }
-        }
-        return false;
-    }
-
-    /** A structured field whose name says it holds a secret (its whole value is masked). */
-    static boolean isSecretName(String field) {
-        String f = field.toLowerCase(Locale.ROOT);
-        int dot = f.lastIndexOf('.');
-        String leaf = dot < 0 ? f : f.substring(dot + 1);
-        return leaf.equals("password") || leaf.equals("passwd") || leaf.equals("secret") || leaf.equals("api_key")
-                || leaf.equals("apikey") || leaf.equals("token") || leaf.equals("access_token")
-                || leaf.equals("authorization") || leaf.equals("private_key") || leaf.equals("client_secret");
+    /** Card numbers: 13-19 digits with up to two spaces, dots or dashes between them, checked with Luhn. */
+    static Redactor.Rule cardNumber() {
+        return new Redactor.Rule("card_number", Pattern.compile("\\b\\d(?:[ .-]{0,2}\\d){12,18}\\b"),
+                "[REDACTED:card_number]", true, Triggers.CARD);
     }
 }

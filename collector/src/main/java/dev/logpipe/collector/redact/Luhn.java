@@ -35,7 +35,7 @@ final class Luhn {
         int digits = 0;
         for (int i = candidate.length() - 1; i >= 0; i--) {
             char c = candidate.charAt(i);
-            if (c == ' ' || c == '-') {
+            if (c == ' ' || c == '-' || c == '.') {
                 continue;
             }
             if (c < '0' || c > '9') {

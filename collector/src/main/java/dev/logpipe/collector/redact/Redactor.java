@@ -4,28 +4,35 @@ import com.google.re2j.Matcher;
 import com.google.re2j.Pattern;
 import dev.logpipe.collector.config.CollectorConfig;
 import dev.logpipe.record.LogRecord;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
- * Replaces secret-shaped text in a record's message and string fields before the record is durable anywhere
- * (invariant I5). Built-in rules (bearer tokens, AWS access key ids, private key blocks, password/secret/token
- * key=value pairs, card numbers that pass the Luhn check) come first, then the configured ones. All patterns are
- * RE2 (linear time). A value that cannot be checked fails closed: a field longer than {@code max_scan_bytes} is
- * withheld (removed, and named in {@code fields."logpipe.redaction.withheld"}); a message that long holds the
- * whole record back ({@link Result#heldBack}).
+ * Replaces secrets in a record before it is durable anywhere (invariant I5): in the message, the top-level
+ * identifiers, every string field, every field <em>name</em>, and the {@code record_id}. Built-in rules
+ * ({@link BuiltInRules}: keys, tokens, credentials in URLs, JWTs, then secret {@code name=value} pairs, then card
+ * numbers) come first, then the configured ones; a field whose name says it is a secret ({@link SecretNames}) is
+ * masked whole, whatever its type, and a number that is a card number is too. All patterns are RE2 (linear time)
+ * behind one-pass prefilters ({@link Triggers}). A value that cannot be checked fails closed: a field longer than
+ * {@code max_scan_bytes} is withheld (named in {@code fields."logpipe.redaction.withheld"}); a message that long
+ * holds the whole record back ({@link Result#heldBack}).
  */
 public final class Redactor {
     public static final String WITHHELD_FIELD = "logpipe.redaction.withheld";
+    static final String RECORD_ID_RULE = "record_id";
 
     /**
-     * One rule: a name for metrics and markers, a pattern, what replaces a match, and a cheap test that is false
-     * only when the pattern cannot match (RE2/J's matcher costs microseconds per value; most values skip it).
+     * One rule: a name for metrics and markers, a pattern, what replaces a match, whether a match must pass the Luhn
+     * check, and the {@link Triggers} bit without which it cannot match.
      */
-    record Rule(String name, Pattern pattern, String replacement, boolean luhn,
-                java.util.function.Predicate<String> mayMatch) {
+    record Rule(String name, Pattern pattern, String replacement, boolean luhn, int trigger) {
     }
 
     /** The redacted record, or null when it is held back; which rules fired, how often. */
@@ -35,20 +42,28 @@ public final class Redactor {
         }
     }
 
-    private final List<Rule> rules;
+    private final List<Rule> beforePairs;
+    private final List<Rule> afterPairs;
     private final int maxScanChars;
 
     public Redactor(CollectorConfig.Redaction config) {
-        List<Rule> all = new ArrayList<>(BuiltInRules.all());
+        this.beforePairs = BuiltInRules.beforePairs();
+        List<Rule> after = new ArrayList<>();
+        after.add(BuiltInRules.cardNumber());
         for (CollectorConfig.Rule r : config.rules()) {
-            all.add(new Rule(r.name(), Pattern.compile(r.pattern()), r.replacement(), false, text -> true));
+            after.add(new Rule(r.name(), Pattern.compile(r.pattern()), r.replacement(), false, Triggers.ALWAYS));
         }
-        this.rules = List.copyOf(all);
+        this.afterPairs = List.copyOf(after);
         this.maxScanChars = config.maxScanBytes();
     }
 
     public List<String> ruleNames() {
-        return rules.stream().map(Rule::name).toList();
+        List<String> names = new ArrayList<>();
+        beforePairs.forEach(r -> names.add(r.name()));
+        names.add(SecretPairs.RULE);
+        afterPairs.forEach(r -> names.add(r.name()));
+        names.add(BuiltInRules.SECRET_FIELD_RULE);
+        return names;
     }
 
     public Result redact(LogRecord r) {
@@ -64,33 +79,36 @@ public final class Redactor {
         String region = applyNullable(r.region(), hits);
         String trace = applyNullable(r.traceId(), hits);
         String span = applyNullable(r.spanId(), hits);
+        String recordId = redactRecordId(r.recordId(), hits);
         Map<String, Object> fields = new LinkedHashMap<>();
         List<String> withheld = new ArrayList<>();
-        boolean changed = !message.equals(r.message()) || !java.util.Objects.equals(service, r.service())
-                || !java.util.Objects.equals(instance, r.instanceId()) || !java.util.Objects.equals(region, r.region())
-                || !java.util.Objects.equals(trace, r.traceId()) || !java.util.Objects.equals(span, r.spanId());
+        boolean changed = !message.equals(r.message()) || !Objects.equals(service, r.service())
+                || !Objects.equals(instance, r.instanceId()) || !Objects.equals(region, r.region())
+                || !Objects.equals(trace, r.traceId()) || !Objects.equals(span, r.spanId())
+                || !Objects.equals(recordId, r.recordId());
         for (Map.Entry<String, Object> e : r.fields().entrySet()) {
-            if (!(e.getValue() instanceof String s)) {
-                if (BuiltInRules.isSecretName(e.getKey())) {
-                    // "password": 12345678 is as secret as a string.
-                    hits.merge(BuiltInRules.SECRET_FIELD_RULE, 1, Integer::sum);
-                    fields.put(e.getKey(), "[REDACTED:" + BuiltInRules.SECRET_FIELD_RULE + "]");
-                    changed = true;
-                } else {
-                    fields.put(e.getKey(), e.getValue());
-                }
+            String name = apply(e.getKey(), hits);
+            changed |= !name.equals(e.getKey());
+            if (fields.containsKey(name)) {
+                name = name + "#" + fields.size(); // two names redacted alike stay two fields
+            }
+            Object value = e.getValue();
+            if (!(value instanceof String s)) {
+                Object v = SecretNames.isSecret(e.getKey()) ? mask(hits) : redactNumber(value, hits);
+                changed |= v != value;
+                fields.put(name, v);
                 continue;
             }
             if (s.length() > maxScanChars) {
-                withheld.add(e.getKey());
+                withheld.add(name);
                 hits.merge("max_scan_bytes", 1, Integer::sum);
                 changed = true;
                 continue;
             }
             // key=value style: a field named like a secret is a secret, whatever its value looks like.
-            String v = BuiltInRules.isSecretName(e.getKey()) ? mask(s, hits) : apply(s, hits);
+            String v = SecretNames.isSecret(e.getKey()) && !s.isEmpty() ? mask(hits) : apply(s, hits);
             changed |= !v.equals(s);
-            fields.put(e.getKey(), v);
+            fields.put(name, v);
         }
         if (!changed) {
             return new Result(r, hits, null);
@@ -99,15 +117,16 @@ public final class Redactor {
             fields.put(WITHHELD_FIELD, String.join(",", withheld));
         }
         LogRecord.Builder b = r.toBuilder();
-        b.message(message).service(service).instanceId(instance).region(region).traceId(trace).spanId(span);
+        b.message(message).service(service).instanceId(instance).region(region).traceId(trace).spanId(span)
+                .recordId(recordId);
         b.clearFields();
         fields.forEach(b::field);
         return new Result(b.build(), hits, null);
     }
 
     /**
-     * Free text (a dead letter's raw line) with every rule applied; null when it is too long to check, so that it
-     * is withheld rather than kept unchecked.
+     * Free text (a dead letter's raw line, a reason) with every rule applied; null when it is too long to check, so
+     * that it is withheld rather than kept unchecked.
      */
     public String redactText(String text) {
         if (text.length() > maxScanChars) {
@@ -116,12 +135,38 @@ public final class Redactor {
         return apply(text, new LinkedHashMap<>());
     }
 
-    private static String mask(String value, Map<String, Integer> hits) {
-        if (value.isEmpty()) {
-            return value;
-        }
+    private static String mask(Map<String, Integer> hits) {
         hits.merge(BuiltInRules.SECRET_FIELD_RULE, 1, Integer::sum);
         return "[REDACTED:" + BuiltInRules.SECRET_FIELD_RULE + "]";
+    }
+
+    /** A JSON number that is a card number ({@code "card": 4111111111111111}) is as secret as the string. */
+    private static Object redactNumber(Object value, Map<String, Integer> hits) {
+        if (value instanceof Number n && !(value instanceof Double) && !(value instanceof Float)) {
+            String digits = n.toString();
+            if (digits.length() >= 13 && digits.length() <= 19 && Luhn.valid(digits)) {
+                hits.merge("card_number", 1, Integer::sum);
+                return "[REDACTED:card_number]";
+            }
+        }
+        return value;
+    }
+
+    /**
+     * A {@code record_id} holding a secret is replaced by a hash of itself: the secret goes, and a retry with the
+     * same id still gets the same (new) id, so de-duplication keeps working.
+     */
+    private String redactRecordId(String id, Map<String, Integer> hits) {
+        if (id == null || apply(id, new LinkedHashMap<>()).equals(id)) {
+            return id;
+        }
+        hits.merge(RECORD_ID_RULE, 1, Integer::sum);
+        try {
+            byte[] d = MessageDigest.getInstance("SHA-256").digest(id.getBytes(StandardCharsets.UTF_8));
+            return "redacted-" + HexFormat.of().formatHex(d, 0, 16);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
     }
 
     /** Appends {@code replacement} with {@code $1}..{@code $9} replaced by the match's groups ({@code $$} is a dollar). */
@@ -151,9 +196,22 @@ public final class Redactor {
     }
 
     private String apply(String text, Map<String, Integer> hits) {
+        int mask = Triggers.of(text);
+        String out = applyAll(beforePairs, text, mask, hits);
+        if ((mask & Triggers.PAIR) != 0) {
+            int[] count = {0};
+            out = SecretPairs.redact(out, count);
+            if (count[0] > 0) {
+                hits.merge(SecretPairs.RULE, count[0], Integer::sum);
+            }
+        }
+        return applyAll(afterPairs, out, mask, hits);
+    }
+
+    private static String applyAll(List<Rule> rules, String text, int mask, Map<String, Integer> hits) {
         String out = text;
         for (Rule rule : rules) {
-            if (!rule.mayMatch().test(out)) {
+            if (rule.trigger() != Triggers.ALWAYS && (rule.trigger() & mask) == 0) {
                 continue;
             }
             Matcher m = rule.pattern().matcher(out);

@@ -23,7 +23,7 @@ class RedactorTest {
         "GET /x Authorization: Bearer abc.def-ghi_jkl | GET /x Authorization: Bearer [REDACTED:bearer_token]",
         "key AKIAIOSFODNN7EXAMPLE here | key [REDACTED:aws_access_key] here",
         "login password=hunter2 ok | login password=[REDACTED:secret_pair] ok",
-        "cfg secret: 'a b c' done | cfg secret: [REDACTED:secret_pair] done",
+        "cfg secret: 'a b c' done | cfg secret: '[REDACTED:secret_pair]' done",
         "card 4111-1111-1111-1111 paid | card [REDACTED:card_number] paid",
         "order 4111-1111-1111-1112 is not a card | order 4111-1111-1111-1112 is not a card",
         "see TKT-1234 | see [T]",
