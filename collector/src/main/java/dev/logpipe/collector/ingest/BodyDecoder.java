@@ -72,7 +72,7 @@ public final class BodyDecoder {
     }
 
     /** The bytes from the connection: counted, capped, charged. */
-    private static final class Wire extends FilterInputStream {
+    private static final class Wire extends BlockInputStream {
         private final long cap;
         private final LongPredicate takeBytes;
         private long count;
@@ -81,12 +81,6 @@ public final class BodyDecoder {
             super(in);
             this.cap = cap;
             this.takeBytes = takeBytes;
-        }
-
-        @Override
-        public int read() throws IOException {
-            byte[] one = new byte[1];
-            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
         }
 
         @Override
@@ -106,7 +100,7 @@ public final class BodyDecoder {
     }
 
     /** The decoded bytes: capped, checked for a byte-order mark, decoder errors turned into 400s. */
-    private static final class Decoded extends FilterInputStream {
+    private static final class Decoded extends BlockInputStream {
         private final String encoding;
         private final long cap;
         private long count;
@@ -115,12 +109,6 @@ public final class BodyDecoder {
             super(in);
             this.encoding = encoding;
             this.cap = cap;
-        }
-
-        @Override
-        public int read() throws IOException {
-            byte[] one = new byte[1];
-            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
         }
 
         @Override

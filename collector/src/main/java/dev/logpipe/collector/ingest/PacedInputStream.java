@@ -1,6 +1,5 @@
 package dev.logpipe.collector.ingest;
 
-import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
@@ -11,7 +10,7 @@ import java.util.function.LongSupplier;
  * {@code minBytesPerSecond}, and it must be complete within {@code deadline} (HTTP 408 otherwise). Checked each
  * time a read returns; a client that sends nothing at all is cut by the connection's idle timeout.
  */
-final class PacedInputStream extends FilterInputStream {
+final class PacedInputStream extends BlockInputStream {
     private final LongSupplier nanos;
     private final long minBytesPerSecond;
     private final long graceNanos;
@@ -26,12 +25,6 @@ final class PacedInputStream extends FilterInputStream {
         this.graceNanos = grace.toNanos();
         this.deadlineNanos = deadline.toNanos();
         this.start = nanos.getAsLong();
-    }
-
-    @Override
-    public int read() throws IOException {
-        byte[] one = new byte[1];
-        return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
     }
 
     @Override

@@ -13,13 +13,12 @@ import java.util.zip.ZipException;
  * member is an error, and so is a bad CRC or length (the JDK's {@code GZIPInputStream} ignores trailing garbage).
  * Inflating is the JDK's {@link Inflater}; this class only frames it. Memory: one 64 KiB input buffer.
  */
-final class StrictGzipInputStream extends InputStream {
+final class StrictGzipInputStream extends BlockInputStream {
     private static final int FHCRC = 2;
     private static final int FEXTRA = 4;
     private static final int FNAME = 8;
     private static final int FCOMMENT = 16;
 
-    private final InputStream in;
     private final byte[] buf = new byte[64 * 1024];
     private final Inflater inflater = new Inflater(true);
     private final CRC32 crc = new CRC32();
@@ -31,13 +30,7 @@ final class StrictGzipInputStream extends InputStream {
     private long memberSize;
 
     StrictGzipInputStream(InputStream in) {
-        this.in = in;
-    }
-
-    @Override
-    public int read() throws IOException {
-        byte[] one = new byte[1];
-        return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+        super(in);
     }
 
     @Override
