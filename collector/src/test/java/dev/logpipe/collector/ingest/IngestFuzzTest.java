@@ -99,4 +99,16 @@ class IngestFuzzTest {
         return List.of(lines).stream().map(l -> l.endsWith("\r") ? l.substring(0, l.length() - 1) : l)
                 .filter(l -> !l.isEmpty() && !l.chars().allMatch(c -> c == ' ' || c == '\t')).count();
     }
+
+    @net.jqwik.api.Example
+    void theDerivedIdOfALineIsPinnedAcrossReleases() throws Exception {
+        CollectingOutlet outlet = new CollectingOutlet();
+        byte[] body = "{\"message\":\"hello\"}\n{\"message\":\"hello\"}\n".getBytes(StandardCharsets.UTF_8);
+        new IngestRun(processor).run(tenant, new ByteArrayInputStream(body), Instant.parse("2026-12-01T00:00:00Z"),
+                TenantLimits.Charge.unlimited(), 0, total -> true, outlet);
+        String all = String.join("\n", outlet.records.stream().flatMap(m -> m.lines().stream()).toList());
+        // RecordIdContractTest pins the same values in the record module: tenant acme, lines 1 and 2.
+        assertThat(all).contains("\"record_id\":\"538f9b39d0f9a1a8503dc8a84a465fe3\"")
+                .contains("\"record_id\":\"834644b1571cac73930b455400b3531f\"");
+    }
 }
