@@ -21,6 +21,7 @@ import picocli.CommandLine.Option;
         exitCodeList = {"0:--help or --version",
                 "1:the broker failed to start, or stopped on its own",
                 "2:invalid arguments",
+                "4:a port is already in use (the message names it and the flag to change)",
                 "130/143:stopped by SIGINT/SIGTERM after a clean shutdown"})
 public final class BrokerMain implements Callable<Integer> {
     /** The line on standard output that says the broker serves clients; the bootstrap address follows it. */
@@ -30,8 +31,8 @@ public final class BrokerMain implements Callable<Integer> {
             description = "Client (PLAINTEXT) port on 127.0.0.1; 0 picks a free one. Default: ${DEFAULT-VALUE}.")
     private int port;
 
-    @Option(names = "--controller-port", paramLabel = "N", defaultValue = "9093",
-            description = "KRaft controller port on 127.0.0.1; 0 picks a free one. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--controller-port", paramLabel = "N", defaultValue = "0",
+            description = "KRaft controller port on 127.0.0.1; clients never use it. Default: a free one.")
     private int controllerPort;
 
     @Option(names = "--data", paramLabel = "DIR", defaultValue = "data/broker",
@@ -54,6 +55,14 @@ public final class BrokerMain implements Callable<Integer> {
     public Integer call() {
         BrokerLogging.forBrokerProcess();
         Logger log = LoggerFactory.getLogger(BrokerMain.class);
+        String busy = busyPort(port, "--port");
+        if (busy == null) {
+            busy = busyPort(controllerPort, "--controller-port");
+        }
+        if (busy != null) {
+            System.err.println("logpipe broker: " + busy);
+            return 4;
+        }
         BrokerConfig config;
         try {
             config = BrokerConfig.of(data.toAbsolutePath(), port, controllerPort);
@@ -83,6 +92,24 @@ public final class BrokerMain implements Callable<Integer> {
                 return 1;
             }
             return 0;
+        }
+    }
+
+    /**
+     * Null when {@code port} (0: any) can be bound on 127.0.0.1 now; otherwise the one line to print. Checked before
+     * Kafka starts, so a taken port is one clear line instead of Kafka's stack traces.
+     */
+    static String busyPort(int port, String flag) {
+        if (port == 0) {
+            return null;
+        }
+        try (java.net.ServerSocket s = new java.net.ServerSocket()) {
+            s.setReuseAddress(true);
+            s.bind(new java.net.InetSocketAddress("127.0.0.1", port));
+            return null;
+        } catch (IOException e) {
+            return "port " + port + " on 127.0.0.1 is already in use (another broker?); choose another with " + flag
+                    + " N";
         }
     }
 
