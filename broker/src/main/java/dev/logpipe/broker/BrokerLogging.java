@@ -41,6 +41,19 @@ public final class BrokerLogging {
      * for Kafka. Left alone when {@code -Dlogback.configurationFile} names a configuration.
      */
     static void forBrokerProcess() {
+        toStderr(Level.INFO);
+    }
+
+    /** For the command-line tools ({@code logpipe topics}, {@code consume}): only warnings, on standard error. */
+    public static void forTools() {
+        toStderr(Level.WARN);
+        if (LoggerFactory.getILoggerFactory() instanceof LoggerContext context) {
+            // The client's connection warnings repeat every backoff; the tool says in one line what failed.
+            context.getLogger("org.apache.kafka").setLevel(Level.ERROR);
+        }
+    }
+
+    private static void toStderr(Level rootLevel) {
         if (System.getProperty("logback.configurationFile") != null
                 || !(LoggerFactory.getILoggerFactory() instanceof LoggerContext context)) {
             return;
@@ -57,7 +70,7 @@ public final class BrokerLogging {
         stderr.setEncoder(encoder);
         stderr.start();
         ch.qos.logback.classic.Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
-        root.setLevel(Level.INFO);
+        root.setLevel(rootLevel);
         root.addAppender(stderr);
         quietKafka();
     }
