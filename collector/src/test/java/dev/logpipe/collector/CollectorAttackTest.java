@@ -56,6 +56,9 @@ class CollectorAttackTest {
     @Test
     void aThousandSlowBodiesLeaveHealthChecksAndOtherTenantsAnsweringWithinASecond() throws Exception {
         int port = collector.port();
+        // One POST before the attack, so that the first measured one is not the one that loads the classes.
+        assertThat(RawHttp.exchange(OTHER_ADDRESS, port, "POST", "/api/v1/logs", "Bearer " + GLOBEX_KEY,
+                "{\"message\":\"a1 warm\"}\n".getBytes(StandardCharsets.UTF_8), 5_000).status()).isEqualTo(200);
         AtomicBoolean attacking = new AtomicBoolean(true);
         AtomicInteger opened = new AtomicInteger();
         Thread attacker = new Thread(() -> slowBodies(port, 1000, attacking, opened), "slow-body-attacker");

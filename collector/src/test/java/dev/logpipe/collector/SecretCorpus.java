@@ -102,6 +102,16 @@ final class SecretCorpus {
                 + "-----END RSA PRIVATE KEY-----", "MIIEpAIBAAKCAQEA0001"));
         s.add(new Shape("openssh private key", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAA0002\n"
                 + "-----END OPENSSH PRIVATE KEY-----", "b3BlbnNzaC1rZXktdjEAAA0002"));
+        s.add(new Shape("pgp private key", "-----BEGIN PGP PRIVATE KEY BLOCK-----\nlQOYBGPgpKey0003\n"
+                + "-----END PGP PRIVATE KEY BLOCK-----", "lQOYBGPgpKey0003"));
+        s.add(new Shape("card after a date", "2024-06-01 4111 1111 1111 1111 paid", "1111 1111 1111 1111"));
+        s.add(new Shape("card glued to a name", "pan_4111111111111111 stored", "4111111111111111"));
+        s.add(new Shape("fat arrow", "'password' => 'arrow0029'", "arrow0029"));
+        s.add(new Shape("walrus", "password := walrus0030", "walrus0030"));
+        s.add(new Shape("two-word name", "API key: twoword0031", "twoword0031"));
+        s.add(new Shape("session id spaced", "session id = spaced0032", "spaced0032"));
+        s.add(new Shape("numbered name", "PASSWORD2=numbered0033", "numbered0033"));
+        s.add(new Shape("escaped slashes url", "postgres:\\/\\/admin:slashpw0034@db", "slashpw0034"));
         return s;
     }
 

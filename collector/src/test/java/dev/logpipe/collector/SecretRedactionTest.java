@@ -74,6 +74,8 @@ class SecretRedactionTest {
         body.append("{\"message\":\"sr nested\",\"fields\":{\"headers\":{\"Cookie\":\"nestedcookie0001\"}}}\n");
         secrets.add("4111111111111111");
         body.append("{\"message\":\"sr number\",\"fields\":{\"card\":4111111111111111}}\n");
+        secrets.add("5105105105105100");
+        body.append("{\"message\":\"sr double\",\"fields\":{\"card\":5105105105105100.0}}\n");
         String ghpName = "ghp_" + "N4m3dS3cr3tN4m3dS3cr3tN4m3dS3cr3tN4m3";
         secrets.add(ghpName);
         body.append("{\"message\":\"sr name\",\"fields\":{\"").append(ghpName).append("\":\"x\"}}\n");
@@ -84,7 +86,7 @@ class SecretRedactionTest {
         body.append("{\"message\":\"sr id\",\"record_id\":\"").append(ghpId).append("\"}\n");
         secrets.add("AKIARECORDID00000001");
         body.append("{\"message\":\"sr id2\",\"record_id\":\"AKIARECORDID00000001\"}\n");
-        expectedRecords += 6;
+        expectedRecords += 7;
         // A dead-lettered line longer than the kept 64 KiB, with a secret across the cut.
         secrets.add("straddlesecret0001");
         body.append("{not json ").append("a".repeat(64 * 1024 - 20)).append(" password=straddlesecret0001 end\n");

@@ -141,7 +141,9 @@ public final class TenantLimits {
         }
 
         private boolean inDebt(Limit l, long tokens) {
-            if (!debtor && !buckets.debtorActive.compareAndSet(false, true)) {
+            // Only a bucket that is dry, not one still paying back an earlier debtor's debt, lets a new debtor in:
+            // otherwise requests admitted long ago could take turns and each finish in debt.
+            if (!debtor && (l.bucket.getAvailableTokens() < 0 || !buckets.debtorActive.compareAndSet(false, true))) {
                 exhausted = l.name;
                 return false;
             }

@@ -126,6 +126,10 @@ public final class CollectorConfigLoader {
             throw new ConfigException("limits.max_record_bytes: must be at most limits.max_decoded_bytes (" + decoded
                     + " bytes), was " + record);
         }
+        if (perTenant > concurrent) {
+            throw new ConfigException("limits.max_requests_per_tenant: must be at most limits.max_concurrent_requests ("
+                    + concurrent + "), was " + perTenant + " (one tenant could take every slot)");
+        }
         if (maxRetryAfter.compareTo(Duration.ofHours(1)) > 0) {
             throw new ConfigException("limits.max_retry_after: must be at most 1h, was " + maxRetryAfter);
         }

@@ -24,6 +24,9 @@ final class ConnectionsPerAddress implements Connection.Listener {
 
     @Override
     public void onOpened(Connection connection) {
+        if (!(connection.getEndPoint() instanceof org.eclipse.jetty.io.SelectableChannelEndPoint)) {
+            return; // the HTTP connection inside a TLS one: the TLS connection on the socket is the one counted
+        }
         String address = address(connection.getEndPoint().getRemoteSocketAddress());
         counted.put(connection, address);
         int now = open.merge(address, 1, Integer::sum);

@@ -14,8 +14,9 @@ import java.util.zip.ZipException;
  * Opens a request body as a stream of decoded bytes: {@code gzip} (strict, see {@link StrictGzipInputStream}),
  * {@code zstd} (window at most 8 MiB) or identity, with hard caps on the bytes read from the connection and on the
  * bytes after decompression, and a check that the body is UTF-8 (a UTF-16 byte-order mark is refused; a UTF-8 one
- * is skipped). Nothing is buffered beyond the decompressor's own window: the caller reads line by line. Every
- * failure surfaces from {@code read} as a {@link BodyException} with the status to answer.
+ * is skipped). Nothing is buffered beyond the decompressor's own window: the caller reads line by line, and
+ * closes the body to free the decompressor (the connection's stream stays open). Every failure surfaces from
+ * {@code read} as a {@link BodyException} with the status to answer.
  */
 public final class BodyDecoder {
     /** Working memory of one decoder, held against the in-flight bound for the request's whole life. */
@@ -55,7 +56,13 @@ public final class BodyDecoder {
      * @throws BodyException 415 for an encoding other than gzip, zstd or none
      */
     public Body open(InputStream wire, String contentEncoding, LongPredicate takeBytes) throws IOException {
-        Wire counted = new Wire(wire, maxWireBytes, takeBytes);
+        // Closing the body frees the decoder (the inflater, the zstd window) but never the connection's stream,
+        // which the caller may still drain.
+        Wire counted = new Wire(new FilterInputStream(wire) {
+            @Override
+            public void close() {
+            }
+        }, maxWireBytes, takeBytes);
         String enc = normalize(contentEncoding);
         InputStream decoded = switch (enc) {
             case "identity", "" -> counted;

@@ -117,7 +117,7 @@ public final class IngestHandler {
     private Answer admitted(CollectorConfig.Tenant tenant, IngestRequest request, Drain rest) {
         TenantLimits.Refusal refused = limits.admit(tenant.id());
         if (refused != null) {
-            return rateLimited(tenant, refused.limit(), refused.retryAfter(), null, rest);
+            return rest.answer(rateLimited(tenant, refused.limit(), refused.retryAfter(), null));
         }
         long fixed = BodyDecoder.workingBytes(request.contentEncoding());
         InFlightBytes.Reservation held = inFlight.reserve(fixed);
@@ -125,34 +125,41 @@ public final class IngestHandler {
             return rest.answer(error(503, "the collector is at its in-flight bound (limits.in_flight_bytes); retry",
                     1, false));
         }
+        Answer a;
         try (held; TenantLimits.Charge charge = limits.open(tenant.id())) {
-            IngestRun.Outcome outcome;
-            long t0 = System.nanoTime();
-            try {
-                BodyDecoder.Body body = decoder.open(rest.open(), request.contentEncoding(), charge::takeBytes);
-                outcome = run.run(tenant, body, clock.instant(), charge, fixed, held::growTo, outlets.get());
-            } catch (BodyException e) {
-                return rest.answer(error(e.status(), e.getMessage(), 0, e.status() == 408 || e.status() == 413));
-            } catch (IOException e) {
-                if (timedOut(e)) {
-                    return error(408, "the client sent nothing for limits.idle_timeout (" + config.limits().idleTimeout()
-                            + ") while sending its body", 0, true);
-                }
-                return error(400, "the body could not be read: " + e.getMessage(), 0, true);
-            } catch (Outlet.Unavailable e) {
-                return brokerDown(e);
-            }
-            brokerUp();
-            metrics.published(outcome.result(), System.nanoTime() - t0);
-            return switch (outcome.stop()) {
-                case COMPLETE -> new Answer(200, body(outcome, null).toString(), 0, false);
-                case RATE_LIMITED -> rateLimited(tenant, outcome.limit(),
-                        limits.retryAfter(tenant.id(), outcome.limit()), outcome, rest);
-                case OVER_BOUND -> rest.answer(new Answer(503, body(outcome, "the collector reached its in-flight "
-                        + "bound (limits.in_flight_bytes) at line " + outcome.stoppedAtLine() + "; the lines before "
-                        + "it were taken, retry from there").toString(), 1, false));
-            };
+            a = run(tenant, request, rest, held, charge, fixed);
         }
+        // Any discarding of the rest of the body happens after the memory and the tokens are given back.
+        return rest.answer(a);
+    }
+
+    private Answer run(CollectorConfig.Tenant tenant, IngestRequest request, Drain rest,
+                       InFlightBytes.Reservation held, TenantLimits.Charge charge, long fixed) {
+        IngestRun.Outcome outcome;
+        long t0 = System.nanoTime();
+        try (BodyDecoder.Body body = decoder.open(rest.open(), request.contentEncoding(), charge::takeBytes)) {
+            outcome = run.run(tenant, body, clock.instant(), charge, fixed, held::growTo, outlets.get());
+        } catch (BodyException e) {
+            return error(e.status(), e.getMessage(), 0, e.status() == 408 || e.status() == 413);
+        } catch (IOException e) {
+            if (timedOut(e)) {
+                return error(408, "the client sent nothing for limits.idle_timeout (" + config.limits().idleTimeout()
+                        + ") while sending its body", 0, true);
+            }
+            return error(400, "the body could not be read: " + e.getMessage(), 0, true);
+        } catch (Outlet.Unavailable e) {
+            return brokerDown(e);
+        }
+        brokerUp();
+        metrics.published(outcome.result(), System.nanoTime() - t0);
+        return switch (outcome.stop()) {
+            case COMPLETE -> new Answer(200, body(outcome, null).toString(), 0, false);
+            case RATE_LIMITED -> rateLimited(tenant, outcome.limit(), limits.retryAfter(tenant.id(), outcome.limit()),
+                    outcome);
+            case OVER_BOUND -> new Answer(503, body(outcome, "the collector reached its in-flight bound "
+                    + "(limits.in_flight_bytes) at line " + outcome.stoppedAtLine() + "; the lines before it were "
+                    + "taken, retry from there").toString(), 1, false);
+        };
     }
 
     private static boolean timedOut(Throwable e) {
@@ -165,16 +172,16 @@ public final class IngestHandler {
     }
 
     private Answer rateLimited(CollectorConfig.Tenant tenant, String limit, Duration retryAfter,
-                               IngestRun.Outcome partial, Drain rest) {
+                               IngestRun.Outcome partial) {
         metrics.rateLimited(tenant.id(), limit);
         long seconds = Math.max(1, (retryAfter.toMillis() + 999) / 1000);
         String reason = "tenant " + tenant.id() + " is over its " + limit + " limit; retry after " + seconds + " s";
         if (partial == null) {
-            return rest.answer(error(429, reason, seconds, false));
+            return error(429, reason, seconds, false);
         }
         String text = reason + "; lines before " + partial.stoppedAtLine() + " were taken, resend from line "
                 + partial.stoppedAtLine();
-        return rest.answer(new Answer(429, body(partial, text).toString(), seconds, false));
+        return new Answer(429, body(partial, text).toString(), seconds, false);
     }
 
     private ObjectNode body(IngestRun.Outcome outcome, String error) {
@@ -225,7 +232,7 @@ public final class IngestHandler {
      */
     private final class Drain {
         private final IngestRequest request;
-        private InputStream paced;
+        private InputStream raw;
 
         Drain(IngestRequest request) {
             this.request = request;
@@ -233,14 +240,13 @@ public final class IngestHandler {
 
         InputStream open() throws IOException {
             CollectorConfig.Limits l = config.limits();
-            paced = new PacedInputStream(request.body().open(), nanos, l.minBodyRate(), Duration.ofSeconds(1),
-                    l.bodyTimeout());
-            return paced;
+            raw = request.body().open();
+            return new PacedInputStream(raw, nanos, l.minBodyRate(), Duration.ofSeconds(1), l.bodyTimeout());
         }
 
         /** {@code a}, closing the connection unless the rest of the body could be discarded. */
         Answer answer(Answer a) {
-            if (a.close() || discarded()) {
+            if (a.status() == 200 || a.close() || discarded()) {
                 return a;
             }
             return new Answer(a.status(), a.body(), a.retryAfterSeconds(), true);
@@ -251,7 +257,7 @@ public final class IngestHandler {
             if (request.contentLength() > max) {
                 return false;
             }
-            try (InputStream in = paced != null ? paced : new PacedInputStream(request.body().open(), nanos,
+            try (InputStream in = new PacedInputStream(raw != null ? raw : request.body().open(), nanos,
                     config.limits().minBodyRate(), Duration.ofSeconds(1), DRAIN_DEADLINE)) {
                 byte[] buf = new byte[16 * 1024];
                 long total = 0;

@@ -153,7 +153,9 @@ public final class IngestProcessor {
      * the cut must not leave its first half behind); null (withheld) when it is too long to check.
      */
     private String rawForDeadLetter(byte[] body, int off, int len) {
-        String redacted = redactor.redactText(new String(body, off, len, StandardCharsets.UTF_8));
+        // "\/" is "/" in JSON (PHP writes URLs so): unescaped first, so that URL credentials and tokens are seen.
+        String raw = new String(body, off, len, StandardCharsets.UTF_8).replace("\\/", "/");
+        String redacted = redactor.redactText(raw);
         if (redacted == null || redacted.length() <= MAX_DEAD_LETTER_RAW) {
             return redacted;
         }

@@ -17,8 +17,11 @@ import java.util.function.LongPredicate;
  * committed and reported) or the bound cannot grow.
  */
 public final class IngestRun {
-    /** A line being processed holds about this many times its length (strings, the record, redaction copies). */
-    static final int TRANSIENT_FACTOR = 8;
+    /**
+     * A line being processed holds up to about this many times its length: Jackson's tree of a line of small
+     * nodes ({@code [{},{},...]}) is ~28 bytes per input byte, then the record, its strings, redaction copies.
+     */
+    static final int TRANSIENT_FACTOR = 32;
     /** Reservations grow in steps of this much, so that most lines need no atomic operation. */
     static final long RESERVE_STEP = 256 * 1024;
 
@@ -40,7 +43,7 @@ public final class IngestRun {
 
     /** The most one request can need at once: what the bound must allow for any request to be served. */
     public static long worstCaseBytes(CollectorConfig.Limits limits) {
-        return BodyDecoder.workingBytes("zstd") + 64 * 1024 + limits.maxRecordBytes() + 1
+        return BodyDecoder.workingBytes("zstd") + LineReader.CHUNK + limits.maxRecordBytes() + 1
                 + (long) TRANSIENT_FACTOR * limits.maxRecordBytes() + RequestOutput.FLUSH_BYTES
                 + IngestProcessor.MAX_ENCODED_RECORD + RESERVE_STEP;
     }
@@ -55,36 +58,37 @@ public final class IngestRun {
     public Outcome run(CollectorConfig.Tenant tenant, InputStream body, Instant now, TenantLimits.Charge charge,
                        long fixedBytes, LongPredicate grow, Outlet outlet) throws IOException, Outlet.Unavailable {
         RequestOutput out = new RequestOutput(outlet, tenant.id());
-        LineReader lines = new LineReader(body, processor.limits().maxRecordBytes());
         JsonBuffer scratch = new JsonBuffer(4 * 1024);
-        long reserved = 0;
+        Budget budget = new Budget(grow);
+        // The line buffer grows only after its new size is reserved (with everything else the request holds).
+        LineReader lines = new LineReader(body, processor.limits().maxRecordBytes(), lineCapacity -> budget.ensure(
+                fixedBytes + LineReader.CHUNK + lineCapacity + out.heldBytes() + scratch.array().length));
         while (true) {
             try {
                 if (!lines.next()) {
                     break;
                 }
             } catch (BodyException e) {
-                if (e.status() != 429) {
-                    throw e;
+                if (e.status() == 429) {
+                    return stopped(out, Stop.RATE_LIMITED, lines.number() + 1, e.getMessage());
                 }
-                return stopped(out, Stop.RATE_LIMITED, lines.number() + 1, e.getMessage());
+                if (e.status() == 503) {
+                    return stopped(out, Stop.OVER_BOUND, lines.number() + 1, null);
+                }
+                throw e;
             }
             int len = lines.length();
             long tooLong = lines.tooLong();
             if (tooLong == 0 && blank(lines.array(), lines.offset(), len)) {
                 continue;
             }
-            if (!charge.takeRecord()) {
-                return stopped(out, Stop.RATE_LIMITED, lines.number(), charge.exhausted());
-            }
             long need = fixedBytes + lines.heldBytes() + out.heldBytes() + scratch.array().length
                     + (long) TRANSIENT_FACTOR * len;
-            if (need > reserved) {
-                long step = Math.max(need, reserved + RESERVE_STEP);
-                if (!grow.test(step)) {
-                    return stopped(out, Stop.OVER_BOUND, lines.number(), null);
-                }
-                reserved = step;
+            if (!budget.ensure(need)) {
+                return stopped(out, Stop.OVER_BOUND, lines.number(), null);
+            }
+            if (!charge.takeRecord()) {
+                return stopped(out, Stop.RATE_LIMITED, lines.number(), charge.exhausted());
             }
             if (tooLong > 0) {
                 processor.tooLong(tenant, tooLong, lines.number(), now, out);
@@ -93,6 +97,28 @@ public final class IngestRun {
             }
         }
         return new Outcome(out.finish(), Stop.COMPLETE, 0, null);
+    }
+
+    /** The request's reservation, grown in steps so that most lines need no atomic operation. */
+    private static final class Budget {
+        private final LongPredicate grow;
+        private long reserved;
+
+        Budget(LongPredicate grow) {
+            this.grow = grow;
+        }
+
+        boolean ensure(long need) {
+            if (need <= reserved) {
+                return true;
+            }
+            long step = Math.max(need, reserved + RESERVE_STEP);
+            if (!grow.test(step)) {
+                return false;
+            }
+            reserved = step;
+            return true;
+        }
     }
 
     /** What was taken before the stop is committed (and reported) all the same. */

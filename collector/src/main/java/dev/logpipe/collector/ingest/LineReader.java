@@ -12,10 +12,11 @@ import java.util.Arrays;
  * does not (the same numbering as splitting the whole body).
  */
 final class LineReader {
-    private static final int CHUNK = 64 * 1024;
+    static final int CHUNK = 64 * 1024;
 
     private final InputStream in;
     private final int maxLine;
+    private final java.util.function.LongPredicate mayGrowTo;
     private final byte[] chunk = new byte[CHUNK];
     private int pos;
     private int lim;
@@ -29,9 +30,18 @@ final class LineReader {
     private int outLen;
     private int number;
 
-    LineReader(InputStream in, int maxLine) {
+    /**
+     * @param mayGrowTo asked before the line buffer grows, with its new capacity; false stops reading with a
+     *                  {@link BodyException} 503 (the memory cannot be had)
+     */
+    LineReader(InputStream in, int maxLine, java.util.function.LongPredicate mayGrowTo) {
         this.in = in;
         this.maxLine = maxLine;
+        this.mayGrowTo = mayGrowTo;
+    }
+
+    LineReader(InputStream in, int maxLine) {
+        this(in, maxLine, capacity -> true);
     }
 
     /** Moves to the next line; false at the end of the stream. */
@@ -86,7 +96,7 @@ final class LineReader {
         outLen = len;
     }
 
-    private void append(int from, int len) {
+    private void append(int from, int len) throws BodyException {
         if (tooLongBy > 0) {
             tooLongBy += len;
             return;
@@ -98,7 +108,11 @@ final class LineReader {
             return;
         }
         if (lineLen + len > line.length) {
-            line = Arrays.copyOf(line, Math.min(maxLine + 1, Math.max(lineLen + len, Math.max(256, line.length * 2))));
+            int capacity = Math.min(maxLine + 1, Math.max(lineLen + len, Math.max(256, line.length * 2)));
+            if (!mayGrowTo.test(capacity)) {
+                throw new BodyException(503, "the collector is at its in-flight bound (limits.in_flight_bytes)");
+            }
+            line = Arrays.copyOf(line, capacity);
         }
         System.arraycopy(chunk, from, line, lineLen, len);
         lineLen += len;

@@ -4,18 +4,12 @@ import dev.logpipe.collector.config.CollectorConfig;
 import java.io.Closeable;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import dev.logpipe.collector.ingest.Outlet;
@@ -64,7 +58,8 @@ public final class KafkaPublisher implements Closeable {
     private final class Delivery implements Outlet {
         private final String topic;
         private final String deadLetterTopic;
-        private final List<Future<RecordMetadata>> sent = new ArrayList<>();
+        /** Sends not yet acknowledged: a count, not a list, so a request of millions of messages holds nothing. */
+        private final java.util.concurrent.atomic.AtomicLong pending = new java.util.concurrent.atomic.AtomicLong();
         private final AtomicReference<Exception> failed = new AtomicReference<>();
 
         Delivery(String topic, String deadLetterTopic) {
@@ -87,14 +82,20 @@ public final class KafkaPublisher implements Closeable {
             if (f != null) {
                 throw new Unavailable("Kafka did not commit a message: " + f, f);
             }
+            pending.incrementAndGet();
             try {
-                sent.add(producer.send(new ProducerRecord<>(to, key.getBytes(StandardCharsets.UTF_8), value),
-                        (md, e) -> {
-                            if (e != null) {
-                                failed.compareAndSet(null, e);
-                            }
-                        }));
+                producer.send(new ProducerRecord<>(to, key.getBytes(StandardCharsets.UTF_8), value), (md, e) -> {
+                    if (e != null) {
+                        failed.compareAndSet(null, e);
+                    }
+                    if (pending.decrementAndGet() == 0) {
+                        synchronized (this) {
+                            notifyAll();
+                        }
+                    }
+                });
             } catch (KafkaException | IllegalStateException e) {
+                pending.decrementAndGet();
                 throw new Unavailable("Kafka producer cannot send: " + e.getMessage(), e);
             }
         }
@@ -102,18 +103,23 @@ public final class KafkaPublisher implements Closeable {
         @Override
         public void await() throws Unavailable {
             long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ackWaitMs);
-            for (Future<RecordMetadata> f : sent) {
-                try {
-                    f.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-                } catch (ExecutionException e) {
-                    Throwable cause = e.getCause() == null ? e : e.getCause();
-                    throw new Unavailable("Kafka did not commit a message: " + cause, cause);
-                } catch (TimeoutException e) {
-                    throw new Unavailable("Kafka did not commit within " + ackWaitMs + " ms", e);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new Unavailable("interrupted while waiting for Kafka", e);
+            synchronized (this) {
+                while (pending.get() > 0) {
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0) {
+                        throw new Unavailable("Kafka did not commit within " + ackWaitMs + " ms", null);
+                    }
+                    try {
+                        TimeUnit.NANOSECONDS.timedWait(this, left);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new Unavailable("interrupted while waiting for Kafka", e);
+                    }
                 }
+            }
+            Exception f = failed.get();
+            if (f != null) {
+                throw new Unavailable("Kafka did not commit a message: " + f, f);
             }
         }
     }

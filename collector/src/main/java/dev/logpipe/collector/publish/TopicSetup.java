@@ -81,9 +81,27 @@ public final class TopicSetup implements AutoCloseable {
         return true;
     }
 
-    /** Whether the broker answers now (for /readyz): a cluster description within two seconds. */
+    private final java.util.concurrent.atomic.AtomicBoolean probing = new java.util.concurrent.atomic.AtomicBoolean();
+    private volatile boolean lastReachable;
+    private volatile long lastProbe = System.nanoTime() - 2_000_000_000L;
+
+    /**
+     * Whether the broker answered lately (for /readyz): a cluster description within two seconds, asked at most
+     * once a second by one caller at a time; every other caller gets the last answer at once, so a burst of probes
+     * while Kafka is down holds no threads.
+     */
     public boolean brokerReachable() {
-        return answer(admin.describeCluster().nodes(), 2) != null;
+        long now = System.nanoTime();
+        if (now - lastProbe < 1_000_000_000L || !probing.compareAndSet(false, true)) {
+            return lastReachable;
+        }
+        try {
+            lastReachable = answer(admin.describeCluster().nodes(), 2) != null;
+            lastProbe = System.nanoTime();
+            return lastReachable;
+        } finally {
+            probing.set(false);
+        }
     }
 
     /** The admin call's result within {@code seconds}, or null when it failed or took longer. */

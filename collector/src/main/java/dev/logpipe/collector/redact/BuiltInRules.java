@@ -23,14 +23,15 @@ final class BuiltInRules {
         return List.of(
                 // A PEM private key block, whole (RSA, EC, OPENSSH, ENCRYPTED ... PRIVATE KEY).
                 rule("private_key", Triggers.PEM,
-                        "-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?s:.*?)(-----END [A-Z0-9 ]*PRIVATE KEY-----|$)",
+                        "-----BEGIN [A-Z0-9 ]*PRIVATE KEY[A-Z ]*-----(?s:.*?)(-----END [A-Z0-9 ]*PRIVATE KEY[A-Z ]*-----|$)",
                         "[REDACTED:private_key]"),
                 rule("bearer_token", Triggers.BEARER, "(?i)\\bbearer\\s+[A-Za-z0-9._~+/=-]{8,}",
                         "Bearer [REDACTED:bearer_token]"),
                 rule("basic_auth", Triggers.BASIC, "(?i)\\bbasic\\s+[A-Za-z0-9+/]{6,}={0,2}",
                         "Basic [REDACTED:basic_auth]"),
-                // scheme://user:password@host: the password goes, the user and host stay.
-                rule("url_credentials", Triggers.URL, "\\b([A-Za-z][A-Za-z0-9+.-]*://[^/\\s:@]*):[^/\\s@]+@",
+                // scheme://user:password@host (also with JSON-escaped slashes): the password goes, the user and host stay.
+                rule("url_credentials", Triggers.URL,
+                        "\\b([A-Za-z][A-Za-z0-9+.-]*:(?://|\\\\/\\\\/)[^/\\\\\\s:@]*):[^/\\s@]+@",
                         "$1:[REDACTED:url_credentials]@"),
                 rule("jwt", Triggers.JWT, "\\beyJ[A-Za-z0-9_-]{4,}\\.[A-Za-z0-9_-]{4,}\\.[A-Za-z0-9_-]*",
                         "[REDACTED:jwt]"),
@@ -47,9 +48,12 @@ final class BuiltInRules {
                         "[REDACTED:aws_access_key]"));
     }
 
-    /** Card numbers: 13-19 digits with up to two spaces, dots or dashes between them, checked with Luhn. */
+    /**
+     * Card numbers: 13-19 digits with up to two spaces, dots or dashes between them, not inside a longer digit run
+     * (checked around the match, so {@code pan_4111...} counts), passing the Luhn check.
+     */
     static Redactor.Rule cardNumber() {
-        return new Redactor.Rule("card_number", Pattern.compile("\\b\\d(?:[ .-]{0,2}\\d){12,18}\\b"),
+        return new Redactor.Rule("card_number", Pattern.compile("\\d(?:[ .-]{0,2}\\d){12,18}"),
                 "[REDACTED:card_number]", true, Triggers.CARD);
     }
 }

@@ -142,14 +142,28 @@ public final class Redactor {
 
     /** A JSON number that is a card number ({@code "card": 4111111111111111}) is as secret as the string. */
     private static Object redactNumber(Object value, Map<String, Integer> hits) {
-        if (value instanceof Number n && !(value instanceof Double) && !(value instanceof Float)) {
-            String digits = n.toString();
-            if (digits.length() >= 13 && digits.length() <= 19 && Luhn.valid(digits)) {
+        if (value instanceof Number n) {
+            String digits = integralDigits(n);
+            if (digits != null && digits.length() >= 13 && digits.length() <= 19 && Luhn.valid(digits)) {
                 hits.merge("card_number", 1, Integer::sum);
                 return "[REDACTED:card_number]";
             }
         }
         return value;
+    }
+
+    /** The digits of a whole number ({@code 4111111111111111.0} too), or null for a fraction. */
+    private static String integralDigits(Number n) {
+        if (n instanceof Double || n instanceof Float || n instanceof java.math.BigDecimal) {
+            java.math.BigDecimal d = n instanceof java.math.BigDecimal b ? b : new java.math.BigDecimal(n.toString());
+            try {
+                return d.toBigIntegerExact().abs().toString();
+            } catch (ArithmeticException fraction) {
+                return null;
+            }
+        }
+        String s = n.toString();
+        return s.startsWith("-") ? s.substring(1) : s;
     }
 
     /**
@@ -215,22 +229,27 @@ public final class Redactor {
                 continue;
             }
             Matcher m = rule.pattern().matcher(out);
-            if (!m.find()) {
-                continue;
-            }
-            StringBuilder sb = new StringBuilder(out.length());
+            StringBuilder sb = null;
             int last = 0;
             int count = 0;
-            do {
-                // The longest digit run may fail the check while a card number inside it passes.
-                if (rule.luhn() && !Luhn.valid(m.group()) && !Luhn.anyWindowValid(m.group())) {
+            int from = 0;
+            while (from <= out.length() && m.find(from)) {
+                int start = m.start();
+                int end = m.end();
+                if (rule.luhn() && !isCard(out, start, end)) {
+                    // "2024-06-01 4111 1111 1111 1111": the match may start too early; try from its next group.
+                    from = nextDigitGroup(out, start, end);
                     continue;
                 }
-                sb.append(out, last, m.start());
+                if (sb == null) {
+                    sb = new StringBuilder(out.length());
+                }
+                sb.append(out, last, start);
                 expand(rule.replacement(), m, sb);
-                last = m.end();
+                last = end;
                 count++;
-            } while (m.find());
+                from = end > start ? end : end + 1;
+            }
             if (count > 0) {
                 sb.append(out, last, out.length());
                 out = sb.toString();
@@ -238,5 +257,30 @@ public final class Redactor {
             }
         }
         return out;
+    }
+
+    /** A card number: not inside a longer digit run, and the Luhn check passes (whole, or a card and a CVC). */
+    private static boolean isCard(String text, int start, int end) {
+        if (start > 0 && Character.isDigit(text.charAt(start - 1))
+                || end < text.length() && Character.isDigit(text.charAt(end))) {
+            return false;
+        }
+        String candidate = text.substring(start, end);
+        return Luhn.valid(candidate) || Luhn.anyWindowValid(candidate);
+    }
+
+    /** Where the digit group after the one at {@code start} begins (or {@code start + 1} inside a plain run). */
+    private static int nextDigitGroup(String text, int start, int end) {
+        int i = start;
+        while (i < end && Character.isDigit(text.charAt(i))) {
+            i++;
+        }
+        if (i == end) {
+            return start + 1;
+        }
+        while (i < end && !Character.isDigit(text.charAt(i))) {
+            i++;
+        }
+        return i;
     }
 }

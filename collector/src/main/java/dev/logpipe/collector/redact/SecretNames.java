@@ -30,7 +30,27 @@ final class SecretNames {
     private SecretNames() {
     }
 
+    /** Verdicts by name: field names repeat from record to record. Bounded: cleared when full. */
+    private static final java.util.concurrent.ConcurrentHashMap<String, Boolean> CACHE =
+            new java.util.concurrent.ConcurrentHashMap<>();
+    private static final int CACHE_SIZE = 8192;
+
     static boolean isSecret(String name) {
+        Boolean known = CACHE.get(name);
+        if (known != null) {
+            return known;
+        }
+        boolean verdict = judge(name);
+        if (CACHE.size() >= CACHE_SIZE) {
+            CACHE.clear();
+        }
+        if (name.length() <= 256) {
+            CACHE.put(name, verdict);
+        }
+        return verdict;
+    }
+
+    private static boolean judge(String name) {
         List<String> parts = parts(name);
         if (parts.isEmpty()) {
             return false;
@@ -73,7 +93,12 @@ final class SecretNames {
                     && Character.isLowerCase(name.charAt(i - 1));
             if (!letterOrDigit || boundary) {
                 if (start >= 0) {
-                    out.add(name.substring(start, i).toLowerCase(Locale.ROOT));
+                    // "PASSWORD2", "token1": a number on the end does not change what the part names.
+                    int end = i;
+                    while (end > start + 1 && Character.isDigit(name.charAt(end - 1))) {
+                        end--;
+                    }
+                    out.add(name.substring(start, end).toLowerCase(Locale.ROOT));
                 }
                 start = letterOrDigit ? i : -1;
             } else if (start < 0) {

@@ -43,11 +43,26 @@ final class SecretPairs {
             while (nameStart > 0 && nameEnd - nameStart < 64 && isNameChar(text.charAt(nameStart - 1))) {
                 nameStart--;
             }
-            if (nameStart == nameEnd || !SecretNames.isSecret(text.substring(nameStart, nameEnd))) {
+            if (nameStart == nameEnd) {
                 continue;
             }
+            if (!SecretNames.isSecret(text.substring(nameStart, nameEnd))) {
+                // "API key: x", "session id = x": the name may be two words.
+                int wordStart = nameStart - 1;
+                if (wordStart < 1 || text.charAt(wordStart) != ' ' || !isNameChar(text.charAt(wordStart - 1))) {
+                    continue;
+                }
+                while (wordStart > 0 && nameEnd - wordStart < 64 && isNameChar(text.charAt(wordStart - 1))) {
+                    wordStart--;
+                }
+                if (!SecretNames.isSecret(text.substring(wordStart, nameEnd))) {
+                    continue;
+                }
+            }
             int v = i + 1;
-            while (v < n && text.charAt(v) == ' ') {
+            // "password => 'x'", "password := x", "password == x": the rest of the operator and spaces.
+            while (v < n && (text.charAt(v) == ' ' || text.charAt(v) == '>' || text.charAt(v) == '='
+                    || text.charAt(v) == ':')) {
                 v++;
             }
             int[] span = value(text, v);

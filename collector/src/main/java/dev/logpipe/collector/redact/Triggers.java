@@ -51,7 +51,7 @@ final class Triggers {
                 case '=' -> mask |= PAIR;
                 case ':' -> {
                     mask |= PAIR;
-                    if (i + 2 < n && t.charAt(i + 1) == '/' && t.charAt(i + 2) == '/') {
+                    if (i + 2 < n && t.charAt(i + 1) == '/' && t.charAt(i + 2) == '/' || t.startsWith(":\\/\\/", i)) {
                         mask |= URL;
                     }
                 }

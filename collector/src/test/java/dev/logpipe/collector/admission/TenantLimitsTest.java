@@ -85,4 +85,17 @@ class TenantLimitsTest {
         }
         assertThat(limits.admit("t")).isNull();
     }
+
+    @Test
+    void aRequestCannotBecomeTheNextDebtorWhileTheBucketStillPaysAnEarlierDebt() {
+        TenantLimits limits = new TenantLimits(List.of(tenant(10, 0)), Duration.ofSeconds(60));
+        TenantLimits.Charge waiting = limits.open("t"); // admitted early, sends its first line later
+        try (TenantLimits.Charge first = limits.open("t")) {
+            for (int i = 0; i < 1_000; i++) {
+                assertThat(first.takeRecord()).isTrue(); // the debtor: 10 from the bucket, 990 in debt
+            }
+        }
+        assertThat(waiting.takeRecord()).as("the bucket is 990 in debt: no second debtor").isFalse();
+        waiting.close();
+    }
 }

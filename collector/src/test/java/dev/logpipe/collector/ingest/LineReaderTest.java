@@ -88,4 +88,18 @@ class LineReaderTest {
         assertThat(r.tooLong()).isEqualTo(50_000);
         assertThat(r.heldBytes()).isLessThanOrEqualTo(64 * 1024 + 1001);
     }
+
+    @Test
+    void theLineBufferGrowsOnlyWhenItsNewSizeIsGranted() {
+        java.util.List<Long> asked = new java.util.ArrayList<>();
+        LineReader r = new LineReader(chunked(("z".repeat(5_000) + "\n").getBytes(StandardCharsets.US_ASCII), 100),
+                10_000, capacity -> {
+                    asked.add(capacity);
+                    return capacity <= 2_048;
+                });
+        org.assertj.core.api.Assertions.assertThatThrownBy(r::next).isInstanceOfSatisfying(BodyException.class,
+                e -> assertThat(e.status()).isEqualTo(503));
+        assertThat(asked).isNotEmpty().allSatisfy(c -> assertThat(c).isLessThanOrEqualTo(4_096));
+        assertThat(r.heldBytes()).isLessThanOrEqualTo(64 * 1024 + 2_048);
+    }
 }
