@@ -7,7 +7,12 @@ import dev.logpipe.forwarder.config.ForwarderConfig.HttpCompression;
 
 import com.google.re2j.PatternSyntaxException;
 import dev.logpipe.forwarder.config.ForwarderConfig.FileSink;
+import dev.logpipe.forwarder.config.ForwarderConfig.EventTime;
 import dev.logpipe.forwarder.config.ForwarderConfig.Filter;
+import dev.logpipe.forwarder.config.ForwarderConfig.KeyMapping;
+import dev.logpipe.forwarder.config.ForwarderConfig.Kubernetes;
+import dev.logpipe.forwarder.config.ForwarderConfig.LineFormat;
+import dev.logpipe.forwarder.time.TimeLayout;
 import dev.logpipe.forwarder.config.ForwarderConfig.Format;
 import dev.logpipe.forwarder.config.ForwarderConfig.Logging;
 import dev.logpipe.forwarder.config.ForwarderConfig.Metrics;
@@ -60,7 +65,7 @@ public final class ConfigLoader {
         Watch watch = watch(root.child("watch"));
         ForwarderConfig.Parser parser = parser(root.child("parser"));
         Filter filter = filter(root.child("filter"));
-        Transform transform = transform(root.child("transform"));
+        Transform transform = transform(root.child("transform"), parser);
         Sink sink = sink(root.child("sink"));
         Logging logging = logging(root.child("logging"));
         Metrics metrics = metrics(root.child("metrics"));
@@ -167,10 +172,18 @@ public final class ConfigLoader {
         ParserType type = n.choice("type", ParserType.class, ParserType.LINE);
         Duration flush = n.duration("flush_interval", Duration.ofMillis(100), Duration.ZERO);
         long maxRecord = n.bytes("max_record_bytes", 256 * 1024, 1024, 16L * 1024 * 1024);
+        LineFormat format = n.choice("format", LineFormat.class, LineFormat.TEXT);
+        LineFormat content = n.choice("content", LineFormat.class, null);
         ConfigNode m = n.child("multiline");
         String header = m.string("header_pattern", null);
         long maxLines = m.integer("max_lines", 1000, 1, 1_000_000);
         m.rejectUnknownKeys();
+        KeyMapping keys = keys(n.child("keys"));
+        ConfigNode k = n.child("kubernetes");
+        boolean container = format == LineFormat.CRI || format == LineFormat.DOCKER;
+        boolean k8s = k.bool("enabled", container);
+        String k8sService = k.string("service", "{container}");
+        k.rejectUnknownKeys();
         n.rejectUnknownKeys();
         if (type == ParserType.MULTILINE) {
             if (header == null || header.isEmpty()) {
@@ -181,8 +194,53 @@ public final class ConfigLoader {
             throw new ConfigException("parser.multiline.header_pattern: is set but parser.type is line; "
                     + "set parser.type: multiline or remove it");
         }
+        if (content != null && !container) {
+            throw new ConfigException("parser.content: is only for parser.format cri or docker (what the application "
+                    + "wrote inside the runtime's lines); parser.format is " + format.name().toLowerCase(java.util.Locale.ROOT));
+        }
+        if (content == LineFormat.CRI || content == LineFormat.DOCKER) {
+            throw new ConfigException("parser.content: must be one of text, json, logfmt, was \""
+                    + content.name().toLowerCase(java.util.Locale.ROOT) + "\"");
+        }
+        if (!container) {
+            content = format;
+        } else if (content == null) {
+            content = LineFormat.TEXT;
+        }
+        String service = k8sService.isBlank() ? null : k8sService;
+        if (service != null) {
+            String rest = service.replace("{pod}", "").replace("{namespace}", "").replace("{container}", "");
+            if (rest.contains("{") || rest.contains("}")) {
+                throw new ConfigException("parser.kubernetes.service: the template may use {pod}, {namespace} and "
+                        + "{container}, was \"" + k8sService + "\"");
+            }
+        }
         return new ForwarderConfig.Parser(type, flush, (int) maxRecord,
-                type == ParserType.MULTILINE ? new Multiline(header, (int) maxLines) : null);
+                type == ParserType.MULTILINE ? new Multiline(header, (int) maxLines) : null, format, content, keys,
+                new Kubernetes(k8s, service));
+    }
+
+    private KeyMapping keys(ConfigNode n) throws ConfigException {
+        KeyMapping d = KeyMapping.DEFAULT;
+        KeyMapping keys = new KeyMapping(keyList(n, "message", d.message()), keyList(n, "level", d.level()),
+                keyList(n, "time", d.time()), keyList(n, "trace_id", d.traceId()), keyList(n, "span_id", d.spanId()),
+                keyList(n, "service", d.service()));
+        n.rejectUnknownKeys();
+        return keys;
+    }
+
+    private static List<String> keyList(ConfigNode n, String key, List<String> fallback) throws ConfigException {
+        if (!n.has(key)) {
+            n.strings(key);
+            return fallback;
+        }
+        List<String> names = n.strings(key);
+        for (int i = 0; i < names.size(); i++) {
+            if (names.get(i).isBlank()) {
+                throw new ConfigException(n.keyPath(key) + "[" + i + "]: must not be empty");
+            }
+        }
+        return names;
     }
 
     private Filter filter(ConfigNode n) throws ConfigException {
@@ -198,13 +256,14 @@ public final class ConfigLoader {
         return new Filter(include, exclude);
     }
 
-    private Transform transform(ConfigNode n) throws ConfigException {
+    private Transform transform(ConfigNode n, ForwarderConfig.Parser parser) throws ConfigException {
         Map<String, String> add = n.stringMap("add_fields");
         Map<String, String> rename = n.stringMap("rename_fields");
         ConfigNode extract = n.child("extract");
         String pattern = extract.string("pattern", null);
         OnNoMatch onNoMatch = extract.choice("on_no_match", OnNoMatch.class, OnNoMatch.KEEP);
         extract.rejectUnknownKeys();
+        EventTime eventTime = eventTime(n.child("event_time"));
         n.rejectUnknownKeys();
         for (String name : add.keySet()) {
             rejectReserved(name, "transform.add_fields." + name);
@@ -212,14 +271,71 @@ public final class ConfigLoader {
         for (Map.Entry<String, String> e : rename.entrySet()) {
             rejectReserved(e.getValue(), "transform.rename_fields." + e.getKey());
         }
+        Set<String> groups = Set.of();
         if (pattern != null) {
             com.google.re2j.Pattern p = compile(pattern, "transform.extract.pattern");
             if (p.namedGroups().isEmpty()) {
                 throw new ConfigException("transform.extract.pattern: must have at least one named group "
                         + "like (?P<level>\\w+), was \"" + pattern + "\"");
             }
+            groups = p.namedGroups().keySet();
         }
-        return new Transform(add, rename, pattern, onNoMatch);
+        if (eventTime.field() != null && !groups.contains(eventTime.field()) && !parser.structured()) {
+            throw new ConfigException("transform.event_time.field: \"" + eventTime.field() + "\" is neither a named "
+                    + "group of transform.extract.pattern nor a key of a json or logfmt line (parser.format"
+                    + (parser.container() ? "/parser.content" : "") + " is "
+                    + parser.content().name().toLowerCase(java.util.Locale.ROOT) + ")");
+        }
+        return new Transform(add, rename, pattern, onNoMatch, eventTime);
+    }
+
+    private static EventTime eventTime(ConfigNode n) throws ConfigException {
+        String field = n.string("field", null);
+        String layoutName = n.string("layout", "rfc3339");
+        String zoneName = n.string("zone", "UTC");
+        String pattern = n.string("pattern", null);
+        n.rejectUnknownKeys();
+        if (field != null && field.isBlank()) {
+            throw new ConfigException(n.keyPath("field") + ": must not be empty");
+        }
+        TimeLayout layout = TimeLayout.named(layoutName.trim());
+        if (layout == null) {
+            List<String> names = new ArrayList<>();
+            for (TimeLayout l : TimeLayout.values()) {
+                names.add(l.configName());
+            }
+            throw new ConfigException(n.keyPath("layout") + ": must be one of " + String.join(", ", names)
+                    + ", was \"" + layoutName + "\"");
+        }
+        java.time.ZoneId zone;
+        try {
+            zone = java.time.ZoneId.of(zoneName.trim());
+        } catch (java.time.DateTimeException e) {
+            throw new ConfigException(n.keyPath("zone") + ": not a time zone (use a region like Europe/Berlin, UTC or "
+                    + "an offset like +02:00), was \"" + zoneName + "\"");
+        }
+        if (layout == TimeLayout.PATTERN) {
+            if (pattern == null || pattern.isBlank()) {
+                throw new ConfigException(n.keyPath("pattern") + ": is required when " + n.keyPath("layout")
+                        + " is pattern");
+            }
+            try {
+                java.time.format.DateTimeFormatter f = TimeLayout.formatter(pattern);
+                String sample = f.format(java.time.ZonedDateTime.of(2026, 12, 1, 8, 0, 0, 0, zone));
+                if (layout.newParser(zone, pattern, java.time.InstantSource.system()).parse(sample)
+                        == dev.logpipe.forwarder.time.TimeParser.NONE) {
+                    throw new ConfigException(n.keyPath("pattern") + ": must name a whole date and time (year, month, "
+                            + "day, hour, minute), was \"" + pattern + "\"");
+                }
+            } catch (IllegalArgumentException | java.time.DateTimeException e) {
+                throw new ConfigException(n.keyPath("pattern") + ": not a DateTimeFormatter pattern: "
+                        + e.getMessage() + ", was \"" + pattern + "\"");
+            }
+        } else if (pattern != null) {
+            throw new ConfigException(n.keyPath("pattern") + ": is set but " + n.keyPath("layout") + " is "
+                    + layout.configName() + "; set layout: pattern or remove it");
+        }
+        return new EventTime(field, layout, zone, pattern);
     }
 
     private Sink sink(ConfigNode n) throws ConfigException {
@@ -387,7 +503,7 @@ public final class ConfigLoader {
     }
 
     /** Fields the forwarder writes itself; a transform writing them would produce duplicate JSON keys. */
-    private static final Set<String> RESERVED_FIELDS = Set.of("log.file.path", "log.offset", "log.truncated");
+    private static final Set<String> RESERVED_FIELDS = dev.logpipe.forwarder.parse.StructuredReader.RESERVED;
 
     private static void rejectReserved(String field, String key) throws ConfigException {
         if (RESERVED_FIELDS.contains(field)) {

@@ -52,7 +52,69 @@ public record ForwarderConfig(
 
     public enum ParserType { LINE, MULTILINE }
 
-    public record Parser(ParserType type, Duration flushInterval, int maxRecordBytes, Multiline multiline) {
+    /**
+     * {@code format} is how a file's lines are written; {@code content} is what the application wrote inside a
+     * container runtime's line (cri, docker), and equals {@code format} for text, json and logfmt.
+     */
+    public record Parser(ParserType type, Duration flushInterval, int maxRecordBytes, Multiline multiline,
+                         LineFormat format, LineFormat content, KeyMapping keys, Kubernetes kubernetes) {
+        public Parser {
+            Objects.requireNonNull(format, "format");
+            Objects.requireNonNull(content, "content");
+            Objects.requireNonNull(keys, "keys");
+            Objects.requireNonNull(kubernetes, "kubernetes");
+        }
+
+        public boolean container() {
+            return format == LineFormat.CRI || format == LineFormat.DOCKER;
+        }
+
+        public boolean structured() {
+            return content == LineFormat.JSON || content == LineFormat.LOGFMT;
+        }
+    }
+
+    /** {@code parser.format}: plain text lines, JSON or logfmt lines, or a container runtime's log files. */
+    public enum LineFormat { TEXT, JSON, LOGFMT, CRI, DOCKER }
+
+    /** Keys of a JSON or logfmt line (flattened names) that feed each schema field, in order of preference. */
+    public record KeyMapping(List<String> message, List<String> level, List<String> time, List<String> traceId,
+                             List<String> spanId, List<String> service) {
+        public static final KeyMapping DEFAULT = new KeyMapping(List.of("message", "msg", "log"),
+                List.of("level", "severity", "lvl"), List.of("time", "timestamp", "ts", "@timestamp"),
+                List.of("trace_id", "traceId"), List.of("span_id", "spanId"), List.of("service", "service.name"));
+
+        public KeyMapping {
+            message = List.copyOf(message);
+            level = List.copyOf(level);
+            time = List.copyOf(time);
+            traceId = List.copyOf(traceId);
+            spanId = List.copyOf(spanId);
+            service = List.copyOf(service);
+        }
+    }
+
+    /**
+     * Kubernetes names from container log file names ({@code <pod>_<namespace>_<container>-<id>.log});
+     * {@code service} is a template over {pod}, {namespace}, {container}, or null to leave the service alone.
+     */
+    public record Kubernetes(boolean enabled, String service) {
+    }
+
+    /**
+     * {@code transform.event_time}: where the record's event time comes from ({@code field}: an extract group or a
+     * JSON/logfmt key; null: the parser's time keys, or the container runtime's timestamp) and its layout.
+     */
+    public record EventTime(String field, dev.logpipe.forwarder.time.TimeLayout layout, java.time.ZoneId zone,
+                            String pattern) {
+        public EventTime {
+            Objects.requireNonNull(layout, "layout");
+            Objects.requireNonNull(zone, "zone");
+        }
+
+        public dev.logpipe.forwarder.time.TimeParser newParser(java.time.InstantSource clock) {
+            return layout.newParser(zone, pattern, clock);
+        }
     }
 
     /** {@code headerPattern} is an RE2 expression; null unless the parser type is multiline. */
@@ -72,9 +134,9 @@ public record ForwarderConfig(
 
     public enum OnNoMatch { KEEP, SKIP }
 
-    /** {@code extractPattern} is an RE2 expression with named groups, or null. */
+    /** {@code extractPattern} is an RE2 expression with named groups, or null; {@code eventTime} is never null. */
     public record Transform(Map<String, String> addFields, Map<String, String> renameFields,
-                            String extractPattern, OnNoMatch onNoMatch) {
+                            String extractPattern, OnNoMatch onNoMatch, EventTime eventTime) {
         public Transform {
             addFields = Map.copyOf(addFields);
             renameFields = Map.copyOf(renameFields);

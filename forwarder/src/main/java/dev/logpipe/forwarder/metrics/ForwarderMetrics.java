@@ -31,6 +31,8 @@ public final class ForwarderMetrics {
     public final Counter watermarkFlushFailures;
     public final Counter publishFailures;
     public final Counter recordsDeadLettered;
+    public final Counter timeParseFailures;
+    public final Counter parseFailures;
     public final Timer publishLatency;
     public final Counter spoolDelivered;
     private final AtomicInteger filesTailed = new AtomicInteger();
@@ -57,6 +59,10 @@ public final class ForwarderMetrics {
         watermarkFlushFailures = counter("log_forwarder.watermark.flush.failures", "Failed watermark file writes");
         recordsDeadLettered = counter("log_forwarder.records.dead_lettered",
                 "Records the sink rejected permanently (HTTP 4xx other than 429) and wrote to the dead-letter file");
+        timeParseFailures = counter("log_forwarder.time.parse.failures",
+                "Records whose timestamp did not parse in the configured layout (shipped without event_time)");
+        parseFailures = counter("log_forwarder.parse.failures",
+                "Lines that were not valid JSON/logfmt, or not in the container runtime's format (shipped as text)");
         publishFailures = counter("log_forwarder.sink.publish.failures", "Failed sink publish attempts (retried)");
         spoolDelivered = counter("log_forwarder.spool.records.delivered",
                 "Records the disk spool delivered to the sink (acknowledged by it); 0 without a spool");

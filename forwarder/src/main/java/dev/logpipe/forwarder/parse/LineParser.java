@@ -3,9 +3,9 @@ package dev.logpipe.forwarder.parse;
 /** Every line is a record and commits on its own (seed 000: strict per-line watermarks). */
 public final class LineParser implements Parser {
     @Override
-    public void line(byte[] bytes, int off, int len, long startOffset, long endOffset, boolean truncated,
-                     long nowNanos, Emitter out) {
-        out.record(bytes, off, len, startOffset, endOffset, 1, truncated);
+    public void line(byte[] bytes, int off, int len, long startOffset, long endOffset, boolean truncated, long time,
+                     int flags, long nowNanos, Emitter out) {
+        out.record(bytes, off, len, startOffset, endOffset, 1, truncated, time, flags);
     }
 
     @Override

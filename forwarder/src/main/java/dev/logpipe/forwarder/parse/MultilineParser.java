@@ -9,7 +9,8 @@ import java.util.Arrays;
  * Groups lines into records: a line matching the header pattern starts a record, other lines continue
  * it (seed 000, "Multiline parser and watermarks"). The held record is emitted when the next header
  * arrives, when no line has arrived for {@code flushInterval} (zero: never by idleness), or on
- * {@link #flush}. Its end offset is the end of its last physical line. A record is bounded by
+ * {@link #flush}. Its end offset is the end of its last physical line; its container time and stream are its
+ * first line's. A record is bounded by
  * {@code maxBytes} and {@code maxLines}; what exceeds them is dropped and the record marked truncated.
  */
 public final class MultilineParser implements Parser {
@@ -26,6 +27,8 @@ public final class MultilineParser implements Parser {
     private long start = -1;
     private long end;
     private long lastLineNanos;
+    private long time;
+    private int flags;
     private byte[] scratch = new byte[256];
 
     public MultilineParser(String headerPattern, Duration flushInterval, int maxBytes, int maxLines) {
@@ -37,10 +40,14 @@ public final class MultilineParser implements Parser {
 
     @Override
     public void line(byte[] bytes, int off, int len, long startOffset, long endOffset, boolean lineTruncated,
-                     long nowNanos, Emitter out) {
+                     long lineTime, int lineFlags, long nowNanos, Emitter out) {
         if (isHeader(bytes, off, len) || start < 0) {
             flush(out);
             start = startOffset;
+            time = lineTime; // the record's time is its first line's
+            flags = lineFlags;
+        } else {
+            flags |= lineFlags & Emitter.PARTIAL;
         }
         append(bytes, off, len, lineTruncated);
         end = endOffset;
@@ -61,7 +68,7 @@ public final class MultilineParser implements Parser {
         if (start < 0) {
             return;
         }
-        out.record(buf, 0, len, start, end, coveredLines, truncated);
+        out.record(buf, 0, len, start, end, coveredLines, truncated, time, flags);
         discard();
     }
 

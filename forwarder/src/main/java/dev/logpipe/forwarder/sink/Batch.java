@@ -1,7 +1,9 @@
 package dev.logpipe.forwarder.sink;
 
 import dev.logpipe.forwarder.config.ForwarderConfig.Format;
+import dev.logpipe.forwarder.parse.StructuredLine;
 import dev.logpipe.forwarder.process.Attributes;
+import dev.logpipe.forwarder.time.EventTimeWriter;
 import dev.logpipe.record.JsonBuffer;
 import dev.logpipe.record.RecordId;
 import java.util.Arrays;
@@ -19,7 +21,7 @@ public final class Batch {
         private final String path;
         private final RecordId.Scope ids;
         private final String service;
-        /** From the record id's closing quote to the message key, with the source's service. */
+        /** From after the record id (and event time) to the message key, with the source's service. */
         final byte[] afterId;
         /** The same without a service, for records whose transform sets one. */
         final byte[] afterIdNoService;
@@ -31,20 +33,33 @@ public final class Batch {
 
         /** @param identity the file's identity as text, {@code device:inode:fingerprint} */
         public Source(String path, String host, RecordId.Scope ids, String service, String identity) {
+            this(path, host, ids, service, identity, null);
+        }
+
+        /**
+         * @param fileFields pre-encoded {@code ,"name":value} pairs every record of the file carries (Kubernetes
+         *                   names), or null
+         */
+        public Source(String path, String host, RecordId.Scope ids, String service, String identity,
+                      byte[] fileFields) {
             this.path = path;
             this.ids = ids;
             this.service = service;
             this.host = host;
             this.identity = identity;
             JsonBuffer b = new JsonBuffer(64);
-            b.ascii("\",\"instance_id\":").string(host);
+            b.ascii(",\"instance_id\":").string(host);
             this.afterIdNoService = b.toByteArray();
             if (service != null) {
                 b.ascii(",\"service\":").string(service);
             }
             this.afterId = b.toByteArray();
             b.reset();
-            b.ascii(",\"fields\":{\"log.file.path\":").string(path).ascii(",\"log.offset\":");
+            b.ascii(",\"fields\":{\"log.file.path\":").string(path);
+            if (fileFields != null) {
+                b.raw(fileFields);
+            }
+            b.ascii(",\"log.offset\":");
             this.afterMessage = b.toByteArray();
         }
 
@@ -72,6 +87,7 @@ public final class Batch {
 
     private final Format format;
     private final JsonBuffer wire = new JsonBuffer(256 * 1024);
+    private final EventTimeWriter times = new EventTimeWriter();
     private Source source;
     private int[] recordEnd = new int[256];
     private int[] lines = new int[256];
@@ -99,20 +115,60 @@ public final class Batch {
     /** Encodes one record and appends it; {@code bytes} need only be valid during the call. */
     public void add(byte[] bytes, int offset, int length, long startOffset, long endOffset, int lineCount,
                     boolean wasTruncated, Attributes attrs) {
+        add(bytes, offset, length, startOffset, endOffset, endOffset, lineCount, wasTruncated, attrs, null,
+                dev.logpipe.forwarder.time.TimeParser.NONE, 0);
+    }
+
+    /**
+     * Encodes one record and appends it. {@code endOffset} is where the record ends in the file,
+     * {@code commit} how far the file is done once it is published (before {@code endOffset} while an earlier
+     * split container line is incomplete). {@code body} is what a JSON or logfmt reader made of the line (or null);
+     * {@code eventTime} is in epoch nanoseconds or {@code TimeParser.NONE}; {@code flags} as in
+     * {@link dev.logpipe.forwarder.parse.Emitter#record}.
+     */
+    public void add(byte[] bytes, int offset, int length, long startOffset, long endOffset, long commit,
+                    int lineCount, boolean wasTruncated, Attributes attrs, StructuredLine body, long eventTime,
+                    int flags) {
         if (size == recordEnd.length) {
             grow();
         }
         if (format == Format.RAW) {
-            wire.raw(bytes, offset, length).raw((byte) '\n');
+            if (body != null && body.error() == null) {
+                writeRawMessage(body);
+            } else {
+                wire.raw(bytes, offset, length).raw((byte) '\n');
+            }
         } else {
-            NdjsonEncoder.encode(source, bytes, offset, length, startOffset, wasTruncated, attrs, wire);
+            NdjsonEncoder.encode(source, bytes, offset, length, startOffset, wasTruncated, attrs, body, eventTime,
+                    flags, times, wire);
         }
         recordEnd[size] = wire.size();
         lines[size] = lineCount;
         start[size] = startOffset;
         end[size] = endOffset;
         size++;
-        commitOffset = endOffset;
+        commitOffset = commit;
+    }
+
+    /** With {@code format: raw}, a structured line's message (without its JSON quoting) is what is written. */
+    private void writeRawMessage(StructuredLine body) {
+        JsonBuffer m = body.messageJson();
+        if (m.size() >= 2) {
+            wire.raw(unquote(m.array(), m.size()));
+        }
+        wire.raw((byte) '\n');
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper UNQUOTE =
+            new com.fasterxml.jackson.databind.ObjectMapper();
+
+    private static byte[] unquote(byte[] json, int n) {
+        try {
+            String s = UNQUOTE.readValue(json, 0, n, String.class);
+            return s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        } catch (java.io.IOException e) {
+            throw new AssertionError("the forwarder wrote an invalid JSON string", e);
+        }
     }
 
     /**

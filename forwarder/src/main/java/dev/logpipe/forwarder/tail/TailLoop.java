@@ -2,9 +2,10 @@ package dev.logpipe.forwarder.tail;
 
 import dev.logpipe.forwarder.config.ForwarderConfig;
 import dev.logpipe.forwarder.metrics.ForwarderMetrics;
-import dev.logpipe.forwarder.parse.LineParser;
-import dev.logpipe.forwarder.parse.MultilineParser;
-import dev.logpipe.forwarder.parse.Parser;
+import dev.logpipe.forwarder.parse.JsonLineReader;
+import dev.logpipe.forwarder.parse.LogfmtLineReader;
+import dev.logpipe.forwarder.parse.StructuredReader;
+import dev.logpipe.forwarder.time.TimeParser;
 import dev.logpipe.forwarder.process.RecordFilter;
 import dev.logpipe.forwarder.process.Transformer;
 import dev.logpipe.forwarder.sink.Sink;
@@ -18,7 +19,7 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
-import java.util.function.Supplier;
+import java.time.InstantSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * The forwarder's pipeline, run by one owned thread: scan sources, read each file chunk by chunk,
  * parse, filter, publish, and only then advance the watermark. When a stop is requested it stops
  * reading, publishes held-back multiline records (until a drain deadline), and writes the watermark
- * file one last time.
+ * file one last time. Held-back pieces of a split container line are not published at a stop: the
+ * watermark stays before them and the next run reads the line whole.
  */
 public final class TailLoop implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(TailLoop.class);
@@ -58,16 +60,29 @@ public final class TailLoop implements Runnable {
     /** Wires the loop for one forwarder; the caller runs it on its own thread and owns {@code stop}. */
     public static TailLoop create(ForwarderConfig config, WatermarkStore store, PublishedJournal journal, Sink sink,
                                   ForwarderMetrics metrics, CountDownLatch stop, LongSupplier ticker) {
+        return create(config, store, journal, sink, metrics, stop, ticker, InstantSource.system());
+    }
+
+    /** The same with the wall clock that infers the year of syslog timestamps. */
+    public static TailLoop create(ForwarderConfig config, WatermarkStore store, PublishedJournal journal, Sink sink,
+                                  ForwarderMetrics metrics, CountDownLatch stop, LongSupplier ticker,
+                                  InstantSource clock) {
         ForwarderConfig.Parser p = config.parser();
-        Supplier<Parser> parsers = p.type() == ForwarderConfig.ParserType.MULTILINE
-                ? () -> new MultilineParser(p.multiline().headerPattern(), p.flushInterval(), p.maxRecordBytes(),
-                        p.multiline().maxLines())
-                : LineParser::new;
-        Tailers tailers = new Tailers(new SourceScanner(config.watch().sources()), store, journal, metrics, parsers,
-                p.maxRecordBytes(), config.host(), config.watch().rotateWait().toNanos());
+        Tailers tailers = new Tailers(new SourceScanner(config.watch().sources()), store, journal, metrics,
+                new FileParsers(p), p.maxRecordBytes(), config.host(), config.watch().rotateWait().toNanos());
+        ForwarderConfig.EventTime et = config.transform().eventTime();
+        TimeParser timeParser = et.newParser(clock);
+        StructuredReader reader = switch (p.content()) {
+            case JSON -> new JsonLineReader(p.keys(), et.field(), timeParser);
+            case LOGFMT -> new LogfmtLineReader(p.keys(), et.field(), timeParser);
+            default -> null;
+        };
+        RecordAssembler.EventTimes times = new RecordAssembler.EventTimes(et.field(), et.newParser(clock),
+                et.layout() == dev.logpipe.forwarder.time.TimeLayout.PATTERN
+                        ? "pattern \"" + et.pattern() + "\"" : et.layout().configName());
         RecordAssembler assembler = new RecordAssembler(
                 new RecordFilter(config.filter().include(), config.filter().exclude()),
-                new Transformer(config.transform()));
+                new Transformer(config.transform()), reader, times);
         Duration multilineFlush = p.type() == ForwarderConfig.ParserType.MULTILINE ? p.flushInterval() : Duration.ZERO;
         Timing timing = new Timing(config.watch().poll(), config.watch().scanInterval(), multilineFlush,
                 DRAIN_TIMEOUT);
@@ -222,7 +237,7 @@ public final class TailLoop implements Runnable {
         // The old content first: a held-back record, then every batch in flight, all committed under the old
         // identity. Only then the new identity at offset 0, written to disk at once.
         Batch batch = start(t);
-        t.flushParser(assembler);
+        t.flushAll(assembler, ticker.getAsLong());
         dispatch(t, batch);
         awaitAllAcknowledged();
         try {
@@ -247,7 +262,13 @@ public final class TailLoop implements Runnable {
             return;
         }
         Batch batch = start(t);
-        t.flushIfIdle(ticker.getAsLong(), assembler);
+        long now = ticker.getAsLong();
+        if (t.hasPendingPiece() && tailers.ended(t, now)) {
+            // Rotated away and read to its end: the rest of a split container line will never come to this file.
+            t.flushAll(assembler, now);
+        } else {
+            t.flushIfIdle(now, assembler);
+        }
         dispatch(t, batch);
     }
 
@@ -261,7 +282,7 @@ public final class TailLoop implements Runnable {
         }
         Batch batch = free.pop();
         batch.reset(t.source(), t.dispatched());
-        assembler.into(batch);
+        assembler.into(batch, t);
         return batch;
     }
 
@@ -274,6 +295,8 @@ public final class TailLoop implements Runnable {
         metrics.linesRead.increment(t.takeLinesSeen());
         metrics.linesTruncated.increment(assembler.takeTruncated());
         metrics.recordsFiltered.increment(assembler.takeFiltered());
+        metrics.parseFailures.increment(assembler.takeParseFailures() + t.takeMalformed());
+        metrics.timeParseFailures.increment(assembler.takeTimeFailures());
         if (batch.isEmpty() && batch.commitOffset() == t.dispatched()) {
             release(batch);
             return;

@@ -1,7 +1,10 @@
 package dev.logpipe.forwarder.tail;
 
+import dev.logpipe.forwarder.parse.ContainerLines;
 import dev.logpipe.forwarder.parse.Emitter;
+import dev.logpipe.forwarder.parse.KubernetesNames;
 import dev.logpipe.forwarder.parse.Parser;
+import dev.logpipe.forwarder.time.TimeParser;
 import dev.logpipe.forwarder.sink.Batch;
 import dev.logpipe.forwarder.watermark.PublishedJournal;
 import dev.logpipe.forwarder.watermark.Watermark;
@@ -30,6 +33,10 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
     private final String service;
     private final LineSplitter splitter;
     private final Parser parser;
+    /** The container runtime's line decoder (cri, docker), or null. */
+    private final ContainerLines container;
+    /** Pre-encoded Kubernetes fields of the file's first name (kept across renames), or null. */
+    private final byte[] kubernetesFields;
     /** Offset up to which the previous run had published this file (its re-read lines are replays); -1 if none. */
     private long replayUntil;
     private Fingerprint fingerprint;
@@ -52,7 +59,8 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
     private long linesSeen;
 
     Tailer(String path, FileKey key, FileChannel channel, Fingerprint fingerprint, long startOffset, long replayUntil,
-           Parser parser, int maxLineBytes, String host, String service) throws IOException {
+           Parser parser, ContainerLines container, KubernetesNames kubernetes, int maxLineBytes, String host,
+           String service) throws IOException {
         this.path = path;
         this.key = key;
         this.channel = channel;
@@ -60,6 +68,8 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
         this.host = host;
         this.service = service;
         this.parser = parser;
+        this.container = container;
+        this.kubernetesFields = kubernetes == null ? null : kubernetes.fieldsJson();
         this.replayUntil = replayUntil;
         this.splitter = new LineSplitter(maxLineBytes, startOffset);
         this.readOffset = startOffset;
@@ -130,7 +140,19 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
     @Override
     public void line(byte[] bytes, int off, int len, long startOffset, long endOffset, boolean truncated) {
         linesSeen++;
-        parser.line(bytes, off, len, startOffset, endOffset, truncated, nowNanos, emitter);
+        if (container != null) {
+            container.line(bytes, off, len, startOffset, endOffset, truncated, nowNanos, parser, emitter);
+        } else {
+            parser.line(bytes, off, len, startOffset, endOffset, truncated, TimeParser.NONE, 0, nowNanos, emitter);
+        }
+    }
+
+    /**
+     * Start offset of the earliest held-back container piece, or Long.MAX_VALUE: no record may commit past it,
+     * so a restart reads the split line whole.
+     */
+    long holdFloor() {
+        return container == null ? Long.MAX_VALUE : container.holdFloor();
     }
 
     /**
@@ -165,6 +187,9 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
      */
     void restartAtZero(PublishedJournal journal) throws IOException {
         journal.release(journalKey()); // the old content's entry; the new content gets its own key
+        if (container != null) {
+            container.discard();
+        }
         splitter.reset(0);
         readOffset = 0;
         dispatched = 0;
@@ -176,6 +201,9 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
     /** Forgets what was read after the last dispatched record (held-back lines included); reading resumes there. */
     void rewindToDispatched() {
         parser.discard();
+        if (container != null) {
+            container.discard();
+        }
         splitter.reset(dispatched);
         readOffset = dispatched;
     }
@@ -184,12 +212,34 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
         return parser.hasPending() && parser.flushIfIdle(now, out);
     }
 
+    /** Emits what the parser holds back; held-back container pieces stay (they are read again after a restart). */
     void flushParser(Emitter out) {
         parser.flush(out);
     }
 
+    /**
+     * Emits held-back container pieces as partial records, then what the parser holds: for a file whose rest
+     * will never come (rotated away and read to its end, or truncated).
+     */
+    void flushAll(Emitter out, long now) {
+        if (container != null && container.hasPending()) {
+            container.flushPartials(splitter.committedBoundary(), now, parser, out);
+        }
+        parser.flush(out);
+    }
+
     boolean hasPendingRecord() {
-        return parser.hasPending();
+        return parser.hasPending() || container != null && container.hasPending();
+    }
+
+    /** Whether a container piece is held back (its line's end was not read yet). */
+    boolean hasPendingPiece() {
+        return container != null && container.hasPending();
+    }
+
+    /** Runtime lines that were not in the runtime's format since the last call. */
+    long takeMalformed() {
+        return container == null ? 0 : container.takeMalformed();
     }
 
     long dispatched() {
@@ -245,7 +295,7 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
     private Batch.Source buildSource() {
         return new Batch.Source(path, host,
                 RecordId.fileScope(host, key.device(), key.inode(), fingerprint.hex()), service,
-                key.device() + ":" + key.inode() + ":" + fingerprint.hex());
+                key.device() + ":" + key.inode() + ":" + fingerprint.hex(), kubernetesFields);
     }
 
     String path() {
@@ -281,7 +331,8 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
         if (predecessor == null) {
             return false;
         }
-        if (predecessor.isClosed() || predecessor.reachedEof()) {
+        // A piece of a split container line held back by the old file goes out (whole or as a partial) first.
+        if (predecessor.isClosed() || predecessor.reachedEof() && !predecessor.hasPendingPiece()) {
             predecessor = null;
             return false;
         }

@@ -2,7 +2,6 @@ package dev.logpipe.forwarder.tail;
 
 import dev.logpipe.forwarder.config.ForwarderConfig.Source;
 import dev.logpipe.forwarder.metrics.ForwarderMetrics;
-import dev.logpipe.forwarder.parse.Parser;
 import dev.logpipe.forwarder.tail.SourceScanner.Found;
 import dev.logpipe.forwarder.watermark.PublishedJournal;
 import dev.logpipe.forwarder.watermark.Watermark;
@@ -38,7 +37,7 @@ final class Tailers {
     private final WatermarkStore store;
     private final PublishedJournal journal;
     private final ForwarderMetrics metrics;
-    private final Supplier<Parser> parsers;
+    private final FileParsers parsers;
     private final int maxLineBytes;
     private final String host;
     private final long rotateWaitNanos;
@@ -67,7 +66,7 @@ final class Tailers {
     private final Set<Path> unreadable = new HashSet<>();
 
     Tailers(SourceScanner scanner, WatermarkStore store, PublishedJournal journal, ForwarderMetrics metrics,
-            Supplier<Parser> parsers, int maxLineBytes, String host, long rotateWaitNanos) {
+            FileParsers parsers, int maxLineBytes, String host, long rotateWaitNanos) {
         this.scanner = scanner;
         this.store = store;
         this.journal = journal;
@@ -177,6 +176,11 @@ final class Tailers {
     }
 
     /** Files that left the sources at least rotate_wait ago and were read to their end: ready to close. */
+    /** Whether {@code t} left the sources at least rotate_wait ago and was read to its end (nothing more will come). */
+    boolean ended(Tailer t, long now) {
+        return t.isUnseen() && t.reachedEof() && now - t.unseenSinceNanos() >= rotateWaitNanos;
+    }
+
     List<Tailer> finished(long now) {
         List<Tailer> done = new ArrayList<>();
         for (Tailer t : open.values()) {
@@ -293,9 +297,10 @@ final class Tailers {
         Fingerprint fp = Fingerprint.of(ch);
         PublishedJournal.Key jk = new PublishedJournal.Key(f.key().device(), f.key().inode(), fp.hash());
         long replayUntil = fp.complete() ? journal.previouslyPublished(jk) : -1;
-        String service = f.source().service();
+        var k8s = parsers.kubernetes(f.path().toString());
+        String service = parsers.service(f.source().service(), k8s);
         Tailer t = new Tailer(f.path().toString(), f.key(), ch, fp, start, replayUntil > start ? replayUntil : -1,
-                parsers.get(), maxLineBytes, host, service);
+                parsers.newParser(), parsers.newContainerLines(), k8s, maxLineBytes, host, service);
         if (predecessor != null) {
             t.follows(predecessor);
         }

@@ -37,7 +37,9 @@ import org.junit.jupiter.api.Test;
  */
 class CrashLoopTest extends WorkspaceTest {
     private static final int KILLS = 14;
-    private static final Duration FLUSH_INTERVAL = Duration.ofMillis(200);
+    /** Kill -9 rounds of this run of the loop. */
+    protected int kills = KILLS;
+    static final Duration FLUSH_INTERVAL = Duration.ofMillis(200);
     /** Flush interval plus a poll round plus slack: after this, the watermark file holds every commit. */
     private static final long SETTLED_MILLIS = 600;
 
@@ -69,8 +71,8 @@ class CrashLoopTest extends WorkspaceTest {
         long replayedTotal = 0;
         long duplicatesTotal = 0;
 
-        for (int run = 0; run <= KILLS; run++) {
-            boolean last = run == KILLS;
+        for (int run = 0; run <= kills; run++) {
+            boolean last = run == kills;
             segments.add(new ArrayList<>());
             ForwarderProcess p = ws.start();
             p.awaitStarted();

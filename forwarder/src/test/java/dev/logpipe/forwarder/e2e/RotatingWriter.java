@@ -34,7 +34,23 @@ final class RotatingWriter implements AutoCloseable {
     private volatile Throwable failure;
     private LogFile file;
 
+    /** How lines are written: as they are, or framed like a container runtime's CRI log file. */
+    enum Framing { PLAIN, CRI }
+
+    private final Framing framing;
+
     RotatingWriter(Path dir, int linesPerFile, long pauseBetweenChunksMillis) {
+        this(dir, linesPerFile, pauseBetweenChunksMillis, Framing.PLAIN);
+    }
+
+    /**
+     * With {@link Framing#CRI} every line is {@code <time> stdout F <text>}, except that each line numbered
+     * 4k+1 is split into two {@code P} pieces and an {@code F}, with line 4k+2 written on stderr between the
+     * pieces (each appended on its own): the forwarder must reassemble the one and hold its watermark before
+     * the other's pieces.
+     */
+    RotatingWriter(Path dir, int linesPerFile, long pauseBetweenChunksMillis, Framing framing) {
+        this.framing = framing;
         this.dir = dir;
         this.linesPerFile = linesPerFile;
         this.pauseBetweenChunksNanos = TimeUnit.MILLISECONDS.toNanos(pauseBetweenChunksMillis);
@@ -64,7 +80,7 @@ final class RotatingWriter implements AutoCloseable {
                 gate.lock();
                 try {
                     for (int i = 0; i < LINES_PER_CHUNK; i++) {
-                        write(++n);
+                        n = write(++n);
                         if (n % linesPerFile == 0) {
                             rotate(n);
                             n += LINES_AFTER_RENAME;
@@ -82,19 +98,39 @@ final class RotatingWriter implements AutoCloseable {
         }
     }
 
-    private void write(int n) {
+    /** Writes line {@code n} (with CRI framing, maybe line n+1 too); returns the last number written. */
+    private int write(int n) {
         long offset = file.size();
-        file.lines(text(n));
+        if (framing == Framing.PLAIN) {
+            file.lines(text(n));
+        } else if (n % 4 != 1) {
+            file.lines(CRI_TIME + " stdout F " + text(n));
+        } else {
+            String t = text(n);
+            file.lines(CRI_TIME + " stdout P " + t.substring(0, 10));
+            file.lines(CRI_TIME + " stdout P " + t.substring(10, 30));
+            long other = file.size();
+            file.lines(CRI_TIME + " stderr F " + text(n + 1));
+            file.lines(CRI_TIME + " stdout F " + t.substring(30));
+            synchronized (lock) {
+                written.add(new Written(n, inodes.size() - 1, offset));
+                written.add(new Written(n + 1, inodes.size() - 1, other));
+            }
+            return n + 1;
+        }
         synchronized (lock) {
             written.add(new Written(n, inodes.size() - 1, offset));
         }
+        return n;
     }
+
+    private static final String CRI_TIME = "2026-12-01T08:00:00.123456789Z";
 
     private void rotate(int n) {
         int generation = inodes.size();
         file.renameTo(dir.resolve("app.log." + generation));
-        for (int i = 1; i <= LINES_AFTER_RENAME; i++) {
-            write(n + i); // still in the old generation
+        for (int k = n; k < n + LINES_AFTER_RENAME; ) {
+            k = write(k + 1); // still in the old generation (with CRI framing, n + 1 starts a split pair)
         }
         file.reopen();
         synchronized (lock) {

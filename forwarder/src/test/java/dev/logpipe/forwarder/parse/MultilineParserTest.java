@@ -18,7 +18,7 @@ class MultilineParserTest {
     }
 
     private final List<Rec> out = new ArrayList<>();
-    private final Emitter emitter = (b, off, len, start, end, lines, truncated) ->
+    private final Emitter emitter = (b, off, len, start, end, lines, truncated, time, flags) ->
             out.add(new Rec(new String(b, off, len, StandardCharsets.UTF_8), start, end, lines, truncated));
 
     private static void feed(MultilineParser p, List<String> lines, long now, Emitter e) {
@@ -26,7 +26,7 @@ class MultilineParserTest {
         for (String l : lines) {
             long end = offset + l.length() + 1;
             byte[] b = l.getBytes(StandardCharsets.UTF_8);
-            p.line(b, 0, b.length, offset, end, false, now, e);
+            p.line(b, 0, b.length, offset, end, false, Long.MIN_VALUE, 0, now, e);
             offset = end;
         }
     }

@@ -1,0 +1,64 @@
+package dev.logpipe.forwarder.parse;
+
+import dev.logpipe.record.JsonBuffer;
+
+/** Writes UTF-16 text (as Jackson hands it out) as a quoted JSON string in UTF-8; lone surrogates become U+FFFD. */
+final class JsonChars {
+    private static final byte[] HEX = "0123456789abcdef".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+    private JsonChars() {
+    }
+
+    static void string(char[] c, int off, int len, JsonBuffer out) {
+        out.ensureCapacity(len * 6 + 2);
+        byte[] a = out.array();
+        int p = out.size();
+        a[p++] = '"';
+        int end = off + len;
+        for (int i = off; i < end; i++) {
+            char ch = c[i];
+            if (ch < 0x80) {
+                if (ch >= 0x20 && ch != '"' && ch != '\\') {
+                    a[p++] = (byte) ch;
+                    continue;
+                }
+                a[p++] = '\\';
+                switch (ch) {
+                    case '"' -> a[p++] = '"';
+                    case '\\' -> a[p++] = '\\';
+                    case '\n' -> a[p++] = 'n';
+                    case '\r' -> a[p++] = 'r';
+                    case '\t' -> a[p++] = 't';
+                    case '\b' -> a[p++] = 'b';
+                    case '\f' -> a[p++] = 'f';
+                    default -> {
+                        a[p++] = 'u';
+                        a[p++] = '0';
+                        a[p++] = '0';
+                        a[p++] = HEX[ch >> 4];
+                        a[p++] = HEX[ch & 0xF];
+                    }
+                }
+            } else if (ch < 0x800) {
+                a[p++] = (byte) (0xC0 | ch >> 6);
+                a[p++] = (byte) (0x80 | ch & 0x3F);
+            } else if (Character.isHighSurrogate(ch) && i + 1 < end && Character.isLowSurrogate(c[i + 1])) {
+                int cp = Character.toCodePoint(ch, c[++i]);
+                a[p++] = (byte) (0xF0 | cp >> 18);
+                a[p++] = (byte) (0x80 | cp >> 12 & 0x3F);
+                a[p++] = (byte) (0x80 | cp >> 6 & 0x3F);
+                a[p++] = (byte) (0x80 | cp & 0x3F);
+            } else if (Character.isSurrogate(ch)) {
+                a[p++] = (byte) 0xEF;
+                a[p++] = (byte) 0xBF;
+                a[p++] = (byte) 0xBD;
+            } else {
+                a[p++] = (byte) (0xE0 | ch >> 12);
+                a[p++] = (byte) (0x80 | ch >> 6 & 0x3F);
+                a[p++] = (byte) (0x80 | ch & 0x3F);
+            }
+        }
+        a[p++] = '"';
+        out.advance(p - out.size());
+    }
+}

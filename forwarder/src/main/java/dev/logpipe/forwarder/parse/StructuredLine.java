@@ -1,0 +1,101 @@
+package dev.logpipe.forwarder.parse;
+
+import dev.logpipe.forwarder.time.TimeParser;
+import dev.logpipe.record.JsonBuffer;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * What a JSON or logfmt reader made of one line: the schema fields it found under the well-known keys, the
+ * event time, and every other key as ready-encoded JSON ({@code ,"name":value} pairs for the record's
+ * {@code fields}). Reused for every record; confined to the pipeline thread.
+ */
+public final class StructuredLine {
+    /** The message as a quoted JSON string; empty when the line had no message key. */
+    final JsonBuffer message = new JsonBuffer(256);
+    /** {@code ,"name":value} pairs. */
+    final JsonBuffer fields = new JsonBuffer(512);
+    final Set<String> names = new HashSet<>();
+    String level;
+    String service;
+    String traceId;
+    String spanId;
+    long time = TimeParser.NONE;
+    /** The time key's text when it did not parse (it is kept in the fields too), else null. */
+    String badTime;
+    /** Why the line is not valid JSON / logfmt, or null. */
+    String error;
+    int fieldCount;
+
+    void reset() {
+        message.reset();
+        fields.reset();
+        names.clear();
+        level = null;
+        service = null;
+        traceId = null;
+        spanId = null;
+        time = TimeParser.NONE;
+        badTime = null;
+        error = null;
+        fieldCount = 0;
+    }
+
+    public boolean hasMessage() {
+        return message.size() > 0;
+    }
+
+    /** The quoted, escaped message; valid up to {@link JsonBuffer#size()} of {@link #messageJson()}. */
+    public JsonBuffer messageJson() {
+        return message;
+    }
+
+    /** {@code ,"name":value} pairs to append inside the record's {@code fields} object. */
+    public JsonBuffer fieldsJson() {
+        return fields;
+    }
+
+    public String level() {
+        return level;
+    }
+
+    public String service() {
+        return service;
+    }
+
+    public String traceId() {
+        return traceId;
+    }
+
+    public String spanId() {
+        return spanId;
+    }
+
+    /** Epoch nanoseconds, or {@link TimeParser#NONE}. */
+    public long time() {
+        return time;
+    }
+
+    public String badTime() {
+        return badTime;
+    }
+
+    public String error() {
+        return error;
+    }
+
+    /** Appends continuation lines (a stack trace after a JSON line) to the message, after a newline. */
+    public void appendToMessage(byte[] b, int off, int len, JsonBuffer scratch) {
+        scratch.reset();
+        if (message.size() == 0) {
+            message.string(b, off, len);
+            return;
+        }
+        scratch.string(b, off, len);
+        // Drop the closing quote, write an escaped newline, then the rest without its opening quote.
+        int keep = message.size() - 1;
+        message.reset();
+        message.advance(keep);
+        message.ascii("\\n").raw(scratch.array(), 1, scratch.size() - 1);
+    }
+}

@@ -1,0 +1,51 @@
+package dev.logpipe.forwarder.tail;
+
+import dev.logpipe.forwarder.config.ForwarderConfig;
+import dev.logpipe.forwarder.parse.ContainerLines;
+import dev.logpipe.forwarder.parse.CriLines;
+import dev.logpipe.forwarder.parse.DockerLines;
+import dev.logpipe.forwarder.parse.KubernetesNames;
+import dev.logpipe.forwarder.parse.LineParser;
+import dev.logpipe.forwarder.parse.MultilineParser;
+import dev.logpipe.forwarder.parse.Parser;
+import java.nio.file.Path;
+
+/**
+ * What each file gets to turn its lines into records: a container decoder (cri, docker) or none, the line or
+ * multiline parser, and, for container log files, the Kubernetes names of its file name.
+ */
+record FileParsers(ForwarderConfig.Parser config) {
+    Parser newParser() {
+        ForwarderConfig.Parser p = config;
+        return p.type() == ForwarderConfig.ParserType.MULTILINE
+                ? new MultilineParser(p.multiline().headerPattern(), p.flushInterval(), p.maxRecordBytes(),
+                        p.multiline().maxLines())
+                : new LineParser();
+    }
+
+    /** Null unless the format is cri or docker. */
+    ContainerLines newContainerLines() {
+        return switch (config.format()) {
+            case CRI -> new CriLines(config.maxRecordBytes());
+            case DOCKER -> new DockerLines(config.maxRecordBytes());
+            default -> null;
+        };
+    }
+
+    /** The names in the file's name when Kubernetes names are on and it is a container log file name, else null. */
+    KubernetesNames kubernetes(String path) {
+        if (!config.kubernetes().enabled()) {
+            return null;
+        }
+        Path name = Path.of(path).getFileName();
+        return name == null ? null : KubernetesNames.of(name.toString());
+    }
+
+    /** The service for a file: the source's own, else the Kubernetes rule's, else none. */
+    String service(String sourceService, KubernetesNames k8s) {
+        if (sourceService != null || k8s == null || config.kubernetes().service() == null) {
+            return sourceService;
+        }
+        return k8s.service(config.kubernetes().service());
+    }
+}
