@@ -46,19 +46,19 @@ public final class LuceneStore implements ShardStore {
     }
 
     @Override
-    public void write(ShardId shard, List<IndexRecord> batch) throws IOException {
+    public List<Rejection> write(ShardId shard, List<IndexRecord> batch) throws IOException {
         if (shard.kind() != ShardKind.RECORDS) {
             throw new IllegalArgumentException("shard: records go to a RECORDS shard, was " + shard);
         }
-        shard(shard).write(batch);
+        return shard(shard).write(batch);
     }
 
     @Override
-    public void writeDeadLetters(ShardId shard, List<DeadLetterEntry> batch) throws IOException {
+    public List<Rejection> writeDeadLetters(ShardId shard, List<DeadLetterEntry> batch) throws IOException {
         if (shard.kind() != ShardKind.DEAD_LETTERS) {
             throw new IllegalArgumentException("shard: dead letters go to a DEAD_LETTERS shard, was " + shard);
         }
-        shard(shard).writeDeadLetters(batch);
+        return shard(shard).writeDeadLetters(batch);
     }
 
     private Shard shard(ShardId id) throws IOException {

@@ -113,27 +113,43 @@ final class Shard implements AutoCloseable {
         return id;
     }
 
-    void write(List<IndexRecord> batch) throws IOException {
+    List<ShardStore.Rejection> write(List<IndexRecord> batch) throws IOException {
         touch();
-        for (IndexRecord r : batch) {
-            Document d = RecordDocuments.record(r.record(), r.eventTime(), r.observedTime(), r.source(), r.offset(),
-                    r.length());
-            metadata.add(r.record(), r.eventTime());
-            upsert(r.record().recordId(), d);
-        }
         dirty = true;
+        List<ShardStore.Rejection> rejected = List.of();
+        for (int i = 0; i < batch.size(); i++) {
+            IndexRecord r = batch.get(i);
+            try {
+                Document d = RecordDocuments.record(r.record(), r.eventTime(), r.observedTime(), r.source(),
+                        r.offset(), r.length());
+                upsert(r.record().recordId(), d);
+                metadata.add(r.record(), r.eventTime());
+            } catch (IllegalArgumentException e) { // a document Lucene refuses (the writer stays healthy)
+                rejected = rejected.isEmpty() ? new java.util.ArrayList<>() : rejected;
+                rejected.add(new ShardStore.Rejection(i, "the index refused the record: " + e.getMessage()));
+            }
+        }
+        return rejected;
     }
 
-    void writeDeadLetters(List<DeadLetterEntry> batch) throws IOException {
+    List<ShardStore.Rejection> writeDeadLetters(List<DeadLetterEntry> batch) throws IOException {
         touch();
-        for (DeadLetterEntry e : batch) {
-            Document d = RecordDocuments.deadLetter(e.id(), e.tenant(), e.reason(), e.detail(), e.raw(),
-                    e.observedTime(), e.source(), e.offset(), e.length());
-            metadata.time(e.observedTime());
-            metadata.label("reason", e.reason());
-            upsert(e.id(), d);
-        }
         dirty = true;
+        List<ShardStore.Rejection> rejected = List.of();
+        for (int i = 0; i < batch.size(); i++) {
+            DeadLetterEntry e = batch.get(i);
+            try {
+                Document d = RecordDocuments.deadLetter(e.id(), e.tenant(), e.reason(), e.detail(), e.raw(),
+                        e.observedTime(), e.source(), e.offset(), e.length());
+                upsert(e.id(), d);
+                metadata.time(e.observedTime());
+                metadata.label("reason", e.reason());
+            } catch (IllegalArgumentException ex) {
+                rejected = rejected.isEmpty() ? new java.util.ArrayList<>() : rejected;
+                rejected.add(new ShardStore.Rejection(i, "the index refused the dead letter: " + ex.getMessage()));
+            }
+        }
+        return rejected;
     }
 
     private void upsert(String recordId, Document d) throws IOException {

@@ -20,11 +20,18 @@ import java.util.Optional;
  * any thread.
  */
 public interface ShardStore extends Closeable {
-    /** Upserts records into a shard, creating it on first use. */
-    void write(ShardId shard, List<IndexRecord> batch) throws IOException;
+    /**
+     * Upserts records into a shard, creating it on first use. A record the engine refuses (a value it cannot index)
+     * is left out and returned with the reason; the others are written.
+     */
+    List<Rejection> write(ShardId shard, List<IndexRecord> batch) throws IOException;
 
-    /** Upserts dead letters into a dead-letter shard, creating it on first use. */
-    void writeDeadLetters(ShardId shard, List<DeadLetterEntry> batch) throws IOException;
+    /** Upserts dead letters into a dead-letter shard, creating it on first use; refusals as for {@link #write}. */
+    List<Rejection> writeDeadLetters(ShardId shard, List<DeadLetterEntry> batch) throws IOException;
+
+    /** A record of a batch that was not written: its index in the batch and why. */
+    record Rejection(int index, String reason) {
+    }
 
     /**
      * Makes every write so far durable: each shard written since its last commit writes its metadata, then commits
