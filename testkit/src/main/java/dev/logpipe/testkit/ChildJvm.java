@@ -45,11 +45,18 @@ public final class ChildJvm implements AutoCloseable {
      * @param outputName base name of the {@code .stdout}/{@code .stderr} files written in {@code workDir}
      */
     public static ChildJvm start(Path workDir, String outputName, String mainClass, List<String> args) {
+        return start(workDir, outputName, List.of(), mainClass, args);
+    }
+
+    /** Like {@link #start(Path, String, String, List)}, with extra JVM flags (e.g. {@code -Dname=value}) after the fast-start ones. */
+    public static ChildJvm start(Path workDir, String outputName, List<String> jvmFlags, String mainClass,
+                                 List<String> args) {
         String java = ProcessHandle.current().info().command()
                 .orElseThrow(() -> new IllegalStateException("cannot tell which java binary runs this JVM"));
         List<String> command = new ArrayList<>();
         command.add(java);
         command.addAll(FAST_START_FLAGS);
+        command.addAll(jvmFlags);
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(mainClass);

@@ -268,6 +268,7 @@ public final class IndexLoop implements AutoCloseable {
             for (TopicPartition tp : partitions) {
                 stages.assigned(key(tp), consumer.position(tp));
             }
+            endOffsets(); // DURABLE is known before the status first answers, not a second later
             assigned = true;
         }
     }
