@@ -48,6 +48,12 @@ public final class ChildJvm implements AutoCloseable {
         return start(workDir, outputName, mainClass, List.of(), args);
     }
 
+    /** Like {@link #start(Path, String, String, List, List)}, the flags before the main class. */
+    public static ChildJvm start(Path workDir, String outputName, List<String> jvmFlags, String mainClass,
+                                 List<String> args) {
+        return start(workDir, outputName, mainClass, jvmFlags, args);
+    }
+
     /** As {@link #start(Path, String, String, List)}, with JVM flags after the fast-start ones (they win). */
     public static ChildJvm start(Path workDir, String outputName, String mainClass, List<String> jvmFlags,
                                  List<String> args) {

@@ -1,0 +1,353 @@
+package dev.logpipe.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.logpipe.broker.BrokerProcess;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * Whole-process indexer benchmark: a broker child, N ~300-byte records pre-loaded into the records topic (messages
+ * of 100 NDJSON records, as a collector writes them), then a real indexer child (from
+ * {@code indexer/target/logpipe-indexer.jar}) consumes the backlog. Phase 1 prints the sustained records/s after
+ * warm-up (from the indexer's {@code /api/v1/status}, sampled every second) and the indexer's CPU; phase 2 produces
+ * at a fixed rate (default: half of phase 1) and measures freshness from outside: for each message, the time from
+ * its send to the first status sample whose QUERYABLE offset covers it (status polled every 20 ms, so figures are
+ * at most ~20 ms pessimistic). Finally: index bytes per million records and the ratio to the raw NDJSON.
+ *
+ * <pre>
+ *   java -cp bench/target/logpipe-bench.jar dev.logpipe.bench.IndexerBench
+ *     [--records 2000000] [--warmup 20] [--partitions 4] [--tenants 3] [--fresh-seconds 30] [--fresh-rate 0 (= half)]
+ *     [--jvm-opts "-Xms1g -Xmx1g"] [--dir /tmp/logpipe-indexer-bench] [--jar indexer/target/logpipe-indexer.jar]
+ * </pre>
+ */
+public final class IndexerBench {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final int PER_MESSAGE = 100;
+
+    public static void main(String[] args) throws Exception {
+        long records = 2_000_000;
+        int warmup = 20;
+        int partitions = 4;
+        int tenants = 3;
+        int freshSeconds = 30;
+        long freshRate = 0;
+        String jvmOpts = "-Xms1g -Xmx1g";
+        String extra = "";
+        Path dir = Path.of("/tmp/logpipe-indexer-bench");
+        Path jar = Path.of("indexer/target/logpipe-indexer.jar");
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--records" -> records = Long.parseLong(args[++i]);
+                case "--warmup" -> warmup = Integer.parseInt(args[++i]);
+                case "--partitions" -> partitions = Integer.parseInt(args[++i]);
+                case "--tenants" -> tenants = Integer.parseInt(args[++i]);
+                case "--fresh-seconds" -> freshSeconds = Integer.parseInt(args[++i]);
+                case "--fresh-rate" -> freshRate = Long.parseLong(args[++i]);
+                case "--jvm-opts" -> jvmOpts = args[++i];
+                case "--index-yaml" -> extra = args[++i];
+                case "--dir" -> dir = Path.of(args[++i]);
+                case "--jar" -> jar = Path.of(args[++i]);
+                default -> throw new IllegalArgumentException("unknown argument " + args[i]);
+            }
+        }
+        ForwarderThroughputBench.deleteRecursively(dir);
+        Files.createDirectories(dir);
+        try (BrokerProcess broker = BrokerProcess.start(dir.resolve("broker"))) {
+            broker.createTopic("bench.records", partitions, Map.of("max.message.bytes", "4194304"));
+            broker.createTopic("bench.dead-letter", 1, Map.of());
+            Random random = new Random(7);
+            long t0 = System.nanoTime();
+            long rawBytes = preload(broker.bootstrapServers(), records, tenants, random);
+            System.out.printf(Locale.ROOT, "preloaded %,d records (%,d bytes of NDJSON, %.0f B/record) in %.1f s%n",
+                    records, rawBytes, (double) rawBytes / records, (System.nanoTime() - t0) / 1e9);
+
+            int port;
+            try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+                port = s.getLocalPort();
+            }
+            Path config = dir.resolve("indexer.yaml");
+            Files.writeString(config, """
+                    listen: 127.0.0.1:%d
+                    data_dir: %s
+                    kafka:
+                      bootstrap_servers: %s
+                      topic: bench.records
+                      dead_letter_topic: bench.dead-letter
+                      properties:
+                        group.instance.id: bench-indexer
+                    """.formatted(port, dir.resolve("data"), broker.bootstrapServers()) + extra);
+            List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java")));
+            command.addAll(List.of(jvmOpts.split(" ")));
+            command.addAll(List.of("-jar", jar.toString(), "--config", config.toString()));
+            Process indexer = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(dir.resolve("indexer.log").toFile()).start();
+            try {
+                phaseOne(indexer, port, records, warmup);
+                long rate = freshRate;
+                phaseTwo(broker.bootstrapServers(), port, rate, freshSeconds, tenants, random);
+                indexer.destroy();
+                indexer.waitFor();
+                long indexBytes = size(dir.resolve("data").resolve("index"));
+                long total = records + lastFreshRecords;
+                System.out.printf(Locale.ROOT, "index: %,d bytes for %,d records = %,.0f bytes per million records, "
+                        + "%.2f of the raw NDJSON (no force-merge)%n", indexBytes, total, indexBytes * 1e6 / total,
+                        (double) indexBytes / (rawBytes + lastFreshBytes));
+            } finally {
+                indexer.destroyForcibly();
+            }
+        }
+        System.exit(0);
+    }
+
+    private static long lastFreshRecords;
+    private static long lastFreshBytes;
+    private static double sustained;
+
+    private static long preload(String bootstrap, long records, int tenants, Random random) throws Exception {
+        long bytes = 0;
+        Instant base = Instant.now().minusSeconds(6 * 3600);
+        try (KafkaProducer<byte[], byte[]> p = producer(bootstrap)) {
+            for (long m = 0; m < records / PER_MESSAGE; m++) {
+                String tenant = "tenant-" + (m % tenants);
+                byte[] value = message(tenant, m, base.plusMillis(m * 10), random);
+                bytes += value.length;
+                p.send(new ProducerRecord<>("bench.records", ("k" + (m % 64)).getBytes(), value));
+            }
+            p.flush();
+        }
+        return bytes;
+    }
+
+    private static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
+        return new KafkaProducer<>(Map.of("bootstrap.servers", bootstrap, "acks", "all", "linger.ms", 5,
+                "batch.size", 1 << 20, "compression.type", "lz4", "max.request.size", 4 << 20),
+                new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    private static final String[] SERVICES = {"checkout", "billing", "search", "auth", "inventory", "gateway"};
+    private static final String[] LEVELS = {"INFO", "INFO", "INFO", "DEBUG", "WARN", "ERROR"};
+    private static final String[] PATHS = {"/api/v1/orders", "/api/v1/users", "/api/v2/cart", "/health", "/api/v1/pay"};
+
+    /** PER_MESSAGE records of ~300 bytes each, NDJSON. */
+    static byte[] message(String tenant, long m, Instant time, Random r) {
+        StringBuilder b = new StringBuilder(PER_MESSAGE * 320);
+        String service = SERVICES[(int) (m % SERVICES.length)];
+        for (int i = 0; i < PER_MESSAGE; i++) {
+            String t = time.plusMillis(i).toString();
+            int status = r.nextInt(10) == 0 ? 500 : 200;
+            b.append("{\"schema_version\":3,\"record_id\":\"").append(String.format(Locale.ROOT, "%016x",
+                    (m * PER_MESSAGE + i) * 0x9E3779B97F4A7C15L)).append("\",\"event_time\":\"").append(t)
+                    .append("\",\"observed_time\":\"").append(t).append("\",\"tenant_id\":\"").append(tenant)
+                    .append("\",\"service\":\"").append(service).append("\",\"instance_id\":\"web-")
+                    .append(r.nextInt(16)).append("\",\"level\":\"").append(LEVELS[r.nextInt(LEVELS.length)])
+                    .append("\",\"message\":\"GET ").append(PATHS[r.nextInt(PATHS.length)]).append('/')
+                    .append(r.nextInt(1_000_000)).append(' ').append(status).append(" took ")
+                    .append(r.nextInt(900)).append("ms user=u-").append(r.nextInt(50_000)).append(" order_id=CO-")
+                    .append(r.nextInt(100_000)).append("\",\"fields\":{\"status\":").append(status).append(",\"took_ms\":")
+                    .append(r.nextInt(900)).append("}}\n");
+        }
+        return b.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static JsonNode status(int port) throws IOException, InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                        + "/api/v1/status")).timeout(java.time.Duration.ofSeconds(10)).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                return JSON.readTree(r.body());
+            } catch (IOException e) {
+                if (attempt == 5) {
+                    throw e;
+                }
+                Thread.sleep(200);
+            }
+        }
+    }
+
+    private static JsonNode statusWhenUp(int port, Process indexer) throws Exception {
+        long deadline = System.nanoTime() + 120_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            if (!indexer.isAlive()) {
+                throw new IllegalStateException("the indexer exited with " + indexer.exitValue());
+            }
+            try {
+                JsonNode s = status(port);
+                if (s.get("partitions").size() > 0) {
+                    return s;
+                }
+            } catch (IOException e) {
+                // not serving yet
+            }
+            Thread.sleep(100);
+        }
+        throw new IllegalStateException("the indexer did not serve within 120 s");
+    }
+
+    /** Status offsets count Kafka messages (of PER_MESSAGE records each); figures are converted to records. */
+    private static void phaseOne(Process indexer, int port, long records, int warmup) throws Exception {
+        statusWhenUp(port, indexer);
+        long messages = records / PER_MESSAGE;
+        long started = System.nanoTime();
+        List<long[]> samples = new ArrayList<>(); // {nanos, indexed, queryable}
+        while (true) {
+            JsonNode t = status(port).get("totals");
+            long indexed = t.get("indexed").asLong() * PER_MESSAGE;
+            samples.add(new long[] {System.nanoTime(), indexed, t.get("queryable").asLong() * PER_MESSAGE});
+            if (t.get("committed").asLong() >= messages && t.get("queryable").asLong() >= messages) {
+                break;
+            }
+            if (!indexer.isAlive()) {
+                throw new IllegalStateException("the indexer exited with " + indexer.exitValue());
+            }
+            Thread.sleep(1000);
+        }
+        long[] from = null;
+        for (long[] s : samples) {
+            if (s[0] - started >= warmup * 1_000_000_000L) {
+                from = s;
+                break;
+            }
+        }
+        long[] to = samples.get(samples.size() - 1);
+        // the end: the last sample before the backlog ran out (indexed reached records)
+        for (long[] s : samples) {
+            if (s[1] >= records) {
+                to = s;
+                break;
+            }
+        }
+        ProcessStats cpu = ProcessStats.of(indexer.pid());
+        double total = (to[0] - started) / 1e9;
+        if (from == null || to[0] <= from[0]) {
+            System.out.printf(Locale.ROOT, "backlog of %,d records consumed in %.1f s (%.0f records/s overall); "
+                    + "too short for a warm-up of %d s%n", records, total, records / total, warmup);
+            sustained = records / total;
+            return;
+        }
+        sustained = (to[1] - from[1]) / ((to[0] - from[0]) / 1e9);
+        System.out.printf(Locale.ROOT, "backlog of %,d records: %.1f s in all (%.0f records/s including JVM start "
+                        + "and warm-up); sustained after %d s warm-up: %.0f records/s over %.1f s; indexer CPU %.1f s "
+                        + "(%.2f cores on average), peak RSS %d MiB%n", records, total, records / total, warmup, sustained,
+                (to[0] - from[0]) / 1e9, cpu.cpuSeconds(), cpu.cpuSeconds() / total, cpu.peakRssKiB() / 1024);
+    }
+
+    private static void phaseTwo(String bootstrap, int port, long rate, int seconds, int tenants, Random random)
+            throws Exception {
+        long target = rate > 0 ? rate : (long) (sustained / 2);
+        long messagesPerSecond = Math.max(1, target / PER_MESSAGE);
+        ConcurrentLinkedQueue<long[]> sent = new ConcurrentLinkedQueue<>(); // {partition, offset, sendNanos}
+        List<Long> freshness = Collections.synchronizedList(new ArrayList<>());
+        Map<Integer, Long> queryable = new HashMap<>();
+        Thread watcher = new Thread(() -> {
+            List<long[]> waiting = new ArrayList<>();
+            long end = System.nanoTime() + (seconds + 30) * 1_000_000_000L;
+            try {
+                while (System.nanoTime() < end) {
+                    for (long[] s; (s = sent.poll()) != null; ) {
+                        waiting.add(s);
+                    }
+                    JsonNode parts = status(port).get("partitions");
+                    long now = System.nanoTime();
+                    for (var it = parts.fields(); it.hasNext(); ) {
+                        var e = it.next();
+                        if (e.getKey().startsWith("bench.records-")) {
+                            queryable.put(Integer.parseInt(e.getKey().substring("bench.records-".length())),
+                                    e.getValue().get("queryable").get("offset").asLong());
+                        }
+                    }
+                    waiting.removeIf(w -> {
+                        Long q = queryable.get((int) w[0]);
+                        if (q != null && q > w[1]) {
+                            freshness.add(now - w[2]);
+                            return true;
+                        }
+                        return false;
+                    });
+                    if (waiting.isEmpty() && Thread.currentThread().isInterrupted()) {
+                        return;
+                    }
+                    Thread.sleep(20);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        watcher.start();
+        long sentRecords = 0;
+        long sentBytes = 0;
+        Instant base = Instant.now();
+        try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(Map.of("bootstrap.servers", bootstrap,
+                "acks", "all", "linger.ms", 0, "compression.type", "lz4"), new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            long start = System.nanoTime();
+            long n = 0;
+            while (System.nanoTime() - start < seconds * 1_000_000_000L) {
+                long due = start + n * 1_000_000_000L / messagesPerSecond;
+                long wait = due - System.nanoTime();
+                if (wait > 0) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(wait);
+                }
+                long m = 10_000_000L + n;
+                byte[] value = message("tenant-" + (m % tenants), m, base.plusMillis(n), random);
+                long sendNanos = System.nanoTime();
+                p.send(new ProducerRecord<>("bench.records", ("k" + (m % 64)).getBytes(), value), (md, e) -> {
+                    if (e == null) {
+                        sent.add(new long[] {md.partition(), md.offset(), sendNanos});
+                    }
+                });
+                sentRecords += PER_MESSAGE;
+                sentBytes += value.length;
+                n++;
+            }
+            p.flush();
+        }
+        watcher.interrupt();
+        watcher.join();
+        lastFreshRecords = sentRecords;
+        lastFreshBytes = sentBytes;
+        List<Long> f = new ArrayList<>(freshness);
+        Collections.sort(f);
+        // the first 5 s are left out: the rate starts from an idle indexer
+        System.out.printf(Locale.ROOT, "freshness at %,d records/s for %d s (%d messages measured): p50 %.0f ms, "
+                        + "p99 %.0f ms, max %.0f ms (send -> QUERYABLE in the status, polled every 20 ms)%n",
+                messagesPerSecond * PER_MESSAGE, seconds, f.size(), pct(f, 0.5), pct(f, 0.99),
+                f.isEmpty() ? 0 : f.get(f.size() - 1) / 1e6);
+    }
+
+    private static double pct(List<Long> sorted, double p) {
+        if (sorted.isEmpty()) {
+            return Double.NaN;
+        }
+        return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(p * sorted.size()) - 1)) / 1e6;
+    }
+
+    private static long size(Path dir) throws IOException {
+        try (Stream<Path> s = Files.walk(dir)) {
+            return s.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+        }
+    }
+}

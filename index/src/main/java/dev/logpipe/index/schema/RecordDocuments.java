@@ -1,0 +1,115 @@
+package dev.logpipe.index.schema;
+
+import dev.logpipe.record.LogRecord;
+import java.time.Instant;
+import java.util.Map;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.DoublePoint;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.LongPoint;
+import org.apache.lucene.document.NumericDocValuesField;
+import org.apache.lucene.document.SortedDocValuesField;
+import org.apache.lucene.document.StoredField;
+import org.apache.lucene.document.StringField;
+import org.apache.lucene.document.TextField;
+import org.apache.lucene.util.BytesRef;
+import org.apache.lucene.util.NumericUtils;
+
+/**
+ * Builds the Lucene document of a record or a dead letter (the field layout of {@link Fields}). The stored source
+ * refers to the caller's bytes without copying them: they must stay unchanged until the document is added.
+ */
+public final class RecordDocuments {
+    private RecordDocuments() {
+    }
+
+    /**
+     * @param eventTime the record's event time (the sort key); never null
+     * @param source    the record as accepted, one JSON line without its newline
+     */
+    public static Document record(LogRecord r, Instant eventTime, Instant observedTime, byte[] source, int off,
+                                  int len) {
+        Document d = new Document();
+        keyword(d, Fields.RECORD_ID, r.recordId());
+        keyword(d, Fields.TENANT_ID, r.tenantId());
+        keyword(d, Fields.LEVEL, r.level().name());
+        keyword(d, Fields.SERVICE, r.service());
+        keyword(d, Fields.INSTANCE_ID, r.instanceId());
+        keyword(d, Fields.REGION, r.region());
+        keyword(d, Fields.TRACE_ID, r.traceId());
+        keyword(d, Fields.SPAN_ID, r.spanId());
+        time(d, Fields.EVENT_TIME, eventTime);
+        time(d, Fields.OBSERVED_TIME, observedTime);
+        d.add(new TextField(Fields.MESSAGE, r.message(), Field.Store.NO));
+        for (Map.Entry<String, Object> e : r.fields().entrySet()) {
+            structured(d, e.getKey(), e.getValue());
+        }
+        d.add(new StoredField(Fields.SOURCE, new BytesRef(source, off, len)));
+        return d;
+    }
+
+    /** A dead letter of the tenant: reason (keyword), detail and raw line (full text), sorted by observed time. */
+    public static Document deadLetter(String recordId, String tenant, String reason, String detail, String raw,
+                                      Instant observedTime, byte[] source, int off, int len) {
+        Document d = new Document();
+        keyword(d, Fields.RECORD_ID, recordId);
+        keyword(d, Fields.TENANT_ID, tenant);
+        keyword(d, Fields.DL_REASON, reason);
+        time(d, Fields.EVENT_TIME, observedTime);
+        time(d, Fields.OBSERVED_TIME, observedTime);
+        if (detail != null) {
+            d.add(new TextField(Fields.DL_DETAIL, detail, Field.Store.NO));
+        }
+        if (raw != null) {
+            d.add(new TextField(Fields.DL_RAW, raw, Field.Store.NO));
+        }
+        d.add(new StoredField(Fields.SOURCE, new BytesRef(source, off, len)));
+        return d;
+    }
+
+    /** The Lucene field name of a structured field's keyword: '#' doubled, so no name can meet a numeric field. */
+    public static String keywordField(String name) {
+        return Fields.keyword(escape(name));
+    }
+
+    /** The Lucene field holding a numeric structured field's points and doc values. */
+    public static String numericField(String name, FieldKind kind) {
+        return Fields.numeric(escape(name), kind);
+    }
+
+    private static String escape(String name) {
+        return name.indexOf('#') < 0 ? name : name.replace("#", "##");
+    }
+
+    private static void structured(Document d, String name, Object value) {
+        FieldKind kind = FieldKind.of(value);
+        String text = value instanceof String s ? s : value.toString();
+        keyword(d, keywordField(name), text);
+        if (kind == FieldKind.LONG) {
+            String f = numericField(name, kind);
+            long v = ((Number) value).longValue();
+            d.add(new LongPoint(f, v));
+            d.add(new NumericDocValuesField(f, v));
+        } else if (kind == FieldKind.DOUBLE) {
+            String f = numericField(name, kind);
+            double v = ((Number) value).doubleValue();
+            d.add(new DoublePoint(f, v));
+            d.add(new NumericDocValuesField(f, NumericUtils.doubleToSortableLong(v)));
+        }
+    }
+
+    private static void keyword(Document d, String field, String value) {
+        if (value == null) {
+            return;
+        }
+        String v = Fields.cap(value);
+        d.add(new StringField(field, v, Field.Store.NO));
+        d.add(new SortedDocValuesField(field, new BytesRef(v)));
+    }
+
+    private static void time(Document d, String field, Instant t) {
+        long ms = t.toEpochMilli();
+        d.add(new LongPoint(field, ms));
+        d.add(new NumericDocValuesField(field, ms));
+    }
+}

@@ -1,0 +1,150 @@
+package dev.logpipe.index.shard;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.logpipe.index.schema.FieldKind;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * What a planner may know of a shard without opening it ({@code shard.json}, docs/indexer.md#shard-metadata).
+ *
+ * <p>Contract: it is written, atomically, <em>before</em> each Lucene commit of the shard, so it describes a superset
+ * of what the committed index holds: every label value and field present in the index is listed (unless the label is
+ * in {@code truncatedLabels}, or {@code fieldsTruncated}), and every document's event time lies in
+ * [{@code minEventTime}, {@code maxEventTime}]. {@code docs} is the live document count at the last commit (an
+ * estimate for budgets, not a promise). Pruning a shard because a value is absent is therefore safe.
+ *
+ * @param offsets the Kafka offsets ({@code topic-partition} to next offset) of the shard's last commit
+ */
+public record ShardMetadata(ShardKind kind, String tenant, LocalDate day, long docs, Instant minEventTime,
+                            Instant maxEventTime, SortedMap<String, SortedSet<String>> labels,
+                            SortedSet<String> truncatedLabels, SortedMap<String, SortedSet<FieldKind>> fields,
+                            boolean fieldsTruncated, Instant updated, SortedMap<String, Long> offsets) {
+    public static final int FORMAT = 1;
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    public ShardMetadata {
+        labels = deepCopy(labels);
+        truncatedLabels = new TreeSet<>(truncatedLabels);
+        fields = deepCopy(fields);
+        offsets = new TreeMap<>(offsets);
+    }
+
+    private static <V extends Comparable<V>> SortedMap<String, SortedSet<V>> deepCopy(Map<String, ? extends Set<V>> m) {
+        SortedMap<String, SortedSet<V>> out = new TreeMap<>();
+        m.forEach((k, v) -> out.put(k, new TreeSet<>(v)));
+        return out;
+    }
+
+    public static ShardMetadata empty(ShardId id) {
+        return new ShardMetadata(id.kind(), id.tenant(), id.day(), 0, null, null, new TreeMap<>(), new TreeSet<>(),
+                new TreeMap<>(), false, null, new TreeMap<>());
+    }
+
+    public ShardId id() {
+        return new ShardId(kind, tenant, day);
+    }
+
+    public byte[] toJson() {
+        ObjectNode o = JSON.createObjectNode();
+        o.put("format", FORMAT);
+        o.put("kind", kind.name());
+        o.put("tenant_id", tenant);
+        o.put("day", day.toString());
+        o.put("docs", docs);
+        o.put("min_event_time", minEventTime == null ? null : minEventTime.toString());
+        o.put("max_event_time", maxEventTime == null ? null : maxEventTime.toString());
+        ObjectNode l = o.putObject("labels");
+        labels.forEach((k, vs) -> vs.forEach(l.putArray(k)::add));
+        ArrayNode tl = o.putArray("truncated_labels");
+        truncatedLabels.forEach(tl::add);
+        ObjectNode f = o.putObject("fields");
+        fields.forEach((k, kinds) -> {
+            ArrayNode a = f.putArray(k);
+            kinds.forEach(kk -> a.add(kk.name()));
+        });
+        o.put("fields_truncated", fieldsTruncated);
+        o.put("updated", updated == null ? null : updated.toString());
+        ObjectNode off = o.putObject("offsets");
+        offsets.forEach(off::put);
+        try {
+            return JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(o);
+        } catch (JsonProcessingException e) {
+            throw new AssertionError("a tree of strings and numbers always serializes", e);
+        }
+    }
+
+    /** Writes {@code shard.json} atomically (temp, fsync, rename, directory fsync). */
+    public void write(Path file) throws IOException {
+        AtomicFile.write(file, toJson());
+    }
+
+    /**
+     * Reads a metadata file; empty when it does not exist.
+     *
+     * @throws IOException the file cannot be read or is not shard metadata; the message names the file
+     */
+    public static java.util.Optional<ShardMetadata> read(Path file) throws IOException {
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(file);
+        } catch (NoSuchFileException e) {
+            return java.util.Optional.empty();
+        }
+        try {
+            JsonNode o = JSON.readTree(bytes);
+            if (o == null || !o.isObject() || o.path("format").asInt() != FORMAT) {
+                throw new IOException("not shard metadata of format " + FORMAT);
+            }
+            SortedMap<String, SortedSet<String>> labels = new TreeMap<>();
+            for (Iterator<Map.Entry<String, JsonNode>> it = o.path("labels").fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> e = it.next();
+                SortedSet<String> vs = new TreeSet<>();
+                e.getValue().forEach(v -> vs.add(v.asText()));
+                labels.put(e.getKey(), vs);
+            }
+            SortedSet<String> truncated = new TreeSet<>();
+            o.path("truncated_labels").forEach(v -> truncated.add(v.asText()));
+            SortedMap<String, SortedSet<FieldKind>> fields = new TreeMap<>();
+            for (Iterator<Map.Entry<String, JsonNode>> it = o.path("fields").fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> e = it.next();
+                SortedSet<FieldKind> ks = new TreeSet<>();
+                for (JsonNode k : e.getValue()) {
+                    ks.add(FieldKind.valueOf(k.asText()));
+                }
+                fields.put(e.getKey(), ks);
+            }
+            SortedMap<String, Long> offsets = new TreeMap<>();
+            for (Iterator<Map.Entry<String, JsonNode>> it = o.path("offsets").fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> e = it.next();
+                offsets.put(e.getKey(), e.getValue().asLong());
+            }
+            return java.util.Optional.of(new ShardMetadata(ShardKind.valueOf(o.path("kind").asText()),
+                    o.path("tenant_id").asText(), LocalDate.parse(o.path("day").asText()), o.path("docs").asLong(),
+                    time(o, "min_event_time"), time(o, "max_event_time"), labels, truncated, fields,
+                    o.path("fields_truncated").asBoolean(), time(o, "updated"), offsets));
+        } catch (IOException | RuntimeException e) {
+            throw new IOException("shard metadata " + file + " is corrupt: " + e.getMessage(), e);
+        }
+    }
+
+    private static Instant time(JsonNode o, String key) {
+        JsonNode v = o.get(key);
+        return v == null || v.isNull() ? null : Instant.parse(v.asText());
+    }
+}

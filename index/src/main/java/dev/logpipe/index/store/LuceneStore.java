@@ -1,0 +1,265 @@
+package dev.logpipe.index.store;
+
+import dev.logpipe.index.shard.AtomicFile;
+import dev.logpipe.index.shard.ShardId;
+import dev.logpipe.index.shard.ShardKind;
+import dev.logpipe.index.shard.ShardLayout;
+import dev.logpipe.index.shard.ShardMetadata;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.SegmentInfos;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.store.FSDirectory;
+
+/**
+ * The embedded store: one Lucene index per shard on local disk ({@link ShardLayout}), opened lazily on first write
+ * or search, closed after a commit when idle or beyond {@link StoreSettings#maxOpenShards()}. One process owns the
+ * data directory (Lucene's write lock enforces it).
+ */
+public final class LuceneStore implements ShardStore {
+    private final ShardLayout layout;
+    private final StoreSettings settings;
+    private final InstantSource clock;
+    private final Map<ShardId, Shard> open = new ConcurrentHashMap<>();
+    private volatile boolean closed;
+
+    public LuceneStore(ShardLayout layout, StoreSettings settings, InstantSource clock) {
+        this.layout = layout;
+        this.settings = settings;
+        this.clock = clock;
+    }
+
+    public ShardLayout layout() {
+        return layout;
+    }
+
+    @Override
+    public List<Rejection> write(ShardId shard, List<IndexRecord> batch) throws IOException {
+        if (shard.kind() != ShardKind.RECORDS) {
+            throw new IllegalArgumentException("shard: records go to a RECORDS shard, was " + shard);
+        }
+        return shard(shard).write(batch);
+    }
+
+    @Override
+    public List<Rejection> writeDeadLetters(ShardId shard, List<DeadLetterEntry> batch) throws IOException {
+        if (shard.kind() != ShardKind.DEAD_LETTERS) {
+            throw new IllegalArgumentException("shard: dead letters go to a DEAD_LETTERS shard, was " + shard);
+        }
+        return shard(shard).writeDeadLetters(batch);
+    }
+
+    private Shard shard(ShardId id) throws IOException {
+        if (closed) {
+            throw new IllegalStateException("the store is closed");
+        }
+        Shard s = open.get(id);
+        if (s != null && !s.isClosed()) {
+            return s;
+        }
+        synchronized (this) {
+            s = open.get(id);
+            if (s == null || s.isClosed()) {
+                s = Shard.open(layout, id, settings, ramShare(open.size() + 1));
+                open.put(id, s);
+                rebalanceRam();
+            }
+            return s;
+        }
+    }
+
+    private int ramShare(int shards) {
+        return Math.max(8, settings.ramBufferMb() / Math.max(1, shards));
+    }
+
+    private void rebalanceRam() {
+        int share = ramShare(open.size());
+        open.values().forEach(s -> s.setRamBufferMb(share));
+    }
+
+    @Override
+    public void commit(Map<String, Long> offsets) throws IOException {
+        for (Shard s : open.values()) {
+            if (s.dirty()) {
+                s.commit(offsets, clock.instant());
+            }
+        }
+    }
+
+    /** The shards written since their last commit. */
+    public List<ShardId> dirtyShards() {
+        List<ShardId> out = new ArrayList<>();
+        open.values().forEach(s -> {
+            if (s.dirty()) {
+                out.add(s.id());
+            }
+        });
+        return out;
+    }
+
+    /** Closes clean shards unused for {@code idle}, then the least recently used clean ones beyond the cap. */
+    public synchronized int closeIdle(Duration idle) throws IOException {
+        long now = System.nanoTime();
+        int closedCount = 0;
+        List<Shard> clean = new ArrayList<>();
+        for (Shard s : open.values()) {
+            if (!s.dirty()) {
+                clean.add(s);
+            }
+        }
+        clean.sort(Comparator.comparingLong((Shard s) -> s.idleNanos(now)).reversed());
+        int excess = open.size() - settings.maxOpenShards();
+        for (Shard s : clean) {
+            if (s.idleNanos(now) >= idle.toNanos() || excess > 0) {
+                open.remove(s.id(), s);
+                s.close();
+                excess--;
+                closedCount++;
+            }
+        }
+        if (closedCount > 0) {
+            rebalanceRam();
+        }
+        return closedCount;
+    }
+
+    public int openShards() {
+        return open.size();
+    }
+
+    @Override
+    public void refresh() throws IOException {
+        for (Shard s : open.values()) {
+            s.refresh();
+        }
+    }
+
+    @Override
+    public StoreSearcher openSearcher(Collection<ShardId> shards) throws IOException {
+        List<ShardId> ids = new ArrayList<>();
+        List<org.apache.lucene.search.SearcherManager> managers = new ArrayList<>();
+        List<IndexSearcher> searchers = new ArrayList<>();
+        try {
+            for (ShardId id : shards) {
+                if (!open.containsKey(id) && !Files.isDirectory(layout.shardDir(id))) {
+                    continue;
+                }
+                Shard s = shard(id);
+                synchronized (s) {
+                    org.apache.lucene.search.SearcherManager m = s.searchers();
+                    searchers.add(m.acquire());
+                    managers.add(m);
+                    ids.add(id);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            for (int i = 0; i < searchers.size(); i++) {
+                managers.get(i).release(searchers.get(i));
+            }
+            throw e;
+        }
+        return new LuceneSearcher(ids, managers, searchers);
+    }
+
+    @Override
+    public synchronized boolean delete(ShardId shard) throws IOException {
+        Shard s = open.remove(shard);
+        if (s != null) {
+            s.close();
+        }
+        Path dir = layout.shardDir(shard);
+        if (!Files.exists(dir)) {
+            return false;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
+                Files.delete(p);
+            }
+        }
+        AtomicFile.fsyncDirectory(dir.getParent());
+        return true;
+    }
+
+    @Override
+    public List<ShardId> shards(ShardKind kind) throws IOException {
+        return layout.list(kind);
+    }
+
+    @Override
+    public Optional<ShardMetadata> metadata(ShardId shard) throws IOException {
+        return ShardMetadata.read(layout.metadataFile(shard));
+    }
+
+    @Override
+    public Map<String, Long> committedOffsets(ShardId shard) throws IOException {
+        Shard s = open.get(shard);
+        if (s != null && !s.isClosed()) {
+            return s.committedOffsets();
+        }
+        try (FSDirectory dir = FSDirectory.open(layout.luceneDir(shard))) {
+            if (!DirectoryReader.indexExists(dir)) {
+                return Map.of();
+            }
+            Map<String, Long> out = new java.util.HashMap<>();
+            SegmentInfos.readLatestCommit(dir).getUserData().forEach((k, v) -> out.put(k, Long.parseLong(v)));
+            return out;
+        }
+    }
+
+    /**
+     * Checks that a shard's last commit and metadata are readable without opening a writer.
+     *
+     * @throws IOException naming the shard's directory when they are not
+     */
+    public void verify(ShardId shard) throws IOException {
+        try (FSDirectory dir = FSDirectory.open(layout.luceneDir(shard))) {
+            boolean exists = DirectoryReader.indexExists(dir);
+            Optional<ShardMetadata> m = ShardMetadata.read(layout.metadataFile(shard));
+            if (exists) {
+                SegmentInfos.readLatestCommit(dir);
+                if (m.isEmpty()) {
+                    throw new IOException("shard " + layout.shardDir(shard) + " has an index but no "
+                            + ShardLayout.METADATA_FILE);
+                }
+            }
+        } catch (IOException e) {
+            if (e.getMessage() != null && e.getMessage().contains(layout.shardDir(shard).toString())) {
+                throw e;
+            }
+            throw new IOException("shard " + layout.shardDir(shard) + " is corrupt or unreadable: " + e, e);
+        }
+    }
+
+    /** Closes every open shard without committing. Idempotent. */
+    @Override
+    public synchronized void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        IOException first = null;
+        for (Shard s : open.values()) {
+            try {
+                s.close();
+            } catch (IOException e) {
+                first = first == null ? e : first;
+            }
+        }
+        open.clear();
+        if (first != null) {
+            throw first;
+        }
+    }
+}

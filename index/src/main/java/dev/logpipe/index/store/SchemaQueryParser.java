@@ -1,0 +1,131 @@
+package dev.logpipe.index.store;
+
+import dev.logpipe.index.schema.FieldKind;
+import dev.logpipe.index.schema.Fields;
+import dev.logpipe.index.schema.IndexSchema;
+import dev.logpipe.index.schema.RecordDocuments;
+import java.time.Instant;
+import org.apache.lucene.document.DoublePoint;
+import org.apache.lucene.document.LongPoint;
+import org.apache.lucene.queryparser.classic.ParseException;
+import org.apache.lucene.queryparser.classic.QueryParser;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.Query;
+
+/**
+ * Lucene classic syntax over the schema (default field {@code message}): ranges on {@code fields.<name>} match the
+ * numeric form when the bounds are numbers ({@code fields.took_ms:>500}, {@code fields.ratio:[0.5 TO 1]}) and the
+ * keyword form otherwise; ranges on {@code event_time}/{@code observed_time} take epoch milliseconds or RFC 3339.
+ * Not thread-safe (Lucene's parser is not): one per query.
+ */
+public final class SchemaQueryParser extends QueryParser {
+    public SchemaQueryParser() {
+        super(Fields.MESSAGE, IndexSchema.queryAnalyzer());
+        setAllowLeadingWildcard(false);
+    }
+
+    /** @throws IllegalArgumentException the query does not parse; the message says where */
+    public Query parseQuery(String q) {
+        try {
+            return parse(q);
+        } catch (ParseException e) {
+            throw new IllegalArgumentException("query does not parse: " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("query does not parse: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    protected Query getRangeQuery(String field, String part1, String part2, boolean startInclusive,
+                                  boolean endInclusive) throws ParseException {
+        if (field.equals(Fields.EVENT_TIME) || field.equals(Fields.OBSERVED_TIME)) {
+            long lo = part1 == null ? Long.MIN_VALUE : millis(part1);
+            long hi = part2 == null ? Long.MAX_VALUE : millis(part2);
+            return LongPoint.newRangeQuery(field, startInclusive || lo == Long.MIN_VALUE ? lo : lo + 1,
+                    endInclusive || hi == Long.MAX_VALUE ? hi : hi - 1);
+        }
+        if (field.startsWith(Fields.FIELDS_PREFIX)) {
+            String name = field.substring(Fields.FIELDS_PREFIX.length());
+            Double lo = number(part1);
+            Double hi = number(part2);
+            if ((part1 == null || lo != null) && (part2 == null || hi != null)) {
+                BooleanQuery.Builder b = new BooleanQuery.Builder();
+                b.add(longRange(name, lo, hi, startInclusive, endInclusive), BooleanClause.Occur.SHOULD);
+                double l = lo == null ? Double.NEGATIVE_INFINITY : startInclusive ? lo : Math.nextUp(lo);
+                double h = hi == null ? Double.POSITIVE_INFINITY : endInclusive ? hi : Math.nextDown(hi);
+                b.add(DoublePoint.newRangeQuery(RecordDocuments.numericField(name, FieldKind.DOUBLE), l, h),
+                        BooleanClause.Occur.SHOULD);
+                return b.build();
+            }
+            return super.getRangeQuery(RecordDocuments.keywordField(name), part1, part2, startInclusive, endInclusive);
+        }
+        return super.getRangeQuery(field, part1, part2, startInclusive, endInclusive);
+    }
+
+    /** Also reads {@code field:>N}, {@code >=N}, {@code <N}, {@code <=N} as open-ended ranges. */
+    @Override
+    protected Query getFieldQuery(String field, String queryText, boolean quoted) throws ParseException {
+        if (!quoted && field != null && queryText.length() > 1
+                && (queryText.charAt(0) == '>' || queryText.charAt(0) == '<')) {
+            boolean inclusive = queryText.charAt(1) == '=';
+            String bound = queryText.substring(inclusive ? 2 : 1);
+            if (!bound.isEmpty()) {
+                return queryText.charAt(0) == '>'
+                        ? getRangeQuery(field, bound, null, inclusive, true)
+                        : getRangeQuery(field, null, bound, true, inclusive);
+            }
+        }
+        return super.getFieldQuery(mapped(field), queryText, quoted);
+    }
+
+    @Override
+    protected Query getWildcardQuery(String field, String termStr) throws ParseException {
+        return super.getWildcardQuery(mapped(field), termStr);
+    }
+
+    @Override
+    protected Query getPrefixQuery(String field, String termStr) throws ParseException {
+        return super.getPrefixQuery(mapped(field), termStr);
+    }
+
+    /** {@code fields.a#b} is stored under an escaped name; every other field as typed. */
+    private static String mapped(String field) {
+        if (field != null && field.startsWith(Fields.FIELDS_PREFIX) && field.indexOf('#') >= 0) {
+            return RecordDocuments.keywordField(field.substring(Fields.FIELDS_PREFIX.length()));
+        }
+        return field;
+    }
+
+    private static Query longRange(String name, Double lo, Double hi, boolean startInclusive, boolean endInclusive) {
+        long l = lo == null ? Long.MIN_VALUE : startInclusive ? (long) Math.ceil(lo) : (long) Math.floor(lo) + 1;
+        long h = hi == null ? Long.MAX_VALUE : endInclusive ? (long) Math.floor(hi) : (long) Math.ceil(hi) - 1;
+        return LongPoint.newRangeQuery(RecordDocuments.numericField(name, FieldKind.LONG), l, h);
+    }
+
+    private static Double number(String s) {
+        if (s == null || s.equals("*")) {
+            return null;
+        }
+        try {
+            return Double.parseDouble(s);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    private static long millis(String s) throws ParseException {
+        if (s.equals("*")) {
+            return Long.MIN_VALUE;
+        }
+        try {
+            return Long.parseLong(s);
+        } catch (NumberFormatException e) {
+            try {
+                return Instant.parse(s.toUpperCase(java.util.Locale.ROOT)).toEpochMilli();
+            } catch (RuntimeException e2) {
+                throw new ParseException("a time must be epoch milliseconds or RFC 3339, was \"" + s + "\"");
+            }
+        }
+    }
+}

@@ -1,0 +1,234 @@
+package dev.logpipe.index.store;
+
+import dev.logpipe.index.schema.IndexSchema;
+import dev.logpipe.index.schema.RecordDocuments;
+import dev.logpipe.index.shard.ShardId;
+import dev.logpipe.index.shard.ShardLayout;
+import dev.logpipe.index.shard.ShardMetadata;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.lucene.codecs.lucene912.Lucene912Codec;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.index.ConcurrentMergeScheduler;
+import org.apache.lucene.index.CorruptIndexException;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexFormatTooNewException;
+import org.apache.lucene.index.IndexFormatTooOldException;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.SegmentInfos;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.index.TieredMergePolicy;
+import org.apache.lucene.search.SearcherManager;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.FSDirectory;
+
+/**
+ * One open Lucene index of a shard: its writer, its near-real-time searchers, its metadata accumulator and, for a
+ * shard that was empty when opened, the set of ids it holds (an unseen id is added without a delete). Writes and
+ * commits come from one thread; {@link #refresh} and {@link #searchers} from any.
+ */
+final class Shard implements AutoCloseable {
+    private final ShardId id;
+    private final Path metadataFile;
+    private final Directory directory;
+    private final IndexWriter writer;
+    private final SearcherManager searchers;
+    private final MetadataAccumulator metadata;
+    private final IdSet fresh;
+    private volatile boolean dirty;
+    private volatile long lastUsedNanos = System.nanoTime();
+    private boolean closed;
+
+    private Shard(ShardId id, Path metadataFile, Directory directory, IndexWriter writer, MetadataAccumulator metadata,
+                  IdSet fresh) throws IOException {
+        this.id = id;
+        this.metadataFile = metadataFile;
+        this.directory = directory;
+        this.writer = writer;
+        this.metadata = metadata;
+        this.fresh = fresh;
+        this.searchers = new SearcherManager(writer, null);
+    }
+
+    /**
+     * Opens (or creates) the shard's index.
+     *
+     * @throws IOException the index or its metadata is corrupt or unreadable; the message names the directory
+     */
+    static Shard open(ShardLayout layout, ShardId id, StoreSettings settings, int ramMb) throws IOException {
+        Path dir = layout.luceneDir(id);
+        Files.createDirectories(dir);
+        Directory directory = FSDirectory.open(dir);
+        try {
+            boolean exists = DirectoryReader.indexExists(directory);
+            ShardMetadata start;
+            if (exists) {
+                SegmentInfos.readLatestCommit(directory); // checksummed: a corrupt commit fails here
+                start = ShardMetadata.read(layout.metadataFile(id)).orElseThrow(() -> new IOException(
+                        "shard " + layout.shardDir(id) + " has an index but no " + ShardLayout.METADATA_FILE));
+            } else {
+                start = ShardMetadata.read(layout.metadataFile(id)).orElse(ShardMetadata.empty(id));
+            }
+            IndexWriterConfig config = new IndexWriterConfig(IndexSchema.indexAnalyzer())
+                    .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
+                    .setIndexSort(IndexSchema.indexSort())
+                    .setRAMBufferSizeMB(ramMb)
+                    .setCommitOnClose(false)
+                    .setCodec(new Lucene912Codec(settings.compression() == StoreSettings.Compression.BEST_COMPRESSION
+                            ? Lucene912Codec.Mode.BEST_COMPRESSION : Lucene912Codec.Mode.BEST_SPEED));
+            TieredMergePolicy merges = new TieredMergePolicy();
+            merges.setSegmentsPerTier(10);
+            config.setMergePolicy(merges);
+            ConcurrentMergeScheduler scheduler = new ConcurrentMergeScheduler();
+            scheduler.setMaxMergesAndThreads(2, 1);
+            config.setMergeScheduler(scheduler);
+            IndexWriter writer = new IndexWriter(directory, config);
+            boolean empty = writer.getDocStats().maxDoc == 0;
+            IdSet fresh = empty && settings.trackedIdsPerShard() > 0 ? new IdSet(settings.trackedIdsPerShard()) : null;
+            try {
+                return new Shard(id, layout.metadataFile(id), directory, writer, new MetadataAccumulator(start), fresh);
+            } catch (IOException | RuntimeException e) {
+                writer.rollback();
+                throw e;
+            }
+        } catch (CorruptIndexException | IndexFormatTooOldException | IndexFormatTooNewException e) {
+            directory.close();
+            throw new IOException("shard " + layout.shardDir(id) + " is corrupt: " + e.getMessage(), e);
+        } catch (IOException | RuntimeException e) {
+            directory.close();
+            if (e instanceof IOException io && io.getMessage() != null && io.getMessage().contains(dir.getParent().toString())) {
+                throw io;
+            }
+            throw new IOException("shard " + layout.shardDir(id) + " cannot be opened: " + e.getMessage(), e);
+        }
+    }
+
+    ShardId id() {
+        return id;
+    }
+
+    List<ShardStore.Rejection> write(List<IndexRecord> batch) throws IOException {
+        touch();
+        dirty = true;
+        List<ShardStore.Rejection> rejected = List.of();
+        for (int i = 0; i < batch.size(); i++) {
+            IndexRecord r = batch.get(i);
+            try {
+                Document d = RecordDocuments.record(r.record(), r.eventTime(), r.observedTime(), r.source(),
+                        r.offset(), r.length());
+                upsert(r.record().recordId(), d);
+                metadata.add(r.record(), r.eventTime());
+            } catch (IllegalArgumentException e) { // a document Lucene refuses (the writer stays healthy)
+                rejected = rejected.isEmpty() ? new java.util.ArrayList<>() : rejected;
+                rejected.add(new ShardStore.Rejection(i, "the index refused the record: " + e.getMessage()));
+            }
+        }
+        return rejected;
+    }
+
+    List<ShardStore.Rejection> writeDeadLetters(List<DeadLetterEntry> batch) throws IOException {
+        touch();
+        dirty = true;
+        List<ShardStore.Rejection> rejected = List.of();
+        for (int i = 0; i < batch.size(); i++) {
+            DeadLetterEntry e = batch.get(i);
+            try {
+                Document d = RecordDocuments.deadLetter(e.id(), e.tenant(), e.reason(), e.detail(), e.raw(),
+                        e.observedTime(), e.source(), e.offset(), e.length());
+                upsert(e.id(), d);
+                metadata.time(e.observedTime());
+                metadata.label("reason", e.reason());
+            } catch (IllegalArgumentException ex) {
+                rejected = rejected.isEmpty() ? new java.util.ArrayList<>() : rejected;
+                rejected.add(new ShardStore.Rejection(i, "the index refused the dead letter: " + ex.getMessage()));
+            }
+        }
+        return rejected;
+    }
+
+    private void upsert(String recordId, Document d) throws IOException {
+        if (fresh != null && fresh.add(IdSet.hash(recordId))) {
+            writer.addDocument(d); // surely new: no document of this shard has the id, so no delete to buffer
+        } else {
+            writer.updateDocument(new Term(dev.logpipe.index.schema.Fields.RECORD_ID, recordId), d);
+        }
+    }
+
+    boolean dirty() {
+        return dirty;
+    }
+
+    /** Metadata first (a superset of what the commit will hold), then the Lucene commit with the offsets. */
+    void commit(Map<String, Long> offsets, Instant now) throws IOException {
+        touch();
+        ShardMetadata m = metadata.snapshot(writer.getDocStats().numDocs, now, offsets);
+        m.write(metadataFile);
+        Map<String, String> data = new HashMap<>();
+        offsets.forEach((k, v) -> data.put(k, Long.toString(v)));
+        writer.setLiveCommitData(data.entrySet());
+        writer.commit();
+        dirty = false;
+    }
+
+    Map<String, Long> committedOffsets() throws IOException {
+        Map<String, Long> out = new HashMap<>();
+        Iterable<Map.Entry<String, String>> data = writer.getLiveCommitData();
+        if (data != null) {
+            for (Map.Entry<String, String> e : data) {
+                out.put(e.getKey(), Long.parseLong(e.getValue()));
+            }
+        }
+        return out;
+    }
+
+    synchronized void refresh() throws IOException {
+        if (!closed) {
+            searchers.maybeRefreshBlocking();
+        }
+    }
+
+    SearcherManager searchers() {
+        touch();
+        return searchers;
+    }
+
+    void setRamBufferMb(int mb) {
+        writer.getConfig().setRAMBufferSizeMB(mb);
+    }
+
+    long idleNanos(long now) {
+        return now - lastUsedNanos;
+    }
+
+    private void touch() {
+        lastUsedNanos = System.nanoTime();
+    }
+
+    /** Closes without committing (uncommitted writes are dropped; Kafka replays them). Idempotent. */
+    @Override
+    public synchronized void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            searchers.close();
+        } finally {
+            try {
+                writer.rollback();
+            } finally {
+                directory.close();
+            }
+        }
+    }
+
+    synchronized boolean isClosed() {
+        return closed;
+    }
+}

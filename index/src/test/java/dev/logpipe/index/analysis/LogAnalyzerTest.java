@@ -1,0 +1,142 @@
+package dev.logpipe.index.analysis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.logpipe.index.schema.Fields;
+import dev.logpipe.index.schema.IndexSchema;
+import dev.logpipe.index.store.SchemaQueryParser;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.store.ByteBuffersDirectory;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The analyzer rules of docs/search.md, on exactly the examples of the indexer issue. */
+class LogAnalyzerTest {
+    static final String[] MESSAGES = {
+        "payment provider timed out order_id=CO-9931",
+        "connect to 10.0.0.1 failed",
+        "GET /api/v1/users 200",
+        "mail from user@example.com bounced",
+        "caused by java.net.SocketTimeoutException: Read timed out",
+        "greeting hello-ab12-17 sent",
+    };
+    static IndexSearcher searcher;
+
+    @BeforeAll
+    static void index() throws IOException {
+        ByteBuffersDirectory dir = new ByteBuffersDirectory();
+        try (IndexWriter w = new IndexWriter(dir, new IndexWriterConfig(IndexSchema.indexAnalyzer()))) {
+            for (String m : MESSAGES) {
+                Document d = new Document();
+                d.add(new TextField(Fields.MESSAGE, m, Field.Store.YES));
+                w.addDocument(d);
+            }
+        }
+        searcher = new IndexSearcher(DirectoryReader.open(dir));
+    }
+
+    private static List<String> found(String query) throws IOException {
+        List<String> out = new ArrayList<>();
+        for (var sd : searcher.search(new SchemaQueryParser().parseQuery(query), 10).scoreDocs) {
+            out.add(searcher.storedFields().document(sd.doc).get(Fields.MESSAGE));
+        }
+        return out;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"CO-9931", "co-9931", "9931", "co", "order_id", "order_id=CO-9931"})
+    void orderIdIsFoundWholeAndByItsParts(String q) throws IOException {
+        assertThat(found(q)).containsExactly(MESSAGES[0]);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"10.0.0.1", "\"10.0.0.1\"", "10"})
+    void ipAddressIsFoundWholeAndByItsParts(String q) throws IOException {
+        assertThat(found(q)).containsExactly(MESSAGES[1]);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"\\/api\\/v1\\/users", "\"/api/v1/users\"", "api", "v1", "users"})
+    void urlPathIsFoundWholeAndByItsParts(String q) throws IOException {
+        assertThat(found(q)).containsExactly(MESSAGES[2]);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"user@example.com", "USER@EXAMPLE.COM", "user", "example", "com"})
+    void emailIsFoundWholeAndByItsParts(String q) throws IOException {
+        assertThat(found(q)).containsExactly(MESSAGES[3]);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"java.net.SocketTimeoutException", "sockettimeoutexception", "SocketTimeoutException",
+        "java", "net"})
+    void javaClassNameIsFoundWholeAndByItsParts(String q) throws IOException {
+        assertThat(found(q)).containsExactly(MESSAGES[4]);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"hello-ab12-17", "HELLO-AB12-17", "hello", "ab12", "17", "hello-ab12-*", "Hello-AB12-*"})
+    void hyphenatedTokenIsFoundWholeByItsPartsAndByWildcard(String q) throws IOException {
+        assertThat(found(q)).containsExactly(MESSAGES[5]);
+    }
+
+    @Test
+    void phrasesStillMatchAcrossCompoundTokens() throws IOException {
+        assertThat(found("\"timed out order_id\"")).containsExactly(MESSAGES[0]);
+        assertThat(found("\"Read timed out\"")).containsExactly(MESSAGES[4]);
+    }
+
+    @Test
+    void aPartDoesNotMatchAnotherWhole() throws IOException {
+        assertThat(found("ab12-17")).isEmpty(); // parts are the pieces between joiners, not every sub-compound
+        assertThat(found("9932")).isEmpty();
+    }
+
+    @Test
+    void indexingEmitsTheWholeThenItsPartsAtTheSamePosition() throws IOException {
+        assertThat(tokens(LogAnalyzer.forIndexing(), "order_id=CO-9931, (10.0.0.1) /api/v1/users."))
+                .containsExactly("order_id", "order", "id", "co-9931", "co", "9931", "10.0.0.1", "10", "0", "0", "1",
+                        "api/v1/users", "api", "v1", "users");
+        assertThat(tokens(LogAnalyzer.forQuery(), "order_id=CO-9931, /api/v1/users."))
+                .containsExactly("order_id", "co-9931", "api/v1/users");
+    }
+
+    @Test
+    void aVeryLongRunIsCutIntoBoundedTokens() throws IOException {
+        String blob = "x".repeat(600);
+        assertThat(tokens(LogAnalyzer.forIndexing(), blob)).containsExactly("x".repeat(255), "x".repeat(255),
+                "x".repeat(90));
+    }
+
+    @Test
+    void nonAsciiLettersAreTokenChars() throws IOException {
+        assertThat(tokens(LogAnalyzer.forQuery(), "Grüße, naïve café")).containsExactly("grüße", "naïve", "café");
+    }
+
+    static List<String> tokens(Analyzer a, String text) throws IOException {
+        List<String> out = new ArrayList<>();
+        try (TokenStream ts = a.tokenStream(Fields.MESSAGE, text)) {
+            CharTermAttribute t = ts.addAttribute(CharTermAttribute.class);
+            ts.reset();
+            while (ts.incrementToken()) {
+                out.add(t.toString());
+            }
+            ts.end();
+        }
+        return out;
+    }
+}

@@ -1,0 +1,172 @@
+package dev.logpipe.indexer;
+
+import dev.logpipe.index.shard.ShardId;
+import dev.logpipe.index.shard.ShardKind;
+import dev.logpipe.index.shard.ShardLayout;
+import dev.logpipe.index.store.LuceneStore;
+import dev.logpipe.indexer.config.IndexerConfig;
+import dev.logpipe.indexer.consume.IndexLoop;
+import dev.logpipe.indexer.consume.Refresher;
+import dev.logpipe.indexer.http.HoldsHandler;
+import dev.logpipe.indexer.http.IndexerServer;
+import dev.logpipe.indexer.http.StatusHandler;
+import dev.logpipe.indexer.metrics.IndexerMetrics;
+import dev.logpipe.indexer.retention.AuditLog;
+import dev.logpipe.indexer.retention.LegalHolds;
+import dev.logpipe.indexer.retention.Retention;
+import dev.logpipe.indexer.stage.StageOffsets;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** One running indexer: shards verified, store open, loop consuming, refresher refreshing, HTTP serving. */
+public final class Indexer implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(Indexer.class);
+
+    private final LuceneStore store;
+    private final IndexLoop loop;
+    private final Refresher refresher;
+    private final IndexerServer server;
+    private final AuditLog audit;
+    private final StageOffsets stages;
+    private final LegalHolds holds;
+    private final Retention retention;
+    private final PrometheusMeterRegistry registry;
+    private boolean closed;
+
+    private Indexer(LuceneStore store, IndexLoop loop, Refresher refresher, IndexerServer server, AuditLog audit,
+                    StageOffsets stages, LegalHolds holds, Retention retention, PrometheusMeterRegistry registry) {
+        this.store = store;
+        this.loop = loop;
+        this.refresher = refresher;
+        this.server = server;
+        this.audit = audit;
+        this.stages = stages;
+        this.holds = holds;
+        this.retention = retention;
+        this.registry = registry;
+    }
+
+    /**
+     * Verifies every shard on disk, then starts consuming and serving.
+     *
+     * @throws IOException a shard or state file is corrupt (named in the message), or the data directory is unusable
+     */
+    public static Indexer start(IndexerConfig config, InstantSource clock) throws Exception {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        IndexerMetrics metrics = new IndexerMetrics(registry);
+        ShardLayout layout = new ShardLayout(config.dataDir());
+        Files.createDirectories(layout.dataDir());
+        LuceneStore store = new LuceneStore(layout, config.index().store(), clock);
+        boolean rebuild = verify(store, layout, config.index().onCorruptShard(), clock);
+        AuditLog audit = new AuditLog(config.auditLog(), clock);
+        try {
+            LegalHolds holds = new LegalHolds(layout.dataDir().resolve("legal-holds.json"), audit, clock);
+            StageOffsets stages = new StageOffsets(clock);
+            Retention retention = new Retention(store, config.retention(), holds, audit, metrics, clock);
+            IndexLoop loop = new IndexLoop(config, store, stages, metrics, retention, clock, rebuild);
+            Refresher refresher = new Refresher(store, stages, metrics, config.refreshInterval());
+            IndexerServer server = new IndexerServer(config.listen(), new StatusHandler(stages, store::openShards),
+                    new HoldsHandler(holds, config.admin().apiKeySha256()), registry, loop::ready);
+            metrics.gauge("logpipe_indexer.shards.open", "Shards open now", store::openShards);
+            server.start();
+            loop.start();
+            refresher.start();
+            log.info("indexer ready listen={}:{} data={} topic={} dead_letter_topic={} group={} bootstrap={}",
+                    server.address().getHostString(), server.address().getPort(), layout.dataDir(),
+                    config.kafka().topic(), config.kafka().deadLetterTopic(), config.kafka().groupId(),
+                    config.kafka().bootstrapServers());
+            return new Indexer(store, loop, refresher, server, audit, stages, holds, retention, registry);
+        } catch (Exception | Error e) {
+            audit.close();
+            store.close();
+            throw e;
+        }
+    }
+
+    /** Checks every shard's last commit and metadata; true when some were moved aside (rebuild from Kafka). */
+    private static boolean verify(LuceneStore store, ShardLayout layout, IndexerConfig.OnCorruptShard policy,
+                                  InstantSource clock) throws IOException {
+        List<ShardId> corrupt = new ArrayList<>();
+        for (ShardKind kind : ShardKind.values()) {
+            for (ShardId id : layout.list(kind)) {
+                try {
+                    store.verify(id);
+                } catch (IOException e) {
+                    if (policy == IndexerConfig.OnCorruptShard.FAIL) {
+                        throw new IOException(e.getMessage() + " (start with index.on_corrupt_shard: move_aside to "
+                                + "move it aside and rebuild it from Kafka)", e);
+                    }
+                    log.warn("{}; moving it aside", e.getMessage());
+                    corrupt.add(id);
+                }
+            }
+        }
+        for (ShardId id : corrupt) {
+            Path aside = layout.dataDir().resolve("corrupt").resolve(id.kind().directory())
+                    .resolve(layout.shardDir(id).getParent().getFileName().toString())
+                    .resolve(id.day() + "-" + clock.millis());
+            Files.createDirectories(aside.getParent());
+            Files.move(layout.shardDir(id), aside);
+            log.warn("shard {} moved to {}; it is rebuilt from what the topics still hold", id, aside);
+        }
+        return !corrupt.isEmpty();
+    }
+
+    public InetSocketAddress address() {
+        return server.address();
+    }
+
+    public LuceneStore store() {
+        return store;
+    }
+
+    public StageOffsets stages() {
+        return stages;
+    }
+
+    public Retention retention() {
+        return retention;
+    }
+
+    public LegalHolds holds() {
+        return holds;
+    }
+
+    public IndexLoop loop() {
+        return loop;
+    }
+
+    public PrometheusMeterRegistry registry() {
+        return registry;
+    }
+
+    /** Stops HTTP, stops the loop (which commits), stops refreshing, closes the store. Idempotent. */
+    @Override
+    public synchronized void close() throws Exception {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            server.close();
+        } finally {
+            try {
+                loop.close();
+            } finally {
+                refresher.close();
+                store.close();
+                audit.close();
+                log.info("indexer stopped");
+            }
+        }
+    }
+}

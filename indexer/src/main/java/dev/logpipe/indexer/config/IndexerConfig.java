@@ -1,0 +1,50 @@
+package dev.logpipe.indexer.config;
+
+import dev.logpipe.index.store.StoreSettings;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/** The indexer's validated configuration (docs/indexer.md#configuration); built by {@link IndexerConfigLoader}. */
+public record IndexerConfig(InetSocketAddress listen, Path dataDir, Kafka kafka, Commit commit, Duration refreshInterval,
+                            Index index, Retention retention, Admin admin, Path auditLog) {
+    public IndexerConfig {
+        admin = admin == null ? new Admin(List.of()) : admin;
+    }
+
+    /** The consumer group and its bounds: records per poll, bytes per fetch. */
+    public record Kafka(String bootstrapServers, String topic, String deadLetterTopic, String groupId,
+                        int maxPollRecords, int fetchMaxBytes, Map<String, String> properties) {
+        public Kafka {
+            properties = Map.copyOf(properties);
+        }
+    }
+
+    /** Index-then-commit every {@code interval} or every {@code maxRecords} records, whichever comes first. */
+    public record Commit(Duration interval, long maxRecords) {
+    }
+
+    public enum OnCorruptShard { FAIL, MOVE_ASIDE }
+
+    public record Index(StoreSettings store, Duration idleClose, OnCorruptShard onCorruptShard, Duration maxFutureSkew) {
+    }
+
+    public record Retention(int defaultDays, Map<String, Integer> tenantDays, Duration checkInterval) {
+        public Retention {
+            tenantDays = Map.copyOf(tenantDays);
+        }
+
+        public int days(String tenant) {
+            return tenantDays.getOrDefault(tenant, defaultDays);
+        }
+    }
+
+    /** SHA-256 hashes (hex) of the admin API keys; empty: the admin API answers 403. */
+    public record Admin(List<String> apiKeySha256) {
+        public Admin {
+            apiKeySha256 = List.copyOf(apiKeySha256);
+        }
+    }
+}

@@ -1,0 +1,97 @@
+package dev.logpipe.indexer;
+
+import dev.logpipe.index.shard.ShardId;
+import dev.logpipe.index.store.SearchRequest;
+import dev.logpipe.index.store.ShardStore;
+import dev.logpipe.index.store.StoreSearcher;
+import dev.logpipe.indexer.config.IndexerConfig;
+import dev.logpipe.indexer.config.IndexerConfigLoader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/** The YAML of a test indexer, an indexer in this JVM, and small clients for its HTTP port and for Kafka. */
+public final class IndexerFixture {
+    public static final String ADMIN_KEY = "admin-key-0123456789";
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    private IndexerFixture() {
+    }
+
+    public static String yaml(String bootstrap, String prefix, Path data, String extra) {
+        return """
+                listen: 127.0.0.1:0
+                data_dir: %s
+                kafka:
+                  bootstrap_servers: %s
+                  topic: %s.records
+                  dead_letter_topic: %s.dead-letter
+                  group_id: %s-indexer
+                commit:
+                  interval: 200ms
+                refresh:
+                  interval: 100ms
+                index:
+                  ram_buffer: 32MiB
+                admin:
+                  api_key_sha256: [%s]
+                """.formatted(data, bootstrap, prefix, prefix, prefix,
+                dev.logpipe.indexer.http.HoldsHandler.sha256(ADMIN_KEY)) + extra;
+    }
+
+    public static Indexer start(String bootstrap, String prefix, Path data, String extra, InstantSource clock)
+            throws Exception {
+        IndexerConfig c = new IndexerConfigLoader().parse(yaml(bootstrap, prefix, data, extra), "test");
+        return Indexer.start(c, clock);
+    }
+
+    public static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
+        return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
+                ProducerConfig.LINGER_MS_CONFIG, 5), new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    public static void send(KafkaProducer<byte[], byte[]> p, String topic, String value) throws Exception {
+        p.send(new ProducerRecord<>(topic, null, value.getBytes(StandardCharsets.UTF_8))).get();
+    }
+
+    public static long count(ShardStore store, List<ShardId> shards, String tenant, String query) throws Exception {
+        try (StoreSearcher s = store.openSearcher(shards)) {
+            return s.count(SearchRequest.of(tenant, query, 10));
+        }
+    }
+
+    public static HttpResponse<String> get(Indexer indexer, String path, String key) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri(indexer, path)).timeout(Duration.ofSeconds(10));
+        if (key != null) {
+            b.header("Authorization", "Bearer " + key);
+        }
+        return HTTP.send(b.GET().build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    public static HttpResponse<String> send(Indexer indexer, String method, String path, String key, String body)
+            throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri(indexer, path)).timeout(Duration.ofSeconds(10))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body));
+        if (key != null) {
+            b.header("Authorization", "Bearer " + key);
+        }
+        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static URI uri(Indexer indexer, String path) {
+        return URI.create("http://127.0.0.1:" + indexer.address().getPort() + path);
+    }
+}

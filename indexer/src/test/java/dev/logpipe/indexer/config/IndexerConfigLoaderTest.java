@@ -1,0 +1,61 @@
+package dev.logpipe.indexer.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.logpipe.config.ConfigException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+
+class IndexerConfigLoaderTest {
+    static final String BASE = "kafka:\n  bootstrap_servers: 127.0.0.1:9092\n";
+
+    @Test
+    void defaultsApplyAndTheExampleIsValid() throws Exception {
+        IndexerConfig c = new IndexerConfigLoader().parse(BASE, "/etc/logpipe/indexer.yaml");
+        assertThat(c.commit().interval()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(c.refreshInterval()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(c.kafka().topic()).isEqualTo("logpipe.records");
+        assertThat(c.dataDir()).isEqualTo(Path.of("/etc/logpipe/data"));
+        assertThat(c.retention().days("anyone")).isEqualTo(30);
+        Path example = Path.of("../examples/indexer.yaml");
+        IndexerConfig e = new IndexerConfigLoader().load(example);
+        assertThat(e.retention().days("acme")).isEqualTo(7);
+        assertThat(Files.exists(example)).isTrue();
+    }
+
+    static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> invalid() {
+        return java.util.stream.Stream.of(
+                org.junit.jupiter.params.provider.Arguments.of("listen: nowhere", "listen: must be host:port"),
+                org.junit.jupiter.params.provider.Arguments.of("commit:\n  interval: -1s", "commit.interval: must be a duration"),
+                org.junit.jupiter.params.provider.Arguments.of("commit:\n  interval: 1ms", "commit.interval: must be >= 10ms"),
+                org.junit.jupiter.params.provider.Arguments.of("refresh:\n  every: 1s", "refresh.every: unknown key"),
+                org.junit.jupiter.params.provider.Arguments.of("index:\n  compression: zip", "index.compression: must be one of"),
+                org.junit.jupiter.params.provider.Arguments.of("index:\n  ram_buffer: 1MiB", "index.ram_buffer: must be between"),
+                org.junit.jupiter.params.provider.Arguments.of("retention:\n  tenants:\n    - id: \"\"", "retention.tenants[0].id: is required"),
+                org.junit.jupiter.params.provider.Arguments.of("retention:\n  tenants:\n    - id: a\n    - id: a", "retention.tenants[1].id: tenant \"a\" is listed twice"),
+                org.junit.jupiter.params.provider.Arguments.of("admin:\n  api_key_sha256: [nothex]", "admin.api_key_sha256[0]: must be 64 lower-case hex digits"),
+                org.junit.jupiter.params.provider.Arguments.of("kafka2: {}", "kafka2: unknown key"));
+    }
+
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.MethodSource("invalid")
+    void invalidValuesNameTheirKeyPath(String extra, String message) {
+        String yaml = BASE + extra + "\n";
+        assertThatThrownBy(() -> new IndexerConfigLoader().parse(yaml, "test")).isInstanceOf(ConfigException.class)
+                .hasMessageContaining(message);
+    }
+
+    @Test
+    void kafkaSettingsTheIndexerOwnsCannotBeOverridden() {
+        assertThatThrownBy(() -> new IndexerConfigLoader().parse(BASE + "  properties:\n    enable.auto.commit: "
+                + "\"true\"\n", "test")).hasMessageContaining("kafka.properties.enable.auto.commit: is fixed");
+        assertThatThrownBy(() -> new IndexerConfigLoader().parse("kafka:\n  topic: x\n", "test"))
+                .hasMessageContaining("kafka.bootstrap_servers: is required");
+        assertThatThrownBy(() -> new IndexerConfigLoader().parse(BASE + "  topic: a\n  dead_letter_topic: a\n",
+                "test")).hasMessageContaining("kafka.dead_letter_topic: must differ");
+    }
+}
