@@ -43,10 +43,12 @@ class ExampleConfigsTest {
     void everyExampleConfigLoads() throws Exception {
         try (Stream<Path> files = Files.walk(EXAMPLES)) {
             List<Path> configs = files.filter(p -> p.toString().endsWith(".yaml"))
-                    .filter(p -> !p.getFileName().toString().equals("collector.yaml")).toList();
+                    // The other roles' configs (collector, indexer) are not forwarder configs.
+                    .filter(p -> !List.of("collector.yaml", "indexer.yaml").contains(p.getFileName().toString()))
+                    .toList();
             assertThat(configs).hasSizeGreaterThanOrEqualTo(7);
             for (Path c : configs) {
-                String yaml = Files.readString(c).replace("token_env: LOGPIPE_TOKEN", "token: example");
+                String yaml = Files.readString(c).replaceAll("token_env: \\S+", "token: example");
                 new ConfigLoader(dir).parse(yaml, c.toString());
             }
         }
