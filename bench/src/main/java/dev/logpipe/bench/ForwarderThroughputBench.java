@@ -23,13 +23,14 @@ import java.util.Random;
  *
  * <pre>
  * java -cp bench/target/logpipe-bench.jar dev.logpipe.bench.ForwarderThroughputBench \
- *     [--lines 10000000] [--format ndjson|raw] [--sink file|http|kafka] [--http-compression gzip|zstd|none] [--spool] [--compression zstd|lz4|none] [--kafka-property key=value ...] [--read-buffer 1MiB] [--dir /tmp/logpipe-bench] [--jvm-opts "..."]
+ *     [--lines 10000000] [--input text|json|logfmt|cri|cri-json|docker] [--format ndjson|raw] [--sink file|http|kafka] [--http-compression gzip|zstd|none] [--spool] [--compression zstd|lz4|none] [--kafka-property key=value ...] [--read-buffer 1MiB] [--dir /tmp/logpipe-bench] [--jvm-opts "..."]
  * </pre>
  * The forwarder jar is taken from forwarder/target/log-forwarder.jar (build it first).
  */
 public final class ForwarderThroughputBench {
     public static void main(String[] args) throws Exception {
         long lines = 10_000_000;
+        String inputFormat = "text";
         String format = "ndjson";
         String readBuffer = "1MiB";
         String sinkType = "file";
@@ -43,6 +44,7 @@ public final class ForwarderThroughputBench {
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--lines" -> lines = Long.parseLong(args[++i]);
+                case "--input" -> inputFormat = args[++i];
                 case "--format" -> format = args[++i];
                 case "--read-buffer" -> readBuffer = args[++i];
                 case "--sink" -> sinkType = args[++i];
@@ -60,8 +62,9 @@ public final class ForwarderThroughputBench {
             }
         }
         Files.createDirectories(dir.resolve("logs"));
-        Path input = dir.resolve("logs").resolve("app.log");
-        long inputBytes = ensureInput(input, lines);
+        InputFormat in = InputFormat.named(inputFormat);
+        Path input = dir.resolve("logs").resolve(in.fileName());
+        long inputBytes = ensureInput(input, lines, in);
         Path out = dir.resolve("out.ndjson");
         Files.deleteIfExists(out);
         deleteState(dir.resolve("state"));
@@ -73,8 +76,8 @@ public final class ForwarderThroughputBench {
                 "    path: " + dir.resolve("state/watermarks.json"),
                 "  sources:",
                 "    - path: " + dir.resolve("logs"),
-                "      patterns: [\"app.log\"]",
-                "");
+                "      patterns: [\"" + in.fileName() + "\"]",
+                in.parserYaml());
         AckServer ack = null;
         dev.logpipe.broker.BrokerProcess broker = null;
         if (sinkType.equals("kafka")) {
@@ -110,8 +113,8 @@ public final class ForwarderThroughputBench {
         if (ack != null) {
             ack.close();
         }
-        System.out.printf(Locale.ROOT, "forwarder file->%s%s (%s): %,d lines, %.1f MB in %.2f s (incl. JVM start)%n",
-                spool ? "spool->" : "", sinkType, sinkType.equals("http") ? "ndjson, " + httpCompression : format, lines, inputBytes / 1e6, seconds);
+        System.out.printf(Locale.ROOT, "forwarder %s file->%s%s (%s): %,d lines, %.1f MB in %.2f s (incl. JVM start)%n",
+                inputFormat, spool ? "spool->" : "", sinkType, sinkType.equals("http") ? "ndjson, " + httpCompression : format, lines, inputBytes / 1e6, seconds);
         System.out.printf(Locale.ROOT, "  throughput     %,.0f lines/s  %.0f MB/s%n", lines / seconds,
                 inputBytes / 1e6 / seconds);
         System.out.printf(Locale.ROOT, "  cpu            %.2f CPU-s total (user %.2f, system %.2f), %.3f CPU-s per million lines%n",
@@ -130,6 +133,16 @@ public final class ForwarderThroughputBench {
 
     /** Writes N lines of ~200 bytes (a realistic access-log shape) unless the file already has them. */
     static long ensureInput(Path input, long lines) throws IOException {
+        return ensureInput(input, lines, InputFormat.TEXT);
+    }
+
+    /**
+     * Writes N access-log records in {@code format} unless the file already has them. Every format carries the
+     * same records (the same random values): a ~200-byte text line, that line's values as a JSON object or
+     * logfmt pairs, or the text/JSON line inside a CRI or Docker container log line (every 100th split in two
+     * pieces, as runtimes do with long lines).
+     */
+    static long ensureInput(Path input, long lines, InputFormat format) throws IOException {
         // The marker holds the size of the input it vouches for; a different line count rewrites the input.
         Path marker = input.resolveSibling(input.getFileName() + "." + lines + ".done");
         if (Files.exists(marker) && Files.exists(input)
@@ -141,26 +154,107 @@ public final class ForwarderThroughputBench {
         String[] levels = {"INFO", "INFO", "INFO", "WARN", "ERROR", "DEBUG"};
         try (OutputStream os = new BufferedOutputStream(Files.newOutputStream(input), 1 << 20)) {
             StringBuilder b = new StringBuilder(256);
+            StringBuilder pad = new StringBuilder(64);
             for (long i = 0; i < lines; i++) {
+                String time = "2026-12-01T08:" + (10 + (i / 600_000) % 50) + ":"
+                        + String.format(Locale.ROOT, "%02d.%03d", (i / 10_000) % 60, i % 1000) + "Z";
+                String level = levels[r.nextInt(levels.length)];
+                int thread = r.nextInt(64);
+                String path = paths[r.nextInt(paths.length)];
+                int status = r.nextInt(10) == 0 ? 500 : 200;
+                int duration = r.nextInt(900);
+                String trace = Long.toHexString(r.nextLong());
+                int user = r.nextInt(100_000);
                 b.setLength(0);
-                b.append("2026-12-01T08:").append(10 + (i / 600_000) % 50).append(':')
-                        .append(String.format(Locale.ROOT, "%02d.%03d", (i / 10_000) % 60, i % 1000))
-                        .append("Z ").append(levels[r.nextInt(levels.length)])
-                        .append(" [http-nio-8080-exec-").append(r.nextInt(64)).append("] c.e.web.AccessLog - ")
-                        .append("method=GET path=").append(paths[r.nextInt(paths.length)])
-                        .append(" status=").append(r.nextInt(10) == 0 ? 500 : 200)
-                        .append(" duration_ms=").append(r.nextInt(900))
-                        .append(" trace_id=").append(Long.toHexString(r.nextLong()))
-                        .append(" user=\"u").append(r.nextInt(100_000)).append("\" seq=").append(i);
-                while (b.length() < 199) {
-                    b.append(' ').append((char) ('a' + r.nextInt(26)));
+                b.append(time).append(' ').append(level)
+                        .append(" [http-nio-8080-exec-").append(thread).append("] c.e.web.AccessLog - ")
+                        .append("method=GET path=").append(path)
+                        .append(" status=").append(status)
+                        .append(" duration_ms=").append(duration)
+                        .append(" trace_id=").append(trace)
+                        .append(" user=\"u").append(user).append("\" seq=").append(i);
+                pad.setLength(0);
+                while (b.length() + pad.length() < 199) {
+                    pad.append(' ').append((char) ('a' + r.nextInt(26)));
                 }
-                b.append('\n');
-                os.write(b.toString().getBytes(StandardCharsets.UTF_8));
+                String text = b.append(pad).toString();
+                String line = switch (format) {
+                    case TEXT -> text;
+                    case JSON, CRI_JSON -> "{\"time\":\"" + time + "\",\"level\":\"" + level
+                            + "\",\"thread\":\"http-nio-8080-exec-" + thread + "\",\"logger\":\"c.e.web.AccessLog\","
+                            + "\"msg\":\"GET " + path + "\",\"http\":{\"method\":\"GET\",\"path\":\"" + path
+                            + "\",\"status\":" + status + "},\"duration_ms\":" + duration + ",\"trace_id\":\"" + trace
+                            + "\",\"user\":\"u" + user + "\",\"seq\":" + i + ",\"pad\":\"" + pad.toString().trim() + "\"}";
+                    case LOGFMT -> "time=" + time + " level=" + level + " thread=http-nio-8080-exec-" + thread
+                            + " logger=c.e.web.AccessLog msg=\"GET " + path + "\" method=GET path=" + path
+                            + " status=" + status + " duration_ms=" + duration + " trace_id=" + trace
+                            + " user=u" + user + " seq=" + i + " pad=\"" + pad.toString().trim() + "\"";
+                    case CRI, DOCKER -> text;
+                };
+                if (format == InputFormat.CRI_JSON) {
+                    line = cri(time, line, i);
+                } else if (format == InputFormat.CRI) {
+                    line = cri(time, line, i);
+                } else if (format == InputFormat.DOCKER) {
+                    line = docker(time, line, i);
+                }
+                os.write(line.getBytes(StandardCharsets.UTF_8));
+                os.write('\n');
             }
         }
         Files.writeString(marker, Long.toString(Files.size(input)));
         return Files.size(input);
+    }
+
+    private static String cri(String time, String line, long i) {
+        String prefix = time.substring(0, time.length() - 1) + "000000Z stdout ";
+        if (i % 100 == 0) {
+            int half = line.length() / 2;
+            return prefix + "P " + line.substring(0, half) + "\n" + prefix + "F " + line.substring(half);
+        }
+        return prefix + "F " + line;
+    }
+
+    private static String docker(String time, String line, long i) {
+        // The bench's lines need no JSON escaping but the quotes around the user.
+        String escaped = line.replace("\"", "\\\"");
+        String tail = "\",\"stream\":\"stdout\",\"time\":\"" + time + "\"}";
+        if (i % 100 == 0) {
+            int half = escaped.length() / 2;
+            return "{\"log\":\"" + escaped.substring(0, half) + tail + "\n{\"log\":\"" + escaped.substring(half) + "\\n"
+                    + tail;
+        }
+        return "{\"log\":\"" + escaped + "\\n" + tail;
+    }
+
+    /** The line format of the generated input and the parser settings that read it. */
+    enum InputFormat {
+        TEXT("app.log", ""),
+        JSON("app-json.log", "parser:\n  format: json\n"),
+        LOGFMT("app-logfmt.log", "parser:\n  format: logfmt\n"),
+        CRI("app-cri.log", "parser:\n  format: cri\n"),
+        CRI_JSON("app-cri-json.log", "parser:\n  format: cri\n  content: json\n"),
+        DOCKER("app-docker.log", "parser:\n  format: docker\n");
+
+        private final String fileName;
+        private final String parser;
+
+        InputFormat(String fileName, String parser) {
+            this.fileName = fileName;
+            this.parser = parser;
+        }
+
+        static InputFormat named(String name) {
+            return valueOf(name.toUpperCase(Locale.ROOT).replace('-', '_'));
+        }
+
+        String fileName() {
+            return fileName;
+        }
+
+        String parserYaml() {
+            return parser;
+        }
     }
 
     static void deleteRecursively(Path p) throws IOException {

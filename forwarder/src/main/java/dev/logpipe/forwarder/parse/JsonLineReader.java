@@ -11,13 +11,15 @@ import dev.logpipe.record.RecordCodec;
 import java.io.IOException;
 
 /**
- * {@code parser.format: json}: one JSON object per line, read with Jackson's streaming parser (no tree).
+ * {@code parser.format: json}: one JSON object per line. The common shapes are read by {@link JsonFastPath} in one
+ * pass over the bytes; the rest (and every invalid line) by Jackson's streaming parser (no tree).
  * Nested objects are flattened with dots, arrays kept as their JSON text, {@code null}s dropped, as
  * {@code RecordCodec} does with a record's fields. Anything but one object is an error.
  */
 public final class JsonLineReader extends StructuredReader {
     private final JsonFactory factory;
     private final ObjectMapper arrays;
+    private final JsonFastPath fast;
 
     public JsonLineReader(KeyMapping keys, String timeKey, TimeParser time) {
         super(new KeyRoles(keys, timeKey), time);
@@ -26,10 +28,20 @@ public final class JsonLineReader extends StructuredReader {
                         .maxNestingDepth(RecordCodec.MAX_NESTING_DEPTH + 2).build())
                 .build();
         this.arrays = new ObjectMapper(factory);
+        this.fast = new JsonFastPath(roles(), time);
     }
 
     @Override
     boolean parse(byte[] b, int off, int len) {
+        if (!transformSetsFields() && fast.read(b, off, len, out)) {
+            return true;
+        }
+        out.reset(); // the fast path decides nothing: the line is read again, by Jackson
+        return slowParse(b, off, len);
+    }
+
+    /** Jackson's streaming parser: every line the fast path leaves, and the judge of what is invalid. */
+    private boolean slowParse(byte[] b, int off, int len) {
         try (JsonParser p = factory.createParser(b, off, len)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 out.error = "not a JSON object";

@@ -30,4 +30,8 @@ final class KeyRoles {
     Role of(String name) {
         return roles.get(name);
     }
+
+    Map<String, Role> all() {
+        return Map.copyOf(roles);
+    }
 }

@@ -20,6 +20,12 @@ public final class StructuredLine {
     String service;
     String traceId;
     String spanId;
+    /** Set instead of the Strings by the fast path: ranges of {@link #src} holding the raw (unescaped) ids. */
+    byte[] src;
+    int traceOff = -1;
+    int traceLen;
+    int spanOff = -1;
+    int spanLen;
     long time = TimeParser.NONE;
     /** The time key's text when it did not parse (it is kept in the fields too), else null. */
     String badTime;
@@ -35,6 +41,9 @@ public final class StructuredLine {
         service = null;
         traceId = null;
         spanId = null;
+        src = null;
+        traceOff = -1;
+        spanOff = -1;
         time = TimeParser.NONE;
         badTime = null;
         error = null;
@@ -64,11 +73,42 @@ public final class StructuredLine {
     }
 
     public String traceId() {
+        if (traceId == null && traceOff >= 0) {
+            traceId = new String(src, traceOff, traceLen, java.nio.charset.StandardCharsets.UTF_8);
+        }
         return traceId;
     }
 
     public String spanId() {
+        if (spanId == null && spanOff >= 0) {
+            spanId = new String(src, spanOff, spanLen, java.nio.charset.StandardCharsets.UTF_8);
+        }
         return spanId;
+    }
+
+    public boolean hasTraceId() {
+        return traceId != null || traceOff >= 0;
+    }
+
+    public boolean hasSpanId() {
+        return spanId != null || spanOff >= 0;
+    }
+
+    /** Appends the trace id as a quoted JSON string (without making a String when it came as bytes). */
+    public void writeTraceId(JsonBuffer out) {
+        if (traceId != null) {
+            out.string(traceId);
+        } else {
+            out.string(src, traceOff, traceLen);
+        }
+    }
+
+    public void writeSpanId(JsonBuffer out) {
+        if (spanId != null) {
+            out.string(spanId);
+        } else {
+            out.string(src, spanOff, spanLen);
+        }
     }
 
     /** Epoch nanoseconds, or {@link TimeParser#NONE}. */

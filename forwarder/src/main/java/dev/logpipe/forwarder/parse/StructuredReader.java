@@ -52,6 +52,19 @@ public abstract class StructuredReader {
 
     abstract boolean parse(byte[] b, int off, int len);
 
+    /** Whether a transform sets fields (then every key of the line is checked against them). */
+    final boolean transformSetsFields() {
+        return !taken.isEmpty();
+    }
+
+    final KeyRoles roles() {
+        return roles;
+    }
+
+    final TimeParser timeParser() {
+        return time;
+    }
+
     /** Whether {@code name} may be written (not reserved, not a repeat); counts it. False sets an error when over the limits. */
     final boolean claim(String name) {
         if (name.length() > RecordCodec.MAX_FIELD_NAME_LENGTH) {
@@ -181,13 +194,13 @@ public abstract class StructuredReader {
                 out.service = v;
             }
             case TRACE_ID -> {
-                if (out.traceId != null) {
+                if (out.hasTraceId()) {
                     return false;
                 }
                 out.traceId = v;
             }
             case SPAN_ID -> {
-                if (out.spanId != null) {
+                if (out.hasSpanId()) {
                     return false;
                 }
                 out.spanId = v;

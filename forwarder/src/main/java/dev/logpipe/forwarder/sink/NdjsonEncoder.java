@@ -67,13 +67,17 @@ public final class NdjsonEncoder {
         if (level != null) {
             out.ascii(",\"level\":\"").ascii(Level.normalize(level).name()).raw((byte) '"');
         }
-        String traceId = attrs != null && attrs.traceId() != null ? attrs.traceId() : structured ? body.traceId() : null;
-        if (traceId != null) {
-            out.ascii(",\"trace_id\":").string(traceId);
+        if (attrs != null && attrs.traceId() != null) {
+            out.ascii(",\"trace_id\":").string(attrs.traceId());
+        } else if (structured && body.hasTraceId()) {
+            out.ascii(",\"trace_id\":");
+            body.writeTraceId(out);
         }
-        String spanId = attrs != null && attrs.spanId() != null ? attrs.spanId() : structured ? body.spanId() : null;
-        if (spanId != null) {
-            out.ascii(",\"span_id\":").string(spanId);
+        if (attrs != null && attrs.spanId() != null) {
+            out.ascii(",\"span_id\":").string(attrs.spanId());
+        } else if (structured && body.hasSpanId()) {
+            out.ascii(",\"span_id\":");
+            body.writeSpanId(out);
         }
         out.raw(MESSAGE);
         if (structured) {
