@@ -19,7 +19,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 /**
  * Publishes the records the indexer cannot index to the dead-letter topic (acks=all, idempotent), in the collector's
  * dead-letter shape plus where the record came from. {@link #awaitAll} is called before offsets are committed, so a
- * record is never skipped without its dead letter being durable. Used by the loop thread only.
+ * record is never skipped without its dead letter being durable. Thread-safe (the decode thread publishes, the loop
+ * thread awaits).
  */
 final class DeadLetters implements AutoCloseable {
     static final int MAX_RAW_BYTES = 64 * 1024;
@@ -40,7 +41,7 @@ final class DeadLetters implements AutoCloseable {
         this.topic = topic;
     }
 
-    void publish(String reason, String detail, String tenant, byte[] line, int off, int len, String from,
+    synchronized void publish(String reason, String detail, String tenant, byte[] line, int off, int len, String from,
                  int partition, long offset, Instant now) {
         ObjectNode o = JSON.createObjectNode();
         o.put("reason", reason);
@@ -58,17 +59,21 @@ final class DeadLetters implements AutoCloseable {
         pending.add(producer.send(new ProducerRecord<>(topic, key, o.toString().getBytes(StandardCharsets.UTF_8))));
     }
 
-    int pending() {
+    synchronized int pending() {
         return pending.size();
     }
 
     /** Waits until every dead letter sent so far is committed by the broker; throws if one was not. */
     void awaitAll() throws InterruptedException, ExecutionException {
+        List<Future<RecordMetadata>> sent;
+        synchronized (this) {
+            sent = new ArrayList<>(pending);
+            pending.clear();
+        }
         producer.flush();
-        for (Future<RecordMetadata> f : pending) {
+        for (Future<RecordMetadata> f : sent) {
             f.get();
         }
-        pending.clear();
     }
 
     @Override

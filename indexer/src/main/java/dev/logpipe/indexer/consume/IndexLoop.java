@@ -34,6 +34,9 @@ import org.slf4j.LoggerFactory;
  * 05): Lucene-commit every dirty shard with the offsets, <em>then</em> commit the same offsets to Kafka. Dead letters
  * are awaited before either. Retention runs here too, so no other thread ever closes a shard being written.
  *
+ * <p>Splitting and decoding a poll runs on a second thread ({@code indexer-decode}) while this thread writes the
+ * previous poll: at most one decoded poll waits, and its offsets count as processed only once it is written.
+ *
  * <p>Memory is bounded by {@code max_poll_records} records of one poll (processed before the next), the consumer's
  * {@code fetch_max_bytes} and the index RAM buffer; the loop never queues work. {@link #close} stops intake, commits
  * what was written, and joins.
@@ -62,6 +65,17 @@ public final class IndexLoop implements AutoCloseable {
     private long sinceCommit;
     private long lastCommitNanos = System.nanoTime();
     private long lastEndOffsetsNanos;
+    private final java.util.concurrent.ExecutorService decoder = java.util.concurrent.Executors.newSingleThreadExecutor(
+            r -> {
+                Thread t = new Thread(r, "indexer-decode");
+                t.setDaemon(true);
+                return t;
+            });
+    /** The decoded poll not yet written, or null. */
+    private java.util.concurrent.Future<Decoded> pending;
+
+    private record Decoded(ConsumerRecords<byte[], byte[]> polled, PollBatch batch) {
+    }
 
     /** @param rebuild replay every partition from its beginning (a corrupt shard was moved aside) */
     public IndexLoop(IndexerConfig config, LuceneStore store, StageOffsets stages, IndexerMetrics metrics,
@@ -115,10 +129,10 @@ public final class IndexLoop implements AutoCloseable {
             consumer = consumer();
             consumer.subscribe(List.of(config.kafka().topic(), config.kafka().deadLetterTopic()), new Rebalance());
             while (running) {
-                ConsumerRecords<byte[], byte[]> polled = consumer.poll(Duration.ofMillis(100));
-                if (!polled.isEmpty()) {
-                    process(polled);
-                }
+                ConsumerRecords<byte[], byte[]> polled = consumer.poll(Duration.ofMillis(pending == null ? 100 : 5));
+                java.util.concurrent.Future<Decoded> next = polled.isEmpty() ? null : decode(polled);
+                writePending();
+                pending = next;
                 long now = System.nanoTime();
                 if (sinceCommit > 0 && (now - lastCommitNanos >= config.commit().interval().toNanos()
                         || sinceCommit >= config.commit().maxRecords())) {
@@ -130,9 +144,11 @@ public final class IndexLoop implements AutoCloseable {
                     retention.runIfDue();
                 }
             }
+            writePending();
             commit();
         } catch (WakeupException e) {
             try {
+                writePending();
                 commit();
             } catch (Exception ex) {
                 failure = ex;
@@ -149,24 +165,51 @@ public final class IndexLoop implements AutoCloseable {
             if (deadLetters != null) {
                 deadLetters.close();
             }
+            decoder.shutdownNow();
         }
     }
 
-    private void process(ConsumerRecords<byte[], byte[]> polled) throws Exception {
-        PollBatch batch = new PollBatch(codec, router, deadLetters, metrics, clock.instant());
-        String recordsTopic = config.kafka().topic();
+    /** Marks the poll READ and hands its splitting and decoding to the decode thread. */
+    private java.util.concurrent.Future<Decoded> decode(ConsumerRecords<byte[], byte[]> polled) {
         for (TopicPartition tp : polled.partitions()) {
             List<ConsumerRecord<byte[], byte[]>> list = polled.records(tp);
             ConsumerRecord<byte[], byte[]> last = list.get(list.size() - 1);
             stages.read(key(tp), last.offset() + 1, last.timestamp());
-            for (ConsumerRecord<byte[], byte[]> m : list) {
-                if (tp.topic().equals(recordsTopic)) {
-                    batch.addRecords(m);
-                } else {
-                    batch.addDeadLetter(m);
+        }
+        String recordsTopic = config.kafka().topic();
+        return decoder.submit(() -> {
+            PollBatch batch = new PollBatch(codec, router, deadLetters, metrics, clock.instant());
+            for (TopicPartition tp : polled.partitions()) {
+                boolean records = tp.topic().equals(recordsTopic);
+                for (ConsumerRecord<byte[], byte[]> m : polled.records(tp)) {
+                    if (records) {
+                        batch.addRecords(m);
+                    } else {
+                        batch.addDeadLetter(m);
+                    }
                 }
             }
+            return new Decoded(polled, batch);
+        });
+    }
+
+    /** Writes the decoded poll waiting, if any; only then do its offsets count as processed. */
+    private void writePending() throws Exception {
+        if (pending == null) {
+            return;
         }
+        Decoded d;
+        try {
+            d = pending.get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("decoding a poll failed: " + e.getCause(), e.getCause());
+        } finally {
+            pending = null;
+        }
+        write(d.polled(), d.batch());
+    }
+
+    private void write(ConsumerRecords<byte[], byte[]> polled, PollBatch batch) throws Exception {
         long written = 0;
         for (Map.Entry<ShardId, List<IndexRecord>> e : batch.records.entrySet()) {
             List<ShardStore.Rejection> rejected = store.write(e.getKey(), e.getValue());
@@ -247,6 +290,7 @@ public final class IndexLoop implements AutoCloseable {
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
             try {
+                writePending();
                 commit();
             } catch (Exception e) {
                 throw new IllegalStateException("commit before a rebalance failed: " + e, e);
