@@ -368,6 +368,10 @@ public final class ConfigLoader {
                 ForwarderConfig.WhenFull.BLOCK);
         s.rejectUnknownKeys();
         if (!enabled) {
+            String leftovers = SpoolLeftovers.describe(path);
+            if (leftovers != null) {
+                org.slf4j.LoggerFactory.getLogger(ConfigLoader.class).warn(leftovers);
+            }
             return null;
         }
         if (segmentBytes * 4 > maxBytes) {
