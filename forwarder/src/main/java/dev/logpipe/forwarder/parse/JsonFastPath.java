@@ -499,35 +499,6 @@ final class JsonFastPath {
 
     /** Length of the well-formed UTF-8 sequence at {@code b[p]}, or 0. */
     private int utf8Length(int p) {
-        int b0 = b[p] & 0xFF;
-        int need;
-        int min;
-        if (b0 >= 0xC2 && b0 <= 0xDF) {
-            need = 1;
-            min = 0x80;
-        } else if (b0 >= 0xE0 && b0 <= 0xEF) {
-            need = 2;
-            min = 0x800;
-        } else if (b0 >= 0xF0 && b0 <= 0xF4) {
-            need = 3;
-            min = 0x10000;
-        } else {
-            return 0;
-        }
-        if (p + need >= end) {
-            return 0;
-        }
-        int cp = b0 & (0x3F >> need);
-        for (int k = 1; k <= need; k++) {
-            int c = b[p + k] & 0xFF;
-            if ((c & 0xC0) != 0x80) {
-                return 0;
-            }
-            cp = (cp << 6) | (c & 0x3F);
-        }
-        if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-            return 0;
-        }
-        return need + 1;
+        return dev.logpipe.record.Utf8.sequenceLength(b, p, end);
     }
 }
