@@ -98,23 +98,11 @@ public final class DockerLines extends ContainerLines {
             char ch = c[i];
             if (ch < 0x80) {
                 a[p++] = (byte) ch;
-            } else if (ch < 0x800) {
-                a[p++] = (byte) (0xC0 | ch >> 6);
-                a[p++] = (byte) (0x80 | ch & 0x3F);
-            } else if (Character.isHighSurrogate(ch) && i + 1 < end && Character.isLowSurrogate(c[i + 1])) {
-                int cp = Character.toCodePoint(ch, c[++i]);
-                a[p++] = (byte) (0xF0 | cp >> 18);
-                a[p++] = (byte) (0x80 | cp >> 12 & 0x3F);
-                a[p++] = (byte) (0x80 | cp >> 6 & 0x3F);
-                a[p++] = (byte) (0x80 | cp & 0x3F);
-            } else if (Character.isSurrogate(ch)) {
-                a[p++] = (byte) 0xEF;
-                a[p++] = (byte) 0xBF;
-                a[p++] = (byte) 0xBD;
             } else {
-                a[p++] = (byte) (0xE0 | ch >> 12);
-                a[p++] = (byte) (0x80 | ch >> 6 & 0x3F);
-                a[p++] = (byte) (0x80 | ch & 0x3F);
+                p = JsonChars.utf8(c, i, end, a, p);
+                if (JsonChars.isPair(c, i, end)) {
+                    i++;
+                }
             }
         }
         contentLen = p;

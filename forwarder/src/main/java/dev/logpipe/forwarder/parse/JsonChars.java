@@ -39,26 +39,46 @@ final class JsonChars {
                         a[p++] = HEX[ch & 0xF];
                     }
                 }
-            } else if (ch < 0x800) {
-                a[p++] = (byte) (0xC0 | ch >> 6);
-                a[p++] = (byte) (0x80 | ch & 0x3F);
-            } else if (Character.isHighSurrogate(ch) && i + 1 < end && Character.isLowSurrogate(c[i + 1])) {
-                int cp = Character.toCodePoint(ch, c[++i]);
-                a[p++] = (byte) (0xF0 | cp >> 18);
-                a[p++] = (byte) (0x80 | cp >> 12 & 0x3F);
-                a[p++] = (byte) (0x80 | cp >> 6 & 0x3F);
-                a[p++] = (byte) (0x80 | cp & 0x3F);
-            } else if (Character.isSurrogate(ch)) {
-                a[p++] = (byte) 0xEF;
-                a[p++] = (byte) 0xBF;
-                a[p++] = (byte) 0xBD;
             } else {
-                a[p++] = (byte) (0xE0 | ch >> 12);
-                a[p++] = (byte) (0x80 | ch >> 6 & 0x3F);
-                a[p++] = (byte) (0x80 | ch & 0x3F);
+                p = JsonChars.utf8(c, i, end, a, p);
+                if (JsonChars.isPair(c, i, end)) {
+                    i++;
+                }
             }
         }
         a[p++] = '"';
         out.advance(p - out.size());
+    }
+
+    /** Whether {@code c[i]} and {@code c[i + 1]} are a surrogate pair (one code point of two chars). */
+    static boolean isPair(char[] c, int i, int end) {
+        return Character.isHighSurrogate(c[i]) && i + 1 < end && Character.isLowSurrogate(c[i + 1]);
+    }
+
+    /**
+     * Writes the non-ASCII code point at {@code c[i]} (two chars when {@link #isPair}) as UTF-8 at {@code a[p]},
+     * a lone surrogate as U+FFFD; returns the position after it.
+     */
+    static int utf8(char[] c, int i, int end, byte[] a, int p) {
+        char ch = c[i];
+        if (ch < 0x800) {
+            a[p++] = (byte) (0xC0 | ch >> 6);
+            a[p++] = (byte) (0x80 | ch & 0x3F);
+        } else if (isPair(c, i, end)) {
+            int cp = Character.toCodePoint(ch, c[i + 1]);
+            a[p++] = (byte) (0xF0 | cp >> 18);
+            a[p++] = (byte) (0x80 | cp >> 12 & 0x3F);
+            a[p++] = (byte) (0x80 | cp >> 6 & 0x3F);
+            a[p++] = (byte) (0x80 | cp & 0x3F);
+        } else if (Character.isSurrogate(ch)) {
+            a[p++] = (byte) 0xEF;
+            a[p++] = (byte) 0xBF;
+            a[p++] = (byte) 0xBD;
+        } else {
+            a[p++] = (byte) (0xE0 | ch >> 12);
+            a[p++] = (byte) (0x80 | ch >> 6 & 0x3F);
+            a[p++] = (byte) (0x80 | ch & 0x3F);
+        }
+        return p;
     }
 }
