@@ -1,6 +1,5 @@
 package dev.logpipe.forwarder.tail;
 
-import dev.logpipe.forwarder.config.ForwarderConfig.Source;
 import dev.logpipe.forwarder.metrics.ForwarderMetrics;
 import dev.logpipe.forwarder.tail.SourceScanner.Found;
 import dev.logpipe.forwarder.watermark.PublishedJournal;
@@ -8,11 +7,7 @@ import dev.logpipe.forwarder.watermark.Watermark;
 import dev.logpipe.forwarder.watermark.WatermarkStore;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -50,7 +45,7 @@ final class Tailers {
     private final Map<String, Boolean> leftEarlier = bounded();
 
     private static <V> Map<String, V> bounded() {
-        return new java.util.LinkedHashMap<>() {
+        return new LinkedHashMap<>() {
             private static final long serialVersionUID = 1L;
 
             @Override
@@ -63,7 +58,19 @@ final class Tailers {
     private boolean firstScan = true;
     private boolean journalSettled;
     private Set<String> reportedPaths = Set.of();
-    private final Set<Path> unreadable = new HashSet<>();
+    private final FileOpener opener;
+    private final RestartRecovery recovery;
+    private final RestartRecovery.OpenFiles openFiles = new RestartRecovery.OpenFiles() {
+        @Override
+        public boolean isOpenPath(String path) {
+            return Tailers.this.isOpenPath(path);
+        }
+
+        @Override
+        public Tailer register(Found f, FileChannel ch, long start, Tailer predecessor) throws IOException {
+            return Tailers.this.register(f, ch, start, predecessor);
+        }
+    };
 
     Tailers(SourceScanner scanner, WatermarkStore store, PublishedJournal journal, ForwarderMetrics metrics,
             FileParsers parsers, int maxLineBytes, String host, long rotateWaitNanos) {
@@ -75,6 +82,8 @@ final class Tailers {
         this.maxLineBytes = maxLineBytes;
         this.host = host;
         this.rotateWaitNanos = rotateWaitNanos;
+        this.opener = new FileOpener(scanner);
+        this.recovery = new RestartRecovery(store, scanner, opener, metrics);
     }
 
     /** Open files, oldest first: rotated files come before their successors. */
@@ -132,7 +141,7 @@ final class Tailers {
         // patterns while we were stopped must claim its renamed file first, or its unread tail is lost.
         if (firstScan) {
             firstScan = false;
-            settleStaleEntries(vacated);
+            recovery.settleStaleEntries(openFiles, vacated);
         }
         for (Found f : unmatched) {
             openFromBeginning(f, vacated);
@@ -175,16 +184,16 @@ final class Tailers {
         metrics.lag(lag);
     }
 
-    /** Files that left the sources at least rotate_wait ago and were read to their end: ready to close. */
     /** Whether {@code t} left the sources at least rotate_wait ago and was read to its end (nothing more will come). */
     boolean ended(Tailer t, long now) {
         return t.isUnseen() && t.reachedEof() && now - t.unseenSinceNanos() >= rotateWaitNanos;
     }
 
+    /** Files that left the sources at least rotate_wait ago and were read to their end: ready to close. */
     List<Tailer> finished(long now) {
         List<Tailer> done = new ArrayList<>();
         for (Tailer t : open.values()) {
-            if (t.isUnseen() && t.reachedEof() && !t.hasPendingRecord() && now - t.unseenSinceNanos() >= rotateWaitNanos) {
+            if (ended(t, now) && !t.hasPendingRecord()) {
                 done.add(t);
             }
         }
@@ -193,10 +202,7 @@ final class Tailers {
 
     void close(Tailer t) {
         open.remove(t.key());
-        Watermark w = store.get(t.path());
-        if (w != null && w.inode() == t.key().inode()) {
-            store.remove(t.path());
-        }
+        store.removeIfInode(t.path(), t.key().inode());
         journal.release(t.journalKey());
         try {
             t.close();
@@ -221,7 +227,7 @@ final class Tailers {
     }
 
     private boolean openIfKnown(Found f, Map<String, Tailer> vacated) {
-        FileChannel ch = openFound(f);
+        FileChannel ch = opener.openListed(f);
         if (ch == null) {
             return true; // vanished or replaced since the listing; the next scan sees the truth
         }
@@ -229,12 +235,12 @@ final class Tailers {
             String p = f.path().toString();
             String matched = null;
             Watermark w = store.get(p);
-            if (w != null && identityMatches(w, f.key(), ch)) {
+            if (w != null && FileIdentity.matches(w, f.key(), ch)) {
                 matched = p;
             } else {
                 for (Map.Entry<String, Watermark> e : store.entries().entrySet()) {
                     if (!e.getKey().equals(p) && !isOpenPath(e.getKey())
-                            && identityMatches(e.getValue(), f.key(), ch)) {
+                            && FileIdentity.matches(e.getValue(), f.key(), ch)) {
                         matched = e.getKey();
                         break;
                     }
@@ -266,14 +272,14 @@ final class Tailers {
             }
             return true;
         } catch (IOException e) {
-            closeQuietly(ch);
+            FileOpener.closeQuietly(ch);
             log.warn("cannot read {}: {}; it is tried again on the next scan", f.path(), e.toString());
             return true;
         }
     }
 
     private void openFromBeginning(Found f, Map<String, Tailer> vacated) {
-        FileChannel ch = openFound(f);
+        FileChannel ch = opener.openListed(f);
         if (ch == null) {
             return;
         }
@@ -288,12 +294,12 @@ final class Tailers {
                     stale != null ? " (new identity: inode " + f.key().inode() + ", was " + stale.inode() + ")" : "");
             register(f, ch, 0, predecessor);
         } catch (IOException e) {
-            closeQuietly(ch);
+            FileOpener.closeQuietly(ch);
             log.warn("cannot read {}: {}; it is tried again on the next scan", f.path(), e.toString());
         }
     }
 
-    private void register(Found f, FileChannel ch, long start, Tailer predecessor) throws IOException {
+    private Tailer register(Found f, FileChannel ch, long start, Tailer predecessor) throws IOException {
         Fingerprint fp = Fingerprint.of(ch);
         PublishedJournal.Key jk = new PublishedJournal.Key(f.key().device(), f.key().inode(), fp.hash());
         long replayUntil = fp.complete() ? journal.previouslyPublished(jk) : -1;
@@ -307,13 +313,11 @@ final class Tailers {
         open.put(f.key(), t);
         store.put(t.path(), t.watermark());
         metrics.fileOpened();
+        return t;
     }
 
     private void moveEntry(Tailer t, String newPath) {
-        Watermark w = store.get(t.path());
-        if (w != null && w.inode() == t.key().inode()) {
-            store.remove(t.path());
-        }
+        store.removeIfInode(t.path(), t.key().inode());
         t.renamed(newPath);
         store.put(newPath, t.watermark());
     }
@@ -321,74 +325,14 @@ final class Tailers {
     /** A file that left the patterns: find its new name in the same directory, or note that it is deleted. */
     private void locateOutsidePatterns(Tailer t) {
         Path dir = Path.of(t.path()).getParent();
-        Path found = findByKey(dir, t.key());
+        Path found = FileIdentity.find(dir, t.key());
         if (found != null) {
             String old = t.path();
             moveEntry(t, found.toString());
             log.info("file left the watched patterns path={} new_path={}; reading it to its end", old, found);
         } else {
-            Watermark w = store.get(t.path());
-            if (w != null && w.inode() == t.key().inode()) {
-                store.remove(t.path());
-            }
+            store.removeIfInode(t.path(), t.key().inode());
             log.info("file deleted path={}; reading what remains through the open descriptor", t.path());
-        }
-    }
-
-    /**
-     * On the first scan, before unmatched files open from the beginning: entries that matched no file were
-     * rotated away while we were stopped. A renamed file found by identity is read to its end from its
-     * watermark, and a new file at its old path waits for it ({@code vacated}).
-     */
-    private void settleStaleEntries(Map<String, Tailer> vacated) {
-        for (Map.Entry<String, Watermark> e : new ArrayList<>(store.entries().entrySet())) {
-            String p = e.getKey();
-            if (isOpenPath(p)) {
-                continue;
-            }
-            Watermark w = e.getValue();
-            Path path = Path.of(p);
-            if (!SourceScanner.directoryExists(path)) {
-                continue; // the directory may come back (unmounted volume): keep the entry
-            }
-            if (Files.isRegularFile(path)) {
-                // Same identity, fingerprint included: a new file that reused the inode is not the same file.
-                try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
-                    if (identityMatches(w, FileKey.of(path), ch)) {
-                        continue; // same file, just not watched now: keep its entry for when it is again
-                    }
-                } catch (IOException ignored) {
-                    // treat as gone
-                }
-            }
-            Path renamed = findByKeyAndWatermark(path.getParent(), w);
-            if (renamed != null) {
-                FileChannel ch = openChannel(renamed);
-                if (ch != null) {
-                    try {
-                        store.remove(p);
-                        FileKey key = FileKey.of(renamed);
-                        Source src = new Source(renamed.getParent(), List.of(), scanner.serviceOf(renamed.getParent()));
-                        register(new Found(renamed, key, ch.size(), 0, src), ch, w.offset(), null);
-                        open.get(key).markUnseen(0);
-                        vacated.putIfAbsent(p, open.get(key));
-                        log.info("resuming file from watermark path={} offset={} (rotated from {} while the forwarder "
-                                + "was stopped; it is read to its end, then closed)", renamed, w.offset(), p);
-                        continue;
-                    } catch (IOException ex) {
-                        closeQuietly(ch);
-                    }
-                }
-            }
-            store.remove(p);
-            if (w.size() != Watermark.UNKNOWN && w.size() > w.offset()) {
-                long lost = w.size() - w.offset();
-                metrics.gapBytes.increment(lost);
-                log.warn("file {} was rotated away and deleted while the forwarder was stopped: at least {} bytes "
-                        + "after its watermark were never read (counted in log_forwarder_gap_bytes_total)", p, lost);
-            } else {
-                log.info("forgetting watermark of vanished file path={} offset={}", p, w.offset());
-            }
         }
     }
 
@@ -399,111 +343,5 @@ final class Tailers {
             }
         }
         return false;
-    }
-
-    private static boolean identityMatches(Watermark w, FileKey key, FileChannel ch) throws IOException {
-        if (w.inode() != key.inode()) {
-            return false;
-        }
-        if (w.device() != Watermark.UNKNOWN && w.device() != key.device()) {
-            return false;
-        }
-        if (w.fingerprint() == null) {
-            return true;
-        }
-        return Fingerprint.matches(ch, Long.parseUnsignedLong(w.fingerprint(), 16), w.fingerprintBytes());
-    }
-
-    private static Path findByKey(Path dir, FileKey key) {
-        if (dir == null) {
-            return null;
-        }
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
-            for (Path p : ds) {
-                try {
-                    if (key.equals(FileKey.of(p))) {
-                        return p;
-                    }
-                } catch (IOException ignored) {
-                    // vanished while listing
-                }
-            }
-        } catch (IOException ignored) {
-            // directory gone
-        }
-        return null;
-    }
-
-    private static Path findByKeyAndWatermark(Path dir, Watermark w) {
-        if (dir == null) {
-            return null;
-        }
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
-            for (Path p : ds) {
-                try {
-                    FileKey k = FileKey.of(p);
-                    if (!Files.isRegularFile(p)) {
-                        continue;
-                    }
-                    try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
-                        if (identityMatches(w, k, ch)) {
-                            return p;
-                        }
-                    }
-                } catch (IOException ignored) {
-                    // vanished while listing
-                }
-            }
-        } catch (IOException ignored) {
-            // directory gone
-        }
-        return null;
-    }
-
-    /**
-     * Opens a file the scan listed, or returns null if its path no longer names the file the listing saw:
-     * a rotation between the listing and the open would otherwise tie one file's identity (its watermark,
-     * record ids) to another file's content. Checked by the path's identity just after the open.
-     */
-    private FileChannel openFound(Found f) {
-        FileChannel ch = openChannel(f.path());
-        if (ch == null) {
-            return null;
-        }
-        try {
-            if (FileKey.of(f.path()).equals(f.key())) {
-                return ch;
-            }
-        } catch (IOException e) {
-            // vanished just after the open
-        }
-        closeQuietly(ch);
-        scanner.relistNextScan();
-        log.debug("path={} changed between the listing and the open; it is looked at again on the next scan",
-                f.path());
-        return null;
-    }
-
-    private FileChannel openChannel(Path p) {
-        try {
-            FileChannel ch = FileChannel.open(p, StandardOpenOption.READ);
-            unreadable.remove(p);
-            return ch;
-        } catch (NoSuchFileException e) {
-            return null;
-        } catch (IOException e) {
-            if (unreadable.add(p)) {
-                log.warn("cannot open {}: {}; it is tried again every scan (logged once)", p, e.toString());
-            }
-            return null;
-        }
-    }
-
-    private static void closeQuietly(FileChannel ch) {
-        try {
-            ch.close();
-        } catch (IOException ignored) {
-            // nothing to add
-        }
     }
 }

@@ -140,6 +140,17 @@ public final class WatermarkStore implements Closeable {
         }
     }
 
+    /**
+     * Removes the entry of {@code file} only if it still belongs to the file with that inode: a new file that
+     * already took the path keeps its own entry.
+     */
+    public void removeIfInode(String file, long inode) {
+        Watermark w = entries.get(file);
+        if (w != null && w.inode() == inode) {
+            remove(file);
+        }
+    }
+
     /** Writes the file if the flush policy says so; returns whether it wrote. */
     public boolean flushIfDue() throws IOException {
         if (!policy.due(pendingUpdates, lastFlush, clock.instant())) {
