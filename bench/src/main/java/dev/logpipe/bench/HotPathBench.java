@@ -1,6 +1,6 @@
 package dev.logpipe.bench;
 
-import dev.logpipe.forwarder.config.ForwarderConfig.Format;
+import dev.logpipe.forwarder.sink.Format;
 import dev.logpipe.forwarder.sink.Batch;
 import dev.logpipe.forwarder.tail.LineSplitter;
 import dev.logpipe.record.RecordId;

@@ -8,7 +8,7 @@ import dev.logpipe.forwarder.sink.Sinks;
 import dev.logpipe.forwarder.tail.TailLoop;
 import dev.logpipe.forwarder.watermark.FlushPolicy;
 import dev.logpipe.forwarder.watermark.PublishedJournal;
-import dev.logpipe.forwarder.watermark.StateException;
+import dev.logpipe.forwarder.state.StateException;
 import dev.logpipe.forwarder.watermark.WatermarkStore;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;

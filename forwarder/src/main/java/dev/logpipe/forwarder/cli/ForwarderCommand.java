@@ -4,7 +4,7 @@ import dev.logpipe.forwarder.Forwarder;
 import dev.logpipe.config.ConfigException;
 import dev.logpipe.forwarder.config.ConfigLoader;
 import dev.logpipe.forwarder.config.ForwarderConfig;
-import dev.logpipe.forwarder.watermark.StateException;
+import dev.logpipe.forwarder.state.StateException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;

@@ -13,7 +13,7 @@ import dev.logpipe.forwarder.config.ForwarderConfig.KeyMapping;
 import dev.logpipe.forwarder.config.ForwarderConfig.Kubernetes;
 import dev.logpipe.forwarder.config.ForwarderConfig.LineFormat;
 import dev.logpipe.forwarder.time.TimeLayout;
-import dev.logpipe.forwarder.config.ForwarderConfig.Format;
+import dev.logpipe.forwarder.sink.Format;
 import dev.logpipe.forwarder.config.ForwarderConfig.Logging;
 import dev.logpipe.forwarder.config.ForwarderConfig.Metrics;
 import dev.logpipe.forwarder.config.ForwarderConfig.Multiline;

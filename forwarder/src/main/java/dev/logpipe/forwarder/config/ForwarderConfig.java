@@ -1,5 +1,6 @@
 package dev.logpipe.forwarder.config;
 
+import dev.logpipe.forwarder.sink.Format;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -149,7 +150,6 @@ public record ForwarderConfig(
 
     public enum SinkType { FILE, STDOUT, HTTP, KAFKA }
 
-    public enum Format { NDJSON, RAW }
 
     /** The HTTP sink's Content-Encoding: gzip works with any endpoint, zstd costs about half its CPU per line. */
     public enum HttpCompression { GZIP, ZSTD, NONE }

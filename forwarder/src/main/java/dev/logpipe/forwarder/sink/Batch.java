@@ -1,6 +1,5 @@
 package dev.logpipe.forwarder.sink;
 
-import dev.logpipe.forwarder.config.ForwarderConfig.Format;
 import dev.logpipe.forwarder.parse.StructuredLine;
 import dev.logpipe.forwarder.process.Attributes;
 import dev.logpipe.forwarder.time.EventTimeWriter;

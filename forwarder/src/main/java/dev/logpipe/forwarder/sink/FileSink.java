@@ -1,6 +1,5 @@
 package dev.logpipe.forwarder.sink;
 
-import dev.logpipe.forwarder.config.ForwarderConfig.Format;
 import dev.logpipe.record.JsonBuffer;
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,6 +1,5 @@
 package dev.logpipe.forwarder.sink;
 
-import dev.logpipe.forwarder.config.ForwarderConfig.Format;
 import java.io.Closeable;
 import java.io.IOException;
 

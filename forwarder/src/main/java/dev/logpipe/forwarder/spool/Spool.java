@@ -2,13 +2,12 @@ package dev.logpipe.forwarder.spool;
 
 import dev.logpipe.forwarder.config.ForwarderConfig.WhenFull;
 import dev.logpipe.forwarder.sink.SinkBusyException;
-import dev.logpipe.forwarder.watermark.AtomicFiles;
-import dev.logpipe.forwarder.watermark.StateException;
+import dev.logpipe.forwarder.state.AtomicFiles;
+import dev.logpipe.forwarder.state.StateException;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,23 +17,19 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.zip.CRC32C;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A bounded on-disk queue of frames in numbered segment files ({@code 00000000000000000001.seg}, ...). A frame
- * is {@code int length, int records, int crc32c} followed by its payload, and is fsynced before {@link #append}
- * returns. The drainer takes frames in order with {@link #next} and confirms them with {@link #acknowledge}; the
- * position up to which every frame is delivered is kept in the {@code cursor} file, and a segment is deleted
+ * A bounded on-disk queue of frames in numbered segment files ({@link SegmentFormat}). A frame is fsynced before
+ * {@link #append} returns. The drainer takes frames in order with {@link #next} and confirms them with {@link #acknowledge}; the
+ * position up to which every frame is delivered is kept in the {@link SpoolCursor} file, and a segment is deleted
  * once it is delivered to its end. After a crash the frames after the cursor are delivered again (at least
  * once); a frame torn by the crash at the end of the newest segment was never acknowledged to the reader, so it
  * is cut off. Thread-safe: one writer and one drainer.
  */
 public final class Spool implements Closeable {
     private static final Logger log = LoggerFactory.getLogger(Spool.class);
-    static final int HEADER = 12;
-    private static final String SUFFIX = ".seg";
     /** How long an append waits for space (policy block) before telling its caller to retry. */
     private static final Duration FULL_WAIT = Duration.ofMillis(500);
 
@@ -87,129 +82,35 @@ public final class Spool implements Closeable {
     }
 
     private void recover() throws IOException, StateException {
-        long[] cursor = readCursor();
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*" + SUFFIX)) {
+        SpoolCursor cursor = SpoolCursor.read(dir);
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*" + SegmentFormat.SUFFIX)) {
             for (Path f : files) {
-                long id = segmentId(f);
-                if (id < cursor[0] || Files.size(f) == 0) {
+                long id = SegmentFormat.segmentId(f);
+                if (id < cursor.segment() || Files.size(f) == 0) {
                     Files.delete(f); // delivered (the crash came before it was removed), or never written
                 } else {
                     segments.put(id, new Segment());
                 }
             }
         }
-        long last = segments.isEmpty() ? cursor[0] : segments.lastKey();
+        long last = segments.isEmpty() ? cursor.segment() : segments.lastKey();
         for (Map.Entry<Long, Segment> e : segments.entrySet()) {
-            long from = e.getKey() == cursor[0] ? cursor[1] : 0;
-            scan(e.getKey(), e.getValue(), from, e.getKey() == last);
-            e.getValue().ackedTo = Math.min(from, e.getValue().bytes);
-            bytes += e.getValue().bytes;
+            long from = e.getKey() == cursor.segment() ? cursor.offset() : 0;
+            SegmentFormat.Scanned scanned = SegmentFormat.recover(segmentPath(e.getKey()), from, e.getKey() == last);
+            Segment seg = e.getValue();
+            seg.bytes = scanned.bytes();
+            seg.pendingRecords = scanned.pendingRecords();
+            seg.ackedTo = Math.min(from, seg.bytes);
+            bytes += seg.bytes;
         }
         readSegment = segments.isEmpty() ? last + 1 : segments.firstKey();
-        readOffset = segments.isEmpty() || readSegment != cursor[0] ? 0 : cursor[1];
+        readOffset = segments.isEmpty() || readSegment != cursor.segment() ? 0 : cursor.offset();
         writeSegment = last;
         roll(); // a fresh segment per run; earlier ones are sealed (and deleted if fully delivered)
         long pending = pendingRecords();
         if (pending > 0) {
             log.info("spool holds {} records ({} bytes) from an earlier run path={}; delivering them first", pending,
                     bytes, dir);
-        }
-    }
-
-    /** Counts the records after {@code from} and cuts a torn frame at the end of the newest segment. */
-    private void scan(long id, Segment seg, long from, boolean newest) throws IOException, StateException {
-        Path file = segmentPath(id);
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            long size = ch.size();
-            long pos = 0;
-            while (pos < size) {
-                FrameRead r = readFrame(ch, pos, size);
-                if (r.payload == null) {
-                    // Only the end of the newest segment may be torn: a frame cut short, or zeros after it.
-                    boolean tornTail = newest && (r.end >= size || zerosFrom(ch, pos, size));
-                    if (!tornTail) {
-                        throw new StateException("spool segment " + file + " is corrupt at offset " + pos
-                                + " (checksum or length does not match). Move the spool directory aside to start; "
-                                + "the records it still held (after offset " + pos + ") are then lost");
-                    }
-                    log.warn("spool segment {} ends in a frame torn by a crash at offset {}; cut off (that batch was "
-                            + "never confirmed, so it is read again from its source file)", file, pos);
-                    ch.truncate(pos);
-                    ch.force(true);
-                    break;
-                }
-                if (pos >= from) {
-                    seg.pendingRecords += r.records;
-                }
-                pos = r.end;
-            }
-            seg.bytes = Math.min(pos, size);
-        }
-    }
-
-    /** A frame as read: {@code payload} is null when it is incomplete or does not match its checksum. */
-    private record FrameRead(long end, int records, byte[] payload) {
-    }
-
-    /**
-     * The frame at {@code pos}. The checksum covers the length, the record count and the payload; a frame has at
-     * least one record and one payload byte, so zeros never pass for a frame.
-     */
-    private static FrameRead readFrame(FileChannel ch, long pos, long size) throws IOException {
-        if (size - pos < HEADER) {
-            return new FrameRead(size, 0, null);
-        }
-        ByteBuffer head = ByteBuffer.allocate(HEADER);
-        readFully(ch, head, pos);
-        head.flip();
-        int length = head.getInt();
-        int records = head.getInt();
-        int crc = head.getInt();
-        if (length < 1 || records < 1) {
-            return new FrameRead(pos + HEADER, 0, null);
-        }
-        long end = pos + HEADER + length;
-        if (end > size) {
-            return new FrameRead(end, 0, null);
-        }
-        ByteBuffer body = ByteBuffer.allocate(length);
-        readFully(ch, body, pos + HEADER);
-        if (checksum(length, records, body.array()) != crc) {
-            return new FrameRead(end, 0, null);
-        }
-        return new FrameRead(end, records, body.array());
-    }
-
-    private static int checksum(int length, int records, byte[] payload) {
-        CRC32C c = new CRC32C();
-        c.update(ByteBuffer.allocate(8).putInt(length).putInt(records).flip());
-        c.update(payload, 0, length);
-        return (int) c.getValue();
-    }
-
-    private static boolean zerosFrom(FileChannel ch, long pos, long size) throws IOException {
-        ByteBuffer buf = ByteBuffer.allocate(64 * 1024);
-        for (long at = pos; at < size; ) {
-            buf.clear();
-            int n = ch.read(buf, at);
-            if (n <= 0) {
-                return true;
-            }
-            for (int i = 0; i < n; i++) {
-                if (buf.get(i) != 0) {
-                    return false;
-                }
-            }
-            at += n;
-        }
-        return true;
-    }
-
-    private static void readFully(FileChannel ch, ByteBuffer buf, long pos) throws IOException {
-        while (buf.hasRemaining()) {
-            if (ch.read(buf, pos + buf.position()) < 0) {
-                throw new IOException("unexpected end of spool segment");
-            }
         }
     }
 
@@ -222,10 +123,8 @@ public final class Spool implements Closeable {
         if (payload.length == 0 || records < 1) {
             throw new IllegalArgumentException("a spool frame holds at least one record");
         }
-        ByteBuffer head = ByteBuffer.allocate(HEADER);
-        head.putInt(payload.length).putInt(records).putInt(checksum(payload.length, records, payload)).flip();
-        ByteBuffer[] frame = {head, ByteBuffer.wrap(payload)};
-        long need = HEADER + payload.length;
+        ByteBuffer[] frame = SegmentFormat.frame(payload, records);
+        long need = SegmentFormat.HEADER + payload.length;
         lock.lock();
         try {
             ensureOpen();
@@ -350,13 +249,14 @@ public final class Spool implements Closeable {
                     continue;
                 }
                 if (readOffset < seg.bytes) {
-                    FrameRead r = readFrame(channelFor(readSegment), readOffset, seg.bytes);
-                    if (r.payload == null) {
+                    SegmentFormat.FrameRead r = SegmentFormat.readFrame(channelFor(readSegment), readOffset,
+                            seg.bytes);
+                    if (r.payload() == null) {
                         throw new IOException("spool segment " + segmentPath(readSegment) + " is corrupt at offset "
                                 + readOffset + " (checksum does not match)");
                     }
-                    Frame f = new Frame(readSegment, readOffset, r.end, r.records, r.payload);
-                    readOffset = r.end;
+                    Frame f = new Frame(readSegment, readOffset, r.end(), r.records(), r.payload());
+                    readOffset = r.end();
                     return f;
                 }
                 if (readSegment < writeSegment) {
@@ -419,44 +319,12 @@ public final class Spool implements Closeable {
         acknowledge(f);
     }
 
-    private long[] readCursor() throws IOException, StateException {
-        Path file = dir.resolve("cursor");
-        if (!Files.exists(file)) {
-            return new long[] {0, 0};
-        }
-        String text = Files.readString(file, StandardCharsets.US_ASCII).trim();
-        String[] parts = text.split(" ");
-        try {
-            if (parts.length != 2) {
-                throw new NumberFormatException(text);
-            }
-            long[] c = {Long.parseLong(parts[0]), Long.parseLong(parts[1])};
-            if (c[0] < 0 || c[1] < 0) {
-                throw new NumberFormatException(text);
-            }
-            return c;
-        } catch (NumberFormatException e) {
-            throw new StateException("spool cursor file " + file + " is corrupt (expected \"<segment> <offset>\", "
-                    + "found \"" + text + "\"). Move the spool directory aside to start");
-        }
-    }
-
     private void writeCursor(long segment, long offset) throws IOException {
-        AtomicFiles.write(dir.resolve("cursor"), (segment + " " + offset + "\n").getBytes(StandardCharsets.US_ASCII));
+        new SpoolCursor(segment, offset).write(dir);
     }
 
     private Path segmentPath(long id) {
-        return dir.resolve(String.format("%020d%s", id, SUFFIX));
-    }
-
-    private static long segmentId(Path f) throws StateException {
-        String name = f.getFileName().toString();
-        try {
-            return Long.parseLong(name.substring(0, name.length() - SUFFIX.length()));
-        } catch (NumberFormatException e) {
-            throw new StateException("spool directory holds a file that is not a segment: " + f
-                    + " (remove it or use another sink.spool.path)");
-        }
+        return SegmentFormat.segmentPath(dir, id);
     }
 
     private void ensureOpen() throws IOException {

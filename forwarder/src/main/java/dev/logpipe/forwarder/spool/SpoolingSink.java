@@ -1,12 +1,12 @@
 package dev.logpipe.forwarder.spool;
 
 import dev.logpipe.forwarder.config.ForwarderConfig;
-import dev.logpipe.forwarder.config.ForwarderConfig.Format;
+import dev.logpipe.forwarder.sink.Format;
 import dev.logpipe.forwarder.metrics.ForwarderMetrics;
 import dev.logpipe.forwarder.sink.Batch;
 import dev.logpipe.forwarder.sink.Sink;
-import dev.logpipe.forwarder.tail.Publisher;
-import dev.logpipe.forwarder.watermark.StateException;
+import dev.logpipe.forwarder.sink.Publisher;
+import dev.logpipe.forwarder.state.StateException;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;

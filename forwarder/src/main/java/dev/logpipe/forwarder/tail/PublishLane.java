@@ -1,5 +1,6 @@
 package dev.logpipe.forwarder.tail;
 
+import dev.logpipe.forwarder.sink.Publisher;
 import dev.logpipe.forwarder.sink.Batch;
 import dev.logpipe.forwarder.sink.Sink;
 import java.io.IOException;

@@ -1,6 +1,8 @@
 package dev.logpipe.forwarder.tail;
 
+import dev.logpipe.forwarder.sink.Publisher;
 import dev.logpipe.forwarder.config.ForwarderConfig;
+import dev.logpipe.forwarder.sink.Format;
 import dev.logpipe.forwarder.metrics.ForwarderMetrics;
 import dev.logpipe.forwarder.parse.JsonLineReader;
 import dev.logpipe.forwarder.parse.LogfmtLineReader;
@@ -92,7 +94,7 @@ public final class TailLoop implements Runnable {
 
     TailLoop(Tailers tailers, Publisher publisher, RecordAssembler assembler, WatermarkStore store,
              PublishedJournal journal, ForwarderMetrics metrics, CountDownLatch stop, LongSupplier ticker,
-             Timing timing, int readBufferBytes, ForwarderConfig.Format format) {
+             Timing timing, int readBufferBytes, Format format) {
         this.tailers = tailers;
         this.lane = new PublishLane(publisher, BATCHES);
         this.assembler = assembler;

@@ -1,5 +1,7 @@
 package dev.logpipe.forwarder.watermark;
 
+import dev.logpipe.forwarder.state.AtomicFiles;
+import dev.logpipe.forwarder.state.StateException;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.channels.FileChannel;

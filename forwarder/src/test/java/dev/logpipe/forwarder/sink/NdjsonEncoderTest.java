@@ -2,7 +2,7 @@ package dev.logpipe.forwarder.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.logpipe.forwarder.config.ForwarderConfig.Format;
+import dev.logpipe.forwarder.sink.Format;
 import dev.logpipe.forwarder.process.Attributes;
 import dev.logpipe.record.Level;
 import dev.logpipe.record.LogRecord;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.logpipe.forwarder.config.ForwarderConfig.WhenFull;
 import dev.logpipe.forwarder.sink.SinkBusyException;
-import dev.logpipe.forwarder.watermark.StateException;
+import dev.logpipe.forwarder.state.StateException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -104,7 +104,7 @@ class SpoolTest {
         Files.write(newest, new byte[] {0, 0, 0, 100, 0, 0, 0, 1, 1, 2, 3, 4, 'a', 'b', 'c'},
                 StandardOpenOption.APPEND);
         try (Spool s = open(KIB * KIB, 64 * KIB, WhenFull.BLOCK)) {
-            assertThat(Files.size(newest)).as("cut back to the last whole frame").isEqualTo(Spool.HEADER + 4);
+            assertThat(Files.size(newest)).as("cut back to the last whole frame").isEqualTo(SegmentFormat.HEADER + 4);
             assertThat(drain(s)).containsExactly("kept");
         }
     }
@@ -194,7 +194,7 @@ class SpoolTest {
                 s.acknowledge(s.next(Duration.ZERO));
             }
             assertThat(segmentFiles()).as("sealed, delivered segments are deleted").isLessThanOrEqualTo(2);
-            assertThat(s.bytes()).isLessThanOrEqualTo(64 * KIB + 30 * KIB + Spool.HEADER);
+            assertThat(s.bytes()).isLessThanOrEqualTo(64 * KIB + 30 * KIB + SegmentFormat.HEADER);
             assertThat(s.pendingRecords()).isZero();
         }
         try (Spool s = open(256 * KIB, 64 * KIB, WhenFull.BLOCK)) {
@@ -211,7 +211,7 @@ class SpoolTest {
         }
         Path newest = newestSegment();
         byte[] bytes = Files.readAllBytes(newest);
-        bytes[Spool.HEADER] ^= 0x55; // inside the first frame's payload
+        bytes[SegmentFormat.HEADER] ^= 0x55; // inside the first frame's payload
         Files.write(newest, bytes);
         assertThatThrownBy(() -> open(KIB * KIB, 64 * KIB, WhenFull.BLOCK))
                 .isInstanceOf(StateException.class)

@@ -112,7 +112,7 @@ class FormatRoundTripPropertyTest {
         RecordAssembler assembler = new RecordAssembler(new RecordFilter(List.of(), List.of()),
                 new Transformer(new dev.logpipe.forwarder.config.ConfigLoader(java.nio.file.Path.of("/"))
                         .defaults().transform()), reader, RecordAssembler.EventTimes.NONE);
-        Batch batch = new Batch(ForwarderConfig.Format.NDJSON);
+        Batch batch = new Batch(dev.logpipe.forwarder.sink.Format.NDJSON);
         batch.reset(new Batch.Source("/logs/app.log", "h", RecordId.fileScope("h", 1, 2, "f"), null, "1:2:f"), 0);
         assembler.into(batch);
         ContainerLines container = format == Format.CRI_JSON ? new CriLines(config.maxRecordBytes())

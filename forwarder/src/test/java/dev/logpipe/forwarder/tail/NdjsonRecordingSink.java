@@ -1,6 +1,7 @@
 package dev.logpipe.forwarder.tail;
 
 import dev.logpipe.forwarder.config.ForwarderConfig;
+import dev.logpipe.forwarder.sink.Format;
 import dev.logpipe.forwarder.sink.Batch;
 import dev.logpipe.forwarder.sink.Sink;
 import dev.logpipe.record.LogRecord;
@@ -39,8 +40,8 @@ final class NdjsonRecordingSink implements Sink {
     }
 
     @Override
-    public ForwarderConfig.Format format() {
-        return ForwarderConfig.Format.NDJSON;
+    public Format format() {
+        return Format.NDJSON;
     }
 
     @Override

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.logpipe.forwarder.RunningLoop;
 import dev.logpipe.forwarder.config.ConfigLoader;
 import dev.logpipe.forwarder.config.ForwarderConfig;
+import dev.logpipe.forwarder.sink.Format;
 import dev.logpipe.forwarder.metrics.ForwarderMetrics;
 import dev.logpipe.forwarder.sink.Batch;
 import dev.logpipe.forwarder.sink.Sink;
@@ -59,8 +60,8 @@ class TailLoopTest {
         }
 
         @Override
-        public ForwarderConfig.Format format() {
-            return ForwarderConfig.Format.RAW;
+        public Format format() {
+            return Format.RAW;
         }
 
         @Override

@@ -1,5 +1,7 @@
 package dev.logpipe.forwarder.watermark;
 
+import dev.logpipe.forwarder.state.AtomicFiles;
+import dev.logpipe.forwarder.state.StateException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

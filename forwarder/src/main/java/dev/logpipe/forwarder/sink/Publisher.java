@@ -1,9 +1,6 @@
-package dev.logpipe.forwarder.tail;
+package dev.logpipe.forwarder.sink;
 
 import dev.logpipe.forwarder.metrics.ForwarderMetrics;
-import dev.logpipe.forwarder.sink.Batch;
-import dev.logpipe.forwarder.sink.Sink;
-import dev.logpipe.forwarder.sink.SinkBusyException;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
@@ -27,7 +24,7 @@ public final class Publisher {
     public static final class StoppedException extends Exception {
         private static final long serialVersionUID = 1L;
 
-        StoppedException() {
+        public StoppedException() {
             super("stopped while the sink was failing", null, false, false);
         }
     }
@@ -42,7 +39,7 @@ public final class Publisher {
     private final String waiting;
     private final String resumingFrom;
 
-    Publisher(Sink sink, ForwarderMetrics metrics, CountDownLatch stop) {
+    public Publisher(Sink sink, ForwarderMetrics metrics, CountDownLatch stop) {
         this(sink, metrics, stop, "lines stay in the source files and watermarks do not advance until it recovers",
                 "watermarks");
     }
@@ -56,12 +53,12 @@ public final class Publisher {
     }
 
     /** Starts an overlapping publish (see {@link Sink#send}); its failure is handled by {@link #failed} and a retry. */
-    Sink.Delivery send(Batch batch) throws IOException {
+    public Sink.Delivery send(Batch batch) throws IOException {
         return sink.send(batch);
     }
 
     /** A publish started at {@code startNanos} was acknowledged. */
-    void succeeded(long startNanos) {
+    public void succeeded(long startNanos) {
         metrics.publishLatency.record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
         if (failing) {
             failing = false;
@@ -72,7 +69,7 @@ public final class Publisher {
     }
 
     /** A publish attempt failed: counted, and logged once per outage. */
-    void failed(Exception e) {
+    public void failed(Exception e) {
         metrics.publishFailures.increment();
         if (!failing) {
             failing = true;
@@ -105,7 +102,7 @@ public final class Publisher {
      * After {@code first} failed a publish of {@code batch}: counts it, waits (backoff or Retry-After) and
      * publishes again until acknowledged; the deadline and stop rules are those of {@link #publish}.
      */
-    void retry(Batch batch, Exception first, long deadlineNanos) throws StoppedException, InterruptedException {
+    public void retry(Batch batch, Exception first, long deadlineNanos) throws StoppedException, InterruptedException {
         long backoff = FIRST_BACKOFF.toNanos();
         failed(first);
         Duration hint = first instanceof SinkBusyException busy ? busy.retryAfter() : null;

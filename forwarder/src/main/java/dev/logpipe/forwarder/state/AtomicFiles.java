@@ -1,4 +1,4 @@
-package dev.logpipe.forwarder.watermark;
+package dev.logpipe.forwarder.state;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,4 +1,4 @@
-package dev.logpipe.forwarder.watermark;
+package dev.logpipe.forwarder.state;
 
 /** The forwarder's state cannot be used (corrupt watermark file, or another process holds it); startup stops. */
 public final class StateException extends Exception {
