@@ -1,6 +1,16 @@
 package dev.logpipe.config;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,16 +22,17 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A read cursor over one YAML mapping that remembers its key path and which keys were read, so that
  * every error names the full key ({@code watch.state.flush_interval: ...}) and unknown keys are rejected.
  */
 public final class ConfigNode {
-    private static final java.util.regex.Pattern DURATION =
-            java.util.regex.Pattern.compile("(\\d+)(ms|s|m|h)?");
-    private static final java.util.regex.Pattern BYTES =
-            java.util.regex.Pattern.compile("(\\d+)\\s*(b|kib|kb|k|mib|mb|m|gib|gb|g)?");
+    private static final Pattern DURATION =
+            Pattern.compile("(\\d+)(ms|s|m|h)?");
+    private static final Pattern BYTES =
+            Pattern.compile("(\\d+)\\s*(b|kib|kb|k|mib|mb|m|gib|gb|g)?");
 
     /** No interval needs more; capping it keeps nanosecond arithmetic far from overflow. */
     public static final Duration MAX_DURATION = Duration.ofHours(24);
@@ -37,7 +48,7 @@ public final class ConfigNode {
 
     public static ConfigNode root(JsonNode node) throws ConfigException {
         if (node == null || node.isNull() || node.isMissingNode()) {
-            return new ConfigNode("", com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode());
+            return new ConfigNode("", JsonNodeFactory.instance.objectNode());
         }
         if (!node.isObject()) {
             throw new ConfigException("config: the top level must be a mapping of keys, was " + kind(node));
@@ -48,10 +59,10 @@ public final class ConfigNode {
     /** The text of a configuration file; a missing or unreadable file is a {@link ConfigException} naming it. */
     public static String readFile(Path file) throws ConfigException {
         try {
-            return java.nio.file.Files.readString(file);
-        } catch (java.nio.file.NoSuchFileException e) {
+            return Files.readString(file);
+        } catch (NoSuchFileException e) {
             throw new ConfigException("config file " + file.toAbsolutePath() + " does not exist");
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new ConfigException("config file " + file.toAbsolutePath() + " cannot be read: " + e, e);
         }
     }
@@ -60,11 +71,11 @@ public final class ConfigNode {
     public static ConfigNode fromYaml(String yaml, String origin) throws ConfigException {
         JsonNode tree;
         try {
-            com.fasterxml.jackson.databind.ObjectMapper mapper = new com.fasterxml.jackson.databind.ObjectMapper(
-                    new com.fasterxml.jackson.dataformat.yaml.YAMLFactory());
-            mapper.enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+            ObjectMapper mapper = new ObjectMapper(
+                    new YAMLFactory());
+            mapper.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
             tree = mapper.readTree(yaml);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new ConfigException("config " + origin + " is not valid YAML: " + e.getOriginalMessage()
                     + (e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ")"), e);
         }
@@ -72,7 +83,7 @@ public final class ConfigNode {
     }
 
     /** {@code host:port} (IPv6 in brackets) as a socket address; errors name {@code keyPath}. */
-    public static java.net.InetSocketAddress parseAddress(String keyPath, String listen) throws ConfigException {
+    public static InetSocketAddress parseAddress(String keyPath, String listen) throws ConfigException {
         int colon = listen.lastIndexOf(':');
         if (colon <= 0 || colon == listen.length() - 1) {
             throw new ConfigException(keyPath + ": must be host:port like 127.0.0.1:9100, was \"" + listen + "\"");
@@ -90,7 +101,7 @@ public final class ConfigNode {
         if (host.startsWith("[") && host.endsWith("]")) {
             host = host.substring(1, host.length() - 1);
         }
-        return new java.net.InetSocketAddress(host, port);
+        return new InetSocketAddress(host, port);
     }
 
     public String keyPath(String key) {
@@ -107,7 +118,7 @@ public final class ConfigNode {
         read.add(key);
         JsonNode v = node.get(key);
         if (v == null || v.isNull()) {
-            return new ConfigNode(keyPath(key), com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode());
+            return new ConfigNode(keyPath(key), JsonNodeFactory.instance.objectNode());
         }
         if (!v.isObject()) {
             throw new ConfigException(keyPath(key) + ": must be a mapping, was " + kind(v));
@@ -294,7 +305,7 @@ public final class ConfigNode {
         }
         try {
             return base.resolve(s).toAbsolutePath().normalize();
-        } catch (java.nio.file.InvalidPathException e) {
+        } catch (InvalidPathException e) {
             throw new ConfigException(keyPath(key) + ": is not a valid path: " + e.getMessage());
         }
     }
