@@ -3,7 +3,7 @@ package dev.logpipe.record;
 import java.util.Locale;
 import java.util.Map;
 
-/** Normalized severity of a record (DESIGN.md section 3). Anything we cannot map is {@link #UNKNOWN}. */
+/** Normalized severity of a record (docs/record-format.md). Anything we cannot map is {@link #UNKNOWN}. */
 public enum Level {
     TRACE, DEBUG, INFO, WARN, ERROR, FATAL, UNKNOWN;
 

@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * One log record, schema version 3 (DESIGN.md section 3, seed 003 chapter 01). Immutable.
+ * One log record, schema version 3 (docs/record-format.md). Immutable.
  *
  * <p>Optional fields are null when absent. {@code fields} is flat: keys are dotted paths and values
  * are strings, numbers or booleans.

@@ -4,7 +4,7 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Stable idempotency keys for records. A replay of the same bytes yields the same id, so downstream
- * upserts turn at-least-once delivery into no visible duplicates (seed 003, invariant I3).
+ * upserts turn at-least-once delivery into no visible duplicates (invariant I3, docs/architecture.md).
  *
  * <p>An id is 32 lowercase hex digits (128 bits). File-sourced records hash (host, file identity, start
  * offset): {@link #fileScope} hashes the first three once per file, {@link Scope#at} mixes in the offset.

@@ -1,6 +1,6 @@
 package dev.logpipe.record;
 
-/** The lifecycle stages a record passes through (seed 003 chapter 02); every acknowledgement names one (I2). */
+/** The lifecycle stages a record passes through (docs/architecture.md); every acknowledgement names one (invariant I2). */
 public enum Stage {
     GENERATED, BUFFERED, FLUSHED_TO_AGENT, DISK_SPOOL, ACCEPTED_BY_INGEST, DURABLE_IN_BROKER,
     READ_BY_INDEXER, INDEXED, QUERYABLE, ARCHIVED, DELETED

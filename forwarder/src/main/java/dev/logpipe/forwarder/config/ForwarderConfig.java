@@ -167,7 +167,7 @@ public record ForwarderConfig(
     }
 
     /**
-     * Producer settings of the Kafka sink. {@code acks=all} and idempotence are fixed (seed 003 chapter 04,
+     * Producer settings of the Kafka sink. {@code acks=all} and idempotence are fixed (docs/architecture.md, I2;
      * option B); {@code properties} pass through to the producer (TLS, SASL), never overriding those.
      */
     public record KafkaSink(String bootstrapServers, String topic, String clientId, String compression,

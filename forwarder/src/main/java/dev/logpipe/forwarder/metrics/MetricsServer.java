@@ -13,7 +13,7 @@ import java.util.concurrent.Executors;
 
 /**
  * Serves {@code /metrics} (Prometheus text format) and {@code /healthz} on {@code metrics.listen}. It
- * runs on its own thread so a scrape works even while the sink is down (I10).
+ * runs on its own thread so a scrape works even while the sink is down (invariant I10, docs/architecture.md).
  */
 public final class MetricsServer implements Closeable {
     private final HttpServer server;

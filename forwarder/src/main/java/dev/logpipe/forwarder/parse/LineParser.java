@@ -1,6 +1,6 @@
 package dev.logpipe.forwarder.parse;
 
-/** Every line is a record and commits on its own (seed 000: strict per-line watermarks). */
+/** Every line is a record and commits on its own (docs/watermarks-and-restarts.md: strict per-line watermarks). */
 public final class LineParser implements Parser {
     @Override
     public void line(byte[] bytes, int off, int len, long startOffset, long endOffset, boolean truncated, long time,

@@ -7,7 +7,7 @@ import java.util.Arrays;
 
 /**
  * Groups lines into records: a line matching the header pattern starts a record, other lines continue
- * it (seed 000, "Multiline parser and watermarks"). The held record is emitted when the next header
+ * it (docs/watermarks-and-restarts.md, "Multiline parser and watermarks"). The held record is emitted when the next header
  * arrives, when no line has arrived for {@code flushInterval} (zero: never by idleness), or on
  * {@link #flush}. Its end offset is the end of its last physical line; its container time and stream are its
  * first line's. A record is bounded by

@@ -182,7 +182,7 @@ public final class HttpSink implements Sink {
         try (FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.APPEND)) {
             if (ch.size() + out.size() > config.deadLetterMaxBytes()) {
-                // Bounded (I6): rather than grow without limit or drop, stall until an operator makes room.
+                // Bounded (invariant I6, docs/architecture.md): rather than grow without limit or drop, stall until an operator makes room.
                 throw new IOException("dead-letter file " + path + " would exceed sink.http.dead_letter_max_bytes ("
                         + config.deadLetterMaxBytes() + " bytes); " + records + " records rejected with HTTP " + status
                         + " wait in the source file. Inspect, move the file aside, and they are written on the next try");

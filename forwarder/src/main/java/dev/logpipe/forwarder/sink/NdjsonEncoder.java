@@ -12,7 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 /**
- * Encodes batch records as schema-v3 JSON (DESIGN.md section 3) straight from their bytes: the same
+ * Encodes batch records as schema-v3 JSON (docs/record-format.md) straight from their bytes: the same
  * shape {@code RecordCodec} reads. The forwarder sets {@code record_id} (host, file identity, start
  * offset), {@code event_time} when the line carried one, {@code instance_id} (host), {@code service} when
  * known, and fields {@code log.file.path}, {@code log.offset}; {@code observed_time} and {@code tenant_id}

@@ -10,7 +10,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Publishes a batch to the sink and retries with capped exponential backoff until it is acknowledged,
- * so a failing sink stalls the watermark instead of dropping lines (the files are the buffer, I1).
+ * so a failing sink stalls the watermark instead of dropping lines (the files are the buffer: invariant I1, docs/architecture.md).
  * Logs once when the sink starts failing and once when it recovers, not per attempt.
  */
 public final class Publisher {

@@ -15,7 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The disk spool as a sink (seed 003, DISK_SPOOL): {@link #publish} returns once the batch is fsynced in the
+ * The disk spool as a sink (stage DISK_SPOOL, docs/architecture.md): {@link #publish} returns once the batch is fsynced in the
  * {@link Spool}, so watermarks advance then; a drainer thread delivers the spooled batches, in order, to the
  * configured sink, retrying with the usual backoff, and confirms each to the spool only after that sink
  * acknowledged it. The spool survives a crash: frames not yet confirmed are delivered after the restart.

@@ -326,7 +326,7 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
         predecessor = previous;
     }
 
-    /** A successor of a rotated file waits until the old file was read to its end (seed 003: drain before switching). */
+    /** A successor of a rotated file waits until the old file was read to its end (drain before switching, docs/watermarks-and-restarts.md). */
     boolean waitsForPredecessor() {
         if (predecessor == null) {
             return false;

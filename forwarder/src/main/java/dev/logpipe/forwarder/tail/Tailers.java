@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * The set of open files and how it follows the file system: new files, renames (rotation), deletions,
  * and where each file starts reading (its watermark when the identity matches, else offset 0). Files are
  * keyed by device and inode, so a rename never re-reads a file; the watermark file stays keyed by path
- * as seed 000 specifies. Confined to the pipeline thread.
+ * as docs/watermarks-and-restarts.md specifies. Confined to the pipeline thread.
  */
 final class Tailers {
     private static final Logger log = LoggerFactory.getLogger(Tailers.class);

@@ -10,7 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** The watermark file's JSON form: {@code {"files":{path:{"offset":N,"inode":N,...}}}} as seed 000 shows it. */
+/** The watermark file's JSON form: {@code {"files":{path:{"offset":N,"inode":N,...}}}} as docs/watermarks-and-restarts.md shows it. */
 final class WatermarkCodec {
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 

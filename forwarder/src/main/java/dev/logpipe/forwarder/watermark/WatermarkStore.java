@@ -22,7 +22,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The watermark file of one forwarder process (seed 000). Updates are kept in memory and written to
+ * The watermark file of one forwarder process (docs/watermarks-and-restarts.md). Updates are kept in memory and written to
  * disk atomically by {@link #flushIfDue} and {@link #flush}. A lock file next to it keeps a second
  * process from sharing it. Confined to one thread (the pipeline's), except {@link #close}.
  */

@@ -12,7 +12,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * An invalid configuration fails startup with exit code 2 and a message that starts with the key path
- * (STYLE.md, DESIGN.md section 4) before anything is opened: no watermark directory, no sink file.
+ * (docs/configuration.md) before anything is opened: no watermark directory, no sink file.
  */
 class ConfigValidationTest extends WorkspaceTest {
     @Override

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The kill -9 loop (DESIGN.md I3: at-least-once, duplicates harmless). An application thread appends
+ * The kill -9 loop (invariant I3 of docs/architecture.md: at-least-once, duplicates harmless). An application thread appends
  * numbered lines and rotates {@code app.log} (rename to {@code app.log.N}, new {@code app.log}; every name
  * inside the pattern {@code app.log*}) while the forwarder is SIGKILLed ({@link Process#destroyForcibly})
  * at seeded random points and restarted, then finally stopped with SIGTERM.

@@ -9,8 +9,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * After kill -9 the lines since the last watermark write are sent again (seed 000: at-least-once). A replay
- * must be harmless downstream (DESIGN.md I3): the same record_id as the first delivery, and counted in
+ * After kill -9 the lines since the last watermark write are sent again (docs/watermarks-and-restarts.md: at-least-once). A replay
+ * must be harmless downstream (invariant I3, docs/architecture.md): the same record_id as the first delivery, and counted in
  * log_forwarder_lines_replayed_total.
  */
 class ReplayAfterCrashTest extends WorkspaceTest {

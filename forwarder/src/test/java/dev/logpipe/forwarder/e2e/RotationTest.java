@@ -14,7 +14,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * E2E-4 and the other rotation styles: rename rotation while the forwarder runs and while it is stopped,
  * with the rotated name inside ({@code app.log*}) or outside ({@code *.log}) the watched patterns, and
- * copytruncate (DESIGN.md section 4: supported, counted, restarts at 0). Every line must arrive exactly once.
+ * copytruncate (docs/watermarks-and-restarts.md: supported, counted, restarts at 0). Every line must arrive exactly once.
  */
 class RotationTest extends WorkspaceTest {
 

@@ -13,8 +13,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Unusable state stops the forwarder with exit code 3 and the watermark path in the message (seed 000,
- * "Corrupt watermark file"; DESIGN.md section 4), unless the operator asked to archive a corrupt file.
+ * Unusable state stops the forwarder with exit code 3 and the watermark path in the message (docs/watermarks-and-restarts.md,
+ * "Corrupt watermark file"), unless the operator asked to archive a corrupt file.
  */
 class StateErrorTest extends WorkspaceTest {
     @Override

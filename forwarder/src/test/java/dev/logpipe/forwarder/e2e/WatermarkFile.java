@@ -10,7 +10,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** Reads (and, to set up a scenario, writes) the watermark file in seed 000's format. */
+/** Reads (and, to set up a scenario, writes) the watermark file in the format of docs/watermarks-and-restarts.md. */
 final class WatermarkFile {
     private static final ObjectMapper JSON = new ObjectMapper();
 

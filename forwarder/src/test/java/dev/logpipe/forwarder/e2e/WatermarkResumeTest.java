@@ -8,7 +8,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * E2E-1 and the restart lifecycle of seed 000: what a restarted forwarder reads, decided by the watermark
+ * E2E-1 and the restart lifecycle of docs/watermarks-and-restarts.md: what a restarted forwarder reads, decided by the watermark
  * file alone. Each test runs the real forwarder as a child JVM and stops it with SIGTERM.
  */
 class WatermarkResumeTest extends WorkspaceTest {
