@@ -236,6 +236,11 @@ public final class CollectorConfigLoader {
                         + "idempotence) or has its own kafka key; it cannot be overridden here");
             }
         }
+        String linger = props.get("linger.ms");
+        if (linger != null && !linger.trim().matches("\\d{1,6}")) {
+            throw new ConfigException("kafka.properties.linger.ms: must be a whole number of milliseconds, was \""
+                    + linger + "\"");
+        }
         return new Kafka(bootstrap, topic, deadLetter, partitions, rf, minIsr, compression, delivery, shared, props);
     }
 

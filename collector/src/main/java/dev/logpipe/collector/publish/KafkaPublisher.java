@@ -1,6 +1,7 @@
 package dev.logpipe.collector.publish;
 
 import dev.logpipe.collector.config.CollectorConfig;
+import dev.logpipe.kafka.DurableProducer;
 import java.io.Closeable;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -17,7 +18,7 @@ import dev.logpipe.collector.ingest.Outlet.Unavailable;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Publishes with {@code acks=all} and an idempotent producer (seed 003 chapter 04, option B), and tells the caller
+ * Publishes with {@code acks=all} and an idempotent producer (docs/architecture.md, invariant I2), and tells the caller
  * only once the broker committed every message: a write that the in-sync replicas (at least
  * {@code min.insync.replicas}) all hold. One producer is shared by every request (it is thread-safe).
  */
@@ -26,23 +27,15 @@ public final class KafkaPublisher implements Closeable {
     private final long ackWaitMs;
 
     public KafkaPublisher(CollectorConfig.Kafka config) {
-        Map<String, Object> p = new HashMap<>(config.properties());
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5);
-        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, config.compression());
-        p.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 2);
-        p.putIfAbsent(ProducerConfig.BATCH_SIZE_CONFIG, 512 * 1024);
-        p.putIfAbsent(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 4 * 1024 * 1024);
-        p.putIfAbsent(ProducerConfig.BUFFER_MEMORY_CONFIG, 64L * 1024 * 1024);
-        long delivery = config.deliveryTimeout().toMillis();
-        long request = Math.max(1000, Math.min(10_000, delivery - 10));
-        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) request);
-        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) Math.max(delivery, request + 10));
-        // A request must not hang on metadata while the broker is down: fail fast, answer 503.
-        p.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, (int) Math.min(5_000, delivery));
-        this.ackWaitMs = Math.max(delivery, request + 10) + 5_000;
+        Map<String, Object> defaults = Map.of(ProducerConfig.BATCH_SIZE_CONFIG, 512 * 1024,
+                ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 4 * 1024 * 1024,
+                ProducerConfig.BUFFER_MEMORY_CONFIG, 64L * 1024 * 1024);
+        String lingerMs = config.properties().getOrDefault(ProducerConfig.LINGER_MS_CONFIG, "2");
+        // A request must not hang on metadata while the broker is down: fail fast (5 s at most), answer 503.
+        Map<String, Object> p = DurableProducer.settings(config.properties(), defaults, new DurableProducer.Tuning(
+                config.bootstrapServers(), config.compression(), config.deliveryTimeout(),
+                Duration.ofMillis(Long.parseLong(lingerMs.trim())), Duration.ofSeconds(5)));
+        this.ackWaitMs = DurableProducer.ackWaitMillis(p);
         this.producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
     }
 

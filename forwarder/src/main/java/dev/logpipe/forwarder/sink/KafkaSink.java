@@ -1,6 +1,7 @@
 package dev.logpipe.forwarder.sink;
 
 import dev.logpipe.forwarder.config.ForwarderConfig;
+import dev.logpipe.kafka.DurableProducer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -50,27 +51,18 @@ public final class KafkaSink implements Sink {
         this.config = config;
         Map<String, Object> settings = producerSettings(config);
         // Wait for an acknowledgement a little longer than the producer itself may take to deliver or fail.
-        this.ackWaitMs = ((Number) settings.get(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG)).longValue() + 5_000;
+        this.ackWaitMs = DurableProducer.ackWaitMillis(settings);
         this.producer = new KafkaProducer<>(settings, new ByteArraySerializer(), new ByteArraySerializer());
     }
 
     static Map<String, Object> producerSettings(ForwarderConfig.KafkaSink c) {
-        Map<String, Object> p = new HashMap<>(c.properties());
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, c.bootstrapServers());
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5);
-        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, c.compression());
-        p.put(ProducerConfig.LINGER_MS_CONFIG, (int) c.linger().toMillis());
-        p.put(ProducerConfig.BATCH_SIZE_CONFIG, (int) c.batchBytes());
         // A message is checked against max.request.size before compression; leave room for a full one.
-        p.putIfAbsent(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Math.max(1024 * 1024, 2 * c.messageMaxBytes()));
-        long delivery = c.deliveryTimeout().toMillis();
-        long request = Math.max(1000, Math.min(10_000, delivery - c.linger().toMillis() - 1));
-        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) request);
-        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) Math.max(delivery, request + c.linger().toMillis()));
-        // How long send() may block for metadata while the broker is unreachable: never longer than a delivery.
-        p.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, (int) Math.min(10_000, delivery));
+        Map<String, Object> defaults = Map.of(ProducerConfig.MAX_REQUEST_SIZE_CONFIG,
+                Math.max(1024 * 1024, 2 * c.messageMaxBytes()));
+        // send() may block for metadata while the broker is unreachable: at most 10 s, never longer than a delivery.
+        Map<String, Object> p = DurableProducer.settings(c.properties(), defaults, new DurableProducer.Tuning(
+                c.bootstrapServers(), c.compression(), c.deliveryTimeout(), c.linger(), Duration.ofSeconds(10)));
+        p.put(ProducerConfig.BATCH_SIZE_CONFIG, (int) c.batchBytes());
         if (c.clientId() != null) {
             p.put(ProducerConfig.CLIENT_ID_CONFIG, c.clientId());
         }
