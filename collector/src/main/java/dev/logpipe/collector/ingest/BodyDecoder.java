@@ -124,6 +124,14 @@ public final class BodyDecoder {
             try {
                 n = super.read(b, off, len);
                 if (count == 0 && n > 0) {
+                    // A byte-order mark may arrive split over reads (a slow client, a small inflate step).
+                    while (n < 3 && n < len) {
+                        int more = super.read(b, off + n, len - n);
+                        if (more <= 0) {
+                            break;
+                        }
+                        n += more;
+                    }
                     return firstBytes(b, off, n, len);
                 }
             } catch (BodyException e) {

@@ -10,7 +10,8 @@ import java.util.zip.ZipException;
 
 /**
  * A gzip body (RFC 1952), one or more members, read strictly: anything after the last member that is not another
- * member is an error, and so is a bad CRC or length (the JDK's {@code GZIPInputStream} ignores trailing garbage).
+ * member is an error, and so is a bad CRC or length, or a header CRC (FHCRC) that does not match (the JDK's
+ * {@code GZIPInputStream} ignores trailing garbage).
  * Inflating is the JDK's {@link Inflater}; this class only frames it. Memory: one 64 KiB input buffer.
  */
 final class StrictGzipInputStream extends BlockInputStream {
@@ -22,6 +23,9 @@ final class StrictGzipInputStream extends BlockInputStream {
     private final byte[] buf = new byte[64 * 1024];
     private final Inflater inflater = new Inflater(true);
     private final CRC32 crc = new CRC32();
+    /** The CRC32 of the member header read so far, for its optional CRC16 (RFC 1952 FHCRC). */
+    private final CRC32 headerCrc = new CRC32();
+    private boolean inHeader;
     private int pos;
     private int lim;
     private boolean inMember;
@@ -78,6 +82,8 @@ final class StrictGzipInputStream extends BlockInputStream {
 
     /** Reads one member header; false at a clean end after at least one member. */
     private boolean header() throws IOException {
+        headerCrc.reset();
+        inHeader = true;
         int id1 = next();
         if (id1 < 0) {
             if (first) {
@@ -112,9 +118,12 @@ final class StrictGzipInputStream extends BlockInputStream {
                 // skip the comment
             }
         }
+        inHeader = false;
         if ((flags & FHCRC) != 0) {
-            need();
-            need();
+            int expected = need() | need() << 8;
+            if (expected != (int) (headerCrc.getValue() & 0xffff)) {
+                throw new ZipException("gzip header CRC mismatch (corrupt body)");
+            }
         }
         first = false;
         inMember = true;
@@ -152,7 +161,11 @@ final class StrictGzipInputStream extends BlockInputStream {
         if (pos >= lim && !fill()) {
             return -1;
         }
-        return buf[pos++] & 0xff;
+        int c = buf[pos++] & 0xff;
+        if (inHeader) {
+            headerCrc.update(c);
+        }
+        return c;
     }
 
     private boolean fill() throws IOException {

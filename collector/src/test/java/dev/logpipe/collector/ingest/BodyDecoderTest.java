@@ -16,7 +16,11 @@ class BodyDecoderTest {
     private final BodyDecoder decoder = new BodyDecoder(1 << 20, 1 << 22);
 
     private byte[] decode(byte[] body, String encoding) throws IOException {
-        try (InputStream in = decoder.open(new ByteArrayInputStream(body), encoding, n -> true)) {
+        return decode(new ByteArrayInputStream(body), encoding);
+    }
+
+    private byte[] decode(InputStream body, String encoding) throws IOException {
+        try (InputStream in = decoder.open(body, encoding, n -> true)) {
             return in.readAllBytes();
         }
     }
@@ -83,6 +87,54 @@ class BodyDecoderTest {
         assertThat(statusOf(() -> decode(le, null))).isEqualTo(415);
         byte[] bom = concat(new byte[] {(byte) 0xef, (byte) 0xbb, (byte) 0xbf}, "{}\n".getBytes(StandardCharsets.UTF_8));
         assertThat(new String(decode(bom, null), StandardCharsets.UTF_8)).isEqualTo("{}\n");
+    }
+
+    @Test
+    void aByteOrderMarkSplitOverReadsIsStillSeen() throws IOException {
+        byte[] bom = concat(new byte[] {(byte) 0xef, (byte) 0xbb, (byte) 0xbf}, "{}\n".getBytes(StandardCharsets.UTF_8));
+        assertThat(new String(decode(new OneByteAtATime(bom), null), StandardCharsets.UTF_8)).isEqualTo("{}\n");
+        byte[] utf16 = "{}".getBytes(StandardCharsets.UTF_16);
+        assertThat(statusOf(() -> decode(new OneByteAtATime(utf16), null))).isEqualTo(415);
+    }
+
+    /** A client that sends one byte per packet. */
+    private static final class OneByteAtATime extends java.io.FilterInputStream {
+        OneByteAtATime(byte[] bytes) {
+            super(new java.io.ByteArrayInputStream(bytes));
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            return super.read(b, off, Math.min(1, len));
+        }
+    }
+
+    @Test
+    void aGzipHeaderCrcIsCheckedWhenTheHeaderCarriesOne() throws IOException {
+        byte[] good = gzipWithHeaderCrc("{\"message\":\"ok\"}\n", false);
+        assertThat(new String(decode(good, "gzip"), StandardCharsets.UTF_8)).isEqualTo("{\"message\":\"ok\"}\n");
+        assertThat(statusOf(() -> decode(gzipWithHeaderCrc("{}\n", true), "gzip"))).isEqualTo(400);
+    }
+
+    /** A gzip member with FHCRC set (RFC 1952 2.3.1): the header's CRC16 after the fixed fields. */
+    private static byte[] gzipWithHeaderCrc(String text, boolean corruptHeaderCrc) {
+        byte[] data = text.getBytes(StandardCharsets.UTF_8);
+        byte[] header = {0x1f, (byte) 0x8b, 8, 2, 0, 0, 0, 0, 0, (byte) 255};
+        java.util.zip.CRC32 hc = new java.util.zip.CRC32();
+        hc.update(header);
+        int crc16 = (int) hc.getValue() & 0xffff ^ (corruptHeaderCrc ? 1 : 0);
+        java.util.zip.Deflater d = new java.util.zip.Deflater(java.util.zip.Deflater.DEFAULT_COMPRESSION, true);
+        d.setInput(data);
+        d.finish();
+        byte[] raw = new byte[data.length + 64];
+        int rawLen = d.deflate(raw);
+        d.end();
+        java.util.zip.CRC32 dc = new java.util.zip.CRC32();
+        dc.update(data);
+        java.nio.ByteBuffer out = java.nio.ByteBuffer.allocate(header.length + 2 + rawLen + 8)
+                .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        out.put(header).putShort((short) crc16).put(raw, 0, rawLen).putInt((int) dc.getValue()).putInt(data.length);
+        return out.array();
     }
 
     @Test
