@@ -104,14 +104,7 @@ public final class CollectorServer implements AutoCloseable {
                         Request.getRemoteAddr(request), request.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH),
                         request.getHeaders().get(HttpHeader.CONTENT_ENCODING),
                         () -> Content.Source.asInputStream(request)));
-                if (a.status() == 401) {
-                    response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer");
-                }
-                if (a.close()) {
-                    // The body was not read to its end (or the client is not to be read from): close after answering.
-                    response.getHeaders().put(HttpHeader.CONNECTION, "close");
-                }
-                send(response, callback, a.status(), "application/json", a.body(), a.retryAfterSeconds());
+                send(response, callback, a);
             }
             default -> send(response, callback, 404, "application/json", "{\"error\":\"not found\"}", 0);
         }
@@ -126,6 +119,24 @@ public final class CollectorServer implements AutoCloseable {
                     javax.security.auth.x500.X500Principal.CANONICAL);
         }
         return null;
+    }
+
+    /** Sends an ingest answer: a 401 names the schemes, and a connection whose body was not read is closed. */
+    public static void send(Response response, Callback callback, IngestHandler.Answer a) {
+        if (a.status() == 401) {
+            response.getHeaders().add(HttpHeader.WWW_AUTHENTICATE, "Bearer");
+            response.getHeaders().add(HttpHeader.WWW_AUTHENTICATE, "Basic realm=\"logpipe\"");
+        }
+        if (a.close()) {
+            // The body was not read to its end (or the client is not to be read from): close after answering.
+            response.getHeaders().put(HttpHeader.CONNECTION, "close");
+        }
+        response.setStatus(a.status());
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, a.contentType());
+        if (a.retryAfterSeconds() > 0) {
+            response.getHeaders().put(HttpHeader.RETRY_AFTER, Long.toString(a.retryAfterSeconds()));
+        }
+        response.write(true, ByteBuffer.wrap(a.body()), callback);
     }
 
     private static void send(Response response, Callback callback, int status, String type, String body,
