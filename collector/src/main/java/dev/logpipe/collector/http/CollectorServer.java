@@ -1,5 +1,6 @@
 package dev.logpipe.collector.http;
 
+import dev.logpipe.collector.compat.CompatRoutes;
 import dev.logpipe.collector.config.CollectorConfig;
 import dev.logpipe.collector.ingest.IngestHandler;
 import dev.logpipe.collector.ingest.IngestRequest;
@@ -99,15 +100,29 @@ public final class CollectorServer implements AutoCloseable {
                     send(response, callback, 405, "application/json", "{\"error\":\"use POST\"}", 0);
                     return;
                 }
-                IngestHandler.Answer a = ingest.handle(new IngestRequest(
-                        request.getHeaders().getValuesList(HttpHeader.AUTHORIZATION), clientSubject(request),
-                        Request.getRemoteAddr(request), request.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH),
-                        request.getHeaders().get(HttpHeader.CONTENT_ENCODING),
-                        () -> Content.Source.asInputStream(request)));
-                send(response, callback, a);
+                send(response, callback, ingest.handle(ingestRequest(request)));
             }
-            default -> send(response, callback, 404, "application/json", "{\"error\":\"not found\"}", 0);
+            default -> {
+                CompatRoutes.Route compat = CompatRoutes.route(request.getMethod(), path,
+                        name -> request.getHeaders().get(name));
+                if (compat == null) {
+                    send(response, callback, 404, "application/json", "{\"error\":\"not found\"}", 0);
+                    return;
+                }
+                if (compat.elasticsearch()) {
+                    // Elasticsearch clients (the Java client, Logstash) check that they talk to "Elasticsearch".
+                    response.getHeaders().put("X-Elastic-Product", "Elasticsearch");
+                }
+                send(response, callback, CompatRoutes.serve(compat, ingest, ingestRequest(request)));
+            }
         }
+    }
+
+    /** The parts of an HTTP request the ingest pipeline needs. */
+    private static IngestRequest ingestRequest(Request request) {
+        return new IngestRequest(request.getHeaders().getValuesList(HttpHeader.AUTHORIZATION), clientSubject(request),
+                Request.getRemoteAddr(request), request.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH),
+                request.getHeaders().get(HttpHeader.CONTENT_ENCODING), () -> Content.Source.asInputStream(request));
     }
 
     /** The canonical subject of the verified client certificate, or null without TLS or without a certificate. */

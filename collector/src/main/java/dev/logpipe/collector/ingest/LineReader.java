@@ -11,8 +11,8 @@ import java.util.Arrays;
  * 1 and include blank lines; a final line without {@code '\n'} counts, an empty one after the last {@code '\n'}
  * does not (the same numbering as splitting the whole body).
  */
-final class LineReader implements RecordLines {
-    static final int CHUNK = 64 * 1024;
+public final class LineReader implements RecordLines {
+    public static final int CHUNK = 64 * 1024;
 
     private final InputStream in;
     private final int maxLine;
@@ -34,7 +34,7 @@ final class LineReader implements RecordLines {
      * @param mayGrowTo asked before the line buffer grows, with its new capacity; false stops reading with a
      *                  {@link BodyException} 503 (the memory cannot be had)
      */
-    LineReader(InputStream in, int maxLine, java.util.function.LongPredicate mayGrowTo) {
+    public LineReader(InputStream in, int maxLine, java.util.function.LongPredicate mayGrowTo) {
         this.in = in;
         this.maxLine = maxLine;
         this.mayGrowTo = mayGrowTo;

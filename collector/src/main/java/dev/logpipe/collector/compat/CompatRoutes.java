@@ -1,0 +1,45 @@
+package dev.logpipe.collector.compat;
+
+import dev.logpipe.collector.compat.bulk.BulkProtocol;
+import dev.logpipe.collector.compat.bulk.ElasticsearchProbes;
+import dev.logpipe.collector.ingest.IngestHandler;
+import dev.logpipe.collector.ingest.IngestRequest;
+import dev.logpipe.collector.ingest.Protocol;
+import java.util.function.Function;
+
+/**
+ * The routes of the shippers people already run (docs/ingest.md): Elasticsearch {@code _bulk} and its handshake
+ * probes, OTLP/HTTP logs, Loki push. Each ingest route is a {@link Protocol} handed to the one shared
+ * {@link IngestHandler}; this class only picks it by method and path.
+ */
+public final class CompatRoutes {
+    /** What to serve for one request; null: not a route of these. */
+    public record Route(Protocol protocol, IngestHandler.Answer fixed, boolean elasticsearch) {
+    }
+
+    private CompatRoutes() {
+    }
+
+    /**
+     * The route of {@code method path} with request header {@code header}, or null.
+     */
+    public static Route route(String method, String path, Function<String, String> header) {
+        if (path.equals("/_bulk") || path.endsWith("/_bulk") && path.indexOf('/', 1) == path.length() - 6) {
+            if (!"POST".equals(method) && !"PUT".equals(method)) {
+                return new Route(null, BulkProtocol.errorFor(405, "use POST for _bulk"), true);
+            }
+            String index = path.equals("/_bulk") ? null : path.substring(1, path.length() - 6);
+            return new Route(new BulkProtocol(index), null, true);
+        }
+        IngestHandler.Answer probe = ElasticsearchProbes.answer(method, path);
+        if (probe != null) {
+            return new Route(null, probe, true);
+        }
+        return null;
+    }
+
+    /** Serves a route with a protocol through the shared pipeline. */
+    public static IngestHandler.Answer serve(Route route, IngestHandler ingest, IngestRequest request) {
+        return route.protocol() == null ? route.fixed() : ingest.handle(request, route.protocol());
+    }
+}
