@@ -2,6 +2,7 @@ package dev.logpipe.collector.compat;
 
 import dev.logpipe.collector.compat.bulk.BulkProtocol;
 import dev.logpipe.collector.compat.bulk.ElasticsearchProbes;
+import dev.logpipe.collector.compat.otlp.OtlpProtocol;
 import dev.logpipe.collector.ingest.IngestHandler;
 import dev.logpipe.collector.ingest.IngestRequest;
 import dev.logpipe.collector.ingest.Protocol;
@@ -30,6 +31,17 @@ public final class CompatRoutes {
             }
             String index = path.equals("/_bulk") ? null : path.substring(1, path.length() - 6);
             return new Route(new BulkProtocol(index), null, true);
+        }
+        if (path.equals("/v1/logs")) {
+            OtlpProtocol otlp = OtlpProtocol.forContentType(header.apply("Content-Type"));
+            if (!"POST".equals(method)) {
+                return new Route(null, new OtlpProtocol(false).refused(405, "use POST for /v1/logs", 0, false), false);
+            }
+            if (otlp == null) {
+                return new Route(null, new OtlpProtocol(true).refused(415, "Content-Type must be "
+                        + OtlpProtocol.PROTOBUF + " or " + OtlpProtocol.JSON_TYPE, 0, true), false);
+            }
+            return new Route(otlp, null, false);
         }
         IngestHandler.Answer probe = ElasticsearchProbes.answer(method, path);
         if (probe != null) {

@@ -28,6 +28,12 @@ public final class RecordTree {
         return this;
     }
 
+    /** Sets the message even when it is empty (a record always has one). */
+    public RecordTree forceMessage(String value) {
+        record.put("message", value);
+        return this;
+    }
+
     public boolean has(String name) {
         return record.has(name);
     }
