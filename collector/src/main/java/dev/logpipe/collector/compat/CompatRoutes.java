@@ -2,6 +2,7 @@ package dev.logpipe.collector.compat;
 
 import dev.logpipe.collector.compat.bulk.BulkProtocol;
 import dev.logpipe.collector.compat.bulk.ElasticsearchProbes;
+import dev.logpipe.collector.compat.loki.LokiProtocol;
 import dev.logpipe.collector.compat.otlp.OtlpProtocol;
 import dev.logpipe.collector.ingest.IngestHandler;
 import dev.logpipe.collector.ingest.IngestRequest;
@@ -24,7 +25,14 @@ public final class CompatRoutes {
     /**
      * The route of {@code method path} with request header {@code header}, or null.
      */
-    public static Route route(String method, String path, Function<String, String> header) {
+    public static Route route(String method, String path, Function<String, String> header, long maxDecodedBytes) {
+        if (path.equals("/loki/api/v1/push")) {
+            LokiProtocol loki = LokiProtocol.forContentType(header.apply("Content-Type"), maxDecodedBytes);
+            if (!"POST".equals(method)) {
+                return new Route(null, loki.refused(405, "use POST for /loki/api/v1/push", 0, false), false);
+            }
+            return new Route(loki, null, false);
+        }
         if (path.equals("/_bulk") || path.endsWith("/_bulk") && path.indexOf('/', 1) == path.length() - 6) {
             if (!"POST".equals(method) && !"PUT".equals(method)) {
                 return new Route(null, BulkProtocol.errorFor(405, "use POST for _bulk"), true);

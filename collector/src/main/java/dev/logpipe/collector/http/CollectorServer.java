@@ -76,14 +76,14 @@ public final class CollectorServer implements AutoCloseable {
         server.setHandler(new Handler.Abstract() { // blocking: reads bodies and waits for Kafka
             @Override
             public boolean handle(Request request, Response response, Callback callback) {
-                route(request, response, callback, ingest, topics, registry);
+                route(request, response, callback, ingest, topics, registry, limits.maxDecodedBytes());
                 return true;
             }
         });
     }
 
     private static void route(Request request, Response response, Callback callback, IngestHandler ingest,
-                              TopicSetup topics, PrometheusMeterRegistry registry) {
+                              TopicSetup topics, PrometheusMeterRegistry registry, long maxDecodedBytes) {
         String path = Request.getPathInContext(request);
         switch (path) {
             case "/healthz" -> send(response, callback, 200, "application/json", "{\"status\":\"up\"}", 0);
@@ -104,7 +104,7 @@ public final class CollectorServer implements AutoCloseable {
             }
             default -> {
                 CompatRoutes.Route compat = CompatRoutes.route(request.getMethod(), path,
-                        name -> request.getHeaders().get(name));
+                        name -> request.getHeaders().get(name), maxDecodedBytes);
                 if (compat == null) {
                     send(response, callback, 404, "application/json", "{\"error\":\"not found\"}", 0);
                     return;

@@ -96,6 +96,34 @@ public final class IngestHandler {
         return a;
     }
 
+    /**
+     * Serves a body whose tenant a listener already knows (a syslog listener's configured tenant or its client
+     * certificate): the same caps, rate limit, in-flight bound and processing as an HTTP request, without the
+     * credential check. Counted in the route metrics only (it is not an HTTP request).
+     */
+    public Answer handleAs(CollectorConfig.Tenant tenant, String remoteAddress, byte[] body, Protocol p) {
+        IngestRequest request = new IngestRequest(java.util.List.of(), null, remoteAddress, body.length, null,
+                () -> new java.io.ByteArrayInputStream(body));
+        Answer a;
+        try {
+            RequestSlots.Acquired acquired = slots.acquire(tenant.id(), remoteAddress);
+            if (acquired.slot() == null) {
+                metrics.refused(acquired.full().name().toLowerCase(java.util.Locale.ROOT));
+                a = p.refused(acquired.full() == RequestSlots.Cap.GLOBAL ? 503 : 429, "request cap "
+                        + acquired.full().name().toLowerCase(java.util.Locale.ROOT) + " is full", 1, false);
+            } else {
+                try (RequestSlots.Slot slot = acquired.slot()) {
+                    a = admitted(tenant, request, new Drain(request), p);
+                }
+            }
+        } catch (RuntimeException e) {
+            log.error("ingest of a {} batch failed unexpectedly", p.route(), e);
+            a = p.refused(500, "internal error: " + e.getClass().getSimpleName(), 0, true);
+        }
+        metrics.route(p.route(), a.status());
+        return a;
+    }
+
     private Answer answer(IngestRequest request, Protocol p) {
         if (request.authorizations().size() > 1) {
             return p.refused(401, "more than one Authorization header: ambiguous credentials are refused", 0, true);

@@ -73,4 +73,11 @@ public final class CollectorMetrics {
         Counter.builder("logpipe_collector.route.records").tag("route", route).tag("outcome", outcome)
                 .description("Records by ingest route and outcome").register(registry).increment(n);
     }
+
+    /** Syslog messages (or connections, {@code n} 0) dropped: no acknowledgement could tell the sender. */
+    public void syslogDropped(String reason, long n) {
+        Counter.builder("logpipe_collector.syslog.dropped").tag("reason", reason)
+                .description("Syslog messages dropped (connection_cap and unknown_certificate count connections)")
+                .register(registry).increment(n == 0 ? 1 : n);
+    }
 }

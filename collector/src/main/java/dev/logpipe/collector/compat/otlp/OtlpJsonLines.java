@@ -1,18 +1,14 @@
 package dev.logpipe.collector.compat.otlp;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.logpipe.collector.compat.DecodedLines;
+import dev.logpipe.collector.compat.JsonSlices;
 import dev.logpipe.collector.compat.RecordTree;
 import dev.logpipe.collector.compat.WholeBody;
-import dev.logpipe.collector.ingest.BodyException;
 import java.io.IOException;
 import java.util.HexFormat;
 import java.util.Iterator;
@@ -26,120 +22,37 @@ import java.util.function.LongPredicate;
  * reserved before it is built). The whole document's syntax is checked first (a broken body is a 400).
  */
 final class OtlpJsonLines extends DecodedLines {
-    private static final JsonFactory FACTORY = new JsonFactory();
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
-    private final byte[] body;
+    private final JsonSlices json;
     private final int maxRecordBytes;
-    private final LongPredicate mayHold;
-    private final Cursor top;
-    private Cursor resourceLogs;
-    private Cursor scopeLogs;
+    private final JsonSlices.Cursor top;
+    private JsonSlices.Cursor resourceLogs;
+    private JsonSlices.Cursor scopeLogs;
     private ObjectNode resource;
     private String scopeName;
     private String scopeVersion;
 
-    private record Slice(int off, int len) {
-    }
-
-    /** A parser inside one array, handing out its object elements. */
-    private final class Cursor {
-        final JsonParser p;
-        final int base;
-
-        Cursor(JsonParser p, int base) {
-            this.p = p;
-            this.base = base;
-        }
-
-        Slice next() throws IOException {
-            while (true) {
-                JsonToken t = p.nextToken();
-                if (t == null || t == JsonToken.END_ARRAY) {
-                    return null;
-                }
-                if (t == JsonToken.START_OBJECT) {
-                    return extent(p, base);
-                }
-                p.skipChildren();
-            }
-        }
-    }
-
     OtlpJsonLines(byte[] body, int maxRecordBytes, LongPredicate mayHold) throws IOException {
-        this.body = body;
+        this.json = new JsonSlices(body, mayHold, "an OTLP/JSON ExportLogsServiceRequest");
         this.maxRecordBytes = maxRecordBytes;
-        this.mayHold = mayHold;
-        try (JsonParser check = FACTORY.createParser(body)) {
-            if (check.nextToken() != JsonToken.START_OBJECT) {
-                throw new BodyException(400, "the body is not an OTLP/JSON ExportLogsServiceRequest (not an object)");
-            }
-            check.skipChildren();
-            if (check.nextToken() != null) {
-                throw new BodyException(400, "the body has content after the OTLP/JSON object");
-            }
-        } catch (JsonProcessingException e) {
-            throw new BodyException(400, "the body is not valid JSON: " + e.getOriginalMessage());
-        }
-        this.top = array(new Slice(0, body.length), "resourceLogs");
+        this.top = json.array(json.whole(), "resourceLogs", JsonToken.START_OBJECT);
     }
 
-    private static Slice extent(JsonParser p, int base) throws IOException {
-        int start = base + (int) p.currentTokenLocation().getByteOffset();
-        p.skipChildren();
-        int end = base + (int) p.currentLocation().getByteOffset();
-        return new Slice(start, end - start);
+    private ObjectNode object(JsonSlices.Slice obj, String name) throws IOException {
+        JsonSlices.Slice s = json.object(obj, name);
+        return s == null ? null : (ObjectNode) json.tree(s);
     }
 
-    private JsonParser parser(Slice s) throws IOException {
-        return FACTORY.createParser(body, s.off, s.len);
-    }
-
-    /** A cursor over the array {@code name} of the object {@code obj}, or null when it has none. */
-    private Cursor array(Slice obj, String name) throws IOException {
-        JsonParser p = parser(obj);
-        p.nextToken();
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String field = p.currentName();
-            JsonToken v = p.nextToken();
-            if (field.equals(name) && v == JsonToken.START_ARRAY) {
-                return new Cursor(p, obj.off);
-            }
-            p.skipChildren();
-        }
-        p.close();
-        return null;
-    }
-
-    /** The object {@code name} of {@code obj} parsed into a tree (reserved first), or null. */
-    private ObjectNode object(Slice obj, String name) throws IOException {
-        try (JsonParser p = parser(obj)) {
-            p.nextToken();
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String field = p.currentName();
-                JsonToken v = p.nextToken();
-                if (field.equals(name) && v == JsonToken.START_OBJECT) {
-                    return tree(extent(p, obj.off));
-                }
-                p.skipChildren();
-            }
-        }
-        return null;
-    }
-
-    private ObjectNode tree(Slice s) throws IOException {
-        if (!mayHold.test(body.length + (long) OtlpProtoLines.TREE_FACTOR * s.len)) {
-            throw WholeBody.overBound();
-        }
-        return (ObjectNode) JSON.readTree(body, s.off, s.len);
+    private JsonSlices.Cursor array(JsonSlices.Slice obj, String name) throws IOException {
+        return json.array(obj, name, JsonToken.START_OBJECT);
     }
 
     @Override
     protected boolean advance() throws IOException {
         while (true) {
             if (scopeLogs != null) {
-                Slice lr = scopeLogs.next();
+                JsonSlices.Slice lr = scopeLogs.next();
                 if (lr != null) {
                     record(lr);
                     return true;
@@ -147,7 +60,7 @@ final class OtlpJsonLines extends DecodedLines {
                 scopeLogs = null;
             }
             if (resourceLogs != null) {
-                Slice sl = resourceLogs.next();
+                JsonSlices.Slice sl = resourceLogs.next();
                 if (sl != null) {
                     ObjectNode scope = object(sl, "scope");
                     scopeName = scope == null ? null : RecordTree.text(scope.get("name"));
@@ -157,7 +70,7 @@ final class OtlpJsonLines extends DecodedLines {
                 }
                 resourceLogs = null;
             }
-            Slice rl = top == null ? null : top.next();
+            JsonSlices.Slice rl = top == null ? null : top.next();
             if (rl == null) {
                 return false;
             }
@@ -167,12 +80,12 @@ final class OtlpJsonLines extends DecodedLines {
         }
     }
 
-    private void record(Slice lr) throws IOException {
-        if (lr.len > maxRecordBytes) {
-            tooLong(lr.len);
+    private void record(JsonSlices.Slice lr) throws IOException {
+        if (lr.len() > maxRecordBytes) {
+            tooLong(lr.len());
             return;
         }
-        ObjectNode o = tree(lr);
+        ObjectNode o = (ObjectNode) json.tree(lr);
         RecordTree r = new RecordTree();
         try {
             OtlpMapping.resource(r, resource);
@@ -187,8 +100,7 @@ final class OtlpJsonLines extends DecodedLines {
             }
             OtlpMapping.attributes(r, keyValues(o.get("attributes"), 0));
         } catch (IllegalArgumentException e) {
-            refuse("the logRecord is not valid OTLP/JSON: " + e.getMessage(),
-                    java.util.Arrays.copyOfRange(body, lr.off, lr.off + lr.len));
+            refuse("the logRecord is not valid OTLP/JSON: " + e.getMessage(), json.bytes(lr));
             return;
         }
         emit(r.toLine());
@@ -281,7 +193,7 @@ final class OtlpJsonLines extends DecodedLines {
 
     @Override
     protected long contextBytes() {
-        return body.length;
+        return json.body().length;
     }
 
     static OtlpJsonLines open(java.io.InputStream in, int maxRecordBytes, LongPredicate mayHold) throws IOException {
