@@ -181,7 +181,8 @@ public final class IngestHandler {
                        InFlightBytes.Reservation held, TenantLimits.Charge charge, long fixed, Protocol p) {
         IngestRun.Outcome outcome;
         long t0 = System.nanoTime();
-        try (BodyDecoder.Body body = decoder.open(rest.open(), request.contentEncoding(), charge::takeBytes)) {
+        try (BodyDecoder.Body body = decoder.open(rest.open(), request.contentEncoding(), charge::takeBytes,
+                p.textBody())) {
             outcome = run.run(tenant, p.format(), body, clock.instant(), charge, fixed, held::growTo, outlets.get());
         } catch (BodyException e) {
             return p.refused(e.status(), e.getMessage(), 0, e.status() == 408 || e.status() == 413);

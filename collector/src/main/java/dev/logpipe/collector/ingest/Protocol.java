@@ -9,6 +9,11 @@ public interface Protocol {
     /** The route's name in metrics ({@code native}, {@code bulk}, {@code otlp}, {@code loki}). */
     String route();
 
+    /** Whether the body is text (NDJSON, JSON): a UTF-16/32 byte-order mark is refused. False for binary formats. */
+    default boolean textBody() {
+        return true;
+    }
+
     /** How the decoded body is split into records. */
     RecordLines.Opener format();
 

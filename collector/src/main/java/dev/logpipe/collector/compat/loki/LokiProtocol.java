@@ -29,6 +29,11 @@ public final class LokiProtocol implements Protocol {
     }
 
     @Override
+    public boolean textBody() {
+        return !json;
+    }
+
+    @Override
     public String route() {
         return "loki";
     }

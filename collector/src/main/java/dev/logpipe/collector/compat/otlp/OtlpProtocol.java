@@ -44,6 +44,11 @@ public final class OtlpProtocol implements Protocol {
     }
 
     @Override
+    public boolean textBody() {
+        return !json;
+    }
+
+    @Override
     public String route() {
         return "otlp";
     }

@@ -24,6 +24,11 @@ final class SyslogProtocol implements Protocol {
     }
 
     @Override
+    public boolean textBody() {
+        return false;
+    }
+
+    @Override
     public String route() {
         return "syslog";
     }
