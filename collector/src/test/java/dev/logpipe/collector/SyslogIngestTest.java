@@ -46,6 +46,9 @@ class SyslogIngestTest {
                       listen: 127.0.0.1:0
                       tenant: globex
                       max_connections: 2
+                    - protocol: tcp
+                      listen: 127.0.0.1:0
+                      tenant: burst
                 """);
     }
 
@@ -145,6 +148,37 @@ class SyslogIngestTest {
             a.getOutputStream().write("<13>1 - h a - - - s3 a again\n".getBytes(StandardCharsets.UTF_8));
             await("s3 a again", 1);
         }
+    }
+
+    @Test
+    void aRateLimitedTenantsConnectionIsPushedBackAndResentNotDropped() throws Exception {
+        // Tenant burst: 10 records/s, burst 1 s. The first batch may finish in debt; the next is refused (429)
+        // until the debt is paid: the connection waits and resends, nothing is dropped or duplicated.
+        try (Socket s = new Socket("127.0.0.1", collector.syslogPort(4))) {
+            OutputStream out = s.getOutputStream();
+            StringBuilder first = new StringBuilder();
+            for (int i = 0; i < 40; i++) {
+                first.append("<14>1 - h app - - - s4 first ").append(i).append('\n');
+            }
+            out.write(first.toString().getBytes(StandardCharsets.UTF_8));
+            out.flush();
+            await("s4 first", 40);
+            StringBuilder second = new StringBuilder();
+            for (int i = 0; i < 10; i++) {
+                second.append("<14>1 - h app - - - s4 second ").append(i).append('\n');
+            }
+            out.write(second.toString().getBytes(StandardCharsets.UTF_8));
+            out.flush();
+            List<JsonNode> got = Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(300))
+                    .until(() -> records("s4 "), l -> l.size() >= 50);
+            assertThat(got).extracting(n -> n.get("message").asText()).doesNotHaveDuplicates().hasSize(50);
+            assertThat(got).allSatisfy(n -> assertThat(n.get("tenant_id").asText()).isEqualTo("burst"));
+        }
+        String metrics = collector.get("/metrics").body();
+        assertThat(metrics.lines().filter(l -> l.startsWith("logpipe_collector_rate_limited_total")
+                && l.contains("tenant=\"burst\"")).findFirst()).as("the second batch was refused at least once")
+                .isPresent();
+        assertThat(metrics).doesNotContain("logpipe_collector_syslog_dropped_total");
     }
 
     @Test
