@@ -198,6 +198,11 @@ public final class IngestHandler {
         brokerUp();
         metrics.published(outcome.result(), System.nanoTime() - t0);
         metrics.routeRecords(p.route(), outcome.result());
+        long answer = outcome.stop() == IngestRun.Stop.COMPLETE ? p.answerBytes(outcome) : 0;
+        if (answer > 0 && !held.growTo(held.bytes() + answer)) {
+            return p.refused(503, "the collector is at its in-flight bound (limits.in_flight_bytes) and cannot hold "
+                    + "the answer; the records were taken, a resend is de-duplicated", 1, false);
+        }
         return switch (outcome.stop()) {
             case COMPLETE -> p.answer(outcome, 200, null, 0);
             case RATE_LIMITED -> rateLimited(tenant, outcome.limit(), limits.retryAfter(tenant.id(), outcome.limit()),

@@ -25,6 +25,14 @@ public interface Protocol {
      */
     IngestHandler.Answer answer(IngestRun.Outcome outcome, int status, String reason, long retryAfterSeconds);
 
+    /**
+     * The memory the answer to a complete run will take, reserved before it is built (a bulk answer lists every
+     * item); 0 for a small answer.
+     */
+    default long answerBytes(IngestRun.Outcome outcome) {
+        return 0;
+    }
+
     /** A refusal of the whole request (nothing of it, or not all of it, is claimed) in this format's shape. */
     IngestHandler.Answer refused(int status, String reason, long retryAfterSeconds, boolean close);
 }

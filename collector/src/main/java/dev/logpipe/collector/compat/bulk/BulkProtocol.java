@@ -41,6 +41,16 @@ public final class BulkProtocol implements Protocol {
         return (in, max, mayHold) -> new BulkLines(in, max, mayHold, defaultIndex, items);
     }
 
+    /** Per item at most ~160 bytes (a listed error up to ~600), built in one buffer and copied once. */
+    @Override
+    public long answerBytes(IngestRun.Outcome outcome) {
+        return 2 * (initialAnswerBytes() + 600L * outcome.result().errors().size());
+    }
+
+    private int initialAnswerBytes() {
+        return (int) Math.min(Integer.MAX_VALUE - 64, 64 + 160L * items.size());
+    }
+
     @Override
     public Answer answer(IngestRun.Outcome outcome, int status, String reason, long retryAfterSeconds) {
         if (reason != null) {
@@ -52,7 +62,7 @@ public final class BulkProtocol implements Protocol {
         for (IngestResult.DeadLetter d : result.errors()) {
             listed.put(d.line(), d);
         }
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + 96 * items.size());
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(initialAnswerBytes());
         try (JsonGenerator g = JSON.createGenerator(bytes)) {
             g.writeStartObject();
             g.writeNumberField("took", 0);
