@@ -28,10 +28,14 @@ import java.util.concurrent.atomic.LongAdder;
  *   java -cp bench/target/logpipe-bench.jar dev.logpipe.bench.CollectorLoadBench
  *     [--seconds 30] [--warmup 15] [--clients 4] [--rate 0 (records/s, 0 = unpaced)] [--tenant-limit 0 (records/s)] [--in-flight 256MiB]
  *     [--records 1000] [--jvm-opts "-Xms256m -Xmx512m"] [--dir /tmp/logpipe-collector-bench]
+ *     [--protocol native|bulk|otlp|loki|syslog (the same records as Elasticsearch _bulk, OTLP/HTTP protobuf, Loki snappy
+ *      protobuf, octet-counted syslog over TCP)]
  * </pre>
  */
 public final class CollectorLoadBench {
     private static final String KEY = "bench-key-0123456789abcdef";
+    private static CompatBodies.Protocol protocol = CompatBodies.Protocol.NATIVE;
+    private static int syslogPort;
 
     public static void main(String[] args) throws Exception {
         int seconds = 30;
@@ -46,6 +50,7 @@ public final class CollectorLoadBench {
         Path jar = Path.of("collector/target/logpipe-collector.jar");
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
+                case "--protocol" -> protocol = CompatBodies.Protocol.valueOf(args[++i].toUpperCase(Locale.ROOT));
                 case "--seconds" -> seconds = Integer.parseInt(args[++i]);
                 case "--warmup" -> warmup = Integer.parseInt(args[++i]);
                 case "--clients" -> clients = Integer.parseInt(args[++i]);
@@ -66,6 +71,9 @@ public final class CollectorLoadBench {
             try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
                 port = s.getLocalPort();
             }
+            try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+                syslogPort = s.getLocalPort();
+            }
             Path config = dir.resolve("collector.yaml");
             Files.writeString(config, """
                     listen: 127.0.0.1:%d
@@ -81,7 +89,12 @@ public final class CollectorLoadBench {
                       partitions: 6
                       replication_factor: 1
                       min_insync_replicas: 1
-                    """.formatted(port, inFlight, sha256(KEY), tenantLimit, broker.bootstrapServers()));
+                    syslog:
+                      listeners:
+                        - protocol: tcp
+                          listen: 127.0.0.1:%d
+                          tenant: bench
+                    """.formatted(port, inFlight, sha256(KEY), tenantLimit, broker.bootstrapServers(), syslogPort));
             List<String> cmd = new ArrayList<>();
             cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             cmd.addAll(Arrays.asList(jvmOpts.trim().split("\\s+")));
@@ -131,7 +144,9 @@ public final class CollectorLoadBench {
         }
         byte[][] requests = new byte[bodies.length][];
         for (int b = 0; b < bodies.length; b++) {
-            requests[b] = RawHttpClient.post("/api/v1/logs", "Authorization: Bearer " + KEY + "\r\n", bodies[b]);
+            requests[b] = protocol == CompatBodies.Protocol.NATIVE
+                    ? RawHttpClient.post("/api/v1/logs", "Authorization: Bearer " + KEY + "\r\n", bodies[b])
+                    : CompatBodies.request(protocol, b, records, "Authorization: Bearer " + KEY + "\r\n");
         }
         Map<Integer, LongAdder> byStatus = new ConcurrentHashMap<>();
         LongAdder accepted = new LongAdder();
@@ -147,7 +162,9 @@ public final class CollectorLoadBench {
             latencies.add(lat);
             int client = c;
             Thread t = new Thread(() -> {
-                RawHttpClient http = new RawHttpClient("127.0.0.1", port);
+                CompatBodies.Sender http = protocol == CompatBodies.Protocol.SYSLOG
+                        ? new CompatBodies.SyslogSender("127.0.0.1", syslogPort)
+                        : new RawHttpClient("127.0.0.1", port);
                 int n = 0;
                 long next = System.nanoTime();
                 while (System.nanoTime() < end) {
@@ -167,7 +184,7 @@ public final class CollectorLoadBench {
                         long took = System.nanoTime() - t0;
                         if (t0 > warmupEnd) {
                             byStatus.computeIfAbsent(status, k -> new LongAdder()).increment();
-                            if (status == 200) {
+                            if (status / 100 == 2) {
                                 accepted.add(records);
                                 if (n < lat.length) {
                                     lat[n] = took;
@@ -204,8 +221,8 @@ public final class CollectorLoadBench {
         double committed = committedRecords(port) - committedBefore;
         long[] all = latencies.stream().flatMapToLong(l -> Arrays.stream(l, 0, (int) Math.min(l[l.length - 1],
                 l.length - 1))).filter(v -> v > 0).sorted().toArray();
-        System.out.printf(Locale.ROOT, "collector load: %d clients, %s, %,d-record requests, %d s measured after %d s "
-                        + "warm-up%n", clients, rate <= 0 ? "unpaced" : String.format(Locale.ROOT, "paced to %,d records/s",
+        System.out.printf(Locale.ROOT, "collector load (%s): %d clients, %s, %,d-record requests, %d s measured after "
+                        + "%d s warm-up%n", protocol.name().toLowerCase(Locale.ROOT), clients, rate <= 0 ? "unpaced" : String.format(Locale.ROOT, "paced to %,d records/s",
                 rate), records, seconds, warmup);
         System.out.printf(Locale.ROOT, "  accepted       %,.0f records/s in 200 answers; %,.0f records/s committed "
                 + "(the collector's logpipe_collector_records_accepted_total, 429s that took part of a body included)%n",

@@ -14,7 +14,7 @@ import java.util.Locale;
  * little but the socket (the JDK client costs more than the collector work it measures, on a 2-core box).
  * Reconnects when the server closes.
  */
-final class RawHttpClient implements AutoCloseable {
+final class RawHttpClient implements AutoCloseable, CompatBodies.Sender {
     private final String host;
     private final int port;
     private Socket socket;
@@ -28,7 +28,11 @@ final class RawHttpClient implements AutoCloseable {
 
     /** A complete request: headers for {@code path} with the given extra header lines, then {@code body}. */
     static byte[] post(String path, String extraHeaders, byte[] body) {
-        byte[] head = ("POST " + path + " HTTP/1.1\r\nHost: bench\r\nContent-Type: application/x-ndjson\r\n"
+        return post(path, "application/x-ndjson", extraHeaders, body);
+    }
+
+    static byte[] post(String path, String contentType, String extraHeaders, byte[] body) {
+        byte[] head = ("POST " + path + " HTTP/1.1\r\nHost: bench\r\nContent-Type: " + contentType + "\r\n"
                 + extraHeaders + "Content-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
         byte[] all = new byte[head.length + body.length];
         System.arraycopy(head, 0, all, 0, head.length);
@@ -37,7 +41,7 @@ final class RawHttpClient implements AutoCloseable {
     }
 
     /** Sends {@code request} and returns the answer's status code. */
-    int send(byte[] request) throws IOException {
+    public int send(byte[] request) throws IOException {
         if (socket == null) {
             socket = new Socket(host, port);
             socket.setTcpNoDelay(true);

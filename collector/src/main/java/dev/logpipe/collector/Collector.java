@@ -29,8 +29,11 @@ public final class Collector implements AutoCloseable {
     private final CollectorServer server;
     private final PrometheusMeterRegistry registry;
 
+    private final dev.logpipe.collector.compat.syslog.SyslogListeners syslog;
+
     private Collector(TopicSetup topics, KafkaPublisher publisher, CollectorServer server,
-                      PrometheusMeterRegistry registry) {
+                      PrometheusMeterRegistry registry, dev.logpipe.collector.compat.syslog.SyslogListeners syslog) {
+        this.syslog = syslog;
         this.topics = topics;
         this.publisher = publisher;
         this.server = server;
@@ -46,6 +49,7 @@ public final class Collector implements AutoCloseable {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         TopicSetup topics = new TopicSetup(config.kafka());
         KafkaPublisher publisher = null;
+        dev.logpipe.collector.compat.syslog.SyslogListeners syslog = null;
         try {
             topics.ensureTopics(topicTimeout);
             publisher = new KafkaPublisher(config.kafka());
@@ -64,13 +68,24 @@ public final class Collector implements AutoCloseable {
             CollectorServer server = new CollectorServer(config.listen(), config.tls(), limits, ingest, topics,
                     registry);
             server.start();
+            syslog = new dev.logpipe.collector.compat.syslog.SyslogListeners(config.tenants(),
+                    new ApiKeys(config.tenants()), ingest, metrics, clock);
+            try {
+                syslog.start(config.syslog());
+            } catch (java.io.IOException | RuntimeException e) {
+                server.close();
+                throw new IllegalStateException("cannot start the syslog listeners: " + e.getMessage(), e);
+            }
             log.info("collector ready listen={}{} tenants={} topic={} dead_letter_topic={} bootstrap={} "
                             + "redaction_rules={}", config.tls() == null ? "http://" : "https://", hostPort(server.address()),
                     config.tenants().size(),
                     config.kafka().topic(), config.kafka().deadLetterTopic(), config.kafka().bootstrapServers(),
                     redactor.ruleNames());
-            return new Collector(topics, publisher, server, registry);
+            return new Collector(topics, publisher, server, registry, syslog);
         } catch (Exception | Error e) {
+            if (syslog != null) {
+                syslog.close();
+            }
             if (publisher != null) {
                 publisher.close();
             }
@@ -87,6 +102,11 @@ public final class Collector implements AutoCloseable {
         return server.address();
     }
 
+    /** The bound address of {@code syslog.listeners[i]}. */
+    public InetSocketAddress syslogAddress(int i) {
+        return syslog.address(i);
+    }
+
     public PrometheusMeterRegistry registry() {
         return registry;
     }
@@ -94,6 +114,7 @@ public final class Collector implements AutoCloseable {
     @Override
     public void close() throws Exception {
         try {
+            syslog.close();
             server.close();
         } finally {
             publisher.close();

@@ -72,6 +72,11 @@ final class CollectorFixture implements AutoCloseable {
         return new CollectorFixture(Collector.start(config, Clock.systemUTC(), Duration.ofSeconds(60)));
     }
 
+    /** The bound port of {@code syslog.listeners[i]}. */
+    int syslogPort(int i) {
+        return collector.syslogAddress(i).getPort();
+    }
+
     int port() {
         return collector.address().getPort();
     }

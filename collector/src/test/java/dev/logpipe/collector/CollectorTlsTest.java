@@ -89,8 +89,18 @@ class CollectorTlsTest {
                   partitions: 1
                   replication_factor: 1
                   min_insync_replicas: 1
+                syslog:
+                  listeners:
+                    - protocol: tcp
+                      listen: 127.0.0.1:0
+                      tls:
+                        keystore: %s
+                        keystore_password: %s
+                        truststore: %s
+                        truststore_password: %s
+                        client_auth: need
                 """.formatted(dir.resolve("server.p12"), PW, dir.resolve("trust.p12"), PW, ApiKeys.sha256(GLOBEX_KEY),
-                KAFKA.bootstrapServers());
+                KAFKA.bootstrapServers(), dir.resolve("server.p12"), PW, dir.resolve("trust.p12"), PW);
         collector = Collector.start(new CollectorConfigLoader().parse(yaml, "test"), Clock.systemUTC(),
                 Duration.ofSeconds(60));
         withClientCert = ssl(dir.resolve("client.p12"));
@@ -164,5 +174,47 @@ class CollectorTlsTest {
         assertThat(post(withoutClientCert, GLOBEX_KEY, "{\"message\":\"mtls key\"}\n").statusCode()).isEqualTo(200);
         HttpResponse<String> none = post(withoutClientCert, null, "{\"message\":\"mtls none\"}\n");
         assertThat(none.statusCode()).isEqualTo(401);
+    }
+
+    @Test
+    void syslogOverTlsTakesTheTenantFromTheClientCertificateAndRefusesAHandshakeWithoutOne() throws Exception {
+        int port = collector.syslogAddress(0).getPort();
+        try (javax.net.ssl.SSLSocket s = (javax.net.ssl.SSLSocket) withClientCert.getSocketFactory()
+                .createSocket("127.0.0.1", port)) {
+            byte[] frame = "<14>1 2026-12-01T10:00:00Z web-1 api - - - syslog over tls".getBytes(
+                    java.nio.charset.StandardCharsets.UTF_8);
+            s.getOutputStream().write((frame.length + " ").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            s.getOutputStream().write(frame);
+            s.getOutputStream().flush();
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                    assertThat(dev.logpipe.broker.testing.TopicContents.recordLines(
+                            dev.logpipe.broker.testing.TopicContents.readAll(KAFKA.bootstrapServers(), "tls.records",
+                                    Duration.ofSeconds(20))).stream().map(l -> {
+                                        try {
+                                            return JSON.readTree(l);
+                                        } catch (java.io.IOException e) {
+                                            throw new java.io.UncheckedIOException(e);
+                                        }
+                                    }).filter(n -> n.get("message").asText().equals("syslog over tls")))
+                            .singleElement().satisfies(n -> {
+                                assertThat(n.get("tenant_id").asText()).isEqualTo("acme");
+                                assertThat(n.get("service").asText()).isEqualTo("api");
+                            }));
+        }
+        try (javax.net.ssl.SSLSocket s = (javax.net.ssl.SSLSocket) withoutClientCert.getSocketFactory()
+                .createSocket("127.0.0.1", port)) {
+            s.setSoTimeout(10_000);
+            int read;
+            try {
+                s.getOutputStream().write("<14>1 - h a - - - never\n".getBytes());
+                s.getOutputStream().flush();
+                read = s.getInputStream().read();
+            } catch (java.net.SocketTimeoutException e) {
+                throw new AssertionError("the collector kept a connection without a client certificate open", e);
+            } catch (java.io.IOException e) {
+                read = -2; // the handshake was refused (certificate_required)
+            }
+            assertThat(read).as("refused or closed").isLessThan(0);
+        }
     }
 }

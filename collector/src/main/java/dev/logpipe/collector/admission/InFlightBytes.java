@@ -53,6 +53,11 @@ public final class InFlightBytes {
             return true;
         }
 
+        /** Bytes held now. */
+        public long bytes() {
+            return held;
+        }
+
         @Override
         public void close() {
             release(held);

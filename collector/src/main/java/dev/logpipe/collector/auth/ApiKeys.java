@@ -4,6 +4,7 @@ import dev.logpipe.collector.config.CollectorConfig;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
@@ -42,17 +43,39 @@ public final class ApiKeys {
         return authenticate(authorization);
     }
 
-    /** The tenant of an {@code Authorization} header value, or null when it is absent, malformed or unknown. */
+    /**
+     * The tenant of an {@code Authorization} header value, or null when it is absent, malformed or unknown:
+     * {@code Bearer <key>}, or {@code Basic base64(user:key)} with the key as the password and any user name (for
+     * shippers that only do basic auth: Filebeat, Logstash, Fluent Bit's es output, Vector, Promtail).
+     */
     public CollectorConfig.Tenant authenticate(String authorization) {
-        if (authorization == null || authorization.length() < 8
-                || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
-            return null;
-        }
-        String key = authorization.substring(7).strip();
-        if (key.isEmpty()) {
+        String key = presentedKey(authorization);
+        if (key == null || key.isEmpty()) {
             return null;
         }
         return byHash.get(sha256(key));
+    }
+
+    /** The key an {@code Authorization} value presents, or null when it is neither Bearer nor valid Basic. */
+    static String presentedKey(String authorization) {
+        if (authorization == null || authorization.length() < 7) {
+            return null;
+        }
+        if (authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            return authorization.substring(7).strip();
+        }
+        if (authorization.regionMatches(true, 0, "Basic ", 0, 6)) {
+            byte[] decoded;
+            try {
+                decoded = Base64.getDecoder().decode(authorization.substring(6).strip());
+            } catch (IllegalArgumentException e) {
+                return null;
+            }
+            String pair = new String(decoded, StandardCharsets.UTF_8);
+            int colon = pair.indexOf(':');
+            return colon < 0 ? null : pair.substring(colon + 1);
+        }
+        return null;
     }
 
     public static String sha256(String key) {

@@ -7,9 +7,16 @@ import java.util.Map;
 
 /** The collector's validated configuration (docs/collector.md lists every key). */
 public record CollectorConfig(InetSocketAddress listen, Tls tls, Limits limits, List<Tenant> tenants, Kafka kafka,
-                              Redaction redaction) {
+                              Redaction redaction, dev.logpipe.collector.compat.syslog.SyslogConfig syslog) {
     public CollectorConfig {
         tenants = List.copyOf(tenants);
+        syslog = syslog == null ? dev.logpipe.collector.compat.syslog.SyslogConfig.NONE : syslog;
+    }
+
+    /** Without syslog listeners. */
+    public CollectorConfig(InetSocketAddress listen, Tls tls, Limits limits, List<Tenant> tenants, Kafka kafka,
+                           Redaction redaction) {
+        this(listen, tls, limits, tenants, kafka, redaction, null);
     }
 
     /**

@@ -36,6 +36,9 @@ public final class CollectorConfigLoader {
         List<Tenant> tenants = tenants(root);
         Kafka kafka = kafka(root.child("kafka"));
         Redaction redaction = redaction(root.child("redaction"));
+        var syslog = dev.logpipe.collector.compat.syslog.SyslogConfig.parse(root.child("syslog"),
+                origin.startsWith("/") ? java.nio.file.Path.of(origin).getParent()
+                        : java.nio.file.Path.of("").toAbsolutePath(), tenants);
         root.rejectUnknownKeys();
         if (tls == null || tls.truststore() == null) {
             for (int i = 0; i < tenants.size(); i++) {
@@ -51,7 +54,7 @@ public final class CollectorConfigLoader {
                         + "credential maps to can never send)");
             }
         }
-        return new CollectorConfig(listen, tls, limits, tenants, kafka, redaction);
+        return new CollectorConfig(listen, tls, limits, tenants, kafka, redaction, syslog);
     }
 
     private Tls tls(ConfigNode t, String origin) throws ConfigException {

@@ -1,5 +1,6 @@
 package dev.logpipe.collector.http;
 
+import dev.logpipe.collector.compat.CompatRoutes;
 import dev.logpipe.collector.config.CollectorConfig;
 import dev.logpipe.collector.ingest.IngestHandler;
 import dev.logpipe.collector.ingest.IngestRequest;
@@ -75,14 +76,14 @@ public final class CollectorServer implements AutoCloseable {
         server.setHandler(new Handler.Abstract() { // blocking: reads bodies and waits for Kafka
             @Override
             public boolean handle(Request request, Response response, Callback callback) {
-                route(request, response, callback, ingest, topics, registry);
+                route(request, response, callback, ingest, topics, registry, limits.maxDecodedBytes());
                 return true;
             }
         });
     }
 
     private static void route(Request request, Response response, Callback callback, IngestHandler ingest,
-                              TopicSetup topics, PrometheusMeterRegistry registry) {
+                              TopicSetup topics, PrometheusMeterRegistry registry, long maxDecodedBytes) {
         String path = Request.getPathInContext(request);
         switch (path) {
             case "/healthz" -> send(response, callback, 200, "application/json", "{\"status\":\"up\"}", 0);
@@ -99,22 +100,29 @@ public final class CollectorServer implements AutoCloseable {
                     send(response, callback, 405, "application/json", "{\"error\":\"use POST\"}", 0);
                     return;
                 }
-                IngestHandler.Answer a = ingest.handle(new IngestRequest(
-                        request.getHeaders().getValuesList(HttpHeader.AUTHORIZATION), clientSubject(request),
-                        Request.getRemoteAddr(request), request.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH),
-                        request.getHeaders().get(HttpHeader.CONTENT_ENCODING),
-                        () -> Content.Source.asInputStream(request)));
-                if (a.status() == 401) {
-                    response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer");
-                }
-                if (a.close()) {
-                    // The body was not read to its end (or the client is not to be read from): close after answering.
-                    response.getHeaders().put(HttpHeader.CONNECTION, "close");
-                }
-                send(response, callback, a.status(), "application/json", a.body(), a.retryAfterSeconds());
+                send(response, callback, ingest.handle(ingestRequest(request)));
             }
-            default -> send(response, callback, 404, "application/json", "{\"error\":\"not found\"}", 0);
+            default -> {
+                CompatRoutes.Route compat = CompatRoutes.route(request.getMethod(), path,
+                        name -> request.getHeaders().get(name), maxDecodedBytes);
+                if (compat == null) {
+                    send(response, callback, 404, "application/json", "{\"error\":\"not found\"}", 0);
+                    return;
+                }
+                if (compat.elasticsearch()) {
+                    // Elasticsearch clients (the Java client, Logstash) check that they talk to "Elasticsearch".
+                    response.getHeaders().put("X-Elastic-Product", "Elasticsearch");
+                }
+                send(response, callback, CompatRoutes.serve(compat, ingest, ingestRequest(request)));
+            }
         }
+    }
+
+    /** The parts of an HTTP request the ingest pipeline needs. */
+    private static IngestRequest ingestRequest(Request request) {
+        return new IngestRequest(request.getHeaders().getValuesList(HttpHeader.AUTHORIZATION), clientSubject(request),
+                Request.getRemoteAddr(request), request.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH),
+                request.getHeaders().get(HttpHeader.CONTENT_ENCODING), () -> Content.Source.asInputStream(request));
     }
 
     /** The canonical subject of the verified client certificate, or null without TLS or without a certificate. */
@@ -126,6 +134,24 @@ public final class CollectorServer implements AutoCloseable {
                     javax.security.auth.x500.X500Principal.CANONICAL);
         }
         return null;
+    }
+
+    /** Sends an ingest answer: a 401 names the schemes, and a connection whose body was not read is closed. */
+    public static void send(Response response, Callback callback, IngestHandler.Answer a) {
+        if (a.status() == 401) {
+            response.getHeaders().add(HttpHeader.WWW_AUTHENTICATE, "Bearer");
+            response.getHeaders().add(HttpHeader.WWW_AUTHENTICATE, "Basic realm=\"logpipe\"");
+        }
+        if (a.close()) {
+            // The body was not read to its end (or the client is not to be read from): close after answering.
+            response.getHeaders().put(HttpHeader.CONNECTION, "close");
+        }
+        response.setStatus(a.status());
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, a.contentType());
+        if (a.retryAfterSeconds() > 0) {
+            response.getHeaders().put(HttpHeader.RETRY_AFTER, Long.toString(a.retryAfterSeconds()));
+        }
+        response.write(true, ByteBuffer.wrap(a.body()), callback);
     }
 
     private static void send(Response response, Callback callback, int status, String type, String body,

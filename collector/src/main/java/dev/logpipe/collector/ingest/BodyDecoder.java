@@ -56,6 +56,15 @@ public final class BodyDecoder {
      * @throws BodyException 415 for an encoding other than gzip, zstd or none
      */
     public Body open(InputStream wire, String contentEncoding, LongPredicate takeBytes) throws IOException {
+        return open(wire, contentEncoding, takeBytes, true);
+    }
+
+    /**
+     * @param text whether the body is text (the UTF-16/32 byte-order-mark check applies); false for binary formats
+     *             (protobuf, snappy), whose first bytes may be anything
+     */
+    public Body open(InputStream wire, String contentEncoding, LongPredicate takeBytes, boolean text)
+            throws IOException {
         // Closing the body frees the decoder (the inflater, the zstd window) but never the connection's stream,
         // which the caller may still drain.
         Wire counted = new Wire(new FilterInputStream(wire) {
@@ -71,7 +80,7 @@ public final class BodyDecoder {
             default -> throw new BodyException(415, "Content-Encoding " + contentEncoding + " is not supported (use "
                     + "gzip, zstd or none)");
         };
-        return new Body(new Decoded(decoded, enc, maxDecodedBytes), counted);
+        return new Body(new Decoded(decoded, enc, maxDecodedBytes, text), counted);
     }
 
     private static String normalize(String contentEncoding) {
@@ -110,12 +119,14 @@ public final class BodyDecoder {
     private static final class Decoded extends BlockInputStream {
         private final String encoding;
         private final long cap;
+        private final boolean text;
         private long count;
 
-        Decoded(InputStream in, String encoding, long cap) {
+        Decoded(InputStream in, String encoding, long cap, boolean text) {
             super(in);
             this.encoding = encoding;
             this.cap = cap;
+            this.text = text;
         }
 
         @Override
@@ -123,7 +134,7 @@ public final class BodyDecoder {
             int n;
             try {
                 n = super.read(b, off, len);
-                if (count == 0 && n > 0) {
+                if (count == 0 && n > 0 && text) {
                     // A byte-order mark may arrive split over reads (a slow client, a small inflate step).
                     while (n < 3 && n < len) {
                         int more = super.read(b, off + n, len - n);

@@ -1,8 +1,5 @@
 package dev.logpipe.collector.ingest;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.logpipe.collector.admission.InFlightBytes;
 import dev.logpipe.collector.admission.RequestSlots;
 import dev.logpipe.collector.admission.TenantLimits;
@@ -28,7 +25,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class IngestHandler {
     private static final Logger log = LoggerFactory.getLogger(IngestHandler.class);
-    private static final ObjectMapper JSON = new ObjectMapper();
     /** A refused request's unread body is discarded for at most this long before the connection is closed. */
     private static final Duration DRAIN_DEADLINE = Duration.ofSeconds(5);
 
@@ -36,7 +32,21 @@ public final class IngestHandler {
      * An HTTP answer: status, JSON body, a Retry-After in seconds (0: none), and whether the connection must be
      * closed (the body was not read to its end).
      */
-    public record Answer(int status, String body, long retryAfterSeconds, boolean close) {
+    public record Answer(int status, String contentType, byte[] body, long retryAfterSeconds, boolean close) {
+        public static Answer json(int status, String body, long retryAfterSeconds, boolean close) {
+            return new Answer(status, "application/json", body.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                    retryAfterSeconds, close);
+        }
+
+        /** The body as text (UTF-8). */
+        public String text() {
+            return new String(body, java.nio.charset.StandardCharsets.UTF_8);
+        }
+
+        /** The same answer, closing the connection after it. */
+        Answer closing() {
+            return new Answer(status, contentType, body, retryAfterSeconds, true);
+        }
     }
 
     private final CollectorConfig config;
@@ -69,96 +79,136 @@ public final class IngestHandler {
     }
 
     public Answer handle(IngestRequest request) {
+        return handle(request, NativeProtocol.INSTANCE);
+    }
+
+    /** Serves one request of the route {@code p}: its body decoded by {@code p}, answered in its shape. */
+    public Answer handle(IngestRequest request, Protocol p) {
         Answer a;
         try {
-            a = answer(request);
+            a = answer(request, p);
         } catch (RuntimeException e) {
             log.error("ingest request failed unexpectedly; answering 500", e);
-            a = error(500, "internal error: " + e.getClass().getSimpleName(), 0, true);
+            a = p.refused(500, "internal error: " + e.getClass().getSimpleName(), 0, true);
         }
         metrics.request(a.status());
+        metrics.route(p.route(), a.status());
         return a;
     }
 
-    private Answer answer(IngestRequest request) {
+    /**
+     * Serves a body whose tenant a listener already knows (a syslog listener's configured tenant or its client
+     * certificate): the same caps, rate limit, in-flight bound and processing as an HTTP request, without the
+     * credential check. Counted in the route metrics only (it is not an HTTP request).
+     */
+    public Answer handleAs(CollectorConfig.Tenant tenant, String remoteAddress, byte[] body, Protocol p) {
+        IngestRequest request = new IngestRequest(java.util.List.of(), null, remoteAddress, body.length, null,
+                () -> new java.io.ByteArrayInputStream(body));
+        Answer a;
+        try {
+            RequestSlots.Acquired acquired = slots.acquire(tenant.id(), remoteAddress);
+            if (acquired.slot() == null) {
+                metrics.refused(acquired.full().name().toLowerCase(java.util.Locale.ROOT));
+                a = p.refused(acquired.full() == RequestSlots.Cap.GLOBAL ? 503 : 429, "request cap "
+                        + acquired.full().name().toLowerCase(java.util.Locale.ROOT) + " is full", 1, false);
+            } else {
+                try (RequestSlots.Slot slot = acquired.slot()) {
+                    a = admitted(tenant, request, new Drain(request), p);
+                }
+            }
+        } catch (RuntimeException e) {
+            log.error("ingest of a {} batch failed unexpectedly", p.route(), e);
+            a = p.refused(500, "internal error: " + e.getClass().getSimpleName(), 0, true);
+        }
+        metrics.route(p.route(), a.status());
+        return a;
+    }
+
+    private Answer answer(IngestRequest request, Protocol p) {
         if (request.authorizations().size() > 1) {
-            return error(401, "more than one Authorization header: ambiguous credentials are refused", 0, true);
+            return p.refused(401, "more than one Authorization header: ambiguous credentials are refused", 0, true);
         }
         String authorization = request.authorizations().isEmpty() ? null : request.authorizations().get(0);
         CollectorConfig.Tenant tenant = keys.authenticate(authorization, request.certificateSubject());
         if (tenant == null) {
-            return error(401, request.certificateSubject() == null
-                    ? "a valid API key is required: Authorization: Bearer <key>"
+            return p.refused(401, request.certificateSubject() == null
+                    ? "a valid API key is required: Authorization: Bearer <key> (or Basic with the key as the password)"
                     : "client certificate " + request.certificateSubject() + " is not mapped to a tenant "
                             + "(cert_subjects), and no valid API key was given", 0, true);
         }
         CollectorConfig.Limits l = config.limits();
         if (request.contentLength() > l.maxBodyBytes()) {
-            return error(413, "the body is " + request.contentLength() + " bytes, more than limits.max_body_bytes ("
+            return p.refused(413, "the body is " + request.contentLength() + " bytes, more than limits.max_body_bytes ("
                     + l.maxBodyBytes() + ")", 0, true);
         }
         RequestSlots.Acquired acquired = slots.acquire(tenant.id(), request.remoteAddress());
         if (acquired.slot() == null) {
             metrics.refused(acquired.full().name().toLowerCase(java.util.Locale.ROOT));
             return switch (acquired.full()) {
-                case TENANT -> error(429, "tenant " + tenant.id() + " has " + l.maxRequestsPerTenant() + " requests "
+                case TENANT -> p.refused(429, "tenant " + tenant.id() + " has " + l.maxRequestsPerTenant() + " requests "
                         + "in progress (limits.max_requests_per_tenant); retry", 1, true);
-                case ADDRESS -> error(429, "this client address has " + l.maxRequestsPerAddress() + " requests in "
+                case ADDRESS -> p.refused(429, "this client address has " + l.maxRequestsPerAddress() + " requests in "
                         + "progress (limits.max_requests_per_address); retry", 1, true);
-                case GLOBAL -> error(503, "the collector is serving " + l.maxConcurrentRequests() + " requests "
+                case GLOBAL -> p.refused(503, "the collector is serving " + l.maxConcurrentRequests() + " requests "
                         + "(limits.max_concurrent_requests); retry", 1, true);
             };
         }
         try (RequestSlots.Slot slot = acquired.slot()) {
-            return admitted(tenant, request, new Drain(request));
+            return admitted(tenant, request, new Drain(request), p);
         }
     }
 
-    private Answer admitted(CollectorConfig.Tenant tenant, IngestRequest request, Drain rest) {
+    private Answer admitted(CollectorConfig.Tenant tenant, IngestRequest request, Drain rest, Protocol p) {
         TenantLimits.Refusal refused = limits.admit(tenant.id());
         if (refused != null) {
-            return rest.answer(rateLimited(tenant, refused.limit(), refused.retryAfter(), null));
+            return rest.answer(rateLimited(tenant, refused.limit(), refused.retryAfter(), null, p));
         }
         long fixed = BodyDecoder.workingBytes(request.contentEncoding());
         InFlightBytes.Reservation held = inFlight.reserve(fixed);
         if (held == null) {
-            return rest.answer(error(503, "the collector is at its in-flight bound (limits.in_flight_bytes); retry",
+            return rest.answer(p.refused(503, "the collector is at its in-flight bound (limits.in_flight_bytes); retry",
                     1, false));
         }
         Answer a;
         try (held; TenantLimits.Charge charge = limits.open(tenant.id())) {
-            a = run(tenant, request, rest, held, charge, fixed);
+            a = run(tenant, request, rest, held, charge, fixed, p);
         }
         // Any discarding of the rest of the body happens after the memory and the tokens are given back.
         return rest.answer(a);
     }
 
     private Answer run(CollectorConfig.Tenant tenant, IngestRequest request, Drain rest,
-                       InFlightBytes.Reservation held, TenantLimits.Charge charge, long fixed) {
+                       InFlightBytes.Reservation held, TenantLimits.Charge charge, long fixed, Protocol p) {
         IngestRun.Outcome outcome;
         long t0 = System.nanoTime();
-        try (BodyDecoder.Body body = decoder.open(rest.open(), request.contentEncoding(), charge::takeBytes)) {
-            outcome = run.run(tenant, body, clock.instant(), charge, fixed, held::growTo, outlets.get());
+        try (BodyDecoder.Body body = decoder.open(rest.open(), request.contentEncoding(), charge::takeBytes,
+                p.textBody())) {
+            outcome = run.run(tenant, p.format(), body, clock.instant(), charge, fixed, held::growTo, outlets.get());
         } catch (BodyException e) {
-            return error(e.status(), e.getMessage(), 0, e.status() == 408 || e.status() == 413);
+            return p.refused(e.status(), e.getMessage(), 0, e.status() == 408 || e.status() == 413);
         } catch (IOException e) {
             if (timedOut(e)) {
-                return error(408, "the client sent nothing for limits.idle_timeout (" + config.limits().idleTimeout()
+                return p.refused(408, "the client sent nothing for limits.idle_timeout (" + config.limits().idleTimeout()
                         + ") while sending its body", 0, true);
             }
-            return error(400, "the body could not be read: " + e.getMessage(), 0, true);
+            return p.refused(400, "the body could not be read: " + e.getMessage(), 0, true);
         } catch (Outlet.Unavailable e) {
-            return brokerDown(e);
+            return brokerDown(e, p);
         }
         brokerUp();
         metrics.published(outcome.result(), System.nanoTime() - t0);
+        metrics.routeRecords(p.route(), outcome.result());
+        long answer = outcome.stop() == IngestRun.Stop.COMPLETE ? p.answerBytes(outcome) : 0;
+        if (answer > 0 && !held.growTo(held.bytes() + answer)) {
+            return p.refused(503, "the collector is at its in-flight bound (limits.in_flight_bytes) and cannot hold "
+                    + "the answer; the records were taken, a resend is de-duplicated", 1, false);
+        }
         return switch (outcome.stop()) {
-            case COMPLETE -> new Answer(200, body(outcome, null).toString(), 0, false);
+            case COMPLETE -> p.answer(outcome, 200, null, 0);
             case RATE_LIMITED -> rateLimited(tenant, outcome.limit(), limits.retryAfter(tenant.id(), outcome.limit()),
-                    outcome);
-            case OVER_BOUND -> new Answer(503, body(outcome, "the collector reached its in-flight bound "
-                    + "(limits.in_flight_bytes) at line " + outcome.stoppedAtLine() + "; the lines before it were "
-                    + "taken, retry from there").toString(), 1, false);
+                    outcome, p);
+            case OVER_BOUND -> p.answer(outcome, 503, "the collector reached its in-flight bound "
+                    + "(limits.in_flight_bytes)", 1);
         };
     }
 
@@ -172,44 +222,22 @@ public final class IngestHandler {
     }
 
     private Answer rateLimited(CollectorConfig.Tenant tenant, String limit, Duration retryAfter,
-                               IngestRun.Outcome partial) {
+                               IngestRun.Outcome partial, Protocol p) {
         metrics.rateLimited(tenant.id(), limit);
         long seconds = Math.max(1, (retryAfter.toMillis() + 999) / 1000);
         String reason = "tenant " + tenant.id() + " is over its " + limit + " limit; retry after " + seconds + " s";
         if (partial == null) {
-            return error(429, reason, seconds, false);
+            return p.refused(429, reason, seconds, false);
         }
-        String text = reason + "; lines before " + partial.stoppedAtLine() + " were taken, resend from line "
-                + partial.stoppedAtLine();
-        return new Answer(429, body(partial, text).toString(), seconds, false);
+        return p.answer(partial, 429, reason, seconds);
     }
 
-    private ObjectNode body(IngestRun.Outcome outcome, String error) {
-        IngestResult result = outcome.result();
-        ObjectNode body = JSON.createObjectNode();
-        if (error != null) {
-            body.put("error", error);
-            body.put("resume_from_line", outcome.stoppedAtLine());
-        }
-        body.put("accepted", result.accepted());
-        body.put("dead_lettered", result.deadLettered());
-        body.put("stage", "DURABLE_IN_BROKER");
-        ArrayNode errors = body.putArray("errors");
-        for (IngestResult.DeadLetter d : result.errors()) {
-            errors.addObject().put("line", d.line()).put("reason", d.reason().name()).put("detail", d.detail());
-        }
-        if (result.deadLettered() > result.errors().size()) {
-            body.put("errors_truncated", true);
-        }
-        return body;
-    }
-
-    private Answer brokerDown(Outlet.Unavailable e) {
+    private Answer brokerDown(Outlet.Unavailable e, Protocol p) {
         if (brokerFailing.compareAndSet(false, true)) {
             log.warn("Kafka at {} is not committing records: {}. Answering 503 with Retry-After until it does",
                     config.kafka().bootstrapServers(), e.getMessage());
         }
-        return error(503, "the broker did not commit the records (" + e.getMessage() + "); nothing is claimed, "
+        return p.refused(503, "the broker did not commit the records (" + e.getMessage() + "); nothing is claimed, "
                 + "retry", 1, true);
     }
 
@@ -217,12 +245,6 @@ public final class IngestHandler {
         if (brokerFailing.compareAndSet(true, false)) {
             log.info("Kafka at {} commits records again", config.kafka().bootstrapServers());
         }
-    }
-
-    private static Answer error(int status, String reason, long retryAfterSeconds, boolean close) {
-        ObjectNode n = JSON.createObjectNode();
-        n.put("error", reason);
-        return new Answer(status, n.toString(), retryAfterSeconds, close);
     }
 
     /**
@@ -249,7 +271,7 @@ public final class IngestHandler {
             if (a.status() == 200 || a.close() || discarded()) {
                 return a;
             }
-            return new Answer(a.status(), a.body(), a.retryAfterSeconds(), true);
+            return a.closing();
         }
 
         private boolean discarded() {

@@ -77,6 +77,13 @@ public final class IngestProcessor {
                 + " bytes, more than limits.max_record_bytes (" + limits.maxRecordBytes() + ")", null));
     }
 
+    /** An item the wire-format decoder refused ({@code reason}): dead-lettered with its (redacted) raw bytes. */
+    void refused(CollectorConfig.Tenant tenant, String reason, byte[] body, int off, int len, int line, Instant now,
+                 RequestOutput out) throws Outlet.Unavailable {
+        deadLetter(out, tenant, now, new DeadLetter(line, Reason.SCHEMA_INVALID, detail(reason),
+                rawForDeadLetter(body, off, len)));
+    }
+
     private LogRecord accept(CollectorConfig.Tenant tenant, byte[] body, int off, int len, int line, Instant now,
                              RequestOutput out) throws Outlet.Unavailable {
         LogRecord.Builder b;

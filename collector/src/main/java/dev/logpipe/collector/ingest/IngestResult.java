@@ -5,10 +5,12 @@ import java.util.Map;
 
 /**
  * What one request became: how many records were handed to the records topic and to the dead-letter topic
- * (by reason), the first {@link #MAX_ERRORS} dead letters to report, and the redactions by rule.
+ * (by reason), the first {@link #MAX_ERRORS} dead letters to report, the redactions by rule, and which lines were
+ * dead-lettered (one bit per line: a bulk answer reports every item).
  */
 public record IngestResult(int accepted, int deadLettered, Map<Reason, Integer> deadLetteredByReason,
-                           List<DeadLetter> errors, Map<String, Integer> redactions) {
+                           List<DeadLetter> errors, Map<String, Integer> redactions,
+                           Map<Reason, java.util.BitSet> deadLetteredLines) {
     /** At most this many per-line errors are listed in a response. */
     public static final int MAX_ERRORS = 100;
 
@@ -16,6 +18,19 @@ public record IngestResult(int accepted, int deadLettered, Map<Reason, Integer> 
         deadLetteredByReason = Map.copyOf(deadLetteredByReason);
         errors = List.copyOf(errors);
         redactions = Map.copyOf(redactions);
+        java.util.EnumMap<Reason, java.util.BitSet> lines = new java.util.EnumMap<>(Reason.class);
+        deadLetteredLines.forEach((r, b) -> lines.put(r, (java.util.BitSet) b.clone()));
+        deadLetteredLines = java.util.Collections.unmodifiableMap(lines);
+    }
+
+    /** Why line {@code line} was dead-lettered, or null when it was not (every line, not only the listed errors). */
+    public Reason deadLetterReason(int line) {
+        for (Map.Entry<Reason, java.util.BitSet> e : deadLetteredLines.entrySet()) {
+            if (e.getValue().get(line)) {
+                return e.getKey();
+            }
+        }
+        return null;
     }
 
     /** A line that is not published to the records topic, with why. {@code line} counts from 1. */

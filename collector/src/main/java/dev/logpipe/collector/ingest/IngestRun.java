@@ -57,12 +57,20 @@ public final class IngestRun {
      */
     public Outcome run(CollectorConfig.Tenant tenant, InputStream body, Instant now, TenantLimits.Charge charge,
                        long fixedBytes, LongPredicate grow, Outlet outlet) throws IOException, Outlet.Unavailable {
+        return run(tenant, RecordLines.NDJSON, body, now, charge, fixedBytes, grow, outlet);
+    }
+
+    /** {@link #run(CollectorConfig.Tenant, InputStream, Instant, TenantLimits.Charge, long, LongPredicate, Outlet)}
+     * with the body decoded into items by {@code format}. */
+    public Outcome run(CollectorConfig.Tenant tenant, RecordLines.Opener format, InputStream body, Instant now,
+                       TenantLimits.Charge charge, long fixedBytes, LongPredicate grow, Outlet outlet)
+            throws IOException, Outlet.Unavailable {
         RequestOutput out = new RequestOutput(outlet, tenant.id());
         JsonBuffer scratch = new JsonBuffer(4 * 1024);
         Budget budget = new Budget(grow);
-        // The line buffer grows only after its new size is reserved (with everything else the request holds).
-        LineReader lines = new LineReader(body, processor.limits().maxRecordBytes(), lineCapacity -> budget.ensure(
-                fixedBytes + LineReader.CHUNK + lineCapacity + out.heldBytes() + scratch.array().length));
+        // The decoder's memory grows only after its new size is reserved (with everything else the request holds).
+        RecordLines lines = format.open(body, processor.limits().maxRecordBytes(), decoderBytes -> budget.ensure(
+                fixedBytes + decoderBytes + out.heldBytes() + scratch.array().length));
         while (true) {
             try {
                 if (!lines.next()) {
@@ -79,7 +87,7 @@ public final class IngestRun {
             }
             int len = lines.length();
             long tooLong = lines.tooLong();
-            if (tooLong == 0 && blank(lines.array(), lines.offset(), len)) {
+            if (tooLong == 0 && lines.refused() == null && blank(lines.array(), lines.offset(), len)) {
                 continue;
             }
             long need = fixedBytes + lines.heldBytes() + out.heldBytes() + scratch.array().length
@@ -92,6 +100,9 @@ public final class IngestRun {
             }
             if (tooLong > 0) {
                 processor.tooLong(tenant, tooLong, lines.number(), now, out);
+            } else if (lines.refused() != null) {
+                processor.refused(tenant, lines.refused(), lines.array(), lines.offset(), len, lines.number(), now,
+                        out);
             } else {
                 processor.line(tenant, lines.array(), lines.offset(), len, lines.number(), now, scratch, out);
             }

@@ -11,8 +11,8 @@ import java.util.Arrays;
  * 1 and include blank lines; a final line without {@code '\n'} counts, an empty one after the last {@code '\n'}
  * does not (the same numbering as splitting the whole body).
  */
-final class LineReader {
-    static final int CHUNK = 64 * 1024;
+public final class LineReader implements RecordLines {
+    public static final int CHUNK = 64 * 1024;
 
     private final InputStream in;
     private final int maxLine;
@@ -34,7 +34,7 @@ final class LineReader {
      * @param mayGrowTo asked before the line buffer grows, with its new capacity; false stops reading with a
      *                  {@link BodyException} 503 (the memory cannot be had)
      */
-    LineReader(InputStream in, int maxLine, java.util.function.LongPredicate mayGrowTo) {
+    public LineReader(InputStream in, int maxLine, java.util.function.LongPredicate mayGrowTo) {
         this.in = in;
         this.maxLine = maxLine;
         this.mayGrowTo = mayGrowTo;
@@ -45,7 +45,8 @@ final class LineReader {
     }
 
     /** Moves to the next line; false at the end of the stream. */
-    boolean next() throws IOException {
+    @Override
+    public boolean next() throws IOException {
         lineLen = 0;
         tooLongBy = 0;
         boolean started = false;
@@ -138,29 +139,35 @@ final class LineReader {
         return -1;
     }
 
-    byte[] array() {
+    @Override
+    public byte[] array() {
         return outArray;
     }
 
-    int offset() {
+    @Override
+    public int offset() {
         return outOff;
     }
 
-    int length() {
+    @Override
+    public int length() {
         return outLen;
     }
 
     /** The length in bytes of the current line when it was longer than {@code maxLine}, else 0. */
-    long tooLong() {
+    @Override
+    public long tooLong() {
         return tooLongBy;
     }
 
-    int number() {
+    @Override
+    public int number() {
         return number;
     }
 
     /** Bytes held: the read chunk and the line buffer. */
-    long heldBytes() {
+    @Override
+    public long heldBytes() {
         return CHUNK + line.length;
     }
 }

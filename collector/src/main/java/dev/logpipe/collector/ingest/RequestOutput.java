@@ -29,6 +29,7 @@ final class RequestOutput {
     private final Map<Reason, Integer> deadByReason = new EnumMap<>(Reason.class);
     private final List<DeadLetter> errors = new ArrayList<>();
     private final Map<String, Integer> redactions = new HashMap<>();
+    private final Map<Reason, java.util.BitSet> deadLines = new EnumMap<>(Reason.class);
     private long bufferedBytes;
     private int accepted;
     private int deadLettered;
@@ -65,6 +66,7 @@ final class RequestOutput {
         outlet.deadLetter(tenant, encoded);
         deadLettered++;
         deadByReason.merge(d.reason(), 1, Integer::sum);
+        deadLines.computeIfAbsent(d.reason(), r -> new java.util.BitSet()).set(d.line());
         if (errors.size() < IngestResult.MAX_ERRORS) {
             errors.add(d);
         }
@@ -100,6 +102,6 @@ final class RequestOutput {
     }
 
     IngestResult result() {
-        return new IngestResult(accepted, deadLettered, deadByReason, errors, redactions);
+        return new IngestResult(accepted, deadLettered, deadByReason, errors, redactions, deadLines);
     }
 }

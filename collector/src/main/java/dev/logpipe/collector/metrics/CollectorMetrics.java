@@ -55,4 +55,29 @@ public final class CollectorMetrics {
                     .description("Values redacted (or withheld), by rule").register(registry).increment(e.getValue());
         }
     }
+
+    /** A request of an ingest route ({@code native}, {@code bulk}, {@code otlp}, {@code loki}) answered. */
+    public void route(String route, int status) {
+        Counter.builder("logpipe_collector.route.requests").tag("route", route).tag("status", Integer.toString(status))
+                .description("Ingest requests answered, by route and HTTP status").register(registry).increment();
+    }
+
+    /** What a route's request became: records accepted and dead-lettered. */
+    public void routeRecords(String route, IngestResult result) {
+        routeRecords(route, "accepted", result.accepted());
+        routeRecords(route, "dead_lettered", result.deadLettered());
+    }
+
+    /** {@code n} records of a route ({@code syslog} too) with an outcome ({@code accepted}, {@code dead_lettered}). */
+    public void routeRecords(String route, String outcome, long n) {
+        Counter.builder("logpipe_collector.route.records").tag("route", route).tag("outcome", outcome)
+                .description("Records by ingest route and outcome").register(registry).increment(n);
+    }
+
+    /** Syslog messages (or connections, {@code n} 0) dropped: no acknowledgement could tell the sender. */
+    public void syslogDropped(String reason, long n) {
+        Counter.builder("logpipe_collector.syslog.dropped").tag("reason", reason)
+                .description("Syslog messages dropped (connection_cap and unknown_certificate count connections)")
+                .register(registry).increment(n == 0 ? 1 : n);
+    }
 }

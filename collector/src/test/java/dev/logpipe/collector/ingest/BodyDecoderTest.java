@@ -110,6 +110,17 @@ class BodyDecoderTest {
     }
 
     @Test
+    void aBinaryBodyIsNotCheckedForAByteOrderMarkItsFirstBytesMayBeAnything() throws IOException {
+        for (byte[] start : new byte[][] {{(byte) 0xfe, (byte) 0xff}, {(byte) 0xff, (byte) 0xfe}, {0, 0},
+                                          {(byte) 0xef, (byte) 0xbb, (byte) 0xbf}}) {
+            byte[] body = concat(start, new byte[] {1, 2, 3});
+            try (InputStream in = decoder.open(new ByteArrayInputStream(body), null, n -> true, false)) {
+                assertThat(in.readAllBytes()).isEqualTo(body);
+            }
+        }
+    }
+
+    @Test
     void aGzipHeaderCrcIsCheckedWhenTheHeaderCarriesOne() throws IOException {
         byte[] good = gzipWithHeaderCrc("{\"message\":\"ok\"}\n", false);
         assertThat(new String(decode(good, "gzip"), StandardCharsets.UTF_8)).isEqualTo("{\"message\":\"ok\"}\n");
