@@ -38,6 +38,18 @@ final class JsonFastPath {
     private StructuredLine out;
     /** The flattened name being built: the prefix of the enclosing objects, then the key. */
     private byte[] name = new byte[256];
+    /** Where the current flattened name is: {@link #name} from 0, or (a top-level key) the line itself. */
+    private byte[] nameArr;
+    private int nameOff;
+    /** Per-line duplicate check: a slot of a name hash holds the line number that used it last. */
+    private final int[] seenSlots = new int[256];
+    private int lineNo;
+    /** The shape of the last line read in full, and whether the line being read in full is learned. */
+    private final JsonShape shape = new JsonShape();
+    private boolean learning;
+    private int missStreak;
+    /** Whether the string {@link #scanString} read last has escapes. */
+    private boolean escaped;
     /** Names claimed as fields in this line, for duplicate detection. */
     private byte[] seen = new byte[1024];
     private int seenLen;
@@ -93,9 +105,11 @@ final class JsonFastPath {
         return mix(fnv(FNV_START, n, off, len));
     }
 
+    private static final int FNV_PRIME = 0x01000193;
+
     private static int fnv(int h, byte[] n, int off, int len) {
         for (int k = 0; k < len; k++) {
-            h = (h ^ n[off + k]) * 0x01000193;
+            h = (h ^ n[off + k]) * FNV_PRIME;
         }
         return h;
     }
@@ -107,12 +121,39 @@ final class JsonFastPath {
     /** True if the line was read completely into {@code into}; false: use the slow path (nothing is decided). */
     boolean read(byte[] bytes, int off, int len, StructuredLine into) {
         b = bytes;
-        i = off;
         end = off + len;
         out = into;
+        lineNo++;
+        // After a few lines in a row of another shape, the shape is tried (and learned) on every 32nd line only.
+        boolean attempt = missStreak < 4 || (lineNo & 31) == 0;
+        if (attempt && shape.valid) {
+            i = off;
+            failed = false;
+            if (shaped()) {
+                missStreak = 0;
+                return true;
+            }
+            missStreak++;
+            into.reset();
+        }
+        learning = attempt;
+        if (learning) {
+            shape.begin();
+        }
+        i = off;
         seenLen = 0;
         seenCount = 0;
         failed = false;
+        boolean ok = full();
+        if (ok && learning) {
+            shape.commit(b, off, end, out.fieldCount);
+        }
+        learning = false;
+        return ok;
+    }
+
+    /** Reads the line key by key. */
+    private boolean full() {
         skipSpace();
         if (i >= end || b[i] != '{') {
             return false;
@@ -123,6 +164,85 @@ final class JsonFastPath {
         }
         skipSpace();
         return i == end;
+    }
+
+    /** Reads a line of the learned shape: its gaps compared as bytes, its values read, the shape's decisions applied. */
+    private boolean shaped() {
+        JsonShape s = shape;
+        byte[] g = s.gaps;
+        int n = s.count;
+        for (int k = 0; k < n; k++) {
+            int gl = s.gapLen[k];
+            int go = s.gapOff[k];
+            if (end - i <= gl) {
+                return false;
+            }
+            if (gl <= 16 && end - i >= 16) { // the usual gap (",\"level\":"): compared as two words
+                if ((((long) LONGS.get(b, i) ^ s.gapWord0[k]) & s.gapMask0[k]) != 0
+                        || (((long) LONGS.get(b, i + 8) ^ s.gapWord1[k]) & s.gapMask1[k]) != 0) {
+                    return false;
+                }
+            } else if (!java.util.Arrays.equals(b, i, i + gl, g, go, go + gl)) {
+                return false;
+            }
+            i += gl;
+            int start = i;
+            int len;
+            boolean quoted;
+            byte c = b[i];
+            switch (s.kinds[k]) {
+                case JsonShape.STRING -> {
+                    if (c != '"') {
+                        return false;
+                    }
+                    len = scanString();
+                    if (len < 0) {
+                        return false;
+                    }
+                    start++;
+                    quoted = true;
+                }
+                case JsonShape.LITERAL -> {
+                    if (c == 't' || c == 'f' ? !word(c) : c == 'n' || !number()) {
+                        return false;
+                    }
+                    len = i - start;
+                    quoted = false;
+                    escaped = false;
+                }
+                default -> {
+                    if (c != 'n' || !word(c)) {
+                        return false;
+                    }
+                    continue;
+                }
+            }
+            byte a = s.actions[k];
+            if (a == JsonShape.SKIP) {
+                continue;
+            }
+            if (a != JsonShape.FIELD) {
+                boolean done = assign(s.roles[k], start, len, escaped, quoted);
+                if (failed) {
+                    return false;
+                }
+                if (done) {
+                    continue;
+                }
+                if (a == JsonShape.ROLE) {
+                    return false; // not as learned: the line is read in full
+                }
+            }
+            if (++out.fieldCount > RecordCodec.MAX_FIELDS) {
+                return false;
+            }
+            nameArr = s.names;
+            nameOff = s.nameOff[k];
+            field(s.nameLen[k], quoted ? start - 1 : start, quoted ? len + 2 : len);
+        }
+        int gl = s.gapLen[n];
+        int go = s.gapOff[n];
+        return end - i == gl && java.util.Arrays.equals(b, i, end, g, go, go + gl);
     }
 
     /** After the opening brace; {@code prefix} bytes of {@link #name} are the enclosing objects' names. */
@@ -141,15 +261,21 @@ final class JsonFastPath {
                 return false;
             }
             int keyStart = ++i;
-            while (i < end && b[i] != '"') {
-                int c = b[i] & 0xFF;
-                if (c < 0x20 || c == '\\' || c >= 0x80) {
-                    return false; // escaped or non-ASCII keys: the slow path
+            // The flattened name's hash is computed while the key is scanned (FNV-1a, as fnv() does).
+            int h = prefix == 0 ? FNV_START : (prefixHash ^ '.') * FNV_PRIME;
+            while (true) {
+                if (i >= end) {
+                    return false;
                 }
+                byte c = b[i];
+                if (c == '"') {
+                    break;
+                }
+                if (c < 0x20 || c == '\\') {
+                    return false; // escaped, control or non-ASCII keys (negative bytes): the slow path
+                }
+                h = (h ^ c) * FNV_PRIME;
                 i++;
-            }
-            if (i >= end) {
-                return false;
             }
             int keyLen = i - keyStart;
             i++;
@@ -157,17 +283,17 @@ final class JsonFastPath {
             if (nameLen > RecordCodec.MAX_FIELD_NAME_LENGTH) {
                 return false;
             }
-            if (name.length < nameLen) {
-                name = java.util.Arrays.copyOf(name, Math.max(nameLen, name.length * 2));
-            }
-            int h;
             if (prefix > 0) {
+                if (name.length < nameLen) {
+                    name = java.util.Arrays.copyOf(name, Math.max(nameLen, name.length * 2));
+                }
                 name[prefix] = '.';
                 System.arraycopy(b, keyStart, name, prefix + 1, keyLen);
-                h = fnv(prefixHash, name, prefix, keyLen + 1);
+                nameArr = name;
+                nameOff = 0;
             } else {
-                System.arraycopy(b, keyStart, name, 0, keyLen);
-                h = fnv(FNV_START, b, keyStart, keyLen);
+                nameArr = b; // a top-level name is read where it is; copied only if it prefixes a nested object
+                nameOff = keyStart;
             }
             nameHash = h;
             skipSpace();
@@ -202,74 +328,102 @@ final class JsonFastPath {
         byte c = b[i];
         if (c == '{') {
             i++;
+            if (nameArr != name) {
+                if (name.length < nameLen) {
+                    name = java.util.Arrays.copyOf(name, Math.max(nameLen, name.length * 2));
+                }
+                System.arraycopy(nameArr, nameOff, name, 0, nameLen);
+            }
             return object(nameLen, h, depth + 1);
         }
         if (c == '"') {
-            int start = ++i;
-            boolean escaped = false;
-            while (true) {
-                while (i + 8 <= end && isClean((long) LONGS.get(b, i))) {
-                    i += 8;
-                }
-                if (i >= end) {
-                    return false;
-                }
-                int x = b[i] & 0xFF;
-                if (x == '"') {
-                    break;
-                }
-                if (x < 0x20) {
-                    return false;
-                }
-                if (x == '\\') {
-                    if (i + 1 >= end) {
-                        return false;
-                    }
-                    byte e = b[i + 1];
-                    if (e != '"' && e != '\\' && e != '/' && e != 'b' && e != 'f' && e != 'n' && e != 'r'
-                            && e != 't') {
-                        return false; // \\u and invalid escapes: the slow path
-                    }
-                    escaped = true;
-                    i += 2;
-                    continue;
-                }
-                if (x >= 0x80) {
-                    int n = utf8Length(i);
-                    if (n == 0) {
-                        return false;
-                    }
-                    i += n;
-                    continue;
-                }
-                i++;
-            }
-            int len = i - start;
-            i++;
-            return string(nameLen, start, len, escaped);
+            int start = i + 1;
+            int len = scanString();
+            return len >= 0 && string(nameLen, start, len, escaped);
         }
         int start = i;
         if (c == 't' || c == 'f' || c == 'n') {
-            String word = c == 't' ? "true" : c == 'f' ? "false" : "null";
-            int n = word.length();
-            if (i + n > end) {
+            if (!word(c)) {
                 return false;
             }
-            for (int k = 0; k < n; k++) {
-                if (b[i + k] != word.charAt(k)) {
-                    return false;
+            if (c == 'n') {
+                if (learning) {
+                    learn(start, JsonShape.NULL, JsonShape.SKIP, null, nameLen);
                 }
+                return true;
             }
-            i += n;
-            if (!delimiter()) {
-                return false;
-            }
-            return c == 'n' || literal(nameLen, start, n);
+            return literal(nameLen, start, i - start);
         }
         if (!number()) {
             return false;
         }
         return literal(nameLen, start, i - start);
+    }
+
+    /** At the opening quote of a string: moves past its closing quote; its length, or -1 (the slow path). */
+    private int scanString() {
+        int start = ++i;
+        escaped = false;
+        while (true) {
+            while (i + 8 <= end) {
+                long special = special((long) LONGS.get(b, i));
+                if (special != 0) {
+                    i += Long.numberOfTrailingZeros(special) >>> 3; // the first special byte of the eight
+                    break;
+                }
+                i += 8;
+            }
+            if (i >= end) {
+                return -1;
+            }
+            int x = b[i] & 0xFF;
+            if (x == '"') {
+                break;
+            }
+            if (x < 0x20) {
+                return -1;
+            }
+            if (x == '\\') {
+                if (i + 1 >= end) {
+                    return -1;
+                }
+                byte e = b[i + 1];
+                if (e != '"' && e != '\\' && e != '/' && e != 'b' && e != 'f' && e != 'n' && e != 'r' && e != 't') {
+                    return -1; // \\u and invalid escapes: the slow path
+                }
+                escaped = true;
+                i += 2;
+                continue;
+            }
+            if (x >= 0x80) {
+                int n = utf8Length(i);
+                if (n == 0) {
+                    return -1;
+                }
+                i += n;
+                continue;
+            }
+            i++;
+        }
+        int len = i - start;
+        i++;
+        return len;
+    }
+
+    /** {@code true}, {@code false} or {@code null} (by its first letter {@code c}) and a delimiter after it. */
+    private boolean word(byte c) {
+        String word = c == 't' ? "true" : c == 'f' ? "false" : "null";
+        int n = word.length();
+        if (i + n > end) {
+            return false;
+        }
+        for (int k = 0; k < n; k++) {
+            if (b[i + k] != word.charAt(k)) {
+                return false;
+            }
+        }
+        i += n;
+        return delimiter();
     }
 
     private boolean number() {
@@ -324,33 +478,62 @@ final class JsonFastPath {
 
     /** A string value: raw content {@code b[start, start + len)}, still in its JSON escaping. */
     private boolean string(int nameLen, int start, int len, boolean escaped) {
-        Object role = lookup(name, 0, nameLen, mix(nameHash));
+        Object role = lookup(nameArr, nameOff, nameLen, mix(nameHash));
+        boolean firstTime = role == KeyRoles.Role.TIME && out.time == TimeParser.NONE && out.badTime == null;
+        byte action;
         if (role instanceof KeyRoles.Role r && assign(r, start, len, escaped, true)) {
-            return true;
+            action = firstTime ? JsonShape.TIME_OR_FIELD : JsonShape.ROLE;
+        } else if (role == RESERVED || !claim(nameLen)) {
+            action = JsonShape.SKIP;
+        } else {
+            field(nameLen, start - 1, len + 2); // the value with its quotes
+            action = firstTime ? JsonShape.TIME_OR_FIELD : JsonShape.FIELD;
         }
-        if (role == RESERVED || !claim(nameLen)) {
-            return out.fieldCount <= RecordCodec.MAX_FIELDS;
+        if (learning) {
+            learn(start - 1, JsonShape.STRING, action, role, nameLen);
         }
+        return out.fieldCount <= RecordCodec.MAX_FIELDS;
+    }
+
+    /** Notes the value that started at {@code start} and ends before {@link #i} in the shape being learned. */
+    private void learn(int start, byte kind, byte action, Object role, int nameLen) {
+        shape.add(start, i, kind, action, role instanceof KeyRoles.Role r ? r : null, nameArr, nameOff, nameLen);
+    }
+
+    /** Appends {@code ,"name":} and {@code b[start, start + len)} to the fields. */
+    private void field(int nameLen, int start, int len) {
         JsonBuffer f = out.fields;
-        f.ensureCapacity(nameLen + len + 6);
-        f.raw((byte) ',').raw((byte) '"').raw(name, 0, nameLen).raw((byte) '"').raw((byte) ':').raw((byte) '"')
-                .raw(b, start, len).raw((byte) '"');
-        return true;
+        int n = nameLen + len + 4;
+        f.ensureCapacity(n);
+        byte[] a = f.array();
+        int p = f.size();
+        a[p] = ',';
+        a[p + 1] = '"';
+        System.arraycopy(nameArr, nameOff, a, p + 2, nameLen);
+        p += 2 + nameLen;
+        a[p] = '"';
+        a[p + 1] = ':';
+        System.arraycopy(b, start, a, p + 2, len);
+        f.advance(n);
     }
 
     /** A number or boolean, written as it is. */
     private boolean literal(int nameLen, int start, int len) {
-        Object role = lookup(name, 0, nameLen, mix(nameHash));
+        Object role = lookup(nameArr, nameOff, nameLen, mix(nameHash));
+        boolean firstTime = role == KeyRoles.Role.TIME && out.time == TimeParser.NONE && out.badTime == null;
+        byte action;
         if (role instanceof KeyRoles.Role r && assign(r, start, len, false, false)) {
-            return true;
+            action = firstTime ? JsonShape.TIME_OR_FIELD : JsonShape.ROLE;
+        } else if (role == RESERVED || !claim(nameLen)) {
+            action = JsonShape.SKIP;
+        } else {
+            field(nameLen, start, len);
+            action = firstTime ? JsonShape.TIME_OR_FIELD : JsonShape.FIELD;
         }
-        if (role == RESERVED || !claim(nameLen)) {
-            return out.fieldCount <= RecordCodec.MAX_FIELDS;
+        if (learning) {
+            learn(start, JsonShape.LITERAL, action, role, nameLen);
         }
-        JsonBuffer f = out.fields;
-        f.ensureCapacity(nameLen + len + 4);
-        f.raw((byte) ',').raw((byte) '"').raw(name, 0, nameLen).raw((byte) '"').raw((byte) ':').raw(b, start, len);
-        return true;
+        return out.fieldCount <= RecordCodec.MAX_FIELDS;
     }
 
     /** Like StructuredReader's: false means "write it as a field". */
@@ -431,15 +614,19 @@ final class JsonFastPath {
     /** Whether the flattened name may be written as a field: not a repeat in this line; counts it. */
     private boolean claim(int nameLen) {
         int h = mix(nameHash);
-        for (int k = 0; k < seenCount; k++) {
-            if (seenHash[k] == h && seenLength[k] == nameLen
-                    && java.util.Arrays.equals(seen, seenStart[k], seenStart[k] + nameLen, name, 0, nameLen)) {
-                return false;
+        int slot = h & (TABLE - 1);
+        if (seenSlots[slot] == lineNo) { // a name with this slot was claimed in this line: compare them
+            for (int k = 0; k < seenCount; k++) {
+                if (seenHash[k] == h && seenLength[k] == nameLen && java.util.Arrays.equals(seen, seenStart[k],
+                        seenStart[k] + nameLen, nameArr, nameOff, nameOff + nameLen)) {
+                    return false;
+                }
             }
         }
         if (++out.fieldCount > RecordCodec.MAX_FIELDS) {
             return false;
         }
+        seenSlots[slot] = lineNo;
         if (seenCount == seenHash.length) {
             seenHash = java.util.Arrays.copyOf(seenHash, seenCount * 2);
             seenStart = java.util.Arrays.copyOf(seenStart, seenCount * 2);
@@ -448,7 +635,7 @@ final class JsonFastPath {
         if (seenLen + nameLen > seen.length) {
             seen = java.util.Arrays.copyOf(seen, Math.max(seen.length * 2, seenLen + nameLen));
         }
-        System.arraycopy(name, 0, seen, seenLen, nameLen);
+        System.arraycopy(nameArr, nameOff, seen, seenLen, nameLen);
         seenHash[seenCount] = h;
         seenStart[seenCount] = seenLen;
         seenLength[seenCount] = nameLen;
@@ -477,14 +664,17 @@ final class JsonFastPath {
         }
     }
 
-    /** Whether none of eight bytes is a control character, a quote, a backslash or non-ASCII (SWAR). */
-    private static boolean isClean(long x) {
+    /**
+     * The high bit of each of eight bytes that is a control character, a quote, a backslash or non-ASCII (SWAR),
+     * or 0. The lowest set bit is exact (a borrow can only mark bytes above a marked one), so it locates the first.
+     */
+    private static long special(long x) {
         long ctrl = (x - 0x2020202020202020L) & ~x;
         long quote = x ^ 0x2222222222222222L;
         quote = (quote - 0x0101010101010101L) & ~quote;
         long backslash = x ^ 0x5C5C5C5C5C5C5C5CL;
         backslash = (backslash - 0x0101010101010101L) & ~backslash;
-        return ((ctrl | quote | backslash | x) & 0x8080808080808080L) == 0;
+        return (ctrl | quote | backslash | x) & 0x8080808080808080L;
     }
 
     private void skipSpace() {

@@ -32,6 +32,8 @@ public final class StructuredLine {
     /** Why the line is not valid JSON / logfmt, or null. */
     String error;
     int fieldCount;
+    private final String[] levelTexts = new String[16];
+    private final dev.logpipe.record.Level[] levelValues = new dev.logpipe.record.Level[16];
 
     void reset() {
         message.reset();
@@ -66,6 +68,25 @@ public final class StructuredLine {
 
     public String level() {
         return level;
+    }
+
+    /**
+     * The level normalized ({@code Level.normalize}); the last few level texts are cached, since a file's lines
+     * repeat a handful of them.
+     */
+    public dev.logpipe.record.Level normalizedLevel() {
+        String l = level;
+        if (l == null) {
+            return null;
+        }
+        int slot = l.hashCode() & (levelTexts.length - 1);
+        if (l.equals(levelTexts[slot])) {
+            return levelValues[slot];
+        }
+        dev.logpipe.record.Level v = dev.logpipe.record.Level.normalize(l);
+        levelTexts[slot] = l;
+        levelValues[slot] = v;
+        return v;
     }
 
     public String service() {

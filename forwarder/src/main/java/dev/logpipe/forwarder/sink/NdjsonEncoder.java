@@ -30,6 +30,15 @@ public final class NdjsonEncoder {
     private static final byte[] PARTIAL = ",\"log.partial\":true".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] PARSE_ERROR = ",\"log.parse_error\":".getBytes(StandardCharsets.US_ASCII);
 
+    /** {@code ,"level":"INFO"} and the others, by ordinal. */
+    private static final byte[][] LEVELS = new byte[Level.values().length][];
+
+    static {
+        for (Level l : Level.values()) {
+            LEVELS[l.ordinal()] = (",\"level\":\"" + l.name() + "\"").getBytes(StandardCharsets.US_ASCII);
+        }
+    }
+
     private NdjsonEncoder() {
     }
 
@@ -63,9 +72,10 @@ public final class NdjsonEncoder {
         } else {
             out.raw(src.afterId);
         }
-        String level = attrs != null && attrs.level() != null ? attrs.level() : structured ? body.level() : null;
+        Level level = attrs != null && attrs.level() != null ? Level.normalize(attrs.level())
+                : structured ? body.normalizedLevel() : null;
         if (level != null) {
-            out.ascii(",\"level\":\"").ascii(Level.normalize(level).name()).raw((byte) '"');
+            out.raw(LEVELS[level.ordinal()]);
         }
         if (attrs != null && attrs.traceId() != null) {
             out.ascii(",\"trace_id\":").string(attrs.traceId());

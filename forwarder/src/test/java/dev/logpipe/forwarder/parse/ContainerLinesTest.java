@@ -74,6 +74,30 @@ class ContainerLinesTest {
     }
 
     @Test
+    void criFramesAreDecodedWhereverTheLineStartsInTheBuffer() {
+        lines = new CriLines(1024);
+        String[] frames = {"2026-12-01T08:00:00Z stdout F a b", "2026-12-01T08:00:00.123456789Z stderr F:X x",
+                "2026-12-01T08:00:00.1Z stdout F", "2026-12-01T08:00:00Z stdout F  two spaces"};
+        for (int pad = 0; pad < 17; pad++) {
+            for (String f : frames) {
+                byte[] line = f.getBytes(StandardCharsets.UTF_8);
+                byte[] b = new byte[pad + line.length + pad];
+                java.util.Arrays.fill(b, (byte) ' '); // spaces around the line must not be taken for its separators
+                System.arraycopy(line, 0, b, pad, line.length);
+                lines.line(b, pad, line.length, 0, 1, false, 0, new LineParser(), emitter);
+            }
+        }
+        assertThat(out).hasSize(17 * frames.length);
+        for (int k = 0; k < out.size(); k += frames.length) {
+            assertThat(out.subList(k, k + frames.length)).extracting(Rec::text)
+                    .containsExactly("a b", "x", "", " two spaces");
+            assertThat(out.get(k + 1).flags()).isEqualTo(Emitter.STDERR);
+            assertThat(out.get(k + 1).time()).isEqualTo(1796112000_123456789L);
+        }
+        assertThat(lines.takeMalformed()).isZero();
+    }
+
+    @Test
     void linesNotInTheFormatGoOnAsTextAndAreCounted() {
         lines = new CriLines(1024);
         feed("not a cri line");

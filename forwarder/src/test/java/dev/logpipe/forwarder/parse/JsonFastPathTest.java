@@ -14,6 +14,7 @@ import java.time.ZoneOffset;
 import java.util.Map;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -50,9 +51,17 @@ class JsonFastPathTest {
     }
 
     private void sameAsJackson(String line) throws Exception {
+        sameAsJackson(line, fast);
+        // Read again: now in the shape learned from the first read.
+        sameAsJackson(line, fast);
+    }
+
+    private void sameAsJackson(String line, JsonFastPath reader) throws Exception {
         StructuredLine a = new StructuredLine();
         StructuredLine b = new StructuredLine();
-        assertThat(fast(line, a)).as("fast path takes %s", line).isTrue();
+        byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
+        a.reset();
+        assertThat(reader.read(bytes, 0, bytes.length, a)).as("fast path takes %s", line).isTrue();
         assertThat(slow(line, b)).isTrue();
         assertThat(message(a)).isEqualTo(message(b));
         assertThat(a.level()).isEqualTo(b.level());
@@ -113,6 +122,100 @@ class JsonFastPathTest {
         StructuredLine a = new StructuredLine();
         if (fast(line, a)) {
             sameAsJackson(line);
+        }
+    }
+
+    @Provide
+    Arbitrary<String> linesWithRepeats() {
+        Arbitrary<String> keys = Arbitraries.of("a", "b", "a.b", "msg", "message", "level", "http", "stream", "ts");
+        Arbitrary<String> values = Arbitraries.of("1", "\"x\"", "\"INFO\"", "true", "null", "{\"b\":2}",
+                "{\"b\":{\"c\":\"d\"}}", "{\"status\":200,\"b\":\"y\"}", "\"2026-12-01T08:00:00Z\"", "{}");
+        return Arbitraries.entries(keys, values).list().ofMaxSize(14).map(pairs -> {
+            StringBuilder b = new StringBuilder("{");
+            pairs.forEach(e -> b.append(b.length() > 1 ? "," : "").append('"').append(e.getKey()).append("\":")
+                    .append(e.getValue()));
+            return b.append('}').toString();
+        });
+    }
+
+    /** Repeated keys and flattened names that repeat ("a.b" beside {"a":{"b":..}}) keep the first value, as in Jackson. */
+    @Property(tries = 1000)
+    void repeatedNamesKeepTheirFirstValueLikeJackson(@ForAll("linesWithRepeats") String line) throws Exception {
+        sameAsJackson(line);
+    }
+
+    @Test
+    void manyKeysWithRepeatsAmongThemAreReadLikeJackson() throws Exception {
+        StringBuilder b = new StringBuilder("{\"msg\":\"m\"");
+        for (int k = 0; k < 900; k++) {
+            b.append(",\"k").append(k).append("\":").append(k);
+        }
+        for (int k = 0; k < 900; k += 97) { // repeats, some of them sharing a hash slot with other names
+            b.append(",\"k").append(k).append("\":\"again\"");
+        }
+        b.append(",\"n\":{\"k1\":1,\"k2\":{\"k3\":3}},\"n.k1\":\"again\",\"n.k2.k3\":\"again\"}");
+        sameAsJackson(b.toString());
+    }
+
+    @Test
+    void cachedNormalizedLevelsAreThoseOfLevelNormalize() {
+        StructuredLine s = new StructuredLine();
+        String[] texts = {"INFO", "info", "warning", "WARN", "Err", "error", "fatal", "debug", "trace", "bogus", " Info ",
+                "notice", "critical", "", "DEBUG", "I"};
+        java.util.Random r = new java.util.Random(7);
+        for (int k = 0; k < 2000; k++) {
+            String t = r.nextInt(4) == 0 ? "x" + r.nextInt(100) : texts[r.nextInt(texts.length)];
+            s.level = new String(t); // a new String each time: the cache must compare text, not identity
+            assertThat(s.normalizedLevel()).as(t).isEqualTo(dev.logpipe.record.Level.normalize(t));
+        }
+        s.level = null;
+        assertThat(s.normalizedLevel()).isNull();
+    }
+
+    @Provide
+    Arbitrary<java.util.List<String>> runsOfOneShape() {
+        // One shape of keys; the values vary in ways that keep the shape, or break it.
+        Arbitrary<String> time = Arbitraries.of("\"2026-12-01T08:00:00Z\"", "\"not a time\"", "\"2026-12-01T08:00:00.5+01:00\"",
+                "null", "1", "\"esc\\\"aped\"");
+        Arbitrary<String> level = Arbitraries.of("\"INFO\"", "\"warning\"", "30", "null", "\"in\\tfo\"", "true");
+        Arbitrary<String> text = Arbitraries.of("\"x\"", "\"\"", "\"caf\u00e9\"", "\"a\\nb\"", "12", "-1.5e3", "false", "null",
+                "{\"n\":1}", "\"\\u00e9\"", "[1]", "01");
+        return Combinators.combine(time, level, text, text, Arbitraries.of(" ", "", "  ")).as((t, l, m, x, sp) ->
+                "{\"time\":" + t + ",\"level\":" + l + ",\"msg\":" + m + "," + sp + "\"http\":{\"status\":" + x
+                        + "},\"msg\":\"second\",\"stream\":\"s\",\"log\":" + x + "}")
+                .list().ofMinSize(2).ofMaxSize(12);
+    }
+
+    /** Lines read one after the other by one reader (most in the shape of the line before) read like Jackson reads them. */
+    @Property(tries = 500)
+    void linesOfTheLearnedShapeReadLikeJackson(@ForAll("runsOfOneShape") java.util.List<String> lines) throws Exception {
+        JsonFastPath reader = new JsonFastPath(new KeyRoles(KeyMapping.DEFAULT, null), RFC3339);
+        for (String line : lines) {
+            readsLikeAFreshReader(reader, line);
+        }
+    }
+
+    private void readsLikeAFreshReader(JsonFastPath reader, String line) throws Exception {
+        byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
+        JsonFastPath fresh = new JsonFastPath(new KeyRoles(KeyMapping.DEFAULT, null), RFC3339);
+        if (fresh.read(bytes, 0, bytes.length, new StructuredLine())) {
+            sameAsJackson(line, reader);
+        } else {
+            assertThat(reader.read(bytes, 0, bytes.length, new StructuredLine()))
+                    .as("left to Jackson by a reader that knows a shape, as by a fresh one: %s", line).isFalse();
+        }
+    }
+
+    @Test
+    void aLineThatDiffersFromTheLearnedShapeInAnyOneByteIsReadByItsOwnBytes() throws Exception {
+        String learned = "{\"time\":\"2026-12-01T08:00:00Z\",\"abcdefghijklmno\":1,\"level\":\"INFO\",\"http\":"
+                + "{\"status\":200,\"x\":null},\"msg\":\"m\",\"b\":true}";
+        JsonFastPath reader = new JsonFastPath(new KeyRoles(KeyMapping.DEFAULT, null), RFC3339);
+        for (int p = 0; p < learned.length(); p++) {
+            for (char c : new char[] {'Z', ' ', ',', '"', '1', 'n', '}'}) {
+                readsLikeAFreshReader(reader, learned);
+                readsLikeAFreshReader(reader, learned.substring(0, p) + c + learned.substring(p + 1));
+            }
         }
     }
 }
