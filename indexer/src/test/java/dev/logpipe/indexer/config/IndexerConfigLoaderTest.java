@@ -17,7 +17,7 @@ class IndexerConfigLoaderTest {
     void defaultsApplyAndTheExampleIsValid() throws Exception {
         IndexerConfig c = new IndexerConfigLoader().parse(BASE, "/etc/logpipe/indexer.yaml");
         assertThat(c.commit().interval()).isEqualTo(Duration.ofSeconds(5));
-        assertThat(c.refreshInterval()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(c.refreshInterval()).isEqualTo(Duration.ofMillis(250));
         assertThat(c.kafka().topic()).isEqualTo("logpipe.records");
         assertThat(c.dataDir()).isEqualTo(Path.of("/etc/logpipe/data"));
         assertThat(c.retention().days("anyone")).isEqualTo(30);
