@@ -58,4 +58,13 @@ class IndexerConfigLoaderTest {
         assertThatThrownBy(() -> new IndexerConfigLoader().parse(BASE + "  topic: a\n  dead_letter_topic: a\n",
                 "test")).hasMessageContaining("kafka.dead_letter_topic: must differ");
     }
+
+    @Test
+    void theDefaultTenantIsOffUnlessSetAndMustBeAStorableTenant() throws Exception {
+        assertThat(new IndexerConfigLoader().parse(BASE, "test").kafka().defaultTenant()).isNull();
+        assertThat(new IndexerConfigLoader().parse(BASE + "  default_tenant: web-team\n", "test").kafka()
+                .defaultTenant()).isEqualTo("web-team");
+        assertThatThrownBy(() -> new IndexerConfigLoader().parse(BASE + "  default_tenant: \"bad\\u0001\"\n",
+                "test")).isInstanceOf(ConfigException.class).hasMessageContaining("kafka.default_tenant: tenant_id");
+    }
 }
