@@ -106,6 +106,7 @@ public final class IndexerBench {
                 phaseOne(indexer, port, records, warmup);
                 long rate = freshRate;
                 phaseTwo(broker.bootstrapServers(), port, rate, freshSeconds, tenants, random);
+                printIndexerMetrics(port);
                 indexer.destroy();
                 indexer.waitFor();
                 long indexBytes = size(dir.resolve("data").resolve("index"));
@@ -336,6 +337,18 @@ public final class IndexerBench {
                         + "p99 %.0f ms, max %.0f ms (send -> QUERYABLE in the status, polled every 20 ms)%n",
                 messagesPerSecond * PER_MESSAGE, seconds, f.size(), pct(f, 0.5), pct(f, 0.99),
                 f.isEmpty() ? 0 : f.get(f.size() - 1) / 1e6);
+    }
+
+    /** The indexer's own view: refresh and commit durations, its freshness samples, pauses (whole run). */
+    private static void printIndexerMetrics(int port) throws IOException, InterruptedException {
+        String metrics = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        for (String line : metrics.split("\n")) {
+            if (!line.startsWith("#") && (line.contains("_refresh_seconds") || line.contains("_commit_seconds")
+                    || line.contains("freshness_seconds") || line.contains("pauses_total"))) {
+                System.out.println("  indexer " + line);
+            }
+        }
     }
 
     private static double pct(List<Long> sorted, double p) {

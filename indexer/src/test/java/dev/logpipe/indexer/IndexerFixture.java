@@ -56,6 +56,22 @@ public final class IndexerFixture {
         return Indexer.start(c, clock);
     }
 
+    /**
+     * Like {@link #start(String, String, Path, String, InstantSource)}, with lines added to the {@code kafka} section
+     * and whole top-level sections ({@code "commit:\n  max_records: 5\n"}) replacing the test defaults.
+     */
+    public static Indexer start(String bootstrap, String prefix, Path data, String extra, InstantSource clock,
+                                String kafkaLines, String... sections) throws Exception {
+        String yaml = yaml(bootstrap, prefix, data, extra).replace("  group_id: " + prefix + "-indexer\n",
+                "  group_id: " + prefix + "-indexer\n" + kafkaLines);
+        for (String section : sections) {
+            String key = section.substring(0, section.indexOf('\n') + 1);
+            yaml = yaml.replaceAll("(?m)^" + java.util.regex.Pattern.quote(key.strip()) + "\\n(  .*\\n)*", "")
+                    + section;
+        }
+        return Indexer.start(new IndexerConfigLoader().parse(yaml, "test"), clock);
+    }
+
     public static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
         return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,

@@ -102,9 +102,10 @@ public final class RecordDocuments {
         if (value == null) {
             return;
         }
-        String v = Fields.cap(value);
+        // One UTF-8 copy for the term and the doc value (a String term would be converted again by its token stream).
+        BytesRef v = new BytesRef(Fields.cap(value));
         d.add(new StringField(field, v, Field.Store.NO));
-        d.add(new SortedDocValuesField(field, new BytesRef(v)));
+        d.add(new SortedDocValuesField(field, v));
     }
 
     private static void time(Document d, String field, Instant t) {

@@ -135,6 +135,15 @@ public final class LuceneStore implements ShardStore {
         return closedCount;
     }
 
+    /** Indexing RAM the open shards use now (buffered documents and flushes in progress). */
+    public long ramBytesUsed() {
+        long sum = 0;
+        for (Shard s : open.values()) {
+            sum += s.ramBytesUsed();
+        }
+        return sum;
+    }
+
     public int openShards() {
         return open.size();
     }

@@ -30,8 +30,9 @@ import org.apache.lucene.store.FSDirectory;
 
 /**
  * One open Lucene index of a shard: its writer, its near-real-time searchers, its metadata accumulator and, for a
- * shard that was empty when opened, the set of ids it holds (an unseen id is added without a delete). Writes and
- * commits come from one thread; {@link #refresh} and {@link #searchers} from any.
+ * shard that was empty when opened, the set of ids it holds (an unseen id is added without a delete). Writes come
+ * from one thread; {@link #commit} may run on another thread at the same time as writes (the metadata accumulator is
+ * guarded, dirtiness is a count of batches); {@link #refresh} and {@link #searchers} from any.
  */
 final class Shard implements AutoCloseable {
     private final ShardId id;
@@ -41,9 +42,11 @@ final class Shard implements AutoCloseable {
     private final SearcherManager searchers;
     private final MetadataAccumulator metadata;
     private final IdSet fresh;
-    private volatile boolean dirty;
+    /** Batches written, and how many of them the last commit covers: dirty while they differ. */
+    private final java.util.concurrent.atomic.AtomicLong writes = new java.util.concurrent.atomic.AtomicLong();
+    private volatile long committedWrites;
     private volatile long lastUsedNanos = System.nanoTime();
-    private boolean closed;
+    private volatile boolean closed;
 
     private Shard(ShardId id, Path metadataFile, Directory directory, IndexWriter writer, MetadataAccumulator metadata,
                   IdSet fresh) throws IOException {
@@ -115,39 +118,49 @@ final class Shard implements AutoCloseable {
 
     List<ShardStore.Rejection> write(List<IndexRecord> batch) throws IOException {
         touch();
-        dirty = true;
         List<ShardStore.Rejection> rejected = List.of();
-        for (int i = 0; i < batch.size(); i++) {
-            IndexRecord r = batch.get(i);
-            try {
-                Document d = RecordDocuments.record(r.record(), r.eventTime(), r.observedTime(), r.source(),
-                        r.offset(), r.length());
-                upsert(r.record().recordId(), d);
-                metadata.add(r.record(), r.eventTime());
-            } catch (IllegalArgumentException e) { // a document Lucene refuses (the writer stays healthy)
-                rejected = rejected.isEmpty() ? new java.util.ArrayList<>() : rejected;
-                rejected.add(new ShardStore.Rejection(i, "the index refused the record: " + e.getMessage()));
+        try {
+            for (int i = 0; i < batch.size(); i++) {
+                IndexRecord r = batch.get(i);
+                try {
+                    Document d = RecordDocuments.record(r.record(), r.eventTime(), r.observedTime(), r.source(),
+                            r.offset(), r.length());
+                    upsert(r.record().recordId(), d);
+                    synchronized (metadata) {
+                        metadata.add(r.record(), r.eventTime());
+                    }
+                } catch (IllegalArgumentException e) { // a document Lucene refuses (the writer stays healthy)
+                    rejected = rejected.isEmpty() ? new java.util.ArrayList<>() : rejected;
+                    rejected.add(new ShardStore.Rejection(i, "the index refused the record: " + e.getMessage()));
+                }
             }
+        } finally {
+            writes.incrementAndGet();
         }
         return rejected;
     }
 
     List<ShardStore.Rejection> writeDeadLetters(List<DeadLetterEntry> batch) throws IOException {
         touch();
-        dirty = true;
         List<ShardStore.Rejection> rejected = List.of();
-        for (int i = 0; i < batch.size(); i++) {
-            DeadLetterEntry e = batch.get(i);
-            try {
-                Document d = RecordDocuments.deadLetter(e.id(), e.tenant(), e.reason(), e.detail(), e.raw(),
-                        e.observedTime(), e.source(), e.offset(), e.length());
-                upsert(e.id(), d);
-                metadata.time(e.observedTime());
-                metadata.label("reason", e.reason());
-            } catch (IllegalArgumentException ex) {
-                rejected = rejected.isEmpty() ? new java.util.ArrayList<>() : rejected;
-                rejected.add(new ShardStore.Rejection(i, "the index refused the dead letter: " + ex.getMessage()));
+        try {
+            for (int i = 0; i < batch.size(); i++) {
+                DeadLetterEntry e = batch.get(i);
+                try {
+                    Document d = RecordDocuments.deadLetter(e.id(), e.tenant(), e.reason(), e.detail(), e.raw(),
+                            e.observedTime(), e.source(), e.offset(), e.length());
+                    upsert(e.id(), d);
+                    synchronized (metadata) {
+                        metadata.time(e.observedTime());
+                        metadata.label("reason", e.reason());
+                    }
+                } catch (IllegalArgumentException ex) {
+                    rejected = rejected.isEmpty() ? new java.util.ArrayList<>() : rejected;
+                    rejected.add(new ShardStore.Rejection(i, "the index refused the dead letter: " + ex.getMessage()));
+                }
             }
+        } finally {
+            writes.incrementAndGet();
         }
         return rejected;
     }
@@ -161,19 +174,34 @@ final class Shard implements AutoCloseable {
     }
 
     boolean dirty() {
-        return dirty;
+        return writes.get() != committedWrites;
     }
 
-    /** Metadata first (a superset of what the commit will hold), then the Lucene commit with the offsets. */
+    /**
+     * Metadata first (a superset of every batch written so far), then the Lucene commit with the offsets. Batches the
+     * caller wrote before calling are in the commit; a batch written meanwhile (from another thread) may be in it too,
+     * so when one was, the metadata is written again after the commit to cover it, and the shard stays dirty.
+     */
     void commit(Map<String, Long> offsets, Instant now) throws IOException {
         touch();
-        ShardMetadata m = metadata.snapshot(writer.getDocStats().numDocs, now, offsets);
-        m.write(metadataFile);
+        long upTo = writes.get();
+        writeMetadata(offsets, now);
         Map<String, String> data = new HashMap<>();
         offsets.forEach((k, v) -> data.put(k, Long.toString(v)));
         writer.setLiveCommitData(data.entrySet());
         writer.commit();
-        dirty = false;
+        committedWrites = upTo;
+        if (writes.get() != upTo) {
+            writeMetadata(offsets, now);
+        }
+    }
+
+    private void writeMetadata(Map<String, Long> offsets, Instant now) throws IOException {
+        ShardMetadata m;
+        synchronized (metadata) {
+            m = metadata.snapshot(writer.getDocStats().numDocs, now, offsets);
+        }
+        m.write(metadataFile);
     }
 
     Map<String, Long> committedOffsets() throws IOException {
@@ -196,6 +224,14 @@ final class Shard implements AutoCloseable {
     SearcherManager searchers() {
         touch();
         return searchers;
+    }
+
+    long ramBytesUsed() {
+        try {
+            return writer.ramBytesUsed();
+        } catch (org.apache.lucene.store.AlreadyClosedException e) {
+            return 0;
+        }
     }
 
     void setRamBufferMb(int mb) {
@@ -228,7 +264,8 @@ final class Shard implements AutoCloseable {
         }
     }
 
-    synchronized boolean isClosed() {
+    /** Not synchronized: the writer thread asks on every write, and must not wait for a refresh holding the lock. */
+    boolean isClosed() {
         return closed;
     }
 }

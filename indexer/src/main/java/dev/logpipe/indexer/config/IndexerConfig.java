@@ -14,9 +14,12 @@ public record IndexerConfig(InetSocketAddress listen, Path dataDir, Kafka kafka,
         admin = admin == null ? new Admin(List.of()) : admin;
     }
 
-    /** The consumer group and its bounds: records per poll, bytes per fetch. */
+    /**
+     * The consumer group and its bounds: records per poll, bytes per fetch. {@code defaultTenant} (or null) is the
+     * tenant of records that carry no {@code tenant_id} (written to the topic by a forwarder's Kafka sink).
+     */
     public record Kafka(String bootstrapServers, String topic, String deadLetterTopic, String groupId,
-                        int maxPollRecords, int fetchMaxBytes, Map<String, String> properties) {
+                        int maxPollRecords, int fetchMaxBytes, Map<String, String> properties, String defaultTenant) {
         public Kafka {
             properties = Map.copyOf(properties);
         }

@@ -33,7 +33,7 @@ public final class IndexerConfigLoader {
                 c.integer("max_records", 500_000, 1, 100_000_000));
         c.rejectUnknownKeys();
         ConfigNode r = root.child("refresh");
-        Duration refresh = r.duration("interval", Duration.ofSeconds(1), Duration.ofMillis(10));
+        Duration refresh = r.duration("interval", Duration.ofMillis(250), Duration.ofMillis(10));
         r.rejectUnknownKeys();
         IndexerConfig.Index index = index(root.child("index"));
         IndexerConfig.Retention retention = retention(root.child("retention"));
@@ -62,7 +62,11 @@ public final class IndexerConfigLoader {
         int poll = (int) k.integer("max_poll_records", 5000, 1, 100_000);
         int fetch = (int) k.bytes("fetch_max_bytes", 32L * 1024 * 1024, 64 * 1024, 1024L * 1024 * 1024);
         Map<String, String> props = k.stringMap("properties");
+        String defaultTenant = k.string("default_tenant", null);
         k.rejectUnknownKeys();
+        if (defaultTenant != null && TenantDirectory.problem(defaultTenant) != null) {
+            throw new ConfigException("kafka.default_tenant: tenant_id " + TenantDirectory.problem(defaultTenant));
+        }
         if (bootstrap == null || bootstrap.isBlank()) {
             throw new ConfigException("kafka.bootstrap_servers: is required");
         }
@@ -82,7 +86,7 @@ public final class IndexerConfigLoader {
                         + "its own deserializers) or has its own kafka key; it cannot be overridden here");
             }
         }
-        return new IndexerConfig.Kafka(bootstrap, topic, deadLetter, group, poll, fetch, props);
+        return new IndexerConfig.Kafka(bootstrap, topic, deadLetter, group, poll, fetch, props, defaultTenant);
     }
 
     private static IndexerConfig.Index index(ConfigNode n) throws ConfigException {

@@ -37,14 +37,20 @@ import org.slf4j.LoggerFactory;
  * <p>Splitting and decoding a poll runs on a second thread ({@code indexer-decode}) while this thread writes the
  * previous poll: at most one decoded poll waits, and its offsets count as processed only once it is written.
  *
+ * <p>The Lucene commits run on a third thread ({@code indexer-commit}) while this one keeps writing; their offsets are
+ * taken here before they start (so they cover only written records), and the Kafka commit of the same offsets
+ * follows here once they are done. One commit is in flight at a time.
+ *
  * <p>Memory is bounded by {@code max_poll_records} records of one poll (processed before the next), the consumer's
- * {@code fetch_max_bytes} and the index RAM buffer; the loop never queues work. {@link #close} stops intake, commits
- * what was written, and joins.
+ * {@code fetch_max_bytes} and the index RAM buffer; the loop never queues work, and pauses every partition while the
+ * store is behind ({@link #backpressure}). {@link #close} stops intake, commits what was written, and joins.
  */
 public final class IndexLoop implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(IndexLoop.class);
     /** Test seam for the crash test: a pause between the Lucene commit and the Kafka commit (never set in production). */
     static final long PAUSE_BEFORE_KAFKA_COMMIT_MS = Long.getLong("logpipe.indexer.pauseBeforeKafkaCommitMs", 0);
+    /** Test seam for the backpressure test: a slow Lucene commit (never set in production). */
+    private final long slowCommitMs = Long.getLong("logpipe.indexer.slowLuceneCommitMs", 0);
 
     private final IndexerConfig config;
     private final LuceneStore store;
@@ -73,6 +79,22 @@ public final class IndexLoop implements AutoCloseable {
             });
     /** The decoded poll not yet written, or null. */
     private java.util.concurrent.Future<Decoded> pending;
+    /** Lucene commits run here while the loop keeps writing; the Kafka commit follows on the loop thread. */
+    private final java.util.concurrent.ExecutorService committer =
+            java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "indexer-commit");
+                t.setDaemon(true);
+                return t;
+            });
+    /** The Lucene commit in flight, or null. */
+    private InFlight committing;
+    /** Why every assigned partition is paused, or null while consuming. */
+    private String pausedFor;
+
+    /** A Lucene commit started on the committer thread: the offsets it covers and when it started. */
+    private record InFlight(java.util.concurrent.Future<Integer> done, Map<String, Long> offsets,
+                            Map<TopicPartition, OffsetAndMetadata> kafka, long startedNanos) {
+    }
 
     private record Decoded(ConsumerRecords<byte[], byte[]> polled, PollBatch batch) {
     }
@@ -126,6 +148,10 @@ public final class IndexLoop implements AutoCloseable {
         try {
             deadLetters = new DeadLetters(config.kafka().bootstrapServers(), config.kafka().deadLetterTopic(),
                     config.kafka().properties());
+            if (!new TopicWait(config.kafka().bootstrapServers(), config.kafka().properties(), Duration.ofSeconds(30))
+                    .await(List.of(config.kafka().topic(), config.kafka().deadLetterTopic()), () -> running)) {
+                return;
+            }
             consumer = consumer();
             consumer.subscribe(List.of(config.kafka().topic(), config.kafka().deadLetterTopic()), new Rebalance());
             while (running) {
@@ -133,15 +159,20 @@ public final class IndexLoop implements AutoCloseable {
                 java.util.concurrent.Future<Decoded> next = polled.isEmpty() ? null : decode(polled);
                 writePending();
                 pending = next;
+                finishCommit(false);
+                backpressure();
                 long now = System.nanoTime();
-                if (sinceCommit > 0 && (now - lastCommitNanos >= config.commit().interval().toNanos()
+                if (committing == null && sinceCommit > 0
+                        && (now - lastCommitNanos >= config.commit().interval().toNanos()
                         || sinceCommit >= config.commit().maxRecords())) {
-                    commit();
+                    startCommit();
                 }
                 if (now - lastEndOffsetsNanos >= TimeUnit.SECONDS.toNanos(1)) {
                     lastEndOffsetsNanos = now;
                     endOffsets();
-                    retention.runIfDue();
+                    if (committing == null) { // retention closes and deletes shards: never under a commit
+                        retention.runIfDue();
+                    }
                 }
             }
             writePending();
@@ -166,6 +197,7 @@ public final class IndexLoop implements AutoCloseable {
                 deadLetters.close();
             }
             decoder.shutdownNow();
+            committer.shutdownNow();
         }
     }
 
@@ -178,7 +210,8 @@ public final class IndexLoop implements AutoCloseable {
         }
         String recordsTopic = config.kafka().topic();
         return decoder.submit(() -> {
-            PollBatch batch = new PollBatch(codec, router, deadLetters, metrics, clock.instant());
+            PollBatch batch = new PollBatch(codec, router, deadLetters, metrics, clock.instant(),
+                    config.kafka().defaultTenant());
             for (TopicPartition tp : polled.partitions()) {
                 boolean records = tp.topic().equals(recordsTopic);
                 for (ConsumerRecord<byte[], byte[]> m : polled.records(tp)) {
@@ -243,31 +276,100 @@ public final class IndexLoop implements AutoCloseable {
         sinceCommit += polled.count();
     }
 
-    /** Index-then-commit: dead letters durable, then every dirty shard's Lucene commit, then the Kafka commit. */
+    /**
+     * Index-then-commit, synchronously: waits for a commit in flight, then commits what was written so far (dead
+     * letters durable, every dirty shard's Lucene commit, then the Kafka commit). For shutdown and rebalances.
+     */
     private void commit() throws Exception {
+        finishCommit(true);
+        if (startCommit()) {
+            finishCommit(true);
+        }
+    }
+
+    /**
+     * Starts an index-then-commit of every record written so far: the offsets are taken now, on this thread, after
+     * their records were written; the dead-letter wait and the Lucene commits run on the committer thread while this
+     * thread keeps writing. {@link #finishCommit} commits the same offsets to Kafka once the Lucene commits are done.
+     */
+    private boolean startCommit() {
         if (processed.isEmpty() || consumer == null) {
-            return;
+            return false;
         }
         long started = System.nanoTime();
-        deadLetters.awaitAll();
         Map<String, Long> offsets = new HashMap<>();
         Map<TopicPartition, OffsetAndMetadata> kafka = new HashMap<>();
         processed.forEach((tp, next) -> {
             offsets.put(key(tp), next);
             kafka.put(tp, new OffsetAndMetadata(next));
         });
-        int shards = store.dirtyShards().size();
-        store.commit(offsets);
+        sinceCommit = 0;
+        committing = new InFlight(committer.submit(() -> {
+            if (slowCommitMs > 0) {
+                Thread.sleep(slowCommitMs);
+            }
+            deadLetters.awaitAll();
+            int shards = store.dirtyShards().size();
+            store.commit(offsets);
+            return shards;
+        }), offsets, kafka, started);
+        return true;
+    }
+
+    /**
+     * When the Lucene commit in flight is done (or, with {@code wait}, once it is): then, and only then, the Kafka
+     * commit of its offsets; idle shards are closed while no commit runs.
+     */
+    private void finishCommit(boolean wait) throws Exception {
+        InFlight c = committing;
+        if (c == null || (!wait && !c.done().isDone())) {
+            return;
+        }
+        committing = null;
+        int shards;
+        try {
+            shards = c.done().get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof Exception ex ? ex : e;
+        }
         if (PAUSE_BEFORE_KAFKA_COMMIT_MS > 0) {
             log.info("index committed, committing offsets");
             Thread.sleep(PAUSE_BEFORE_KAFKA_COMMIT_MS);
         }
-        consumer.commitSync(kafka);
-        stages.committed(offsets);
-        metrics.committed(shards, System.nanoTime() - started);
-        sinceCommit = 0;
+        consumer.commitSync(c.kafka());
+        stages.committed(c.offsets());
+        metrics.committed(shards, System.nanoTime() - c.startedNanos());
         lastCommitNanos = System.nanoTime();
         store.closeIdle(config.index().idleClose());
+    }
+
+    /**
+     * Pauses every assigned partition while the store is behind, so the indexer reads slower instead of growing: a
+     * commit is still running when the next one is due by count ({@code commit.max_records} written since), or the
+     * open shards' indexing RAM is over twice {@code index.ram_buffer} (flushes falling behind; resumed at once it is
+     * back under it). The loop keeps polling meanwhile, so the group keeps its partitions.
+     */
+    private void backpressure() {
+        String why = null;
+        if (committing != null && sinceCommit >= config.commit().maxRecords()) {
+            why = "commit_behind";
+        } else {
+            long budget = (long) config.index().store().ramBufferMb() << 20;
+            long ram = store.ramBytesUsed();
+            if (ram > 2 * budget || ("ram_over_buffer".equals(pausedFor) && ram > budget)) {
+                why = "ram_over_buffer";
+            }
+        }
+        if (why != null && pausedFor == null) {
+            consumer.pause(consumer.assignment());
+            metrics.paused(why);
+            log.info("pausing all partitions ({}): the index store is behind", why);
+        } else if (why == null && pausedFor != null) {
+            consumer.resume(consumer.paused());
+            log.info("resuming all partitions");
+        }
+        pausedFor = why;
+        metrics.pausedNow(why != null);
     }
 
     private void endOffsets() {
@@ -311,6 +413,9 @@ public final class IndexLoop implements AutoCloseable {
             }
             for (TopicPartition tp : partitions) {
                 stages.assigned(key(tp), consumer.position(tp));
+            }
+            if (pausedFor != null) { // a paused loop stays paused on what it gets now
+                consumer.pause(partitions);
             }
             endOffsets(); // DURABLE is known before the status first answers, not a second later
             assigned = true;

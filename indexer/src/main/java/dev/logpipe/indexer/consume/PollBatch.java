@@ -40,16 +40,20 @@ final class PollBatch {
     private final DeadLetters deadLetters;
     private final IndexerMetrics metrics;
     private final Instant now;
+    private final String defaultTenant;
 
     record Origin(String topic, int partition, long offset, String tenant) {
     }
 
-    PollBatch(RecordCodec codec, Router router, DeadLetters deadLetters, IndexerMetrics metrics, Instant now) {
+    /** @param defaultTenant the tenant of a record without {@code tenant_id} ({@code kafka.default_tenant}), or null */
+    PollBatch(RecordCodec codec, Router router, DeadLetters deadLetters, IndexerMetrics metrics, Instant now,
+              String defaultTenant) {
         this.codec = codec;
         this.router = router;
         this.deadLetters = deadLetters;
         this.metrics = metrics;
         this.now = now;
+        this.defaultTenant = defaultTenant;
     }
 
     void addRecords(ConsumerRecord<byte[], byte[]> m) {
@@ -81,9 +85,16 @@ final class PollBatch {
             reject("SCHEMA_INVALID", e.getMessage(), null, m, v, off, len);
             return;
         }
+        boolean attributed = false;
+        if (r.tenantId() == null && defaultTenant != null) {
+            // A record written to the topic without a tenant (a forwarder's Kafka sink): the topic's tenant.
+            r = r.toBuilder().tenantId(defaultTenant).build();
+            attributed = true;
+        }
         String problem = TenantDirectory.problem(r.tenantId());
         if (problem != null) {
-            reject(r.tenantId() == null ? "NO_TENANT" : "TENANT_INVALID", "tenant_id " + problem,
+            reject(r.tenantId() == null ? "NO_TENANT" : "TENANT_INVALID", "tenant_id " + problem
+                    + (r.tenantId() == null ? " (set kafka.default_tenant to index records without one)" : ""),
                     null, m, v, off, len);
             return;
         }
@@ -102,9 +113,14 @@ final class PollBatch {
         byte[] src = v;
         int srcOff = off;
         int srcLen = len;
+        if (attributed) {
+            metrics.defaultTenant();
+        }
         if (route.outOfRange()) {
             metrics.outOfRange();
             r = r.toBuilder().field(new String(OUT_OF_RANGE_MARK), true).build();
+        }
+        if (route.outOfRange() || attributed) { // the stored source says what was indexed
             src = codec.encode(r);
             srcOff = 0;
             srcLen = src.length;

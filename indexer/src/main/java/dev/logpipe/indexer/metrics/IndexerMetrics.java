@@ -12,6 +12,8 @@ public final class IndexerMetrics {
     private final MeterRegistry registry;
     private final Counter indexed;
     private final Counter outOfRange;
+    private final Counter defaultTenant;
+    private final java.util.concurrent.atomic.AtomicInteger pausedNow = new java.util.concurrent.atomic.AtomicInteger();
     private final Counter deadLettersIndexed;
     private final Counter endOffsetsFailed;
     private final Counter refreshFailed;
@@ -26,6 +28,10 @@ public final class IndexerMetrics {
                 .register(registry);
         outOfRange = Counter.builder("logpipe_indexer.records.event_time_out_of_range")
                 .description("Records routed by observed_time because event_time was out of range").register(registry);
+        defaultTenant = Counter.builder("logpipe_indexer.records.default_tenant")
+                .description("Records without tenant_id attributed to kafka.default_tenant").register(registry);
+        io.micrometer.core.instrument.Gauge.builder("logpipe_indexer.paused", pausedNow, Number::doubleValue)
+                .description("1 while every partition is paused (the index store is behind)").register(registry);
         deadLettersIndexed = Counter.builder("logpipe_indexer.dead_letters.indexed")
                 .description("Dead letters written to the tenants' dead-letter shards").register(registry);
         endOffsetsFailed = Counter.builder("logpipe_indexer.end_offsets.failed")
@@ -49,6 +55,21 @@ public final class IndexerMetrics {
 
     public void outOfRange() {
         outOfRange.increment();
+    }
+
+    /** A pause of every partition, by reason ({@code commit_behind}, {@code ram_over_buffer}). */
+    public void paused(String reason) {
+        Counter.builder("logpipe_indexer.pauses").tag("reason", reason)
+                .description("Times consumption was paused because the index store was behind").register(registry)
+                .increment();
+    }
+
+    public void pausedNow(boolean paused) {
+        this.pausedNow.set(paused ? 1 : 0);
+    }
+
+    public void defaultTenant() {
+        defaultTenant.increment();
     }
 
     public void deadLettered(String reason) {

@@ -17,7 +17,7 @@ class IndexerConfigLoaderTest {
     void defaultsApplyAndTheExampleIsValid() throws Exception {
         IndexerConfig c = new IndexerConfigLoader().parse(BASE, "/etc/logpipe/indexer.yaml");
         assertThat(c.commit().interval()).isEqualTo(Duration.ofSeconds(5));
-        assertThat(c.refreshInterval()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(c.refreshInterval()).isEqualTo(Duration.ofMillis(250));
         assertThat(c.kafka().topic()).isEqualTo("logpipe.records");
         assertThat(c.dataDir()).isEqualTo(Path.of("/etc/logpipe/data"));
         assertThat(c.retention().days("anyone")).isEqualTo(30);
@@ -57,5 +57,14 @@ class IndexerConfigLoaderTest {
                 .hasMessageContaining("kafka.bootstrap_servers: is required");
         assertThatThrownBy(() -> new IndexerConfigLoader().parse(BASE + "  topic: a\n  dead_letter_topic: a\n",
                 "test")).hasMessageContaining("kafka.dead_letter_topic: must differ");
+    }
+
+    @Test
+    void theDefaultTenantIsOffUnlessSetAndMustBeAStorableTenant() throws Exception {
+        assertThat(new IndexerConfigLoader().parse(BASE, "test").kafka().defaultTenant()).isNull();
+        assertThat(new IndexerConfigLoader().parse(BASE + "  default_tenant: web-team\n", "test").kafka()
+                .defaultTenant()).isEqualTo("web-team");
+        assertThatThrownBy(() -> new IndexerConfigLoader().parse(BASE + "  default_tenant: \"bad\\u0001\"\n",
+                "test")).isInstanceOf(ConfigException.class).hasMessageContaining("kafka.default_tenant: tenant_id");
     }
 }
