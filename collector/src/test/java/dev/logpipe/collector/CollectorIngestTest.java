@@ -172,6 +172,15 @@ class CollectorIngestTest {
         assertThat(refused.statusCode()).isEqualTo(429);
         assertThat(refused.headers().firstValue("Retry-After")).hasValueSatisfying(v ->
                 assertThat(Long.parseLong(v)).isBetween(1L, 5L));
+        // A client that waits for 100 Continue is answered without being asked for the body it would waste.
+        try (java.net.Socket s = new java.net.Socket("127.0.0.1", collector.url("/").getPort())) {
+            s.setSoTimeout(10_000);
+            s.getOutputStream().write(("POST /api/v1/logs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + SLOW_KEY
+                    + "\r\nExpect: 100-continue\r\nContent-Length: 25\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            String status = new java.io.BufferedReader(new java.io.InputStreamReader(s.getInputStream(),
+                    StandardCharsets.US_ASCII)).readLine();
+            assertThat(status).isEqualTo("HTTP/1.1 429 Too Many Requests");
+        }
         assertThat(collector.get("/metrics").body())
                 .contains("logpipe_collector_rate_limited_total{limit=\"records_per_second\",tenant=\"slow\"}");
         assertThat(collector.post(ACME_KEY, "{\"message\":\"t6 other tenant\"}\n").statusCode())

@@ -122,7 +122,8 @@ public final class CollectorServer implements AutoCloseable {
     private static IngestRequest ingestRequest(Request request) {
         return new IngestRequest(request.getHeaders().getValuesList(HttpHeader.AUTHORIZATION), clientSubject(request),
                 Request.getRemoteAddr(request), request.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH),
-                request.getHeaders().get(HttpHeader.CONTENT_ENCODING), () -> Content.Source.asInputStream(request));
+                request.getHeaders().get(HttpHeader.CONTENT_ENCODING), () -> Content.Source.asInputStream(request),
+                request.getHeaders().contains(HttpHeader.EXPECT, "100-continue"));
     }
 
     /** The canonical subject of the verified client certificate, or null without TLS or without a certificate. */

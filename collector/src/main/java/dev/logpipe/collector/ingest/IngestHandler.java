@@ -250,7 +250,8 @@ public final class IngestHandler {
     /**
      * The request's body as the client sends it: opened once, paced (minimum rate, deadline), and on a refusal
      * discarded up to {@code limits.max_body_bytes} within {@link #DRAIN_DEADLINE} so that the client reads the
-     * answer on a kept-alive connection, or else the connection is closed.
+     * answer on a kept-alive connection, or else the connection is closed. A client that waits for
+     * {@code 100 Continue} before sending is never asked for a body that is refused before it was read.
      */
     private final class Drain {
         private final IngestRequest request;
@@ -278,6 +279,9 @@ public final class IngestHandler {
             long max = config.limits().maxBodyBytes();
             if (request.contentLength() > max) {
                 return false;
+            }
+            if (raw == null && request.expectsContinue()) {
+                return false; // reading would ask the client for a body we refuse: answer and close instead
             }
             try (InputStream in = new PacedInputStream(raw != null ? raw : request.body().open(), nanos,
                     config.limits().minBodyRate(), Duration.ofSeconds(1), DRAIN_DEADLINE)) {

@@ -11,11 +11,19 @@ import java.util.List;
  * @param certificateSubject the verified client certificate's subject (canonical), or null
  * @param remoteAddress      the client's IP address (the per-address caps)
  * @param contentLength      -1 when not given (chunked)
+ * @param expectsContinue    the client sent {@code Expect: 100-continue}: it waits before sending the body, which
+ *                           the server asks for only by reading it
  */
 public record IngestRequest(List<String> authorizations, String certificateSubject, String remoteAddress,
-                            long contentLength, String contentEncoding, Body body) {
+                            long contentLength, String contentEncoding, Body body, boolean expectsContinue) {
     public IngestRequest {
         authorizations = List.copyOf(authorizations);
+    }
+
+    /** A request whose client sends its body without waiting for {@code 100 Continue}. */
+    public IngestRequest(List<String> authorizations, String certificateSubject, String remoteAddress,
+                         long contentLength, String contentEncoding, Body body) {
+        this(authorizations, certificateSubject, remoteAddress, contentLength, contentEncoding, body, false);
     }
 
     /** Opens the body; called at most once, after admission. */
