@@ -60,7 +60,6 @@ public final class QueryServer implements AutoCloseable {
                 return true;
             }
         });
-        server.addBean(api);
     }
 
     private static void send(Response response, Callback callback, int status, String type, String body) {
