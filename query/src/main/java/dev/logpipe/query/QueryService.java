@@ -172,6 +172,12 @@ public final class QueryService implements AutoCloseable {
             line.put("outcome", "refused");
             line.put("reason", r.reason());
             streamed = false;
+        } catch (IllegalArgumentException e) { // a query Lucene refused at search time (too many clauses, ...)
+            a = new Answer.Refusal(400, "bad_query", "q: " + e.getMessage()).answer();
+            metrics.refused("bad_query");
+            line.put("outcome", "refused");
+            line.put("reason", "bad_query");
+            streamed = false;
         } catch (Exception | StackOverflowError e) {
             log.warn("query {} failed: {}", endpoint, e.toString(), e);
             a = Answer.error(500, "internal", "internal error");
