@@ -1,0 +1,192 @@
+package dev.logpipe.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.logpipe.index.shard.ShardId;
+import dev.logpipe.index.shard.ShardLayout;
+import dev.logpipe.index.store.IndexRecord;
+import dev.logpipe.index.store.LuceneStore;
+import dev.logpipe.index.store.StoreSettings;
+import dev.logpipe.query.QueryProcess;
+import dev.logpipe.query.auth.ConfiguredKeys;
+import dev.logpipe.query.config.QueryConfigLoader;
+import dev.logpipe.record.Level;
+import dev.logpipe.record.LogRecord;
+import dev.logpipe.record.RecordCodec;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * Query latency over HTTP, in process: N ~290-byte records over 10 days (one tenant, 10 day shards) written through
+ * the index module's real write path and committed, then the query service (read-only committed shards, as the
+ * separate process runs) on 127.0.0.1. Each query runs {@code --warmup} times, then {@code --runs} timed runs one
+ * after another; prints p50/p99/max in ms of the whole HTTP exchange.
+ *
+ * <pre>
+ *   java -Xmx2g -cp bench/target/logpipe-bench.jar dev.logpipe.bench.QueryBench
+ *     [--records 2000000] [--runs 200] [--warmup 100] [--dir /tmp/logpipe-query-bench] [--reuse]
+ * </pre>
+ */
+public final class QueryBench {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String KEY = "bench-key-0123456789";
+    static final Instant NOW = Instant.parse("2026-12-11T00:00:00Z");
+
+    public static void main(String[] args) throws Exception {
+        long records = 2_000_000;
+        int runs = 200;
+        int warmup = 100;
+        Path dir = Path.of("/tmp/logpipe-query-bench");
+        boolean reuse = false;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--records" -> records = Long.parseLong(args[++i]);
+                case "--runs" -> runs = Integer.parseInt(args[++i]);
+                case "--warmup" -> warmup = Integer.parseInt(args[++i]);
+                case "--dir" -> dir = Path.of(args[++i]);
+                case "--reuse" -> reuse = true;
+                default -> throw new IllegalArgumentException("unknown argument " + args[i]);
+            }
+        }
+        Path data = dir.resolve("data");
+        if (!reuse || !Files.isDirectory(data)) {
+            if (Files.exists(dir)) {
+                try (var s = Files.walk(dir)) {
+                    s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                }
+            }
+            long t0 = System.nanoTime();
+            long bytes = write(data, records);
+            System.out.printf(Locale.ROOT, "wrote %,d records (%,d bytes, %.0f B/record) in %.1f s%n", records, bytes,
+                    (double) bytes / records, (System.nanoTime() - t0) / 1e9);
+        }
+        String yaml = """
+                listen: 127.0.0.1:0
+                data_dir: %s
+                tenants:
+                  - id: bench
+                    api_key_sha256: [%s]
+                    max_concurrent_queries: 64
+                """.formatted(data, ConfiguredKeys.sha256(KEY));
+        try (QueryProcess q = QueryProcess.start(new QueryConfigLoader().parse(yaml, "bench"),
+                InstantSource.fixed(NOW))) {
+            HttpClient http = HttpClient.newHttpClient();
+            String base = "http://127.0.0.1:" + q.address().getPort();
+            String range = "&from=now-10d&to=now";
+            // a cursor at depth: page 100 of 100 (10,000 hits deep)
+            String pageBase = "/api/v1/search?limit=100" + range;
+            String cursor = null;
+            for (int i = 0; i < 100; i++) {
+                JsonNode j = JSON.readTree(get(http, base + pageBase + (cursor == null ? "" : "&cursor=" + cursor)));
+                cursor = j.get("next_cursor").asText();
+            }
+            Map<String, String> queries = new LinkedHashMap<>();
+            queries.put("needle (rare token, 12 hits)", "/api/v1/search?limit=100&q=" + enc("zqxneedle") + range);
+            queries.put("level:ERROR newest 100", "/api/v1/search?limit=100&q=" + enc("level:ERROR") + range);
+            queries.put("1 h histogram over all", "/api/v1/histogram?interval=1h" + range);
+            queries.put("top 10 values of service", "/api/v1/fields/service/top?size=10" + range);
+            queries.put("search-after page at depth 10,000", pageBase + "&cursor=" + cursor);
+            JsonNode needle = JSON.readTree(get(http, base + queries.get("needle (rare token, 12 hits)")));
+            System.out.println("needle hits: " + needle.get("hits").size() + ", histogram total: "
+                    + JSON.readTree(get(http, base + queries.get("1 h histogram over all"))).get("total").asLong());
+            System.out.println("| query | p50 ms | p99 ms | max ms |");
+            System.out.println("|---|---|---|---|");
+            for (Map.Entry<String, String> e : queries.entrySet()) {
+                for (int i = 0; i < warmup; i++) {
+                    get(http, base + e.getValue());
+                }
+                long[] ns = new long[runs];
+                for (int i = 0; i < runs; i++) {
+                    long t0 = System.nanoTime();
+                    get(http, base + e.getValue());
+                    ns[i] = System.nanoTime() - t0;
+                }
+                Arrays.sort(ns);
+                System.out.printf(Locale.ROOT, "| %s | %.1f | %.1f | %.1f |%n", e.getKey(), ns[runs / 2] / 1e6,
+                        ns[(int) Math.ceil(runs * 0.99) - 1] / 1e6, ns[runs - 1] / 1e6);
+            }
+        }
+    }
+
+    private static String get(HttpClient http, String uri) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(uri))
+                .header("Authorization", "Bearer " + KEY).build(), HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 200) {
+            throw new IllegalStateException(uri + " -> " + r.statusCode() + " " + r.body());
+        }
+        return r.body();
+    }
+
+    private static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+
+    /** Records spread evenly over the 10 days before NOW; 12 of them hold the needle token. */
+    static long write(Path data, long n) throws Exception {
+        RecordCodec codec = new RecordCodec();
+        Random rnd = new Random(42);
+        String[] services = {"api", "billing", "auth", "search", "checkout", "gateway", "worker", "cron"};
+        String[] words = {"request", "completed", "timeout", "user", "order", "payment", "cache", "miss", "retry",
+                "connection", "reset", "upstream", "latency", "queue", "flush", "session"};
+        long span = 10L * 86_400_000L;
+        long start = NOW.toEpochMilli() - span;
+        long bytes = 0;
+        long needleEvery = n / 12;
+        try (LuceneStore store = new LuceneStore(new ShardLayout(data), new StoreSettings(256, 64, 1 << 20,
+                StoreSettings.Compression.BEST_SPEED), InstantSource.system())) {
+            Map<ShardId, List<IndexRecord>> batch = new LinkedHashMap<>();
+            for (long i = 0; i < n; i++) {
+                Instant t = Instant.ofEpochMilli(start + i * span / n);
+                StringBuilder m = new StringBuilder();
+                for (int w = 0; w < 8; w++) {
+                    m.append(words[rnd.nextInt(words.length)]).append(' ');
+                }
+                m.append("order_id=CO-").append(rnd.nextInt(1_000_000)).append(" took_ms=").append(rnd.nextInt(2000));
+                if (i % needleEvery == needleEvery / 2 && i / needleEvery < 12) {
+                    m.append(" zqxneedle");
+                }
+                LogRecord r = LogRecord.builder(m.toString()).recordId(Long.toHexString(i * 0x9E3779B97F4A7C15L))
+                        .tenantId("bench").eventTime(t).observedTime(t).service(services[(int) (i % services.length)])
+                        .instanceId("host-" + (i % 16)).region("eu-west-1")
+                        .level(i % 50 == 0 ? Level.ERROR : i % 7 == 0 ? Level.WARN : Level.INFO)
+                        .field("took_ms", rnd.nextInt(2000)).field("http.status", 200).build();
+                byte[] line = codec.encode(r);
+                bytes += line.length;
+                ShardId id = ShardId.records("bench", LocalDate.ofInstant(t, ZoneOffset.UTC));
+                batch.computeIfAbsent(id, k -> new ArrayList<>()).add(new IndexRecord(codec.decode(line), t, t, line,
+                        0, line.length));
+                if ((i + 1) % 5000 == 0) {
+                    for (Map.Entry<ShardId, List<IndexRecord>> e : batch.entrySet()) {
+                        store.write(e.getKey(), e.getValue());
+                    }
+                    batch.clear();
+                }
+                if ((i + 1) % 500_000 == 0) {
+                    store.commit(Map.of("bench-0", i + 1));
+                }
+            }
+            for (Map.Entry<ShardId, List<IndexRecord>> e : batch.entrySet()) {
+                store.write(e.getKey(), e.getValue());
+            }
+            store.commit(Map.of("bench-0", n));
+        }
+        return bytes;
+    }
+}

@@ -1,0 +1,68 @@
+package dev.logpipe.query;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.logpipe.config.ConfigException;
+import dev.logpipe.query.config.QueryConfig;
+import dev.logpipe.query.config.QueryConfigLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HexFormat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class QueryConfigLoaderTest {
+    static final String HASH = "a".repeat(64);
+    @TempDir
+    Path dir;
+
+    QueryConfig parse(String yaml) throws ConfigException {
+        return new QueryConfigLoader().parse(yaml, dir.resolve("query.yaml").toString());
+    }
+
+    @Test
+    void theExampleConfigurationLoads() throws Exception {
+        QueryConfig c = new QueryConfigLoader().load(Path.of("../examples/query.yaml"));
+        assertThat(c.tenants()).hasSize(1);
+        assertThat(c.tenant("acme").maxWindow()).isEqualTo(Duration.ofDays(7));
+    }
+
+    @Test
+    void perTenantLimitsOverrideTheDefaults() throws Exception {
+        QueryConfig c = parse("limits:\n  max_window: 2d\ntenants:\n  - id: a\n    api_key_sha256: [" + HASH + "]\n"
+                + "  - id: b\n    api_key_sha256: [" + "b".repeat(64) + "]\n    max_window: 36h\n"
+                + "    max_concurrent_queries: 2\n");
+        assertThat(c.tenant("a").maxWindow()).isEqualTo(Duration.ofDays(2));
+        assertThat(c.tenant("b").maxWindow()).isEqualTo(Duration.ofHours(36));
+        assertThat(c.tenant("b").maxConcurrentQueries()).isEqualTo(2);
+        assertThat(c.cursorSecretFile()).isEqualTo(dir.resolve("data").resolve("query-cursor.key"));
+    }
+
+    @Test
+    void invalidValuesFailNamingTheKeyPath() {
+        assertThatThrownBy(() -> parse("tenants:\n  - id: a\n    api_key_sha256: [nothex]\n"))
+                .hasMessageStartingWith("tenants[0].api_key_sha256[0]: must be 64 lower-case hex digits");
+        assertThatThrownBy(() -> parse("tenants:\n  - id: a\n    api_key_sha256: []\n"))
+                .hasMessageStartingWith("tenants[0].api_key_sha256: needs at least one key");
+        assertThatThrownBy(() -> parse("tenants:\n  - id: a\n    api_key_sha256: [" + HASH + "]\n    max_window: 5y\n"))
+                .hasMessageStartingWith("tenants[0].max_window: must be a window like 15m, 24h or 30d");
+        assertThatThrownBy(() -> parse("limits:\n  max_shards: 0\n")).hasMessageStartingWith("limits.max_shards");
+        assertThatThrownBy(() -> parse("limits:\n  bogus: 1\n")).hasMessage("limits.bogus: unknown key");
+        assertThatThrownBy(() -> parse("tenants:\n  - id: a\n    api_key_sha256: [" + HASH + "]\n  - id: b\n"
+                + "    api_key_sha256: [" + HASH + "]\n")).hasMessageContaining("tenants[1].api_key_sha256[0]: this key "
+                + "is already listed");
+    }
+
+    @Test
+    void aCorruptCursorSecretStopsStartupNamingTheFile() throws Exception {
+        Path secret = dir.resolve("query-cursor.key");
+        byte[] first = dev.logpipe.query.plan.CursorSecret.loadOrCreate(secret);
+        assertThat(dev.logpipe.query.plan.CursorSecret.loadOrCreate(secret)).isEqualTo(first);
+        assertThat(Files.readString(secret)).isEqualTo(HexFormat.of().formatHex(first));
+        Files.writeString(secret, "garbage");
+        assertThatThrownBy(() -> dev.logpipe.query.plan.CursorSecret.loadOrCreate(secret))
+                .hasMessageContaining(secret.toString()).hasMessageContaining("corrupt");
+    }
+}
