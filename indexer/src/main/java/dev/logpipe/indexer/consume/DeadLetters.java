@@ -2,6 +2,8 @@ package dev.logpipe.indexer.consume;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.logpipe.kafka.DurableProducer;
+import java.time.Duration;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -31,12 +33,10 @@ final class DeadLetters implements AutoCloseable {
     private final List<Future<RecordMetadata>> pending = new ArrayList<>();
 
     DeadLetters(String bootstrap, String topic, Map<String, String> properties) {
-        Map<String, Object> p = new HashMap<>(properties);
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        // Kafka's own delivery and blocking defaults (2 min, 1 min): the loop waits for dead letters before it commits.
+        Map<String, Object> p = DurableProducer.settings(properties, Map.of(), new DurableProducer.Tuning(bootstrap,
+                "none", Duration.ofMinutes(2), Duration.ofMillis(5), Duration.ofMinutes(1)));
         p.put(ProducerConfig.CLIENT_ID_CONFIG, "logpipe-indexer-dead-letters");
-        p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
         this.producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
         this.topic = topic;
     }

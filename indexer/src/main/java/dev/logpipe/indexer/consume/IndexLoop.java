@@ -10,6 +10,7 @@ import dev.logpipe.indexer.metrics.IndexerMetrics;
 import dev.logpipe.indexer.retention.Retention;
 import dev.logpipe.indexer.stage.StageOffsets;
 import dev.logpipe.record.RecordCodec;
+import dev.logpipe.kafka.CommittingConsumer;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Collection;
@@ -132,14 +133,9 @@ public final class IndexLoop implements AutoCloseable {
 
     private KafkaConsumer<byte[], byte[]> consumer() {
         IndexerConfig.Kafka k = config.kafka();
-        Map<String, Object> p = new HashMap<>(k.properties());
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, k.bootstrapServers());
-        p.put(ConsumerConfig.GROUP_ID_CONFIG, k.groupId());
-        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, k.maxPollRecords());
-        p.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, k.fetchMaxBytes());
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        Map<String, Object> p = CommittingConsumer.settings(k.properties(), k.bootstrapServers(), k.groupId(),
+                Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, k.maxPollRecords(),
+                        ConsumerConfig.FETCH_MAX_BYTES_CONFIG, k.fetchMaxBytes()));
         p.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, "logpipe-indexer");
         return new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
