@@ -98,6 +98,23 @@ public final class AdminHandler {
         }
     }
 
+    /**
+     * {@code GET /api/v1/whoami}: which tenant a key belongs to ({@code {"tenant":..,"key_id":..}}), for the UI's
+     * sign-in; 401 for an unknown key, 403 for an admin key (it has no tenant to search).
+     */
+    public Answer whoami(String authorization) {
+        Optional<KeyFile.StoredKey> who = keys.authenticate(LiveKeys.bearer(authorization));
+        if (who.isEmpty()) {
+            return error(401, "unknown API key");
+        }
+        if (who.get().admin()) {
+            return error(403, "an admin key has no tenant; sign in with a tenant's API key");
+        }
+        ObjectNode o = JSON.createObjectNode();
+        o.put("tenant", who.get().tenant()).put("key_id", who.get().id());
+        return new Answer(200, o.toString());
+    }
+
     private ObjectNode tenants() {
         KeyFile f = keys.current();
         ObjectNode root = JSON.createObjectNode();

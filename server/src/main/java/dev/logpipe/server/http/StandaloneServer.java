@@ -63,6 +63,12 @@ public final class StandaloneServer implements AutoCloseable {
                             routes.metrics().get().getBytes(java.nio.charset.StandardCharsets.UTF_8));
                 } else if (path.equals("/api/v1/status") || path.startsWith("/api/v1/admin/legal-holds")) {
                     return routes.indexer().handle(request, response, callback);
+                } else if (path.equals("/api/v1/whoami")) {
+                    AdminHandler.Answer a = routes.admin().whoami(request.getHeaders().get(HttpHeader.AUTHORIZATION));
+                    if (a.status() == 401) {
+                        response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer");
+                    }
+                    Send.json(response, callback, a.status(), a.body());
                 } else if (path.startsWith(AdminHandler.PREFIX)) {
                     AdminHandler.Answer a = routes.admin().handle(request.getMethod(), path,
                             request.getHeaders().get(HttpHeader.AUTHORIZATION),

@@ -33,6 +33,9 @@ public final class KeyStore {
         }
     }
 
+    private static final java.util.concurrent.ConcurrentMap<Path, Object> IN_JVM =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
     private final Path file;
     private final Path lockFile;
     private final InstantSource clock;
@@ -124,6 +127,14 @@ public final class KeyStore {
 
     private void update(UnaryOperator<KeyFile> change) throws IOException {
         Files.createDirectories(file.toAbsolutePath().getParent());
+        // A file lock excludes other processes only; threads of this JVM queue on a lock per file first.
+        Object inJvm = IN_JVM.computeIfAbsent(lockFile.toAbsolutePath().normalize(), p -> new Object());
+        synchronized (inJvm) {
+            updateLocked(change);
+        }
+    }
+
+    private void updateLocked(UnaryOperator<KeyFile> change) throws IOException {
         try (FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
              FileLock ignored = ch.lock()) {
             KeyFile before = read();
