@@ -39,7 +39,7 @@
     const p = b.position ?? (b.error && b.error.position);
     if (typeof p === "number") return p;
     if (p && typeof p.offset === "number") return p.offset;
-    if (p && typeof p.column === "number") return p.column - 1;
+    if (p && typeof p.column === "number") return Math.max(0, p.column - 1);
     return null;
   }
 
@@ -120,11 +120,14 @@
   }
   function partialBanner(r) {
     if (!r || !r.partial) return;
-    const reasons = (r.partial_reasons || []).map((x) => typeof x === "string" ? x : (x.reason || x.message || JSON.stringify(x)));
+    const reasons = [...new Set((r.partial_reasons || []).map((x) => typeof x === "string" ? x : (x.reason || x.message || JSON.stringify(x))))];
     const skipped = r.shards && (r.shards.skipped_shards || r.shards.skipped);
     let text = "Partial results: " + (reasons.length ? reasons.join("; ") : "some shards were not searched");
-    if (Array.isArray(skipped) && skipped.length) text += " (skipped: " + skipped.join(", ") + ")";
-    else if (typeof skipped === "number" && skipped > 0) text += " (" + skipped + " shard(s) skipped)";
+    if (Array.isArray(skipped) && skipped.length) {
+      text += " (skipped: " + skipped.slice(0, 8).map((k) => typeof k === "string" ? k : (k.day || k.shard) + (k.reason ? " " + k.reason : "")).join(", ") +
+        (skipped.length > 8 ? ", +" + (skipped.length - 8) + " more" : "") + ")";
+    } else if (typeof skipped === "number" && skipped > 0) text += " (" + skipped + " shard(s) skipped)";
+    if (r.range && r.range.clamped) text += "; the range was clamped to the last " + r.range.max_window_seconds + " s";
     clearBanners("partial");
     banner("partial", text);
   }
@@ -132,16 +135,20 @@
     try {
       const s = await api("/api/v1/status");
       clearBanners("lag");
-      if (!s || !s.totals) return;
-      let worst = 0;
-      for (const p of Object.values(s.partitions || {})) {
-        const d = p.durable && p.durable.offset, q = p.queryable && p.queryable.offset;
-        const age = p.queryable && p.queryable.age_seconds;
-        if (d > q && typeof age === "number") worst = Math.max(worst, age);
+      if (!s) return;
+      let behind = 0, age = null;
+      if (s.indexer) { behind = s.indexer.records_behind || 0; age = s.indexer.queryable_age_seconds; }
+      else if (s.totals) {
+        behind = s.totals.lag_queryable || 0;
+        for (const p of Object.values(s.partitions || {})) {
+          const a = p.queryable && p.queryable.age_seconds;
+          if (p.durable && p.queryable && p.durable.offset > p.queryable.offset && typeof a === "number") age = Math.max(age || 0, a);
+        }
       }
-      if (s.totals.lag_queryable > 0) {
-        banner("lag", "The pipeline is behind: " + s.totals.lag_queryable + " record(s) not searchable yet" +
-          (worst > 0 ? "; indexed up to " + Math.round(worst) + " s ago" : "") + ".");
+      if (typeof s.newest_age_seconds === "number" && behind > 0) age = s.newest_age_seconds;
+      if (behind > 0) {
+        banner("lag", "The pipeline is behind: " + behind + " record(s) not searchable yet" +
+          (typeof age === "number" ? "; indexed up to " + Math.round(age) + " s ago" : "") + ".");
       }
     } catch (e) { /* the status API is optional for the view */ }
   }
@@ -404,7 +411,8 @@
         const li = document.createElement("li");
         const b = document.createElement("button"); b.type = "button"; b.className = "field"; b.dataset.field = name;
         b.appendChild(document.createTextNode(name));
-        if (f.type) b.appendChild(span("type", f.type));
+        const type = f.type || (Array.isArray(f.types) ? f.types.join("|") : "");
+        if (type) b.appendChild(span("type", type.toLowerCase()));
         b.addEventListener("click", () => topValues(li, name));
         li.appendChild(b); ul.appendChild(li);
       }
