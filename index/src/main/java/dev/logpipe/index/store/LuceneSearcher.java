@@ -101,6 +101,11 @@ final class LuceneSearcher implements StoreSearcher {
         return searcher.count(query(r));
     }
 
+    /** The reader of this view (one shard's when opened over one); valid until {@link #close}. */
+    IndexReader reader() {
+        return searcher.getIndexReader();
+    }
+
     @Override
     public List<ShardId> shards() {
         return ids;

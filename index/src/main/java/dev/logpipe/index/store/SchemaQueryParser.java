@@ -21,7 +21,12 @@ import org.apache.lucene.search.Query;
  */
 public final class SchemaQueryParser extends QueryParser {
     public SchemaQueryParser() {
-        super(Fields.MESSAGE, IndexSchema.queryAnalyzer());
+        this(Fields.MESSAGE);
+    }
+
+    /** With another default field (dead-letter shards search {@code raw} by default). */
+    public SchemaQueryParser(String defaultField) {
+        super(defaultField, IndexSchema.queryAnalyzer());
         setAllowLeadingWildcard(false);
     }
 

@@ -1,0 +1,238 @@
+package dev.logpipe.index.store;
+
+import dev.logpipe.index.schema.FieldKind;
+import dev.logpipe.index.schema.Fields;
+import dev.logpipe.index.schema.IndexSchema;
+import dev.logpipe.index.schema.RecordDocuments;
+import dev.logpipe.index.shard.ShardId;
+import dev.logpipe.index.shard.ShardKind;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.LongPoint;
+import org.apache.lucene.index.IndexReader;
+import org.apache.lucene.index.PointValues;
+import org.apache.lucene.index.QueryTimeout;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.FieldDoc;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.MatchAllDocsQuery;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.Sort;
+import org.apache.lucene.search.SortField;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.TopFieldCollectorManager;
+import org.apache.lucene.search.TopFieldDocs;
+import org.apache.lucene.search.TotalHits;
+import org.apache.lucene.util.BytesRef;
+
+/**
+ * A point-in-time view of one shard and the searches the query service runs on it: sorted pages with search-after,
+ * counts, a time histogram, top values, a sort by a numeric field (context), the newest time indexed. The tenant
+ * filter and the time range are always added outside the query text. Thread-safe; close it to release the view.
+ *
+ * <p>{@code deadlineNanos} ({@link System#nanoTime()} based, {@link Long#MAX_VALUE} for none) stops the work on the
+ * shard: a search past it throws {@link TimedOut}. A query Lucene cannot run (too many clauses) throws
+ * {@link IllegalArgumentException}.
+ */
+public final class ShardSearcher implements Closeable {
+    /** Above this many hits the total is reported as a lower bound (newest-first pages stay nearly free). */
+    public static final int TOTAL_HITS_THRESHOLD = 1000;
+
+    private final ShardId id;
+    private final IndexReader reader;
+    private final Closeable release;
+    private boolean closed;
+
+    ShardSearcher(ShardId id, IndexReader reader, Closeable release) {
+        this.id = id;
+        this.reader = reader;
+        this.release = release;
+    }
+
+    public ShardId shard() {
+        return id;
+    }
+
+    /** Live documents in this view. */
+    public int docs() {
+        return reader.numDocs();
+    }
+
+    /** Sort direction over the merge key (event_time, record_id); OLDEST_FIRST is the exact reverse. */
+    public enum Order { NEWEST_FIRST, OLDEST_FIRST }
+
+    /** A page of one shard: hits in order, the matching total (exact, or a lower bound). */
+    public record Page(List<SearchPage.Hit> hits, long total, boolean totalExact) {
+        public Page {
+            hits = List.copyOf(hits);
+        }
+    }
+
+    /** The shard stopped at its deadline. */
+    public static final class TimedOut extends RuntimeException {
+        public TimedOut(ShardId shard) {
+            super("shard " + shard + " did not answer before the query's deadline", null, false, false);
+        }
+    }
+
+    public static Sort sort(Order order) {
+        return order == Order.NEWEST_FIRST ? IndexSchema.indexSort()
+                : new Sort(new SortField(Fields.EVENT_TIME, SortField.Type.LONG, false),
+                new SortField(Fields.RECORD_ID, SortField.Type.STRING, true));
+    }
+
+    /** Up to {@code limit} hits after {@code after} (null: from the start) in the given order. */
+    public Page search(ShardQuery q, Order order, SearchPage.After after, int limit, long deadlineNanos)
+            throws IOException {
+        IndexSearcher s = searcher(deadlineNanos);
+        FieldDoc a = after == null ? null : new FieldDoc(Integer.MAX_VALUE, Float.NaN,
+                new Object[] {after.eventTimeMillis(), new BytesRef(after.recordId())});
+        TopFieldDocs top = run(s, query(q), new TopFieldCollectorManager(sort(order), limit, a, TOTAL_HITS_THRESHOLD));
+        List<SearchPage.Hit> hits = new ArrayList<>(top.scoreDocs.length);
+        for (ScoreDoc sd : top.scoreDocs) {
+            FieldDoc fd = (FieldDoc) sd;
+            hits.add(new SearchPage.Hit(source(s, sd.doc), Instant.ofEpochMilli((Long) fd.fields[0]),
+                    ((BytesRef) fd.fields[1]).utf8ToString(), id));
+        }
+        return new Page(hits, top.totalHits.value, top.totalHits.relation == TotalHits.Relation.EQUAL_TO);
+    }
+
+    /** Up to {@code limit} hits sorted by a whole-number structured field ({@code log.offset}), then the merge key. */
+    public List<SearchPage.Hit> byLong(ShardQuery q, String structuredField, boolean ascending, int limit,
+                                       long deadlineNanos) throws IOException {
+        IndexSearcher s = searcher(deadlineNanos);
+        Sort sort = new Sort(new SortField(RecordDocuments.numericField(structuredField, FieldKind.LONG),
+                SortField.Type.LONG, !ascending), new SortField(Fields.EVENT_TIME, SortField.Type.LONG, !ascending),
+                new SortField(Fields.RECORD_ID, SortField.Type.STRING, !ascending));
+        TopFieldDocs top = run(s, query(q), new TopFieldCollectorManager(sort, limit, null, limit));
+        List<SearchPage.Hit> hits = new ArrayList<>(top.scoreDocs.length);
+        for (ScoreDoc sd : top.scoreDocs) {
+            FieldDoc fd = (FieldDoc) sd;
+            hits.add(new SearchPage.Hit(source(s, sd.doc), Instant.ofEpochMilli((Long) fd.fields[1]),
+                    ((BytesRef) fd.fields[2]).utf8ToString(), id));
+        }
+        return hits;
+    }
+
+    public long count(ShardQuery q, long deadlineNanos) throws IOException {
+        IndexSearcher s = searcher(deadlineNanos);
+        try {
+            int n = s.count(query(q));
+            checkTime(s);
+            return n;
+        } catch (IndexSearcher.TooManyClauses e) {
+            throw new IllegalArgumentException("query is too large: " + e.getMessage(), e);
+        }
+    }
+
+    /** Matching documents per bucket [start + i * interval, start + (i + 1) * interval). */
+    public long[] histogram(ShardQuery q, long start, long interval, int buckets, long deadlineNanos)
+            throws IOException {
+        IndexSearcher s = searcher(deadlineNanos);
+        long[] counts = run(s, query(q), Aggregations.histogram(start, interval, buckets));
+        return counts;
+    }
+
+    /** Counts of every value of a keyword field among the matches (at most {@code maxValues} kept). */
+    public Aggregations.Values values(ShardQuery q, String field, int maxValues, long deadlineNanos)
+            throws IOException {
+        IndexSearcher s = searcher(deadlineNanos);
+        try {
+            return run(s, query(q), Aggregations.values(luceneKeyword(field), maxValues));
+        } catch (IllegalStateException e) { // not a keyword field
+            throw new IllegalArgumentException("field " + field + " has no values to count: " + e.getMessage(), e);
+        }
+    }
+
+    /** The largest value of a time field in this view (deleted documents included), empty when none. */
+    public OptionalLong maxTime(String timeField) throws IOException {
+        byte[] max = PointValues.getMaxPackedValue(reader, timeField);
+        return max == null ? OptionalLong.empty() : OptionalLong.of(LongPoint.decodeDimension(max, 0));
+    }
+
+    private IndexSearcher searcher(long deadlineNanos) {
+        IndexSearcher s = new IndexSearcher(reader);
+        if (deadlineNanos != Long.MAX_VALUE) {
+            s.setTimeout(new Deadline(deadlineNanos));
+        }
+        return s;
+    }
+
+    private <C extends org.apache.lucene.search.Collector, T> T run(
+            IndexSearcher s, Query query, org.apache.lucene.search.CollectorManager<C, T> m) throws IOException {
+        T out;
+        try {
+            out = s.search(query, m);
+        } catch (IndexSearcher.TooManyClauses e) {
+            throw new IllegalArgumentException("query is too large: " + e.getMessage(), e);
+        }
+        checkTime(s);
+        return out;
+    }
+
+    private void checkTime(IndexSearcher s) {
+        if (s.timedOut()) {
+            throw new TimedOut(id);
+        }
+    }
+
+    private static String source(IndexSearcher s, int doc) throws IOException {
+        Document d = s.storedFields().document(doc, java.util.Set.of(Fields.SOURCE));
+        BytesRef src = d.getBinaryValue(Fields.SOURCE);
+        return new String(src.bytes, src.offset, src.length, StandardCharsets.UTF_8);
+    }
+
+    /** The Lucene keyword field of a schema name: top-level as is, {@code fields.<name>} escaped. */
+    static String luceneKeyword(String field) {
+        return field.startsWith(Fields.FIELDS_PREFIX)
+                ? RecordDocuments.keywordField(field.substring(Fields.FIELDS_PREFIX.length())) : field;
+    }
+
+    Query query(ShardQuery q) {
+        BooleanQuery.Builder b = new BooleanQuery.Builder();
+        if (q.query().isBlank()) {
+            b.add(new MatchAllDocsQuery(), BooleanClause.Occur.MUST);
+        } else {
+            String def = id.kind() == ShardKind.DEAD_LETTERS ? Fields.DL_RAW : Fields.MESSAGE;
+            b.add(new SchemaQueryParser(def).parseQuery(q.query()), BooleanClause.Occur.MUST);
+        }
+        b.add(new TermQuery(new Term(Fields.TENANT_ID, q.tenant())), BooleanClause.Occur.FILTER);
+        b.add(LongPoint.newRangeQuery(Fields.EVENT_TIME, q.fromMillis(), q.toMillis() - 1), BooleanClause.Occur.FILTER);
+        for (ShardQuery.Filter f : q.filters()) {
+            if (f instanceof ShardQuery.Exact e) {
+                b.add(new TermQuery(new Term(luceneKeyword(e.field()), Fields.cap(e.value()))),
+                        BooleanClause.Occur.FILTER);
+            } else if (f instanceof ShardQuery.LongRange r) {
+                String name = r.field().startsWith(Fields.FIELDS_PREFIX)
+                        ? r.field().substring(Fields.FIELDS_PREFIX.length()) : r.field();
+                b.add(LongPoint.newRangeQuery(RecordDocuments.numericField(name, FieldKind.LONG), r.lo(), r.hi()),
+                        BooleanClause.Occur.FILTER);
+            }
+        }
+        return b.build();
+    }
+
+    private record Deadline(long nanos) implements QueryTimeout {
+        @Override
+        public boolean shouldExit() {
+            return System.nanoTime() - nanos > 0;
+        }
+    }
+
+    @Override
+    public synchronized void close() throws IOException {
+        if (!closed) {
+            closed = true;
+            release.close();
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package dev.logpipe.query;
+
+import dev.logpipe.index.shard.ShardLayout;
+import dev.logpipe.index.store.CommittedShards;
+import dev.logpipe.query.api.IndexerProgress;
+import dev.logpipe.query.auth.ConfiguredKeys;
+import dev.logpipe.query.config.QueryConfig;
+import dev.logpipe.query.http.QueryServer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.InstantSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The separate query process: committed shards of the data directory, read-only, behind its own HTTP port. */
+public final class QueryProcess implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(QueryProcess.class);
+    private final CommittedShards shards;
+    private final QueryService service;
+    private final QueryServer server;
+    private boolean closed;
+
+    private QueryProcess(CommittedShards shards, QueryService service, QueryServer server) {
+        this.shards = shards;
+        this.service = service;
+        this.server = server;
+    }
+
+    /** @throws IOException the cursor secret or the audit log is unusable (named in the message) */
+    public static QueryProcess start(QueryConfig config, InstantSource clock) throws Exception {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        ShardLayout layout = new ShardLayout(config.dataDir());
+        CommittedShards shards = new CommittedShards(layout, config.reopenInterval());
+        QueryService service = null;
+        try {
+            service = QueryService.create(config, shards, new ConfiguredKeys(config.keys()), IndexerProgress.NONE,
+                    clock, registry);
+            int threads = config.limits().maxTails() + config.tenants().stream()
+                    .mapToInt(QueryConfig.Tenant::maxConcurrentQueries).sum() + 16;
+            QueryServer server = new QueryServer(config.listen(), service, registry, () -> true,
+                    Math.min(threads, 1024));
+            shards.start();
+            server.start();
+            log.info("query ready listen={}:{} data={} tenants={}", server.address().getHostString(),
+                    server.address().getPort(), layout.dataDir(), config.tenants().size());
+            return new QueryProcess(shards, service, server);
+        } catch (Exception | Error e) {
+            if (service != null) {
+                service.close();
+            }
+            shards.close();
+            throw e;
+        }
+    }
+
+    public InetSocketAddress address() {
+        return server.address();
+    }
+
+    public QueryService service() {
+        return service;
+    }
+
+    /** Stops HTTP, ends tails, closes the shards. Idempotent. */
+    @Override
+    public synchronized void close() throws Exception {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            service.close();
+            server.close();
+        } finally {
+            shards.close();
+            log.info("query stopped");
+        }
+    }
+}

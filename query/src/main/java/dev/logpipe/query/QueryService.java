@@ -1,0 +1,286 @@
+package dev.logpipe.query;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.logpipe.index.shard.ShardKind;
+import dev.logpipe.index.store.ShardSource;
+import dev.logpipe.query.api.AggregateEndpoints;
+import dev.logpipe.query.api.Call;
+import dev.logpipe.query.api.ContextEndpoint;
+import dev.logpipe.query.api.Env;
+import dev.logpipe.query.api.IndexerProgress;
+import dev.logpipe.query.api.SearchEndpoint;
+import dev.logpipe.query.api.StatusEndpoint;
+import dev.logpipe.query.audit.QueryAudit;
+import dev.logpipe.query.auth.Authenticator;
+import dev.logpipe.query.auth.Credential;
+import dev.logpipe.query.config.QueryConfig;
+import dev.logpipe.query.http.Answer;
+import dev.logpipe.query.http.Params;
+import dev.logpipe.query.metrics.QueryMetrics;
+import dev.logpipe.query.plan.Cursor;
+import dev.logpipe.query.plan.CursorSecret;
+import dev.logpipe.query.plan.QueryPlanner;
+import dev.logpipe.query.search.FanOut;
+import dev.logpipe.query.tail.Tails;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Fields;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The query API (docs/query.md) over a {@link ShardSource}, as a Jetty core {@link Handler} that answers the
+ * {@code /api/v1/} query paths and declines everything else, so it can be mounted beside other handlers on one port
+ * (the standalone) or served alone ({@link dev.logpipe.query.http.QueryServer}). Every request: authenticate (401),
+ * refuse any tenant claim that is not the caller's (403, audited), take one of the tenant's query slots (429), run
+ * the endpoint, audit, measure. Blocking: it runs on the server's threads.
+ */
+public final class QueryService implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(QueryService.class);
+    /** Parameters and headers a client might use to name a tenant; any value but the caller's own is a 403. */
+    static final List<String> TENANT_PARAMS = List.of("tenant", "tenant_id", "tenantId", "org_id");
+    static final List<String> TENANT_HEADERS = List.of("X-Tenant", "X-Tenant-Id", "X-Tenant-ID", "Tenant",
+            "Tenant-Id", "X-Scope-OrgID", "X-Org-Id");
+
+    private final QueryConfig config;
+    private final Authenticator auth;
+    private final QueryAudit audit;
+    private final QueryMetrics metrics;
+    private final ThreadPoolExecutor pool;
+    private final Map<String, Semaphore> slots = new ConcurrentHashMap<>();
+    private final SearchEndpoint search;
+    private final SearchEndpoint deadLetters;
+    private final AggregateEndpoints aggregates;
+    private final ContextEndpoint context;
+    private final StatusEndpoint status;
+    private final Tails tails;
+    private boolean closed;
+
+    private QueryService(QueryConfig config, ShardSource source, Authenticator auth, IndexerProgress progress,
+                         InstantSource clock, MeterRegistry registry, byte[] cursorKey, QueryAudit audit) {
+        this.config = config;
+        this.auth = auth;
+        this.audit = audit;
+        this.metrics = new QueryMetrics(registry);
+        QueryConfig.Limits l = config.limits();
+        this.pool = new ThreadPoolExecutor(l.searchThreads(), l.searchThreads(), 60, TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(4096), r -> {
+                    Thread t = new Thread(r, "query-search");
+                    t.setDaemon(true);
+                    return t;
+                });
+        Env env = new Env(config, source, new QueryPlanner(source, l.maxShards(), l.maxDocuments()),
+                new FanOut(source, pool), new Cursor.Codec(cursorKey), clock, metrics, progress);
+        this.search = new SearchEndpoint(env, ShardKind.RECORDS);
+        this.deadLetters = new SearchEndpoint(env, ShardKind.DEAD_LETTERS);
+        this.aggregates = new AggregateEndpoints(env);
+        this.context = new ContextEndpoint(env);
+        this.status = new StatusEndpoint(env);
+        this.tails = new Tails(env, l.maxTails());
+        metrics.gauge("logpipe_query.tails.active", "Live tails open now", tails::active);
+        metrics.gauge("logpipe_query.audit.failures", "Audit lines that could not be written", audit::failures);
+    }
+
+    /**
+     * Builds the service: loads (or creates, atomically) the cursor secret and opens the audit log.
+     *
+     * @throws IOException the cursor secret is corrupt or the audit log cannot be opened (named in the message)
+     */
+    public static QueryService create(QueryConfig config, ShardSource source, Authenticator auth,
+                                      IndexerProgress progress, InstantSource clock, MeterRegistry registry)
+            throws IOException {
+        byte[] key = CursorSecret.loadOrCreate(config.cursorSecretFile());
+        QueryAudit audit = new QueryAudit(config.auditLog(), clock);
+        return new QueryService(config, source, auth, progress, clock, registry, key, audit);
+    }
+
+    /** A handler answering the query paths and declining (returning false for) every other one. */
+    public Handler handler() {
+        return new Handler.Abstract() {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) {
+                return QueryService.this.handle(request, response, callback);
+            }
+        };
+    }
+
+    /** True when the request was one of the query paths and has been answered. */
+    public boolean handle(Request request, Response response, Callback callback) {
+        String path = Request.getPathInContext(request);
+        String endpoint = endpoint(path);
+        if (endpoint == null) {
+            return false;
+        }
+        long started = System.nanoTime();
+        ObjectNode line = audit.line();
+        line.put("endpoint", endpoint);
+        Answer a;
+        boolean streamed = false;
+        try {
+            if (!request.getMethod().equals("GET")) {
+                throw new Answer.Refusal(405, "method_not_allowed", "only GET is served here");
+            }
+            Params params = params(request);
+            Optional<Credential> cred = auth.authenticate(request.getHeaders().get(HttpHeader.AUTHORIZATION));
+            if (cred.isEmpty()) {
+                throw new Answer.Refusal(401, "unauthenticated", "no or unknown API key (Authorization: Bearer KEY)");
+            }
+            line.put("tenant_id", cred.get().tenant());
+            line.put("credential_id", cred.get().credentialId());
+            refuseForeignTenant(request, params, cred.get().tenant());
+            QueryConfig.Tenant policy = config.tenant(cred.get().tenant());
+            if (policy == null) {
+                throw new Answer.Refusal(401, "unauthenticated", "the key's tenant is not configured here");
+            }
+            Call call = new Call(endpoint, cred.get(), policy, params, path.substring(path.indexOf(endpoint)
+                    + endpoint.length()), line);
+            if (endpoint.equals("tail")) {
+                streamed = true;
+                tails.handle(call, request, response, callback, () -> audit.append(line));
+                a = null;
+            } else {
+                Semaphore s = slots.computeIfAbsent(policy.id(), t -> new Semaphore(policy.maxConcurrentQueries()));
+                if (!s.tryAcquire()) {
+                    throw new Answer.Refusal(429, "tenant_concurrency", "tenant " + policy.id() + " has "
+                            + policy.maxConcurrentQueries() + " queries running; retry shortly");
+                }
+                try {
+                    a = run(endpoint, call);
+                } finally {
+                    s.release();
+                }
+            }
+        } catch (Answer.Refusal r) {
+            a = r.answer();
+            metrics.refused(r.reason());
+            line.put("outcome", "refused");
+            line.put("reason", r.reason());
+            streamed = false;
+        } catch (Exception | StackOverflowError e) {
+            log.warn("query {} failed: {}", endpoint, e.toString(), e);
+            a = Answer.error(500, "internal", "internal error");
+            line.put("outcome", "error");
+            streamed = false;
+        }
+        if (streamed) {
+            return true; // the tail answers and audits itself
+        }
+        line.put("status", a.status());
+        if (!line.has("outcome")) {
+            line.put("outcome", "answered");
+        }
+        line.put("duration_ms", (System.nanoTime() - started) / 1_000_000);
+        audit.append(line);
+        metrics.request(endpoint, a.status(), System.nanoTime() - started);
+        send(response, callback, a);
+        return true;
+    }
+
+    private Answer run(String endpoint, Call call) throws IOException {
+        return switch (endpoint) {
+            case "search" -> search.handle(call);
+            case "dead-letters" -> deadLetters.handle(call);
+            case "histogram" -> aggregates.histogram(call);
+            case "fields" -> call.pathRest().isEmpty() ? aggregates.fields(call) : aggregates.top(call);
+            case "context" -> context.handle(call);
+            case "status" -> status.handle(call);
+            default -> throw new AssertionError(endpoint);
+        };
+    }
+
+    /** The endpoint name of a query path, or null when the path is not one of ours. */
+    static String endpoint(String path) {
+        if (path == null || !path.startsWith("/api/v1/")) {
+            return null;
+        }
+        String rest = path.substring("/api/v1/".length());
+        for (String e : List.of("search", "histogram", "dead-letters", "tail", "status")) {
+            if (rest.equals(e)) {
+                return e;
+            }
+        }
+        if (rest.equals("fields") || (rest.startsWith("fields/") && rest.endsWith("/top") && rest.length() > 11)) {
+            return "fields";
+        }
+        if (rest.startsWith("context/") && rest.length() > 8) {
+            return "context";
+        }
+        return null;
+    }
+
+    private static Params params(Request request) {
+        Fields f;
+        try {
+            f = Request.extractQueryParameters(request, StandardCharsets.UTF_8);
+        } catch (RuntimeException e) {
+            throw Params.bad("the query string is not valid UTF-8 percent-encoding");
+        }
+        Map<String, List<String>> m = new java.util.HashMap<>();
+        for (Fields.Field x : f) {
+            m.put(x.getName(), x.getValues());
+        }
+        return new Params(m);
+    }
+
+    private void refuseForeignTenant(Request request, Params params, String tenant) {
+        for (String name : TENANT_PARAMS) {
+            List<String> vs = params.all().get(name);
+            if (vs != null) {
+                for (String v : vs) {
+                    if (!v.equals(tenant)) {
+                        throw new Answer.Refusal(403, "foreign_tenant", "parameter " + name
+                                + " names a tenant this key may not read");
+                    }
+                }
+            }
+        }
+        for (String name : TENANT_HEADERS) {
+            for (String v : request.getHeaders().getValuesList(name)) {
+                if (!v.strip().equals(tenant)) {
+                    throw new Answer.Refusal(403, "foreign_tenant", "header " + name
+                            + " names a tenant this key may not read");
+                }
+            }
+        }
+    }
+
+    static void send(Response response, Callback callback, Answer a) {
+        response.setStatus(a.status());
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+        response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
+        a.headers().forEach(response.getHeaders()::put);
+        response.write(true, ByteBuffer.wrap(a.body().getBytes(StandardCharsets.UTF_8)), callback);
+    }
+
+    public QueryMetrics metrics() {
+        return metrics;
+    }
+
+    /** Ends live tails, stops the search pool, closes the audit log. Idempotent. */
+    @Override
+    public synchronized void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        tails.close();
+        pool.shutdownNow();
+        audit.close();
+    }
+}

@@ -1,0 +1,12 @@
+package dev.logpipe.query.auth;
+
+import java.util.Optional;
+
+/**
+ * Resolves the tenant scope of a request from its {@code Authorization} header value (seed 003 chapter 08: the scope
+ * comes from the credential only). Thread-safe.
+ */
+public interface Authenticator {
+    /** The caller's credential, or empty when the header is absent, malformed or unknown. */
+    Optional<Credential> authenticate(String authorization);
+}

@@ -1,0 +1,52 @@
+package dev.logpipe.query.config;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/** The query service's validated configuration (docs/query.md#configuration); built by {@link QueryConfigLoader}. */
+public record QueryConfig(InetSocketAddress listen, Path dataDir, Duration reopenInterval, List<Tenant> tenants,
+                          Limits limits, Path cursorSecretFile, Path auditLog) {
+    public QueryConfig {
+        tenants = List.copyOf(tenants);
+        Objects.requireNonNull(limits, "limits");
+    }
+
+    /** One tenant: its API keys (hex SHA-256), widest time window, queries at once. */
+    public record Tenant(String id, List<String> apiKeySha256, Duration maxWindow, int maxConcurrentQueries) {
+        public Tenant {
+            apiKeySha256 = List.copyOf(apiKeySha256);
+        }
+    }
+
+    /**
+     * Plan-time limits for every query: shards and documents scanned at most (the budget), shards searched at once
+     * per query, the per-query deadline, hits per page, live tails at once, search threads.
+     */
+    public record Limits(int maxShards, long maxDocuments, int shardConcurrency, Duration queryTimeout, int maxLimit,
+                         int maxTails, int searchThreads, Duration tailPoll) {
+    }
+
+    /** Tenant id to key hashes, for {@link dev.logpipe.query.auth.ConfiguredKeys}. */
+    public Map<String, List<String>> keys() {
+        Map<String, List<String>> m = new java.util.HashMap<>();
+        tenants.forEach(t -> m.put(t.id(), t.apiKeySha256()));
+        return m;
+    }
+
+    public Tenant tenant(String id) {
+        for (Tenant t : tenants) {
+            if (t.id().equals(id)) {
+                return t;
+            }
+        }
+        return null;
+    }
+
+    public static Limits defaultLimits() {
+        return new Limits(31, 100_000_000L, 8, Duration.ofSeconds(10), 1000, 16, 8, Duration.ofMillis(500));
+    }
+}

@@ -1,0 +1,106 @@
+package dev.logpipe.query.config;
+
+import dev.logpipe.config.ConfigException;
+import dev.logpipe.config.ConfigNode;
+import dev.logpipe.index.shard.TenantDirectory;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Reads and validates the query service's YAML; every error names the key path. */
+public final class QueryConfigLoader {
+    private static final Pattern WINDOW = Pattern.compile("(\\d{1,6})(m|h|d)");
+
+    public QueryConfig load(Path file) throws ConfigException {
+        return parse(ConfigNode.readFile(file), file.toAbsolutePath().toString());
+    }
+
+    public QueryConfig parse(String yaml, String origin) throws ConfigException {
+        ConfigNode root = ConfigNode.fromYaml(yaml, origin);
+        Path base = origin.startsWith("/") ? Path.of(origin).getParent() : Path.of("").toAbsolutePath();
+        var listen = ConfigNode.parseAddress("listen", root.string("listen", "127.0.0.1:9400"));
+        Path data = root.path("data_dir", base, base.resolve("data"));
+        Duration reopen = root.duration("reopen_interval", Duration.ofSeconds(1), Duration.ofMillis(10));
+        ConfigNode l = root.child("limits");
+        Duration defaultWindow = window(l, "max_window", Duration.ofDays(30));
+        int defaultConcurrent = (int) l.integer("max_concurrent_queries", 8, 1, 10_000);
+        QueryConfig.Limits d = QueryConfig.defaultLimits();
+        QueryConfig.Limits limits = new QueryConfig.Limits(
+                (int) l.integer("max_shards", d.maxShards(), 1, 100_000),
+                l.integer("max_documents", d.maxDocuments(), 1, Long.MAX_VALUE),
+                (int) l.integer("shard_concurrency", d.shardConcurrency(), 1, 1024),
+                l.duration("query_timeout", d.queryTimeout(), Duration.ofMillis(10)),
+                (int) l.integer("max_limit", d.maxLimit(), 1, 10_000),
+                (int) l.integer("max_tails", d.maxTails(), 0, 10_000),
+                (int) l.integer("search_threads", d.searchThreads(), 1, 1024),
+                l.duration("tail_poll", d.tailPoll(), Duration.ofMillis(50)));
+        l.rejectUnknownKeys();
+        List<QueryConfig.Tenant> tenants = new ArrayList<>();
+        Set<String> ids = new HashSet<>();
+        Set<String> hashes = new HashSet<>();
+        for (ConfigNode t : root.children("tenants")) {
+            String id = t.requiredString("id");
+            String problem = TenantDirectory.problem(id);
+            if (problem != null) {
+                throw new ConfigException(t.keyPath("id") + ": tenant_id " + problem);
+            }
+            if (!ids.add(id)) {
+                throw new ConfigException(t.keyPath("id") + ": tenant \"" + id + "\" is listed twice");
+            }
+            List<String> keys = t.strings("api_key_sha256");
+            for (int i = 0; i < keys.size(); i++) {
+                if (!keys.get(i).matches("[0-9a-f]{64}")) {
+                    throw new ConfigException(t.keyPath("api_key_sha256") + "[" + i + "]: must be 64 lower-case hex "
+                            + "digits (the SHA-256 of the key, e.g. from `printf %s KEY | sha256sum`)");
+                }
+                if (!hashes.add(keys.get(i))) {
+                    throw new ConfigException(t.keyPath("api_key_sha256") + "[" + i + "]: this key is already "
+                            + "listed (one key maps to one tenant)");
+                }
+            }
+            if (keys.isEmpty()) {
+                throw new ConfigException(t.keyPath("api_key_sha256") + ": needs at least one key (a tenant no "
+                        + "credential maps to can never search)");
+            }
+            Duration w = window(t, "max_window", defaultWindow);
+            int c = (int) t.integer("max_concurrent_queries", defaultConcurrent, 1, 10_000);
+            t.rejectUnknownKeys();
+            tenants.add(new QueryConfig.Tenant(id, keys, w, c));
+        }
+        ConfigNode cu = root.child("cursor");
+        Path secret = cu.path("secret_file", base, data.resolve("query-cursor.key"));
+        cu.rejectUnknownKeys();
+        ConfigNode au = root.child("audit");
+        Path audit = au.path("path", base, data.resolve("audit").resolve("query-audit.jsonl"));
+        au.rejectUnknownKeys();
+        root.rejectUnknownKeys();
+        return new QueryConfig(listen, data, reopen, tenants, limits, secret, audit);
+    }
+
+    /** A window such as {@code 15m}, {@code 24h} or {@code 30d} (up to 3650 days). */
+    private static Duration window(ConfigNode n, String key, Duration fallback) throws ConfigException {
+        String s = n.string(key, null);
+        if (s == null) {
+            return fallback;
+        }
+        Matcher m = WINDOW.matcher(s.trim());
+        if (!m.matches()) {
+            throw new ConfigException(n.keyPath(key) + ": must be a window like 15m, 24h or 30d, was \"" + s + "\"");
+        }
+        long v = Long.parseLong(m.group(1));
+        Duration d = switch (m.group(2)) {
+            case "m" -> Duration.ofMinutes(v);
+            case "h" -> Duration.ofHours(v);
+            default -> Duration.ofDays(v);
+        };
+        if (d.isZero() || d.compareTo(Duration.ofDays(3650)) > 0) {
+            throw new ConfigException(n.keyPath(key) + ": must be between 1m and 3650d, was \"" + s + "\"");
+        }
+        return d;
+    }
+}
