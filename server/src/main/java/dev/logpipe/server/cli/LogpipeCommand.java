@@ -5,6 +5,7 @@ import dev.logpipe.broker.tools.ConsumeCommand;
 import dev.logpipe.broker.tools.TopicsCommand;
 import dev.logpipe.collector.cli.CollectorCommand;
 import dev.logpipe.indexer.cli.IndexerCommand;
+import dev.logpipe.query.cli.QueryCommand;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -32,6 +33,7 @@ public final class LogpipeCommand implements Callable<Integer> {
                 .addSubcommand("broker", new BrokerMain())
                 .addSubcommand("collector", new CollectorCommand())
                 .addSubcommand("indexer", new IndexerCommand())
+                .addSubcommand("query", new QueryCommand())
                 .addSubcommand("topics", new TopicsCommand())
                 .addSubcommand("consume", new ConsumeCommand());
     }

@@ -24,10 +24,13 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 public final class StandaloneServer implements AutoCloseable {
     /** The query API's paths (issue 10); served by the query handler when there is one. */
     static final List<String> QUERY_PATHS = List.of("/api/v1/search", "/api/v1/histogram", "/api/v1/fields",
-            "/api/v1/context", "/api/v1/tail", "/api/v1/dead-letters");
+            "/api/v1/context", "/api/v1/tail", "/api/v1/dead-letters", "/api/v1/status");
+    /** The indexer's own stage offsets (its {@code /api/v1/status}; that path is the query service's here). */
+    public static final String INDEXER_STATUS = "/api/v1/indexer/status";
 
     /** The roles' handlers and probes this port routes to. {@code query} may be null (not part of this build). */
-    public record Routes(Handler collector, Handler indexer, Handler query, AdminHandler admin,
+    public record Routes(Handler collector, Handler indexer, Supplier<String> indexerStatus, Handler query,
+                         AdminHandler admin,
                          BooleanSupplier ready, Supplier<String> metrics) {
     }
 
@@ -61,7 +64,9 @@ public final class StandaloneServer implements AutoCloseable {
                 } else if (path.equals("/metrics")) {
                     Send.bytes(response, callback, 200, "text/plain; version=0.0.4; charset=utf-8",
                             routes.metrics().get().getBytes(java.nio.charset.StandardCharsets.UTF_8));
-                } else if (path.equals("/api/v1/status") || path.startsWith("/api/v1/admin/legal-holds")) {
+                } else if (path.equals(INDEXER_STATUS)) {
+                    Send.json(response, callback, 200, routes.indexerStatus().get());
+                } else if (path.startsWith("/api/v1/admin/legal-holds")) {
                     return routes.indexer().handle(request, response, callback);
                 } else if (path.equals("/api/v1/whoami")) {
                     AdminHandler.Answer a = routes.admin().whoami(request.getHeaders().get(HttpHeader.AUTHORIZATION));

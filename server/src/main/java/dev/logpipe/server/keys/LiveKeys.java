@@ -37,6 +37,7 @@ public final class LiveKeys implements AutoCloseable {
     /** Keys of this process only (the demo forwarder's), never written to the key file. */
     private final Map<String, KeyFile.StoredKey> internal = new java.util.concurrent.ConcurrentHashMap<>();
     private ScheduledExecutorService poller;
+    private final List<Runnable> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public LiveKeys(KeyStore store) {
         this.store = store;
@@ -128,6 +129,14 @@ public final class LiveKeys implements AutoCloseable {
         if (!first && bytes != lastBytesBefore) {
             log.info("keys reloaded from {}: {} tenants, {} keys", store.file(), f.tenants().size(), f.keys().size());
         }
+        if (!first) {
+            listeners.forEach(Runnable::run);
+        }
+    }
+
+    /** Runs {@code r} after every reload that changed something (on the reloading thread). */
+    public void onChange(Runnable r) {
+        listeners.add(r);
     }
 
     /** The collector's view of a tenant: its keys and ingest limits (burst one second). */

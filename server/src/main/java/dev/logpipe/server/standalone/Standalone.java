@@ -7,7 +7,12 @@ import dev.logpipe.collector.auth.ApiKeys;
 import dev.logpipe.collector.config.CollectorConfig;
 import dev.logpipe.config.ConfigException;
 import dev.logpipe.indexer.Indexer;
+import dev.logpipe.index.store.LiveShards;
 import dev.logpipe.indexer.config.IndexerConfig;
+import dev.logpipe.indexer.http.StatusHandler;
+import dev.logpipe.indexer.stage.PartitionStages;
+import dev.logpipe.query.api.IndexerProgress;
+import java.util.Optional;
 import dev.logpipe.server.http.AdminHandler;
 import dev.logpipe.server.http.StandaloneServer;
 import dev.logpipe.server.keys.KeyFile;
@@ -83,12 +88,18 @@ public final class Standalone implements AutoCloseable {
             started.add(collector);
             Indexer indexer = Indexer.start(ic, clock);
             started.add(indexer);
+            StandaloneConfigLoader.Query qc = StandaloneConfigLoader.query(config);
+            QueryMount query = new QueryMount(qc.config(), qc.defaults(), new LiveShards(indexer.store()), keys,
+                    () -> Optional.of(progress(indexer.stages().snapshot())), clock);
+            started.add(query);
+            keys.onChange(query::refresh);
+            StatusHandler indexerStatus = new StatusHandler(indexer.stages(), indexer.store()::openShards);
             StandaloneServer http = new StandaloneServer(new InetSocketAddress(config.host(), config.port()),
                     cc.limits().maxConcurrentRequests() + 64,
-                    new StandaloneServer.Routes(collector.handler(), indexer.httpHandler(), null,
-                            new AdminHandler(store, keys),
+                    new StandaloneServer.Routes(collector.handler(), indexer.httpHandler(), indexerStatus::json,
+                            query.handler(), new AdminHandler(store, keys),
                             () -> collector.brokerReachable() && indexer.loop().ready(),
-                            () -> collector.registry().scrape() + indexer.registry().scrape()));
+                            () -> collector.registry().scrape() + indexer.registry().scrape() + query.scrape()));
             try {
                 http.start();
             } catch (IOException e) {
@@ -100,13 +111,29 @@ public final class Standalone implements AutoCloseable {
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began), http.address().getHostString(),
                     http.address().getPort(), broker.bootstrapServers(), config.dataDir());
             // intake, drain into Kafka, index commit then Kafka commit, key polling, broker last
-            List<AutoCloseable> order = new ArrayList<>(List.of(http, collector, indexer, keys, broker));
+            List<AutoCloseable> order = new ArrayList<>(List.of(http, collector, query, indexer, keys, broker));
             return new Standalone(order, http, first, broker, keys);
         } catch (Exception | Error e) {
             java.util.Collections.reverse(started);
             closeAll(started);
             throw e;
         }
+    }
+
+    /** What the query service's status reports of the indexer: records not yet searchable, newest searchable age. */
+    static IndexerProgress.Snapshot progress(List<PartitionStages> stages) {
+        long behind = 0;
+        Double age = null;
+        for (PartitionStages p : stages) {
+            if (p.partition().startsWith("logpipe.dead-letter")) {
+                continue;
+            }
+            behind += Math.max(0, p.durable() - p.queryable());
+            if (p.queryableAge() != null) {
+                age = age == null ? p.queryableAge() : Math.min(age, p.queryableAge());
+            }
+        }
+        return new IndexerProgress.Snapshot(behind, age);
     }
 
     public InetSocketAddress address() {

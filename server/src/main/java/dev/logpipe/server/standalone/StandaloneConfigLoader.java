@@ -10,6 +10,8 @@ import dev.logpipe.config.ConfigException;
 import dev.logpipe.config.ConfigNode;
 import dev.logpipe.indexer.config.IndexerConfig;
 import dev.logpipe.indexer.config.IndexerConfigLoader;
+import dev.logpipe.query.config.QueryConfig;
+import dev.logpipe.query.config.QueryConfigLoader;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -66,6 +68,12 @@ public final class StandaloneConfigLoader {
             refuseOwned(k, "indexer.kafka", "bootstrap_servers", "--broker-port");
         }
         refuseOwned(c.indexer(), "indexer", "listen", "--port");
+        refuseOwned(c.query(), "query", "listen", "--port");
+        refuseOwned(c.query(), "query", "data_dir", "--data");
+        if (c.query().has("tenants")) {
+            throw new ConfigException("query.tenants: tenants and keys come from DATA/keys.json (logpipe keys); set "
+                    + "query.limits.max_window and max_concurrent_queries for all tenants");
+        }
         refuseOwned(c.indexer(), "indexer", "data_dir", "--data");
         return c;
     }
@@ -103,6 +111,28 @@ public final class StandaloneConfigLoader {
         d.putObject("admin").putArray("api_key_sha256").addAll(
                 adminHashes.stream().map(JSON.getNodeFactory()::textNode).toList());
         return prefixed("indexer", () -> new IndexerConfigLoader().parse(d.toString(), c.indexDir().toString()));
+    }
+
+    /** The query service's configuration (tenants left out) and the policy every tenant gets. */
+    public record Query(QueryConfig config, QueryConfig.Tenant defaults) {
+    }
+
+    public static Query query(StandaloneConfig c) throws ConfigException {
+        ObjectNode d = JSON.createObjectNode();
+        d.put("listen", "127.0.0.1:0");
+        d.put("data_dir", c.indexDir().toString());
+        ObjectNode cursor = d.putObject("cursor");
+        cursor.put("secret_file", c.dataDir().resolve("query-cursor.key").toString());
+        d.putObject("audit").put("path", c.dataDir().resolve("audit").resolve("query-audit.jsonl").toString());
+        merge(d, c.query());
+        // a probe tenant reads the tenant defaults (max_window, max_concurrent_queries) the loader derives
+        ObjectNode probe = d.putArray("tenants").addObject();
+        probe.put("id", "probe");
+        probe.putArray("api_key_sha256").add("0".repeat(64));
+        QueryConfig parsed = prefixed("query", () -> new QueryConfigLoader().parse(d.toString(),
+                c.dataDir().resolve("standalone.yaml").toString()));
+        return new Query(new QueryConfig(parsed.listen(), parsed.dataDir(), parsed.reopenInterval(), List.of(),
+                parsed.limits(), parsed.cursorSecretFile(), parsed.auditLog()), parsed.tenant("probe"));
     }
 
     interface Parse<T> {

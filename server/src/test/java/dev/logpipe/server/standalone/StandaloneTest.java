@@ -38,7 +38,7 @@ class StandaloneTest {
     }
 
     private static long queryable(Standalone s) throws Exception {
-        return JSON.readTree(Http.get(s.baseUrl() + "/api/v1/status", null).body()).path("totals").path("queryable")
+        return JSON.readTree(Http.get(s.baseUrl() + "/api/v1/indexer/status", null).body()).path("totals").path("queryable")
                 .asLong();
     }
 
@@ -143,6 +143,43 @@ class StandaloneTest {
                     .isEqualTo(200);
             // offsets kept: the indexer resumes, it does not re-read from zero (queryable counts offsets)
             await().atMost(Duration.ofSeconds(30)).until(() -> queryable(s) == 6);
+        }
+    }
+
+    private static JsonNode search(Standalone s, String key, String q) throws Exception {
+        Http.Answer a = Http.get(s.baseUrl() + "/api/v1/search?from=now-1h&q="
+                + java.net.URLEncoder.encode(q, java.nio.charset.StandardCharsets.UTF_8), key);
+        assertThat(a.status()).as(a.body()).isEqualTo(200);
+        return JSON.readTree(a.body());
+    }
+
+    @Test
+    void recordsAreFoundThroughTheQueryApiAndASecondTenantSeesOnlyItsOwn() throws Exception {
+        try (Standalone s = start()) {
+            String other = s.keys().current().tenants().containsKey("globex") ? null
+                    : new dev.logpipe.server.keys.KeyStore(dir.resolve("data"), Clock.systemUTC())
+                    .createKey("globex", null).key();
+            assertThat(Http.post(s.baseUrl() + "/api/v1/logs", KEY,
+                    "{\"message\":\"needle-default alpha\",\"level\":\"ERROR\"}").status()).isEqualTo(200);
+            await().atMost(Duration.ofSeconds(5)).until(() ->
+                    Http.post(s.baseUrl() + "/api/v1/logs", other, "{\"message\":\"needle-globex beta\"}")
+                            .status() == 200);
+            await().atMost(Duration.ofSeconds(20)).until(() ->
+                    search(s, KEY, "needle").path("hits").size() == 1
+                            && search(s, other, "needle").path("hits").size() == 1);
+            JsonNode mine = search(s, KEY, "needle");
+            assertThat(mine.path("hits").get(0).path("message").asText()).isEqualTo("needle-default alpha");
+            assertThat(mine.path("hits").get(0).path("tenant_id").asText()).isEqualTo("default");
+            JsonNode theirs = search(s, other, "needle OR tenant_id:default OR *:*");
+            assertThat(theirs.path("hits")).allSatisfy(h -> assertThat(h.path("tenant_id").asText())
+                    .isEqualTo("globex"));
+            assertThat(Http.get(s.baseUrl() + "/api/v1/search?q=needle&tenant=default", other).status())
+                    .isEqualTo(403);
+            assertThat(Http.get(s.baseUrl() + "/api/v1/search?q=needle", ADMIN).status()).isEqualTo(401);
+            assertThat(Http.get(s.baseUrl() + "/api/v1/search?q=needle", null).status()).isEqualTo(401);
+            Http.Answer bad = Http.get(s.baseUrl() + "/api/v1/search?q=%28unclosed", KEY);
+            assertThat(bad.status()).isEqualTo(400);
+            assertThat(bad.body()).contains("position");
         }
     }
 
