@@ -87,6 +87,10 @@ class StandaloneProcessTest {
                 assertThat(Http.post(base2 + "/api/v1/logs", KEY, "{\"message\":\"three\"}\n").status())
                         .isEqualTo(200);
                 await().atMost(Duration.ofSeconds(30)).until(() -> queryable(base2) > before);
+                // found through the query API after the restart: the records from before and the new one
+                await().atMost(Duration.ofSeconds(20)).until(() -> JSON.readTree(Http.get(base2
+                        + "/api/v1/search?from=now-1h&q=one%20OR%20two%20OR%20three", KEY).body())
+                        .path("hits").size() == 3);
             } finally {
                 second.destroy();
                 second.waitFor(20, TimeUnit.SECONDS);
