@@ -150,6 +150,18 @@ public final class EmbeddedBroker implements AutoCloseable {
         }
     }
 
+    /**
+     * Takes the broker off the JVM's shutdown: from now on the caller closes it on SIGTERM, after whatever still
+     * uses it (standalone stops intake, drains and commits first, the broker last). Idempotent.
+     */
+    public void closeOnlyExplicitly() {
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException shutdownInProgress) {
+            // the JVM is already exiting: the hook runs and finds the broker closed or closes it
+        }
+    }
+
     /** Blocks until the broker has stopped: after {@link #close}, or when Kafka shut itself down. */
     public void awaitStopped() {
         server.awaitShutdown();

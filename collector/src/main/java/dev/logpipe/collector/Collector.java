@@ -46,6 +46,18 @@ public final class Collector implements AutoCloseable {
      * @throws IllegalStateException the broker cannot be reached or the topics cannot be created
      */
     public static Collector start(CollectorConfig config, Clock clock, Duration topicTimeout) throws Exception {
+        return start(config, clock, topicTimeout, new ApiKeys(config.tenants()), Listen.OWN_PORT);
+    }
+
+    /** Whether the collector binds {@code config.listen()} itself, or only offers its routes ({@link #handler()}). */
+    public enum Listen { OWN_PORT, MOUNTED }
+
+    /**
+     * As {@link #start(CollectorConfig, Clock, Duration)} with the given credentials (for example keys that change
+     * at run time); {@link Listen#MOUNTED} binds no port, the caller serves {@link #handler()} on its own.
+     */
+    public static Collector start(CollectorConfig config, Clock clock, Duration topicTimeout, ApiKeys keys,
+                                  Listen listen) throws Exception {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         TopicSetup topics = new TopicSetup(config.kafka());
         KafkaPublisher publisher = null;
@@ -58,7 +70,7 @@ public final class Collector implements AutoCloseable {
             Redactor redactor = new Redactor(config.redaction());
             CollectorConfig.Limits limits = config.limits();
             KafkaPublisher producer = publisher;
-            IngestHandler ingest = new IngestHandler(config, new ApiKeys(config.tenants()),
+            IngestHandler ingest = new IngestHandler(config, keys,
                     new TenantLimits(config.tenants(), limits.maxRetryAfter()),
                     new RequestSlots(limits.maxRequestsPerTenant(), limits.maxRequestsPerAddress(),
                             limits.maxConcurrentRequests()),
@@ -67,14 +79,22 @@ public final class Collector implements AutoCloseable {
                     System::nanoTime);
             CollectorServer server = new CollectorServer(config.listen(), config.tls(), limits, ingest, topics,
                     registry);
-            server.start();
-            syslog = new dev.logpipe.collector.compat.syslog.SyslogListeners(config.tenants(),
-                    new ApiKeys(config.tenants()), ingest, metrics, clock);
+            if (listen == Listen.OWN_PORT) {
+                server.start();
+            }
+            syslog = new dev.logpipe.collector.compat.syslog.SyslogListeners(config.tenants(), keys, ingest, metrics,
+                    clock);
             try {
                 syslog.start(config.syslog());
             } catch (java.io.IOException | RuntimeException e) {
                 server.close();
                 throw new IllegalStateException("cannot start the syslog listeners: " + e.getMessage(), e);
+            }
+            if (listen == Listen.MOUNTED) {
+                log.info("collector ready (mounted) tenants={} topic={} bootstrap={} syslog_listeners={}",
+                        config.tenants().size(), config.kafka().topic(), config.kafka().bootstrapServers(),
+                        config.syslog().listeners().size());
+                return new Collector(topics, publisher, server, registry, syslog);
             }
             log.info("collector ready listen={}{} tenants={} topic={} dead_letter_topic={} bootstrap={} "
                             + "redaction_rules={}", config.tls() == null ? "http://" : "https://", hostPort(server.address()),
@@ -105,6 +125,16 @@ public final class Collector implements AutoCloseable {
     /** The bound address of {@code syslog.listeners[i]}. */
     public InetSocketAddress syslogAddress(int i) {
         return syslog.address(i);
+    }
+
+    /** The collector's routes as a Jetty handler (see {@link CollectorServer#handler()}). */
+    public org.eclipse.jetty.server.Handler handler() {
+        return server.handler();
+    }
+
+    /** Whether the broker answers (what {@code /readyz} reports; probed at most once a second). */
+    public boolean brokerReachable() {
+        return topics.brokerReachable();
     }
 
     public PrometheusMeterRegistry registry() {

@@ -125,6 +125,11 @@ public final class Indexer implements AutoCloseable {
         return server.address();
     }
 
+    /** The status, health, metrics and legal-hold routes as a Jetty handler, to serve them on another port too. */
+    public org.eclipse.jetty.server.Handler httpHandler() {
+        return server.handler();
+    }
+
     public LuceneStore store() {
         return store;
     }

@@ -15,10 +15,20 @@ import java.util.Map;
  * presented key is hashed and looked up; the key itself is never logged or kept.
  */
 public final class ApiKeys {
-    private final Map<String, CollectorConfig.Tenant> byHash = new HashMap<>();
+    private final Map<String, CollectorConfig.Tenant> byHash;
     private final Map<String, CollectorConfig.Tenant> bySubject = new HashMap<>();
 
     public ApiKeys(List<CollectorConfig.Tenant> tenants) {
+        this(tenants, new HashMap<>());
+    }
+
+    /**
+     * Keys that may change while the collector runs: {@code liveByHash} maps the SHA-256 (hex) of a key to its
+     * tenant and is read on every request (a thread-safe map its owner updates, e.g. {@link KeyLookup}); the
+     * configured {@code tenants}' keys are put into it (none with a read-only {@link KeyLookup}).
+     */
+    public ApiKeys(List<CollectorConfig.Tenant> tenants, Map<String, CollectorConfig.Tenant> liveByHash) {
+        this.byHash = liveByHash;
         for (CollectorConfig.Tenant t : tenants) {
             for (String h : t.apiKeySha256()) {
                 byHash.put(h, t);

@@ -169,6 +169,14 @@ public final class CollectorServer implements AutoCloseable {
         server.start();
     }
 
+    /**
+     * The collector's routes as a Jetty handler, for mounting them in another server without starting this one
+     * ({@code logpipe standalone} serves every role on one port). Blocking, like on the collector's own port.
+     */
+    public Handler handler() {
+        return server.getHandler();
+    }
+
     /** The bound address (useful with port 0). */
     public InetSocketAddress address() {
         return new InetSocketAddress(connector.getHost() == null ? "0.0.0.0" : connector.getHost(),

@@ -81,6 +81,11 @@ public final class IndexerServer implements AutoCloseable {
         server.start();
     }
 
+    /** These routes as a Jetty handler, to mount them in another server ({@code logpipe standalone}'s one port). */
+    public Handler handler() {
+        return server.getHandler();
+    }
+
     public InetSocketAddress address() {
         return new InetSocketAddress(connector.getHost(), connector.getLocalPort());
     }

@@ -1,0 +1,189 @@
+package dev.logpipe.bench;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * Whole-process benchmark of {@code logpipe standalone} (the built {@code server/target/logpipe.jar}, JVM options as
+ * bin/logpipe uses them): time from process start to the ready line, RSS after {@code --idle} seconds, then
+ * ingest-to-visible latency at {@code --rate} records/s: batches of records with a token unique per batch are posted
+ * every 50 ms; the newest batch not yet seen is searched for (GET /api/v1/search) until it is found, so a latency is
+ * measured from the post's answer to the first search that returns it (polling makes it an over-estimate).
+ *
+ * <pre>java -cp bench/target/logpipe-bench.jar dev.logpipe.bench.StandaloneBench [--jar server/target/logpipe.jar]
+ *     [--idle 30] [--rate 10000] [--seconds 30]</pre>
+ */
+public final class StandaloneBench {
+    public static void main(String[] args) throws Exception {
+        String jar = "server/target/logpipe.jar";
+        int idle = 30;
+        int rate = 10_000;
+        int seconds = 30;
+        for (int i = 0; i < args.length; i += 2) {
+            switch (args[i]) {
+                case "--jar" -> jar = args[i + 1];
+                case "--idle" -> idle = Integer.parseInt(args[i + 1]);
+                case "--rate" -> rate = Integer.parseInt(args[i + 1]);
+                case "--seconds" -> seconds = Integer.parseInt(args[i + 1]);
+                default -> throw new IllegalArgumentException("unknown flag " + args[i]);
+            }
+        }
+        Path dir = Files.createTempDirectory("standalone-bench");
+        int port;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+        }
+        String key = "bench-key-0123456789abcdef";
+        ProcessBuilder pb = new ProcessBuilder("java", "-Xms256m", "-Xmx768m", "-XX:+UseSerialGC", "-jar", jar,
+                "standalone", "--data", dir.resolve("data").toString(), "--port", Integer.toString(port),
+                "--broker-port", "0").redirectError(dir.resolve("stderr.txt").toFile())
+                .redirectOutput(dir.resolve("stdout.txt").toFile());
+        pb.environment().put("LOGPIPE_API_KEY", key);
+        long t0 = System.nanoTime();
+        Process p = pb.start();
+        try {
+            while (!Files.readString(dir.resolve("stdout.txt")).contains("logpipe standalone ready url=")) {
+                if (!p.isAlive()) {
+                    throw new IllegalStateException("standalone exited: " + Files.readString(dir.resolve("stderr.txt")));
+                }
+                Thread.sleep(20);
+            }
+            double ready = (System.nanoTime() - t0) / 1e9;
+            String base = "http://127.0.0.1:" + port;
+            HttpClient http = HttpClient.newHttpClient();
+            while (get(http, base + "/readyz", null).statusCode() != 200) {
+                Thread.sleep(20);
+            }
+            double readyz = (System.nanoTime() - t0) / 1e9;
+            System.out.printf("ready line after %.2f s, /readyz 200 after %.2f s%n", ready, readyz);
+            Thread.sleep(idle * 1000L);
+            System.out.printf("idle RSS after %d s: %d MiB%n", idle, ProcessStats.rssKiB(p.pid()) / 1024);
+            latency(http, base, key, rate, seconds, p.pid());
+        } finally {
+            p.destroy();
+            p.waitFor();
+        }
+    }
+
+    private static void latency(HttpClient http, String base, String key, int rate, int seconds, long pid)
+            throws Exception {
+        int perBatch = Math.max(1, rate / 20);
+        int batches = seconds * 20;
+        String run = Long.toString(System.nanoTime() % 100000);
+        long[] postedAt = new long[batches];
+        List<Double> latencies = Collections.synchronizedList(new ArrayList<>());
+        Thread checker = new Thread(() -> {
+            int next = 0;
+            try {
+                while (next < batches) {
+                    if (postedAt[next] == 0) {
+                        Thread.sleep(5);
+                        continue;
+                    }
+                    HttpResponse<String> r = get(http, base + "/api/v1/search?limit=1&from=now-10m&q=b" + run + "x"
+                            + next, key);
+                    if (r.statusCode() == 200 && r.body().contains("b" + run + "x" + next + " ")) {
+                        latencies.add((System.nanoTime() - postedAt[next]) / 1e6);
+                        next++;
+                    } else {
+                        Thread.sleep(20);
+                    }
+                }
+            } catch (Exception e) {
+                e.printStackTrace();
+            }
+        }, "visible-checker");
+        checker.start();
+        long start = System.nanoTime();
+        for (int b = 0; b < batches; b++) {
+            long due = start + b * 50_000_000L;
+            long wait = due - System.nanoTime();
+            if (wait > 0) {
+                Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+            }
+            StringBuilder body = new StringBuilder(perBatch * 120);
+            for (int i = 0; i < perBatch; i++) {
+                body.append("{\"message\":\"bench batch b").append(run).append('x').append(b).append(" record ")
+                        .append(i).append("\",\"level\":\"INFO\",\"service\":\"bench\"}\n");
+            }
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/logs"))
+                    .header("Authorization", "Bearer " + key)
+                    .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() != 200) {
+                throw new IllegalStateException("ingest answered " + r.statusCode() + ": " + r.body());
+            }
+            postedAt[b] = System.nanoTime();
+        }
+        double sendSeconds = (System.nanoTime() - start) / 1e9;
+        checker.join(60_000);
+        List<Double> l = new ArrayList<>(latencies);
+        Collections.sort(l);
+        if (l.isEmpty()) {
+            System.out.println("no batch became visible (is the query service part of this build?)");
+            return;
+        }
+        System.out.printf("ingest %d records in %.1f s (%.0f records/s offered), %d/%d batches visible; "
+                        + "ingest-to-visible p50 %.0f ms, p99 %.0f ms, max %.0f ms; RSS %d MiB%n", batches * perBatch,
+                sendSeconds, batches * perBatch / sendSeconds, l.size(), batches, l.get(l.size() / 2),
+                l.get((int) Math.min(l.size() - 1, Math.ceil(l.size() * 0.99) - 1)), l.get(l.size() - 1),
+                ProcessStats.rssKiB(pid) / 1024);
+    }
+
+    private static HttpResponse<String> get(HttpClient http, String url, String key)
+            throws IOException, InterruptedException {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10));
+        if (key != null) {
+            b.header("Authorization", "Bearer " + key);
+        }
+        try {
+            return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (java.net.ConnectException e) {
+            return new ErrorResponse();
+        }
+    }
+
+    /** What a refused connection looks like to the polling loops. */
+    private static final class ErrorResponse implements HttpResponse<String> {
+        public int statusCode() {
+            return 0;
+        }
+
+        public HttpRequest request() {
+            return null;
+        }
+
+        public java.util.Optional<HttpResponse<String>> previousResponse() {
+            return java.util.Optional.empty();
+        }
+
+        public java.net.http.HttpHeaders headers() {
+            return java.net.http.HttpHeaders.of(java.util.Map.of(), (a, b) -> true);
+        }
+
+        public String body() {
+            return "";
+        }
+
+        public java.util.Optional<javax.net.ssl.SSLSession> sslSession() {
+            return java.util.Optional.empty();
+        }
+
+        public URI uri() {
+            return null;
+        }
+
+        public HttpClient.Version version() {
+            return HttpClient.Version.HTTP_1_1;
+        }
+    }
+}

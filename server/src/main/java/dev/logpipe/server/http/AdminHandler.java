@@ -1,0 +1,149 @@
+package dev.logpipe.server.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.logpipe.server.keys.KeyFile;
+import dev.logpipe.server.keys.KeyStore;
+import dev.logpipe.server.keys.LiveKeys;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * The admin API for tenants and keys, guarded by an admin key ({@code Authorization: Bearer ADMIN_KEY}; a tenant's
+ * key is refused with 403). {@code GET /api/v1/admin/tenants}; {@code POST /api/v1/admin/tenants/{id}/keys} (makes
+ * the tenant if new, answers the key once); {@code DELETE /api/v1/admin/keys/{id}};
+ * {@code PUT /api/v1/admin/tenants/{id}/limits} with {@code {"records_per_second":N,"bytes_per_second":N}}.
+ */
+public final class AdminHandler {
+    public static final String PREFIX = "/api/v1/admin/";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int MAX_BODY = 4096;
+
+    /** An answer: status and JSON body. */
+    public record Answer(int status, String body) {
+    }
+
+    private final KeyStore store;
+    private final LiveKeys keys;
+
+    public AdminHandler(KeyStore store, LiveKeys keys) {
+        this.store = store;
+        this.keys = keys;
+    }
+
+    public Answer handle(String method, String path, String authorization, Supplier<InputStream> body) {
+        Optional<KeyFile.StoredKey> who = keys.authenticate(LiveKeys.bearer(authorization));
+        if (who.isEmpty()) {
+            return error(401, "an admin key is required (Authorization: Bearer ADMIN_KEY)");
+        }
+        if (!who.get().admin()) {
+            return error(403, "key " + who.get().id() + " is a tenant key; the admin API needs an admin key");
+        }
+        String[] parts = path.substring(PREFIX.length()).split("/", -1);
+        try {
+            if (parts.length == 1 && parts[0].equals("tenants")) {
+                return method.equals("GET") ? new Answer(200, tenants().toString()) : notAllowed("GET");
+            }
+            if (parts.length == 1 && parts[0].equals("keys")) {
+                return method.equals("GET") ? new Answer(200, tenants().toString()) : notAllowed("GET");
+            }
+            if (parts.length == 3 && parts[0].equals("tenants") && parts[2].equals("keys")) {
+                if (!method.equals("POST")) {
+                    return notAllowed("POST");
+                }
+                KeyStore.Issued i = store.createKey(parts[1], null);
+                keys.reload();
+                ObjectNode o = JSON.createObjectNode();
+                o.put("key_id", i.keyId()).put("tenant", i.tenant()).put("key", i.key());
+                o.put("note", "the key is shown only now; only its SHA-256 is stored");
+                return new Answer(201, o.toString());
+            }
+            if (parts.length == 3 && parts[0].equals("tenants") && parts[2].equals("limits")) {
+                if (!method.equals("PUT")) {
+                    return notAllowed("PUT");
+                }
+                JsonNode b = JSON.readTree(body.get().readNBytes(MAX_BODY));
+                long records = nonNegative(b, "records_per_second");
+                long bytes = nonNegative(b, "bytes_per_second");
+                if (!store.setLimits(parts[1], records, bytes)) {
+                    return error(404, "no tenant " + parts[1]);
+                }
+                keys.reload();
+                return new Answer(200, "{\"tenant\":" + JSON.writeValueAsString(parts[1]) + ",\"records_per_second\":"
+                        + records + ",\"bytes_per_second\":" + bytes
+                        + ",\"note\":\"stored; the collector applies changed limits at the next start\"}");
+            }
+            if (parts.length == 2 && parts[0].equals("keys")) {
+                if (!method.equals("DELETE")) {
+                    return notAllowed("DELETE");
+                }
+                if (parts[1].equals(who.get().id())) {
+                    return error(409, "an admin key cannot revoke itself");
+                }
+                if (!store.revoke(parts[1])) {
+                    return error(404, "no key " + parts[1]);
+                }
+                keys.reload();
+                return new Answer(200, "{\"revoked\":" + JSON.writeValueAsString(parts[1]) + "}");
+            }
+            return error(404, "not found");
+        } catch (IllegalArgumentException e) {
+            return error(400, e.getMessage());
+        } catch (IOException e) {
+            return error(500, "key file: " + e.getMessage());
+        }
+    }
+
+    /**
+     * {@code GET /api/v1/whoami}: which tenant a key belongs to ({@code {"tenant":..,"key_id":..}}), for the UI's
+     * sign-in; 401 for an unknown key, 403 for an admin key (it has no tenant to search).
+     */
+    public Answer whoami(String authorization) {
+        Optional<KeyFile.StoredKey> who = keys.authenticate(LiveKeys.bearer(authorization));
+        if (who.isEmpty()) {
+            return error(401, "unknown API key");
+        }
+        if (who.get().admin()) {
+            return error(403, "an admin key has no tenant; sign in with a tenant's API key");
+        }
+        ObjectNode o = JSON.createObjectNode();
+        o.put("tenant", who.get().tenant()).put("key_id", who.get().id());
+        return new Answer(200, o.toString());
+    }
+
+    private ObjectNode tenants() {
+        KeyFile f = keys.current();
+        ObjectNode root = JSON.createObjectNode();
+        ArrayNode ts = root.putArray("tenants");
+        for (KeyFile.Tenant t : f.tenants().values()) {
+            ObjectNode o = ts.addObject();
+            o.put("id", t.id()).put("created", t.created().toString());
+            o.put("records_per_second", t.recordsPerSecond()).put("bytes_per_second", t.bytesPerSecond());
+            ArrayNode ks = o.putArray("key_ids");
+            f.keys().stream().filter(k -> t.id().equals(k.tenant())).forEach(k -> ks.add(k.id()));
+        }
+        ArrayNode admins = root.putArray("admin_key_ids");
+        f.keys().stream().filter(KeyFile.StoredKey::admin).forEach(k -> admins.add(k.id()));
+        return root;
+    }
+
+    private static long nonNegative(JsonNode b, String field) {
+        JsonNode v = b == null ? null : b.get(field);
+        if (v == null || !v.canConvertToLong() || v.asLong() < 0) {
+            throw new IllegalArgumentException(field + ": must be a number >= 0 (0 = unlimited)");
+        }
+        return v.asLong();
+    }
+
+    private static Answer notAllowed(String method) {
+        return error(405, "use " + method);
+    }
+
+    private static Answer error(int status, String message) {
+        return new Answer(status, JSON.createObjectNode().put("error", message).toString());
+    }
+}

@@ -1,0 +1,119 @@
+package dev.logpipe.server.http;
+
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
+/**
+ * The standalone's one HTTP port: the web UI at {@code /}, the query API, the indexer's status and legal holds,
+ * the admin API, {@code /healthz}, {@code /readyz} (broker reachable and indexer consuming), {@code /metrics} (every
+ * role's registry), and everything else (ingest: {@code POST /api/v1/logs} and the collector's other routes) to the
+ * collector's handler. {@link #close} stops intake first: connections are closed, requests in progress finish.
+ */
+public final class StandaloneServer implements AutoCloseable {
+    /** The query API's paths (issue 10); served by the query handler when there is one. */
+    static final List<String> QUERY_PATHS = List.of("/api/v1/search", "/api/v1/histogram", "/api/v1/fields",
+            "/api/v1/context", "/api/v1/tail", "/api/v1/dead-letters", "/api/v1/status");
+    /** The indexer's own stage offsets (its {@code /api/v1/status}; that path is the query service's here). */
+    public static final String INDEXER_STATUS = "/api/v1/indexer/status";
+
+    /** The roles' handlers and probes this port routes to. {@code query} may be null (not part of this build). */
+    public record Routes(Handler collector, Handler indexer, Supplier<String> indexerStatus, Handler query,
+                         AdminHandler admin,
+                         BooleanSupplier ready, Supplier<String> metrics) {
+    }
+
+    private final Server server;
+    private final ServerConnector connector;
+
+    public StandaloneServer(InetSocketAddress listen, int threads, Routes routes) {
+        QueuedThreadPool pool = new QueuedThreadPool(threads, 4);
+        pool.setName("standalone-http");
+        server = new Server(pool);
+        HttpConfiguration http = new HttpConfiguration();
+        http.setSendServerVersion(false);
+        http.setSendDateHeader(false);
+        connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
+        connector.setHost(listen.getHostString());
+        connector.setPort(listen.getPort());
+        connector.setIdleTimeout(60_000);
+        server.addConnector(connector);
+        server.setStopTimeout(5_000);
+        StaticFiles ui = new StaticFiles();
+        server.setHandler(new Handler.Abstract() {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) throws Exception {
+                String path = Request.getPathInContext(request);
+                if (path.equals("/healthz")) {
+                    Send.json(response, callback, 200, "{\"status\":\"up\"}");
+                } else if (path.equals("/readyz")) {
+                    boolean ok = routes.ready().getAsBoolean();
+                    Send.json(response, callback, ok ? 200 : 503,
+                            ok ? "{\"status\":\"ready\"}" : "{\"status\":\"not ready\"}");
+                } else if (path.equals("/metrics")) {
+                    Send.bytes(response, callback, 200, "text/plain; version=0.0.4; charset=utf-8",
+                            routes.metrics().get().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                } else if (path.equals(INDEXER_STATUS)) {
+                    Send.json(response, callback, 200, routes.indexerStatus().get());
+                } else if (path.startsWith("/api/v1/admin/legal-holds")) {
+                    return routes.indexer().handle(request, response, callback);
+                } else if (path.equals("/api/v1/whoami")) {
+                    AdminHandler.Answer a = routes.admin().whoami(request.getHeaders().get(HttpHeader.AUTHORIZATION));
+                    if (a.status() == 401) {
+                        response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer");
+                    }
+                    Send.json(response, callback, a.status(), a.body());
+                } else if (path.startsWith(AdminHandler.PREFIX)) {
+                    AdminHandler.Answer a = routes.admin().handle(request.getMethod(), path,
+                            request.getHeaders().get(HttpHeader.AUTHORIZATION),
+                            () -> org.eclipse.jetty.io.Content.Source.asInputStream(request));
+                    Send.json(response, callback, a.status(), a.body());
+                } else if (isQuery(path)) {
+                    if (routes.query() == null) {
+                        Send.json(response, callback, 503, "{\"error\":\"the query service is not part of this "
+                                + "build\"}");
+                        return true;
+                    }
+                    return routes.query().handle(request, response, callback);
+                } else if (!ui.serve(path, request, response, callback)) {
+                    return routes.collector().handle(request, response, callback);
+                }
+                return true;
+            }
+        });
+    }
+
+    static boolean isQuery(String path) {
+        for (String p : QUERY_PATHS) {
+            if (path.equals(p) || path.startsWith(p + "/")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    public void start() throws Exception {
+        server.start();
+    }
+
+    public InetSocketAddress address() {
+        return new InetSocketAddress(connector.getHost(), connector.getLocalPort());
+    }
+
+    /** Stops accepting, lets requests in progress finish (up to 5 s), stops. */
+    @Override
+    public void close() throws Exception {
+        server.stop();
+    }
+}

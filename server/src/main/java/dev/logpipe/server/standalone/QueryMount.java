@@ -1,0 +1,117 @@
+package dev.logpipe.server.standalone;
+
+import dev.logpipe.index.store.ShardSource;
+import dev.logpipe.query.QueryService;
+import dev.logpipe.query.api.IndexerProgress;
+import dev.logpipe.query.auth.Credential;
+import dev.logpipe.query.config.QueryConfig;
+import dev.logpipe.server.keys.KeyFile;
+import dev.logpipe.server.keys.LiveKeys;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The query service inside the standalone, authenticated by the live key file. The query service takes its tenants
+ * (their windows and query slots) at creation, so when the key file gains or loses a tenant a new service is built
+ * and swapped in; the old one is closed (its live tails end, clients reconnect). Requests in between are served by
+ * one or the other, never by none. Thread-safe; {@link #close} idempotent.
+ */
+final class QueryMount implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(QueryMount.class);
+
+    private final QueryConfig base;
+    private final QueryConfig.Tenant defaults;
+    private final ShardSource shards;
+    private final LiveKeys keys;
+    private final IndexerProgress progress;
+    private final InstantSource clock;
+    private volatile Current current;
+    private boolean closed;
+
+    private record Current(Set<String> tenants, QueryService service, PrometheusMeterRegistry registry) {
+    }
+
+    QueryMount(QueryConfig base, QueryConfig.Tenant defaults, ShardSource shards, LiveKeys keys,
+               IndexerProgress progress, InstantSource clock) throws IOException {
+        this.base = base;
+        this.defaults = defaults;
+        this.shards = shards;
+        this.keys = keys;
+        this.progress = progress;
+        this.clock = clock;
+        this.current = build(keys.current());
+    }
+
+    private Current build(KeyFile f) throws IOException {
+        List<QueryConfig.Tenant> tenants = new ArrayList<>();
+        for (KeyFile.Tenant t : f.tenants().values()) {
+            // the keys are checked by the authenticator below; the list only carries the tenant's policy
+            tenants.add(new QueryConfig.Tenant(t.id(), List.of(), defaults.maxWindow(),
+                    defaults.maxConcurrentQueries()));
+        }
+        QueryConfig c = new QueryConfig(base.listen(), base.dataDir(), base.reopenInterval(), tenants, base.limits(),
+                base.cursorSecretFile(), base.auditLog());
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        QueryService s = QueryService.create(c, shards, this::authenticate, progress, clock, registry);
+        return new Current(new TreeSet<>(f.tenants().keySet()), s, registry);
+    }
+
+    private Optional<Credential> authenticate(String authorization) {
+        return keys.authenticate(LiveKeys.bearer(authorization)).filter(k -> !k.admin())
+                .map(k -> new Credential(k.tenant(), k.id()));
+    }
+
+    /** Swaps in a service that knows the key file's tenants, if they changed. */
+    synchronized void refresh() {
+        if (closed) {
+            return;
+        }
+        KeyFile f = keys.current();
+        if (current.tenants().equals(new TreeSet<>(f.tenants().keySet()))) {
+            return;
+        }
+        try {
+            Current next = build(f);
+            Current old = current;
+            current = next;
+            old.service().close();
+            log.info("query service now serves tenants {}", next.tenants());
+        } catch (IOException | RuntimeException e) {
+            log.error("cannot rebuild the query service for tenants {}; the old one stays", f.tenants().keySet(), e);
+        }
+    }
+
+    Handler handler() {
+        return new Handler.Abstract() {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) {
+                return current.service().handle(request, response, callback);
+            }
+        };
+    }
+
+    String scrape() {
+        return current.registry().scrape();
+    }
+
+    @Override
+    public synchronized void close() throws IOException {
+        if (!closed) {
+            closed = true;
+            current.service().close();
+        }
+    }
+}

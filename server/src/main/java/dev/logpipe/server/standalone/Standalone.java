@@ -1,0 +1,185 @@
+package dev.logpipe.server.standalone;
+
+import dev.logpipe.broker.BrokerConfig;
+import dev.logpipe.broker.EmbeddedBroker;
+import dev.logpipe.collector.Collector;
+import dev.logpipe.collector.auth.ApiKeys;
+import dev.logpipe.collector.config.CollectorConfig;
+import dev.logpipe.config.ConfigException;
+import dev.logpipe.indexer.Indexer;
+import dev.logpipe.index.store.LiveShards;
+import dev.logpipe.indexer.config.IndexerConfig;
+import dev.logpipe.indexer.http.StatusHandler;
+import dev.logpipe.indexer.stage.PartitionStages;
+import dev.logpipe.query.api.IndexerProgress;
+import java.util.Optional;
+import dev.logpipe.server.http.AdminHandler;
+import dev.logpipe.server.http.StandaloneServer;
+import dev.logpipe.server.keys.KeyFile;
+import dev.logpipe.server.keys.KeyStore;
+import dev.logpipe.server.keys.LiveKeys;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The whole pipeline in this JVM: the embedded broker, the collector, the indexer (and the query service), on one
+ * HTTP port. {@link #close} stops in order: intake (the HTTP port), the demo, then the collector drains what it
+ * accepted into Kafka, the indexer commits its shards and then its Kafka offsets, and the broker stops last.
+ * Idempotent; the caller closes it (the broker's own shutdown hook is taken off so it cannot stop first).
+ */
+public final class Standalone implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(Standalone.class);
+
+    private final List<AutoCloseable> inOrder; // closed first to last
+    private final StandaloneServer http;
+    private final FirstStart firstStart;
+    private final EmbeddedBroker broker;
+    private final LiveKeys keys;
+    private boolean closed;
+
+    private Standalone(List<AutoCloseable> inOrder, StandaloneServer http, FirstStart firstStart,
+                       EmbeddedBroker broker, LiveKeys keys) {
+        this.inOrder = inOrder;
+        this.http = http;
+        this.firstStart = firstStart;
+        this.broker = broker;
+        this.keys = keys;
+    }
+
+    /**
+     * Starts everything; on any failure stops what it started and throws.
+     *
+     * @param env the process environment ({@code LOGPIPE_API_KEY}, {@code LOGPIPE_ADMIN_KEY} at a first start)
+     * @throws ConfigException a section of the configuration is invalid (the message names the key path)
+     * @throws IOException     the data directory, the key file or a shard is unusable (named), or a port is taken
+     */
+    public static Standalone start(StandaloneConfig config, Map<String, String> env, Clock clock) throws Exception {
+        long began = System.nanoTime();
+        Files.createDirectories(config.dataDir());
+        List<AutoCloseable> started = new ArrayList<>();
+        try {
+            KeyStore store = new KeyStore(config.dataDir(), clock);
+            FirstStart first = FirstStart.ensureKeys(store, env);
+            LiveKeys keys = new LiveKeys(store).start(Duration.ofSeconds(1));
+            started.add(keys);
+            EmbeddedBroker broker = EmbeddedBroker.start(new BrokerConfig(config.brokerDir(), config.brokerPort(),
+                    config.brokerControllerPort(), Map.of()));
+            broker.closeOnlyExplicitly();
+            started.add(broker);
+            KeyFile k = keys.current();
+            List<CollectorConfig.Tenant> tenants = new ArrayList<>();
+            for (KeyFile.Tenant t : k.tenants().values()) {
+                tenants.add(LiveKeys.collectorTenant(t, List.of()));
+            }
+            CollectorConfig cc = StandaloneConfigLoader.collector(config, broker.bootstrapServers(), tenants);
+            IndexerConfig ic = StandaloneConfigLoader.indexer(config, broker.bootstrapServers(),
+                    k.keys().stream().filter(KeyFile.StoredKey::admin).map(KeyFile.StoredKey::sha256).toList());
+            Collector collector = Collector.start(cc, clock, Duration.ofSeconds(60),
+                    new ApiKeys(List.of(), keys.collectorKeys()), Collector.Listen.MOUNTED);
+            started.add(collector);
+            Indexer indexer = Indexer.start(ic, clock);
+            started.add(indexer);
+            StandaloneConfigLoader.Query qc = StandaloneConfigLoader.query(config);
+            QueryMount query = new QueryMount(qc.config(), qc.defaults(), new LiveShards(indexer.store()), keys,
+                    () -> Optional.of(progress(indexer.stages().snapshot())), clock);
+            started.add(query);
+            keys.onChange(query::refresh);
+            StatusHandler indexerStatus = new StatusHandler(indexer.stages(), indexer.store()::openShards);
+            StandaloneServer http = new StandaloneServer(new InetSocketAddress(config.host(), config.port()),
+                    cc.limits().maxConcurrentRequests() + 64,
+                    new StandaloneServer.Routes(collector.handler(), indexer.httpHandler(), indexerStatus::json,
+                            query.handler(), new AdminHandler(store, keys),
+                            () -> collector.brokerReachable() && indexer.loop().ready(),
+                            () -> collector.registry().scrape() + indexer.registry().scrape() + query.scrape()));
+            try {
+                http.start();
+            } catch (IOException e) {
+                throw new IOException("cannot listen on " + config.host() + ":" + config.port() + " (" + e.getMessage()
+                        + "); choose another port with --port N", e);
+            }
+            started.add(http);
+            log.info("standalone ready in {} ms: http://{}:{}/ broker={} data={}",
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began), http.address().getHostString(),
+                    http.address().getPort(), broker.bootstrapServers(), config.dataDir());
+            // intake, drain into Kafka, index commit then Kafka commit, key polling, broker last
+            List<AutoCloseable> order = new ArrayList<>(List.of(http, collector, query, indexer, keys, broker));
+            return new Standalone(order, http, first, broker, keys);
+        } catch (Exception | Error e) {
+            java.util.Collections.reverse(started);
+            closeAll(started);
+            throw e;
+        }
+    }
+
+    /** What the query service's status reports of the indexer: records not yet searchable, newest searchable age. */
+    static IndexerProgress.Snapshot progress(List<PartitionStages> stages) {
+        long behind = 0;
+        Double age = null;
+        for (PartitionStages p : stages) {
+            if (p.partition().startsWith("logpipe.dead-letter")) {
+                continue;
+            }
+            behind += Math.max(0, p.durable() - p.queryable());
+            if (p.queryableAge() != null) {
+                age = age == null ? p.queryableAge() : Math.min(age, p.queryableAge());
+            }
+        }
+        return new IndexerProgress.Snapshot(behind, age);
+    }
+
+    public InetSocketAddress address() {
+        return http.address();
+    }
+
+    public String baseUrl() {
+        return "http://" + http.address().getHostString() + ":" + http.address().getPort();
+    }
+
+    /** The keys made at this start (printed once), or null when the data directory already had them. */
+    public FirstStart firstStart() {
+        return firstStart;
+    }
+
+    public String bootstrapServers() {
+        return broker.bootstrapServers();
+    }
+
+    public LiveKeys keys() {
+        return keys;
+    }
+
+    /** Adds something to stop first, before the intake (the demo forwarder). */
+    public synchronized void stopFirst(AutoCloseable c) {
+        inOrder.add(0, c);
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        long began = System.nanoTime();
+        closeAll(inOrder);
+        log.info("standalone stopped in {} ms", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began));
+    }
+
+    private static void closeAll(List<AutoCloseable> inOrder) {
+        for (AutoCloseable c : inOrder) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                log.error("error while stopping {}", c.getClass().getSimpleName(), e);
+            }
+        }
+    }
+}

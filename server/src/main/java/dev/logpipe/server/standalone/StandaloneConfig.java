@@ -1,0 +1,34 @@
+package dev.logpipe.server.standalone;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * What {@code logpipe standalone} runs with: its one HTTP port, the data directory, the embedded broker's ports,
+ * whether the demo runs, and the role sections of the config file ({@code collector:}, {@code indexer:},
+ * {@code query:}), each laid over the standalone defaults and then validated by that role's own loader.
+ */
+public record StandaloneConfig(String host, int port, Path dataDir, int brokerPort, int brokerControllerPort,
+                               boolean demo, ObjectNode collector, ObjectNode indexer, ObjectNode query) {
+    public StandaloneConfig {
+        Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(dataDir, "dataDir");
+        collector = collector.deepCopy();
+        indexer = indexer.deepCopy();
+        query = query.deepCopy();
+    }
+
+    public Path brokerDir() {
+        return dataDir.resolve("broker");
+    }
+
+    public Path indexDir() {
+        return dataDir.resolve("index");
+    }
+
+    public StandaloneConfig withPorts(int newPort, int newBrokerPort) {
+        return new StandaloneConfig(host, newPort, dataDir, newBrokerPort, brokerControllerPort, demo, collector,
+                indexer, query);
+    }
+}

@@ -1,0 +1,70 @@
+package dev.logpipe.server.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.logpipe.server.standalone.Standalone;
+import dev.logpipe.server.standalone.StandaloneConfigLoader;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+
+/** Signing in and out of the web UI in a real headless Chromium against a running standalone. */
+class SignInBrowserTest {
+    static final String KEY = "browser-default-key-0123456789";
+
+    @TempDir
+    static Path dir;
+    static Standalone standalone;
+    static Browser browser;
+
+    @BeforeAll
+    static void start() throws Exception {
+        standalone = Standalone.start(new StandaloneConfigLoader().load(null,
+                new StandaloneConfigLoader.Flags(dir.resolve("data"), 0, 0, false)),
+                Map.of("LOGPIPE_API_KEY", KEY), Clock.systemUTC());
+        browser = new Browser();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (browser != null) {
+            browser.close();
+        }
+        if (standalone != null) {
+            standalone.close();
+        }
+    }
+
+    @Test
+    void aWrongKeyIsRefusedAndTheRightOneSignsInUntilSignOut() {
+        var d = browser.driver;
+        d.get(standalone.baseUrl() + "/");
+        var wait = browser.waitUpTo(Duration.ofSeconds(15));
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("signin-key"))).sendKeys("not-a-key-of-anyone");
+        d.findElement(By.id("signin-submit")).click();
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("signin-error")));
+        assertThat(d.findElement(By.id("signin-error")).getText()).contains("refused");
+        assertThat(d.findElement(By.id("app")).isDisplayed()).isFalse();
+        browser.screenshot("signin-refused");
+
+        d.findElement(By.id("signin-key")).clear();
+        d.findElement(By.id("signin-key")).sendKeys(KEY);
+        d.findElement(By.id("signin-submit")).click();
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("app")));
+        assertThat(d.findElement(By.id("tenant")).getText()).isEqualTo("default");
+        browser.screenshot("signed-in");
+
+        d.navigate().refresh(); // the key is kept for the browser session
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("app")));
+        d.findElement(By.id("signout")).click();
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("signin-key")));
+        assertThat(d.executeScript("return sessionStorage.getItem('logpipe.apiKey')")).isNull();
+    }
+}
