@@ -45,7 +45,7 @@ public final class Demo implements AutoCloseable {
                 text.close();
             }
             throw new AssertionError("the demo's own forwarder config is invalid: " + e.getMessage(), e);
-        } catch (dev.logpipe.forwarder.watermark.StateException e) {
+        } catch (dev.logpipe.forwarder.state.StateException e) {
             logs.close();
             if (text != null) {
                 text.close();
