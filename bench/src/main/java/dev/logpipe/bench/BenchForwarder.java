@@ -42,8 +42,10 @@ final class BenchForwarder implements AutoCloseable {
             }
         }
         cmd.addAll(List.of("-jar", jar.toString(), "-config", config.toString()));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
-                .redirectOutput(dir.resolve("forwarder.log").toFile()).start();
+        Process p = new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("forwarder.log").toFile())
+                .start();
         // A benchmark that fails must not leave its forwarder running (and skewing every later measurement).
         Runtime.getRuntime().addShutdownHook(new Thread(p::destroyForcibly, "bench-forwarder-reaper"));
         return new BenchForwarder(p, port);
@@ -69,12 +71,15 @@ final class BenchForwarder implements AutoCloseable {
 
     double scrape(String metric) {
         try {
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(
-                            URI.create("http://127.0.0.1:" + port + "/metrics")).timeout(Duration.ofSeconds(2)).build(),
+            HttpResponse<String> r = http.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
+                            .timeout(Duration.ofSeconds(2))
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
             for (String line : r.body().split("\n")) {
                 if (line.startsWith(metric + " ")) {
-                    return Double.parseDouble(line.substring(metric.length() + 1).trim());
+                    return Double.parseDouble(
+                            line.substring(metric.length() + 1).trim());
                 }
             }
         } catch (IOException e) {

@@ -1,10 +1,14 @@
 package dev.logpipe.bench;
 
 import com.google.protobuf.CodedOutputStream;
+import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import org.xerial.snappy.Snappy;
 
 /**
  * The load generator's records in the collector's compatible wire formats: the same ~250-byte records as the native
@@ -13,14 +17,19 @@ import java.nio.charset.StandardCharsets;
  * octet-counted RFC 5424 syslog frames.
  */
 final class CompatBodies {
-    enum Protocol { NATIVE, BULK, OTLP, LOKI, SYSLOG }
+    enum Protocol {
+        NATIVE,
+        BULK,
+        OTLP,
+        LOKI,
+        SYSLOG
+    }
 
     /** Sends one request (or one batch of syslog frames); the HTTP status (200 for a written syslog batch). */
     interface Sender {
         int send(byte[] request) throws IOException;
 
-        default void close() {
-        }
+        default void close() {}
     }
 
     /**
@@ -28,13 +37,13 @@ final class CompatBodies {
      * writer to what the collector reads (syslog has no answer: committed records are read from the metrics).
      */
     static final class SyslogSender implements Sender {
-        private final java.net.Socket socket;
-        private final java.io.OutputStream out;
+        private final Socket socket;
+        private final OutputStream out;
 
         SyslogSender(String host, int port) {
             try {
-                socket = new java.net.Socket(host, port);
-                out = new java.io.BufferedOutputStream(socket.getOutputStream(), 64 * 1024);
+                socket = new Socket(host, port);
+                out = new BufferedOutputStream(socket.getOutputStream(), 64 * 1024);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -63,7 +72,7 @@ final class CompatBodies {
         for (int i = 0; i < records; i++) {
             String s = SERVICES[i % 4];
             byte[] msg = ("<14>1 2026-12-01T10:00:00." + (100 + i % 900) + "Z " + s + "-" + i % 3 + " " + s
-                    + " - - [meta http.status=\"200\" region=\"eu-1\"] " + message(seed, i))
+                            + " - - [meta http.status=\"200\" region=\"eu-1\"] " + message(seed, i))
                     .getBytes(StandardCharsets.UTF_8);
             byte[] len = (msg.length + " ").getBytes(StandardCharsets.US_ASCII);
             b.write(len, 0, len.length);
@@ -74,12 +83,12 @@ final class CompatBodies {
 
     private static final String[] SERVICES = {"checkout", "payments", "search", "auth"};
 
-    private CompatBodies() {
-    }
+    private CompatBodies() {}
 
     static String message(int seed, int i) {
         return "request handled path=/api/v1/items/" + (seed * 100_000 + i) + " status=200 duration_ms=" + i % 97
-                + (i % 50 == 0 ? " password=hunter2" : "") + (i % 77 == 0 ? " Authorization: Bearer abcdefghijklmnop" : "")
+                + (i % 50 == 0 ? " password=hunter2" : "")
+                + (i % 77 == 0 ? " Authorization: Bearer abcdefghijklmnop" : "")
                 + " user=alice trace=abcdef0123456789";
     }
 
@@ -98,9 +107,16 @@ final class CompatBodies {
         StringBuilder b = new StringBuilder(records * 320);
         for (int i = 0; i < records; i++) {
             String s = SERVICES[i % 4];
-            b.append("{\"create\":{\"_index\":\"bench\"}}\n{\"@timestamp\":\"2026-12-01T10:00:00.").append(100 + i % 900)
-                    .append("Z\",\"message\":\"").append(message(seed, i)).append("\",\"service\":{\"name\":\"")
-                    .append(s).append("\"},\"host\":{\"name\":\"").append(s).append('-').append(i % 3)
+            b.append("{\"create\":{\"_index\":\"bench\"}}\n{\"@timestamp\":\"2026-12-01T10:00:00.")
+                    .append(100 + i % 900)
+                    .append("Z\",\"message\":\"")
+                    .append(message(seed, i))
+                    .append("\",\"service\":{\"name\":\"")
+                    .append(s)
+                    .append("\"},\"host\":{\"name\":\"")
+                    .append(s)
+                    .append('-')
+                    .append(i % 3)
                     .append("\"},\"log\":{\"level\":\"info\"},\"http\":{\"status\":200},\"region\":\"eu-1\"}\n");
         }
         return b.toString().getBytes(StandardCharsets.UTF_8);
@@ -145,8 +161,10 @@ final class CompatBodies {
                 int g = group;
                 String s = SERVICES[g % 4];
                 out.writeByteArray(1, proto(stream -> {
-                    stream.writeString(1, "{service_name=\"" + s + "\", instance=\"" + s + "-" + g % 3
-                            + "\", level=\"info\", region=\"eu-1\"}");
+                    stream.writeString(
+                            1,
+                            "{service_name=\"" + s + "\", instance=\"" + s + "-" + g % 3
+                                    + "\", level=\"info\", region=\"eu-1\"}");
                     for (int i = g; i < records; i += 12) {
                         int n = i;
                         stream.writeByteArray(2, proto(e -> {
@@ -161,7 +179,7 @@ final class CompatBodies {
             }
         });
         try {
-            return org.xerial.snappy.Snappy.compress(push);
+            return Snappy.compress(push);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

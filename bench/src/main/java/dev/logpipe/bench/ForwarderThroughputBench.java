@@ -1,20 +1,16 @@
 package dev.logpipe.bench;
 
+import dev.logpipe.broker.BrokerProcess;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Comparator;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Random;
 
 /**
@@ -53,7 +49,12 @@ public final class ForwarderThroughputBench {
                 case "--compression" -> compression = args[++i];
                 case "--kafka-property" -> {
                     String[] kv = args[++i].split("=", 2);
-                    kafkaProperties.append("      ").append(kv[0]).append(": '").append(kv[1]).append("'\n");
+                    kafkaProperties
+                            .append("      ")
+                            .append(kv[0])
+                            .append(": '")
+                            .append(kv[1])
+                            .append("'\n");
                 }
                 case "--dir" -> dir = Path.of(args[++i]);
                 case "--jvm-opts" -> jvmOpts = args[++i];
@@ -68,7 +69,8 @@ public final class ForwarderThroughputBench {
         Path out = dir.resolve("out.ndjson");
         Files.deleteIfExists(out);
         deleteState(dir.resolve("state"));
-        String yaml = String.join("\n",
+        String yaml = String.join(
+                "\n",
                 "watch:",
                 "  poll: 50ms",
                 "  read_buffer: " + readBuffer,
@@ -79,18 +81,19 @@ public final class ForwarderThroughputBench {
                 "      patterns: [\"" + in.fileName() + "\"]",
                 in.parserYaml());
         AckServer ack = null;
-        dev.logpipe.broker.BrokerProcess broker = null;
+        BrokerProcess broker = null;
         if (sinkType.equals("kafka")) {
             Path brokerDir = dir.resolve("broker");
             deleteRecursively(brokerDir);
-            broker = dev.logpipe.broker.BrokerProcess.start(brokerDir);
-            broker.createTopic("bench.records", 1, java.util.Map.of());
+            broker = BrokerProcess.start(brokerDir);
+            broker.createTopic("bench.records", 1, Map.of());
             yaml += "sink:\n  type: kafka\n  kafka:\n    bootstrap_servers: " + broker.bootstrapServers()
                     + "\n    topic: bench.records\n    compression: " + compression + "\n"
                     + (kafkaProperties.isEmpty() ? "" : "    properties:\n" + kafkaProperties);
         } else if (sinkType.equals("http")) {
             ack = AckServer.start();
-            yaml += "sink:\n  type: http\n  http:\n    url: " + ack.url() + "\n    compression: " + httpCompression + "\n";
+            yaml += "sink:\n  type: http\n  http:\n    url: " + ack.url() + "\n    compression: " + httpCompression
+                    + "\n";
         } else {
             yaml += "sink:\n  type: file\n  file:\n    path: " + out + "\n    format: " + format + "\n";
         }
@@ -101,8 +104,10 @@ public final class ForwarderThroughputBench {
         BenchForwarder f = BenchForwarder.start(jar, dir, jvmOpts, yaml);
         long t0 = System.nanoTime();
         // With a spool, done means delivered by the spool to the sink, not only accepted into the spool.
-        f.awaitMetric(spool ? "log_forwarder_spool_records_delivered_total" : "log_forwarder_records_published_total",
-                lines, Duration.ofMinutes(10));
+        f.awaitMetric(
+                spool ? "log_forwarder_spool_records_delivered_total" : "log_forwarder_records_published_total",
+                lines,
+                Duration.ofMinutes(10));
         double seconds = (System.nanoTime() - t0) / 1e9;
         ProcessStats stats = f.stats();
         ProcessStats brokerStats = broker == null ? null : ProcessStats.of(broker.pid());
@@ -113,18 +118,40 @@ public final class ForwarderThroughputBench {
         if (ack != null) {
             ack.close();
         }
-        System.out.printf(Locale.ROOT, "forwarder %s file->%s%s (%s): %,d lines, %.1f MB in %.2f s (incl. JVM start)%n",
-                inputFormat, spool ? "spool->" : "", sinkType, sinkType.equals("http") ? "ndjson, " + httpCompression : format, lines, inputBytes / 1e6, seconds);
-        System.out.printf(Locale.ROOT, "  throughput     %,.0f lines/s  %.0f MB/s%n", lines / seconds,
+        System.out.printf(
+                Locale.ROOT,
+                "forwarder %s file->%s%s (%s): %,d lines, %.1f MB in %.2f s (incl. JVM start)%n",
+                inputFormat,
+                spool ? "spool->" : "",
+                sinkType,
+                sinkType.equals("http") ? "ndjson, " + httpCompression : format,
+                lines,
+                inputBytes / 1e6,
+                seconds);
+        System.out.printf(
+                Locale.ROOT,
+                "  throughput     %,.0f lines/s  %.0f MB/s%n",
+                lines / seconds,
                 inputBytes / 1e6 / seconds);
-        System.out.printf(Locale.ROOT, "  cpu            %.2f CPU-s total (user %.2f, system %.2f), %.3f CPU-s per million lines%n",
-                stats.cpuSeconds(), stats.userSeconds(), stats.systemSeconds(), stats.cpuSeconds() / (lines / 1e6));
+        System.out.printf(
+                Locale.ROOT,
+                "  cpu            %.2f CPU-s total (user %.2f, system %.2f), %.3f CPU-s per million lines%n",
+                stats.cpuSeconds(),
+                stats.userSeconds(),
+                stats.systemSeconds(),
+                stats.cpuSeconds() / (lines / 1e6));
         System.out.printf(Locale.ROOT, "  peak RSS       %.1f MiB%n", stats.peakRssKiB() / 1024.0);
         if (brokerStats != null) {
-            System.out.printf(Locale.ROOT, "  broker         %.2f CPU-s (child JVM, acks=all, 1 partition), peak RSS %.1f MiB%n",
-                    brokerStats.cpuSeconds(), brokerStats.peakRssKiB() / 1024.0);
+            System.out.printf(
+                    Locale.ROOT,
+                    "  broker         %.2f CPU-s (child JVM, acks=all, 1 partition), peak RSS %.1f MiB%n",
+                    brokerStats.cpuSeconds(),
+                    brokerStats.peakRssKiB() / 1024.0);
         } else if (ack != null) {
-            System.out.printf(Locale.ROOT, "  http           %,d requests, %.1f MB received%n", ack.requests(),
+            System.out.printf(
+                    Locale.ROOT,
+                    "  http           %,d requests, %.1f MB received%n",
+                    ack.requests(),
                     ack.bytes() / 1e6);
         } else {
             System.out.printf(Locale.ROOT, "  output         %.1f MB%n", Files.size(out) / 1e6);
@@ -145,7 +172,8 @@ public final class ForwarderThroughputBench {
     static long ensureInput(Path input, long lines, InputFormat format) throws IOException {
         // The marker holds the size of the input it vouches for; a different line count rewrites the input.
         Path marker = input.resolveSibling(input.getFileName() + "." + lines + ".done");
-        if (Files.exists(marker) && Files.exists(input)
+        if (Files.exists(marker)
+                && Files.exists(input)
                 && Files.readString(marker).trim().equals(Long.toString(Files.size(input)))) {
             return Files.size(input);
         }
@@ -166,13 +194,24 @@ public final class ForwarderThroughputBench {
                 String trace = Long.toHexString(r.nextLong());
                 int user = r.nextInt(100_000);
                 b.setLength(0);
-                b.append(time).append(' ').append(level)
-                        .append(" [http-nio-8080-exec-").append(thread).append("] c.e.web.AccessLog - ")
-                        .append("method=GET path=").append(path)
-                        .append(" status=").append(status)
-                        .append(" duration_ms=").append(duration)
-                        .append(" trace_id=").append(trace)
-                        .append(" user=\"u").append(user).append("\" seq=").append(i);
+                b.append(time)
+                        .append(' ')
+                        .append(level)
+                        .append(" [http-nio-8080-exec-")
+                        .append(thread)
+                        .append("] c.e.web.AccessLog - ")
+                        .append("method=GET path=")
+                        .append(path)
+                        .append(" status=")
+                        .append(status)
+                        .append(" duration_ms=")
+                        .append(duration)
+                        .append(" trace_id=")
+                        .append(trace)
+                        .append(" user=\"u")
+                        .append(user)
+                        .append("\" seq=")
+                        .append(i);
                 pad.setLength(0);
                 while (b.length() + pad.length() < 199) {
                     pad.append(' ').append((char) ('a' + r.nextInt(26)));
@@ -180,15 +219,21 @@ public final class ForwarderThroughputBench {
                 String text = b.append(pad).toString();
                 String line = switch (format) {
                     case TEXT -> text;
-                    case JSON, CRI_JSON -> "{\"time\":\"" + time + "\",\"level\":\"" + level
-                            + "\",\"thread\":\"http-nio-8080-exec-" + thread + "\",\"logger\":\"c.e.web.AccessLog\","
-                            + "\"msg\":\"GET " + path + "\",\"http\":{\"method\":\"GET\",\"path\":\"" + path
-                            + "\",\"status\":" + status + "},\"duration_ms\":" + duration + ",\"trace_id\":\"" + trace
-                            + "\",\"user\":\"u" + user + "\",\"seq\":" + i + ",\"pad\":\"" + pad.toString().trim() + "\"}";
-                    case LOGFMT -> "time=" + time + " level=" + level + " thread=http-nio-8080-exec-" + thread
-                            + " logger=c.e.web.AccessLog msg=\"GET " + path + "\" method=GET path=" + path
-                            + " status=" + status + " duration_ms=" + duration + " trace_id=" + trace
-                            + " user=u" + user + " seq=" + i + " pad=\"" + pad.toString().trim() + "\"";
+                    case JSON, CRI_JSON ->
+                        "{\"time\":\"" + time + "\",\"level\":\"" + level
+                                + "\",\"thread\":\"http-nio-8080-exec-" + thread
+                                + "\",\"logger\":\"c.e.web.AccessLog\","
+                                + "\"msg\":\"GET " + path + "\",\"http\":{\"method\":\"GET\",\"path\":\"" + path
+                                + "\",\"status\":" + status + "},\"duration_ms\":" + duration + ",\"trace_id\":\""
+                                + trace
+                                + "\",\"user\":\"u" + user + "\",\"seq\":" + i + ",\"pad\":\""
+                                + pad.toString().trim() + "\"}";
+                    case LOGFMT ->
+                        "time=" + time + " level=" + level + " thread=http-nio-8080-exec-" + thread
+                                + " logger=c.e.web.AccessLog msg=\"GET " + path + "\" method=GET path=" + path
+                                + " status=" + status + " duration_ms=" + duration + " trace_id=" + trace
+                                + " user=u" + user + " seq=" + i + " pad=\""
+                                + pad.toString().trim() + "\"";
                     case CRI, DOCKER -> text;
                 };
                 if (format == InputFormat.CRI_JSON) {
@@ -262,7 +307,7 @@ public final class ForwarderThroughputBench {
             return;
         }
         try (var walk = Files.walk(p)) {
-            for (Path q : (Iterable<Path>) walk.sorted(java.util.Comparator.reverseOrder())::iterator) {
+            for (Path q : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) {
                 Files.delete(q);
             }
         }

@@ -1,7 +1,7 @@
 package dev.logpipe.bench;
 
-import dev.logpipe.forwarder.sink.Format;
 import dev.logpipe.forwarder.sink.Batch;
+import dev.logpipe.forwarder.sink.Format;
 import dev.logpipe.forwarder.tail.LineSplitter;
 import dev.logpipe.record.RecordId;
 import java.nio.charset.StandardCharsets;
@@ -43,15 +43,21 @@ public class HotPathBench {
     public void setup() {
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < LINES; i++) {
-            StringBuilder line = new StringBuilder("2026-12-01T08:10:00.123Z INFO [http-nio-8080-exec-7] c.e.web.AccessLog - "
-                    + "method=GET path=/api/v1/orders status=200 duration_ms=41 trace_id=7f2a9c1e4b3d4f0a user=\"u42\" seq=" + i);
+            StringBuilder line =
+                    new StringBuilder("2026-12-01T08:10:00.123Z INFO [http-nio-8080-exec-7] c.e.web.AccessLog - "
+                            + "method=GET path=/api/v1/orders status=200 duration_ms=41 trace_id=7f2a9c1e4b3d4f0a user=\"u42\" seq="
+                            + i);
             while (line.length() < 199) {
                 line.append(" x");
             }
             b.append(line).append('\n');
         }
         chunk = b.toString().getBytes(StandardCharsets.UTF_8);
-        source = new Batch.Source("/var/log/app/app.log", "host-1", RecordId.fileScope("host-1", 64768, 1234, "abc"), null,
+        source = new Batch.Source(
+                "/var/log/app/app.log",
+                "host-1",
+                RecordId.fileScope("host-1", 64768, 1234, "abc"),
+                null,
                 "64768:1234:abc");
         ndjson = new Batch(Format.NDJSON);
         raw = new Batch(Format.RAW);
@@ -59,8 +65,13 @@ public class HotPathBench {
 
     private int fill(Batch batch) {
         batch.reset(source, 0);
-        new LineSplitter(256 * 1024, 0).feed(chunk, 0, chunk.length,
-                (bytes, off, len, start, end, truncated) -> batch.add(bytes, off, len, start, end, 1, truncated, null));
+        new LineSplitter(256 * 1024, 0)
+                .feed(
+                        chunk,
+                        0,
+                        chunk.length,
+                        (bytes, off, len, start, end, truncated) ->
+                                batch.add(bytes, off, len, start, end, 1, truncated, null));
         return batch.wire().size();
     }
 

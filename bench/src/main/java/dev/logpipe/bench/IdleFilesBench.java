@@ -33,9 +33,10 @@ public final class IdleFilesBench {
         }
         Files.deleteIfExists(dir.resolve("state/watermarks.json"));
         Files.deleteIfExists(dir.resolve("out.ndjson"));
-        String yaml = "watch:\n  state:\n    path: " + dir.resolve("state/watermarks.json") + "\n  sources:\n    - path: "
-                + logs + "\n      patterns: [\"*.log\"]\nsink:\n  type: file\n  file:\n    path: "
-                + dir.resolve("out.ndjson") + "\n";
+        String yaml =
+                "watch:\n  state:\n    path: " + dir.resolve("state/watermarks.json") + "\n  sources:\n    - path: "
+                        + logs + "\n      patterns: [\"*.log\"]\nsink:\n  type: file\n  file:\n    path: "
+                        + dir.resolve("out.ndjson") + "\n";
         try (BenchForwarder f = BenchForwarder.start(jar, dir, "-Xms32m -Xmx128m -XX:+UseSerialGC", yaml)) {
             f.awaitMetric("log_forwarder_records_published_total", files, Duration.ofMinutes(2));
             Thread.sleep(5000); // let start-up compilation settle before the quiet window
@@ -45,8 +46,11 @@ public final class IdleFilesBench {
             ProcessStats after = f.stats();
             double wall = (System.nanoTime() - t0) / 1e9;
             double cpu = after.cpuSeconds() - before.cpuSeconds();
-            System.out.printf(Locale.ROOT, "forwarder idle: %d watched files, %.1f s window (defaults: poll 250ms, "
-                    + "scan_interval 1s)%n", files, wall);
+            System.out.printf(
+                    Locale.ROOT,
+                    "forwarder idle: %d watched files, %.1f s window (defaults: poll 250ms, " + "scan_interval 1s)%n",
+                    files,
+                    wall);
             System.out.printf(Locale.ROOT, "  cpu            %.2f CPU-s = %.2f%% of one core%n", cpu, 100 * cpu / wall);
             System.out.printf(Locale.ROOT, "  peak RSS       %.1f MiB%n", after.peakRssKiB() / 1024.0);
         }

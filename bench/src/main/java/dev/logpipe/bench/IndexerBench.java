@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.logpipe.broker.BrokerProcess;
 import java.io.IOException;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -11,6 +12,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -20,6 +22,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -79,11 +82,16 @@ public final class IndexerBench {
             Random random = new Random(7);
             long t0 = System.nanoTime();
             long rawBytes = preload(broker.bootstrapServers(), records, tenants, random);
-            System.out.printf(Locale.ROOT, "preloaded %,d records (%,d bytes of NDJSON, %.0f B/record) in %.1f s%n",
-                    records, rawBytes, (double) rawBytes / records, (System.nanoTime() - t0) / 1e9);
+            System.out.printf(
+                    Locale.ROOT,
+                    "preloaded %,d records (%,d bytes of NDJSON, %.0f B/record) in %.1f s%n",
+                    records,
+                    rawBytes,
+                    (double) rawBytes / records,
+                    (System.nanoTime() - t0) / 1e9);
 
             int port;
-            try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            try (ServerSocket s = new ServerSocket(0)) {
                 port = s.getLocalPort();
             }
             Path config = dir.resolve("indexer.yaml");
@@ -97,11 +105,14 @@ public final class IndexerBench {
                       properties:
                         group.instance.id: bench-indexer
                     """.formatted(port, dir.resolve("data"), broker.bootstrapServers()) + extra);
-            List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java")));
+            List<String> command = new ArrayList<>(
+                    List.of(ProcessHandle.current().info().command().orElse("java")));
             command.addAll(List.of(jvmOpts.split(" ")));
             command.addAll(List.of("-jar", jar.toString(), "--config", config.toString()));
-            Process indexer = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(dir.resolve("indexer.log").toFile()).start();
+            Process indexer = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(dir.resolve("indexer.log").toFile())
+                    .start();
             try {
                 phaseOne(indexer, port, records, warmup);
                 long rate = freshRate;
@@ -111,8 +122,13 @@ public final class IndexerBench {
                 indexer.waitFor();
                 long indexBytes = size(dir.resolve("data").resolve("index"));
                 long total = records + lastFreshRecords;
-                System.out.printf(Locale.ROOT, "index: %,d bytes for %,d records = %,.0f bytes per million records, "
-                        + "%.2f of the raw NDJSON (no force-merge)%n", indexBytes, total, indexBytes * 1e6 / total,
+                System.out.printf(
+                        Locale.ROOT,
+                        "index: %,d bytes for %,d records = %,.0f bytes per million records, "
+                                + "%.2f of the raw NDJSON (no force-merge)%n",
+                        indexBytes,
+                        total,
+                        indexBytes * 1e6 / total,
                         (double) indexBytes / (rawBytes + lastFreshBytes));
             } finally {
                 indexer.destroyForcibly();
@@ -141,9 +157,22 @@ public final class IndexerBench {
     }
 
     private static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
-        return new KafkaProducer<>(Map.of("bootstrap.servers", bootstrap, "acks", "all", "linger.ms", 5,
-                "batch.size", 1 << 20, "compression.type", "lz4", "max.request.size", 4 << 20),
-                new ByteArraySerializer(), new ByteArraySerializer());
+        return new KafkaProducer<>(
+                Map.of(
+                        "bootstrap.servers",
+                        bootstrap,
+                        "acks",
+                        "all",
+                        "linger.ms",
+                        5,
+                        "batch.size",
+                        1 << 20,
+                        "compression.type",
+                        "lz4",
+                        "max.request.size",
+                        4 << 20),
+                new ByteArraySerializer(),
+                new ByteArraySerializer());
     }
 
     private static final String[] SERVICES = {"checkout", "billing", "search", "auth", "inventory", "gateway"};
@@ -157,16 +186,37 @@ public final class IndexerBench {
         for (int i = 0; i < PER_MESSAGE; i++) {
             String t = time.plusMillis(i).toString();
             int status = r.nextInt(10) == 0 ? 500 : 200;
-            b.append("{\"schema_version\":3,\"record_id\":\"").append(String.format(Locale.ROOT, "%016x",
-                    (m * PER_MESSAGE + i) * 0x9E3779B97F4A7C15L)).append("\",\"event_time\":\"").append(t)
-                    .append("\",\"observed_time\":\"").append(t).append("\",\"tenant_id\":\"").append(tenant)
-                    .append("\",\"service\":\"").append(service).append("\",\"instance_id\":\"web-")
-                    .append(r.nextInt(16)).append("\",\"level\":\"").append(LEVELS[r.nextInt(LEVELS.length)])
-                    .append("\",\"message\":\"GET ").append(PATHS[r.nextInt(PATHS.length)]).append('/')
-                    .append(r.nextInt(1_000_000)).append(' ').append(status).append(" took ")
-                    .append(r.nextInt(900)).append("ms user=u-").append(r.nextInt(50_000)).append(" order_id=CO-")
-                    .append(r.nextInt(100_000)).append("\",\"fields\":{\"status\":").append(status).append(",\"took_ms\":")
-                    .append(r.nextInt(900)).append("}}\n");
+            b.append("{\"schema_version\":3,\"record_id\":\"")
+                    .append(String.format(Locale.ROOT, "%016x", (m * PER_MESSAGE + i) * 0x9E3779B97F4A7C15L))
+                    .append("\",\"event_time\":\"")
+                    .append(t)
+                    .append("\",\"observed_time\":\"")
+                    .append(t)
+                    .append("\",\"tenant_id\":\"")
+                    .append(tenant)
+                    .append("\",\"service\":\"")
+                    .append(service)
+                    .append("\",\"instance_id\":\"web-")
+                    .append(r.nextInt(16))
+                    .append("\",\"level\":\"")
+                    .append(LEVELS[r.nextInt(LEVELS.length)])
+                    .append("\",\"message\":\"GET ")
+                    .append(PATHS[r.nextInt(PATHS.length)])
+                    .append('/')
+                    .append(r.nextInt(1_000_000))
+                    .append(' ')
+                    .append(status)
+                    .append(" took ")
+                    .append(r.nextInt(900))
+                    .append("ms user=u-")
+                    .append(r.nextInt(50_000))
+                    .append(" order_id=CO-")
+                    .append(r.nextInt(100_000))
+                    .append("\",\"fields\":{\"status\":")
+                    .append(status)
+                    .append(",\"took_ms\":")
+                    .append(r.nextInt(900))
+                    .append("}}\n");
         }
         return b.toString().getBytes(StandardCharsets.UTF_8);
     }
@@ -174,8 +224,10 @@ public final class IndexerBench {
     private static JsonNode status(int port) throws IOException, InterruptedException {
         for (int attempt = 1; ; attempt++) {
             try {
-                HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
-                        + "/api/v1/status")).timeout(java.time.Duration.ofSeconds(10)).build(),
+                HttpResponse<String> r = HTTP.send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/status"))
+                                .timeout(Duration.ofSeconds(10))
+                                .build(),
                         HttpResponse.BodyHandlers.ofString());
                 return JSON.readTree(r.body());
             } catch (IOException e) {
@@ -215,7 +267,8 @@ public final class IndexerBench {
         while (true) {
             JsonNode t = status(port).get("totals");
             long indexed = t.get("indexed").asLong() * PER_MESSAGE;
-            samples.add(new long[] {System.nanoTime(), indexed, t.get("queryable").asLong() * PER_MESSAGE});
+            samples.add(
+                    new long[] {System.nanoTime(), indexed, t.get("queryable").asLong() * PER_MESSAGE});
             if (t.get("committed").asLong() >= messages && t.get("queryable").asLong() >= messages) {
                 break;
             }
@@ -242,16 +295,32 @@ public final class IndexerBench {
         ProcessStats cpu = ProcessStats.of(indexer.pid());
         double total = (to[0] - started) / 1e9;
         if (from == null || to[0] <= from[0]) {
-            System.out.printf(Locale.ROOT, "backlog of %,d records consumed in %.1f s (%.0f records/s overall); "
-                    + "too short for a warm-up of %d s%n", records, total, records / total, warmup);
+            System.out.printf(
+                    Locale.ROOT,
+                    "backlog of %,d records consumed in %.1f s (%.0f records/s overall); "
+                            + "too short for a warm-up of %d s%n",
+                    records,
+                    total,
+                    records / total,
+                    warmup);
             sustained = records / total;
             return;
         }
         sustained = (to[1] - from[1]) / ((to[0] - from[0]) / 1e9);
-        System.out.printf(Locale.ROOT, "backlog of %,d records: %.1f s in all (%.0f records/s including JVM start "
+        System.out.printf(
+                Locale.ROOT,
+                "backlog of %,d records: %.1f s in all (%.0f records/s including JVM start "
                         + "and warm-up); sustained after %d s warm-up: %.0f records/s over %.1f s; indexer CPU %.1f s "
-                        + "(%.2f cores on average), peak RSS %d MiB%n", records, total, records / total, warmup, sustained,
-                (to[0] - from[0]) / 1e9, cpu.cpuSeconds(), cpu.cpuSeconds() / total, cpu.peakRssKiB() / 1024);
+                        + "(%.2f cores on average), peak RSS %d MiB%n",
+                records,
+                total,
+                records / total,
+                warmup,
+                sustained,
+                (to[0] - from[0]) / 1e9,
+                cpu.cpuSeconds(),
+                cpu.cpuSeconds() / total,
+                cpu.peakRssKiB() / 1024);
     }
 
     private static void phaseTwo(String bootstrap, int port, long rate, int seconds, int tenants, Random random)
@@ -274,7 +343,8 @@ public final class IndexerBench {
                     for (var it = parts.fields(); it.hasNext(); ) {
                         var e = it.next();
                         if (e.getKey().startsWith("bench.records-")) {
-                            queryable.put(Integer.parseInt(e.getKey().substring("bench.records-".length())),
+                            queryable.put(
+                                    Integer.parseInt(e.getKey().substring("bench.records-".length())),
                                     e.getValue().get("queryable").get("offset").asLong());
                         }
                     }
@@ -301,8 +371,9 @@ public final class IndexerBench {
         long sentRecords = 0;
         long sentBytes = 0;
         Instant base = Instant.now();
-        try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(Map.of("bootstrap.servers", bootstrap,
-                "acks", "all", "linger.ms", 0, "compression.type", "lz4"), new ByteArraySerializer(),
+        try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(
+                Map.of("bootstrap.servers", bootstrap, "acks", "all", "linger.ms", 0, "compression.type", "lz4"),
+                new ByteArraySerializer(),
                 new ByteArraySerializer())) {
             long start = System.nanoTime();
             long n = 0;
@@ -310,7 +381,7 @@ public final class IndexerBench {
                 long due = start + n * 1_000_000_000L / messagesPerSecond;
                 long wait = due - System.nanoTime();
                 if (wait > 0) {
-                    java.util.concurrent.locks.LockSupport.parkNanos(wait);
+                    LockSupport.parkNanos(wait);
                 }
                 long m = 10_000_000L + n;
                 byte[] value = message("tenant-" + (m % tenants), m, base.plusMillis(n), random);
@@ -333,19 +404,31 @@ public final class IndexerBench {
         List<Long> f = new ArrayList<>(freshness);
         Collections.sort(f);
         // the first 5 s are left out: the rate starts from an idle indexer
-        System.out.printf(Locale.ROOT, "freshness at %,d records/s for %d s (%d messages measured): p50 %.0f ms, "
+        System.out.printf(
+                Locale.ROOT,
+                "freshness at %,d records/s for %d s (%d messages measured): p50 %.0f ms, "
                         + "p99 %.0f ms, max %.0f ms (send -> QUERYABLE in the status, polled every 20 ms)%n",
-                messagesPerSecond * PER_MESSAGE, seconds, f.size(), pct(f, 0.5), pct(f, 0.99),
+                messagesPerSecond * PER_MESSAGE,
+                seconds,
+                f.size(),
+                pct(f, 0.5),
+                pct(f, 0.99),
                 f.isEmpty() ? 0 : f.get(f.size() - 1) / 1e6);
     }
 
     /** The indexer's own view: refresh and commit durations, its freshness samples, pauses (whole run). */
     private static void printIndexerMetrics(int port) throws IOException, InterruptedException {
-        String metrics = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics")).build(),
-                HttpResponse.BodyHandlers.ofString()).body();
+        String metrics = HTTP.send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .body();
         for (String line : metrics.split("\n")) {
-            if (!line.startsWith("#") && (line.contains("_refresh_seconds") || line.contains("_commit_seconds")
-                    || line.contains("freshness_seconds") || line.contains("pauses_total"))) {
+            if (!line.startsWith("#")
+                    && (line.contains("_refresh_seconds")
+                            || line.contains("_commit_seconds")
+                            || line.contains("freshness_seconds")
+                            || line.contains("pauses_total"))) {
                 System.out.println("  indexer " + line);
             }
         }
@@ -360,7 +443,9 @@ public final class IndexerBench {
 
     private static long size(Path dir) throws IOException {
         try (Stream<Path> s = Files.walk(dir)) {
-            return s.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+            return s.filter(Files::isRegularFile)
+                    .mapToLong(p -> p.toFile().length())
+                    .sum();
         }
     }
 }

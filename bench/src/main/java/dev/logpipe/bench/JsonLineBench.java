@@ -12,6 +12,7 @@ import dev.logpipe.record.RecordId;
 import java.nio.charset.StandardCharsets;
 import java.time.InstantSource;
 import java.time.ZoneOffset;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -59,7 +60,7 @@ public class JsonLineBench {
         StringBuilder j = new StringBuilder();
         StringBuilder t = new StringBuilder();
         for (int i = 0; i < LINES; i++) {
-            String time = "2026-12-01T08:10:" + String.format(java.util.Locale.ROOT, "%02d.%03d", i / 100 % 60, i % 1000) + "Z";
+            String time = "2026-12-01T08:10:" + String.format(Locale.ROOT, "%02d.%03d", i / 100 % 60, i % 1000) + "Z";
             String level = levels[r.nextInt(levels.length)];
             int thread = r.nextInt(64);
             String path = paths[r.nextInt(paths.length)];
@@ -68,26 +69,60 @@ public class JsonLineBench {
             String trace = Long.toHexString(r.nextLong());
             int user = r.nextInt(100_000);
             StringBuilder pad = new StringBuilder();
-            StringBuilder line = new StringBuilder().append(time).append(' ').append(level)
-                    .append(" [http-nio-8080-exec-").append(thread).append("] c.e.web.AccessLog - method=GET path=")
-                    .append(path).append(" status=").append(status).append(" duration_ms=").append(duration)
-                    .append(" trace_id=").append(trace).append(" user=\"u").append(user).append("\" seq=").append(i);
+            StringBuilder line = new StringBuilder()
+                    .append(time)
+                    .append(' ')
+                    .append(level)
+                    .append(" [http-nio-8080-exec-")
+                    .append(thread)
+                    .append("] c.e.web.AccessLog - method=GET path=")
+                    .append(path)
+                    .append(" status=")
+                    .append(status)
+                    .append(" duration_ms=")
+                    .append(duration)
+                    .append(" trace_id=")
+                    .append(trace)
+                    .append(" user=\"u")
+                    .append(user)
+                    .append("\" seq=")
+                    .append(i);
             while (line.length() + pad.length() < 199) {
                 pad.append(' ').append((char) ('a' + r.nextInt(26)));
             }
             t.append(line).append(pad).append('\n');
-            j.append("{\"time\":\"").append(time).append("\",\"level\":\"").append(level)
-                    .append("\",\"thread\":\"http-nio-8080-exec-").append(thread)
-                    .append("\",\"logger\":\"c.e.web.AccessLog\",\"msg\":\"GET ").append(path)
-                    .append("\",\"http\":{\"method\":\"GET\",\"path\":\"").append(path).append("\",\"status\":")
-                    .append(status).append("},\"duration_ms\":").append(duration).append(",\"trace_id\":\"")
-                    .append(trace).append("\",\"user\":\"u").append(user).append("\",\"seq\":").append(i)
-                    .append(",\"pad\":\"").append(pad.toString().trim()).append("\"}\n");
+            j.append("{\"time\":\"")
+                    .append(time)
+                    .append("\",\"level\":\"")
+                    .append(level)
+                    .append("\",\"thread\":\"http-nio-8080-exec-")
+                    .append(thread)
+                    .append("\",\"logger\":\"c.e.web.AccessLog\",\"msg\":\"GET ")
+                    .append(path)
+                    .append("\",\"http\":{\"method\":\"GET\",\"path\":\"")
+                    .append(path)
+                    .append("\",\"status\":")
+                    .append(status)
+                    .append("},\"duration_ms\":")
+                    .append(duration)
+                    .append(",\"trace_id\":\"")
+                    .append(trace)
+                    .append("\",\"user\":\"u")
+                    .append(user)
+                    .append("\",\"seq\":")
+                    .append(i)
+                    .append(",\"pad\":\"")
+                    .append(pad.toString().trim())
+                    .append("\"}\n");
         }
         json = j.toString().getBytes(StandardCharsets.UTF_8);
         text = t.toString().getBytes(StandardCharsets.UTF_8);
-        source = new Batch.Source("/var/log/app/app.log", "host-1", RecordId.fileScope("host-1", 64768, 1234, "abc"),
-                null, "64768:1234:abc");
+        source = new Batch.Source(
+                "/var/log/app/app.log",
+                "host-1",
+                RecordId.fileScope("host-1", 64768, 1234, "abc"),
+                null,
+                "64768:1234:abc");
         batch = new Batch(Format.NDJSON);
         TimeParser rfc3339 = TimeLayout.RFC3339.newParser(ZoneOffset.UTC, null, InstantSource.system());
         reader = new JsonLineReader(KeyMapping.DEFAULT, null, rfc3339);
@@ -109,8 +144,13 @@ public class JsonLineBench {
     @Benchmark
     @OperationsPerInvocation(LINES)
     public void readJson(Blackhole bh) {
-        new LineSplitter(256 * 1024, 0).feed(json, 0, json.length,
-                (bytes, off, len, start, end, truncated) -> bh.consume(reader.read(bytes, off, len, Map.of(), line)));
+        new LineSplitter(256 * 1024, 0)
+                .feed(
+                        json,
+                        0,
+                        json.length,
+                        (bytes, off, len, start, end, truncated) ->
+                                bh.consume(reader.read(bytes, off, len, Map.of(), line)));
     }
 
     /** The same records as text lines: split and encode (the plain-text record path). */
@@ -118,8 +158,13 @@ public class JsonLineBench {
     @OperationsPerInvocation(LINES)
     public void splitEncodeText(Blackhole bh) {
         batch.reset(source, 0);
-        new LineSplitter(256 * 1024, 0).feed(text, 0, text.length,
-                (bytes, off, len, start, end, truncated) -> batch.add(bytes, off, len, start, end, 1, truncated, null));
+        new LineSplitter(256 * 1024, 0)
+                .feed(
+                        text,
+                        0,
+                        text.length,
+                        (bytes, off, len, start, end, truncated) ->
+                                batch.add(bytes, off, len, start, end, 1, truncated, null));
         bh.consume(batch.wire().size());
     }
 }

@@ -27,6 +27,7 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -69,13 +70,18 @@ public final class QueryBench {
         if (!reuse || !Files.isDirectory(data)) {
             if (Files.exists(dir)) {
                 try (var s = Files.walk(dir)) {
-                    s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                    s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
                 }
             }
             long t0 = System.nanoTime();
             long bytes = write(data, records);
-            System.out.printf(Locale.ROOT, "wrote %,d records (%,d bytes, %.0f B/record) in %.1f s%n", records, bytes,
-                    (double) bytes / records, (System.nanoTime() - t0) / 1e9);
+            System.out.printf(
+                    Locale.ROOT,
+                    "wrote %,d records (%,d bytes, %.0f B/record) in %.1f s%n",
+                    records,
+                    bytes,
+                    (double) bytes / records,
+                    (System.nanoTime() - t0) / 1e9);
         }
         String yaml = """
                 listen: 127.0.0.1:0
@@ -85,8 +91,8 @@ public final class QueryBench {
                     api_key_sha256: [%s]
                     max_concurrent_queries: 64
                 """.formatted(data, ConfiguredKeys.sha256(KEY));
-        try (QueryProcess q = QueryProcess.start(new QueryConfigLoader().parse(yaml, "bench"),
-                InstantSource.fixed(NOW))) {
+        try (QueryProcess q =
+                QueryProcess.start(new QueryConfigLoader().parse(yaml, "bench"), InstantSource.fixed(NOW))) {
             HttpClient http = HttpClient.newHttpClient();
             String base = "http://127.0.0.1:" + q.address().getPort();
             String range = "&from=now-10d&to=now";
@@ -105,7 +111,9 @@ public final class QueryBench {
             queries.put("search-after page at depth 10,000", pageBase + "&cursor=" + cursor);
             JsonNode needle = JSON.readTree(get(http, base + queries.get("needle (rare token, 12 hits)")));
             System.out.println("needle hits: " + needle.get("hits").size() + ", histogram total: "
-                    + JSON.readTree(get(http, base + queries.get("1 h histogram over all"))).get("total").asLong());
+                    + JSON.readTree(get(http, base + queries.get("1 h histogram over all")))
+                            .get("total")
+                            .asLong());
             System.out.println("| query | p50 ms | p99 ms | max ms |");
             System.out.println("|---|---|---|---|");
             for (Map.Entry<String, String> e : queries.entrySet()) {
@@ -119,15 +127,23 @@ public final class QueryBench {
                     ns[i] = System.nanoTime() - t0;
                 }
                 Arrays.sort(ns);
-                System.out.printf(Locale.ROOT, "| %s | %.1f | %.1f | %.1f |%n", e.getKey(), ns[runs / 2] / 1e6,
-                        ns[(int) Math.ceil(runs * 0.99) - 1] / 1e6, ns[runs - 1] / 1e6);
+                System.out.printf(
+                        Locale.ROOT,
+                        "| %s | %.1f | %.1f | %.1f |%n",
+                        e.getKey(),
+                        ns[runs / 2] / 1e6,
+                        ns[(int) Math.ceil(runs * 0.99) - 1] / 1e6,
+                        ns[runs - 1] / 1e6);
             }
         }
     }
 
     private static String get(HttpClient http, String uri) throws Exception {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(uri))
-                .header("Authorization", "Bearer " + KEY).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = http.send(
+                HttpRequest.newBuilder(URI.create(uri))
+                        .header("Authorization", "Bearer " + KEY)
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() != 200) {
             throw new IllegalStateException(uri + " -> " + r.statusCode() + " " + r.body());
         }
@@ -143,14 +159,32 @@ public final class QueryBench {
         RecordCodec codec = new RecordCodec();
         Random rnd = new Random(42);
         String[] services = {"api", "billing", "auth", "search", "checkout", "gateway", "worker", "cron"};
-        String[] words = {"request", "completed", "timeout", "user", "order", "payment", "cache", "miss", "retry",
-                "connection", "reset", "upstream", "latency", "queue", "flush", "session"};
+        String[] words = {
+            "request",
+            "completed",
+            "timeout",
+            "user",
+            "order",
+            "payment",
+            "cache",
+            "miss",
+            "retry",
+            "connection",
+            "reset",
+            "upstream",
+            "latency",
+            "queue",
+            "flush",
+            "session"
+        };
         long span = 10L * 86_400_000L;
         long start = NOW.toEpochMilli() - span;
         long bytes = 0;
         long needleEvery = n / 12;
-        try (LuceneStore store = new LuceneStore(new ShardLayout(data), new StoreSettings(256, 64, 1 << 20,
-                StoreSettings.Compression.BEST_SPEED), InstantSource.system())) {
+        try (LuceneStore store = new LuceneStore(
+                new ShardLayout(data),
+                new StoreSettings(256, 64, 1 << 20, StoreSettings.Compression.BEST_SPEED),
+                InstantSource.system())) {
             Map<ShardId, List<IndexRecord>> batch = new LinkedHashMap<>();
             for (long i = 0; i < n; i++) {
                 Instant t = Instant.ofEpochMilli(start + i * span / n);
@@ -158,20 +192,30 @@ public final class QueryBench {
                 for (int w = 0; w < 8; w++) {
                     m.append(words[rnd.nextInt(words.length)]).append(' ');
                 }
-                m.append("order_id=CO-").append(rnd.nextInt(1_000_000)).append(" took_ms=").append(rnd.nextInt(2000));
+                m.append("order_id=CO-")
+                        .append(rnd.nextInt(1_000_000))
+                        .append(" took_ms=")
+                        .append(rnd.nextInt(2000));
                 if (i % needleEvery == needleEvery / 2 && i / needleEvery < 12) {
                     m.append(" zqxneedle");
                 }
-                LogRecord r = LogRecord.builder(m.toString()).recordId(Long.toHexString(i * 0x9E3779B97F4A7C15L))
-                        .tenantId("bench").eventTime(t).observedTime(t).service(services[(int) (i % services.length)])
-                        .instanceId("host-" + (i % 16)).region("eu-west-1")
+                LogRecord r = LogRecord.builder(m.toString())
+                        .recordId(Long.toHexString(i * 0x9E3779B97F4A7C15L))
+                        .tenantId("bench")
+                        .eventTime(t)
+                        .observedTime(t)
+                        .service(services[(int) (i % services.length)])
+                        .instanceId("host-" + (i % 16))
+                        .region("eu-west-1")
                         .level(i % 50 == 0 ? Level.ERROR : i % 7 == 0 ? Level.WARN : Level.INFO)
-                        .field("took_ms", rnd.nextInt(2000)).field("http.status", 200).build();
+                        .field("took_ms", rnd.nextInt(2000))
+                        .field("http.status", 200)
+                        .build();
                 byte[] line = codec.encode(r);
                 bytes += line.length;
                 ShardId id = ShardId.records("bench", LocalDate.ofInstant(t, ZoneOffset.UTC));
-                batch.computeIfAbsent(id, k -> new ArrayList<>()).add(new IndexRecord(codec.decode(line), t, t, line,
-                        0, line.length));
+                batch.computeIfAbsent(id, k -> new ArrayList<>())
+                        .add(new IndexRecord(codec.decode(line), t, t, line, 0, line.length));
                 if ((i + 1) % 5000 == 0) {
                     for (Map.Entry<ShardId, List<IndexRecord>> e : batch.entrySet()) {
                         store.write(e.getKey(), e.getValue());

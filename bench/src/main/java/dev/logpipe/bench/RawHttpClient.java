@@ -33,7 +33,8 @@ final class RawHttpClient implements AutoCloseable, CompatBodies.Sender {
 
     static byte[] post(String path, String contentType, String extraHeaders, byte[] body) {
         byte[] head = ("POST " + path + " HTTP/1.1\r\nHost: bench\r\nContent-Type: " + contentType + "\r\n"
-                + extraHeaders + "Content-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+                        + extraHeaders + "Content-Length: " + body.length + "\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII);
         byte[] all = new byte[head.length + body.length];
         System.arraycopy(head, 0, all, 0, head.length);
         System.arraycopy(body, 0, all, head.length, body.length);

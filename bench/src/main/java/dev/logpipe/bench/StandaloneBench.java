@@ -1,8 +1,12 @@
 package dev.logpipe.bench;
 
 import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -11,6 +15,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import javax.net.ssl.SSLSession;
 
 /**
  * Whole-process benchmark of {@code logpipe standalone} (the built {@code server/target/logpipe.jar}, JVM options as
@@ -39,13 +46,25 @@ public final class StandaloneBench {
         }
         Path dir = Files.createTempDirectory("standalone-bench");
         int port;
-        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();
         }
         String key = "bench-key-0123456789abcdef";
-        ProcessBuilder pb = new ProcessBuilder("java", "-Xms256m", "-Xmx768m", "-XX:+UseSerialGC", "-jar", jar,
-                "standalone", "--data", dir.resolve("data").toString(), "--port", Integer.toString(port),
-                "--broker-port", "0").redirectError(dir.resolve("stderr.txt").toFile())
+        ProcessBuilder pb = new ProcessBuilder(
+                        "java",
+                        "-Xms256m",
+                        "-Xmx768m",
+                        "-XX:+UseSerialGC",
+                        "-jar",
+                        jar,
+                        "standalone",
+                        "--data",
+                        dir.resolve("data").toString(),
+                        "--port",
+                        Integer.toString(port),
+                        "--broker-port",
+                        "0")
+                .redirectError(dir.resolve("stderr.txt").toFile())
                 .redirectOutput(dir.resolve("stdout.txt").toFile());
         pb.environment().put("LOGPIPE_API_KEY", key);
         long t0 = System.nanoTime();
@@ -53,7 +72,8 @@ public final class StandaloneBench {
         try {
             while (!Files.readString(dir.resolve("stdout.txt")).contains("logpipe standalone ready url=")) {
                 if (!p.isAlive()) {
-                    throw new IllegalStateException("standalone exited: " + Files.readString(dir.resolve("stderr.txt")));
+                    throw new IllegalStateException(
+                            "standalone exited: " + Files.readString(dir.resolve("stderr.txt")));
                 }
                 Thread.sleep(20);
             }
@@ -81,27 +101,29 @@ public final class StandaloneBench {
         String run = Long.toString(System.nanoTime() % 100000);
         long[] postedAt = new long[batches];
         List<Double> latencies = Collections.synchronizedList(new ArrayList<>());
-        Thread checker = new Thread(() -> {
-            int next = 0;
-            try {
-                while (next < batches) {
-                    if (postedAt[next] == 0) {
-                        Thread.sleep(5);
-                        continue;
+        Thread checker = new Thread(
+                () -> {
+                    int next = 0;
+                    try {
+                        while (next < batches) {
+                            if (postedAt[next] == 0) {
+                                Thread.sleep(5);
+                                continue;
+                            }
+                            HttpResponse<String> r =
+                                    get(http, base + "/api/v1/search?limit=1&from=now-10m&q=b" + run + "x" + next, key);
+                            if (r.statusCode() == 200 && r.body().contains("b" + run + "x" + next + " ")) {
+                                latencies.add((System.nanoTime() - postedAt[next]) / 1e6);
+                                next++;
+                            } else {
+                                Thread.sleep(20);
+                            }
+                        }
+                    } catch (Exception e) {
+                        e.printStackTrace();
                     }
-                    HttpResponse<String> r = get(http, base + "/api/v1/search?limit=1&from=now-10m&q=b" + run + "x"
-                            + next, key);
-                    if (r.statusCode() == 200 && r.body().contains("b" + run + "x" + next + " ")) {
-                        latencies.add((System.nanoTime() - postedAt[next]) / 1e6);
-                        next++;
-                    } else {
-                        Thread.sleep(20);
-                    }
-                }
-            } catch (Exception e) {
-                e.printStackTrace();
-            }
-        }, "visible-checker");
+                },
+                "visible-checker");
         checker.start();
         long start = System.nanoTime();
         for (int b = 0; b < batches; b++) {
@@ -112,12 +134,19 @@ public final class StandaloneBench {
             }
             StringBuilder body = new StringBuilder(perBatch * 120);
             for (int i = 0; i < perBatch; i++) {
-                body.append("{\"message\":\"bench batch b").append(run).append('x').append(b).append(" record ")
-                        .append(i).append("\",\"level\":\"INFO\",\"service\":\"bench\"}\n");
+                body.append("{\"message\":\"bench batch b")
+                        .append(run)
+                        .append('x')
+                        .append(b)
+                        .append(" record ")
+                        .append(i)
+                        .append("\",\"level\":\"INFO\",\"service\":\"bench\"}\n");
             }
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/logs"))
-                    .header("Authorization", "Bearer " + key)
-                    .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build(),
+            HttpResponse<String> r = http.send(
+                    HttpRequest.newBuilder(URI.create(base + "/api/v1/logs"))
+                            .header("Authorization", "Bearer " + key)
+                            .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
             if (r.statusCode() != 200) {
                 throw new IllegalStateException("ingest answered " + r.statusCode() + ": " + r.body());
@@ -132,10 +161,17 @@ public final class StandaloneBench {
             System.out.println("no batch became visible (is the query service part of this build?)");
             return;
         }
-        System.out.printf("ingest %d records in %.1f s (%.0f records/s offered), %d/%d batches visible; "
-                        + "ingest-to-visible p50 %.0f ms, p99 %.0f ms, max %.0f ms; RSS %d MiB%n", batches * perBatch,
-                sendSeconds, batches * perBatch / sendSeconds, l.size(), batches, l.get(l.size() / 2),
-                l.get((int) Math.min(l.size() - 1, Math.ceil(l.size() * 0.99) - 1)), l.get(l.size() - 1),
+        System.out.printf(
+                "ingest %d records in %.1f s (%.0f records/s offered), %d/%d batches visible; "
+                        + "ingest-to-visible p50 %.0f ms, p99 %.0f ms, max %.0f ms; RSS %d MiB%n",
+                batches * perBatch,
+                sendSeconds,
+                batches * perBatch / sendSeconds,
+                l.size(),
+                batches,
+                l.get(l.size() / 2),
+                l.get((int) Math.min(l.size() - 1, Math.ceil(l.size() * 0.99) - 1)),
+                l.get(l.size() - 1),
                 ProcessStats.rssKiB(pid) / 1024);
     }
 
@@ -147,7 +183,7 @@ public final class StandaloneBench {
         }
         try {
             return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
-        } catch (java.net.ConnectException e) {
+        } catch (ConnectException e) {
             return new ErrorResponse();
         }
     }
@@ -162,20 +198,20 @@ public final class StandaloneBench {
             return null;
         }
 
-        public java.util.Optional<HttpResponse<String>> previousResponse() {
-            return java.util.Optional.empty();
+        public Optional<HttpResponse<String>> previousResponse() {
+            return Optional.empty();
         }
 
-        public java.net.http.HttpHeaders headers() {
-            return java.net.http.HttpHeaders.of(java.util.Map.of(), (a, b) -> true);
+        public HttpHeaders headers() {
+            return HttpHeaders.of(Map.of(), (a, b) -> true);
         }
 
         public String body() {
             return "";
         }
 
-        public java.util.Optional<javax.net.ssl.SSLSession> sslSession() {
-            return java.util.Optional.empty();
+        public Optional<SSLSession> sslSession() {
+            return Optional.empty();
         }
 
         public URI uri() {

@@ -20,9 +20,18 @@ import java.util.TreeMap;
 public record BrokerConfig(Path dataDir, int port, int controllerPort, Map<String, String> kafkaOverrides) {
     /** Settings the broker derives from this record; overriding them would make another kind of broker. */
     public static final Set<String> OWNED_KEYS = Set.of(
-            "process.roles", "node.id", "controller.quorum.voters", "controller.quorum.bootstrap.servers",
-            "listeners", "advertised.listeners", "controller.listener.names", "inter.broker.listener.name",
-            "listener.security.protocol.map", "log.dirs", "log.dir", "metadata.log.dir");
+            "process.roles",
+            "node.id",
+            "controller.quorum.voters",
+            "controller.quorum.bootstrap.servers",
+            "listeners",
+            "advertised.listeners",
+            "controller.listener.names",
+            "inter.broker.listener.name",
+            "listener.security.protocol.map",
+            "log.dirs",
+            "log.dir",
+            "metadata.log.dir");
 
     public BrokerConfig {
         Objects.requireNonNull(dataDir, "dataDir");

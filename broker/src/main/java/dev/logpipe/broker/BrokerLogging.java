@@ -6,6 +6,7 @@ import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.ConsoleAppender;
 import java.util.List;
+import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -17,8 +18,7 @@ public final class BrokerLogging {
     /** The loggers Kafka's broker, controller and clients log through. */
     public static final List<String> KAFKA_LOGGERS = List.of("kafka", "org.apache.kafka", "state.change.logger");
 
-    private BrokerLogging() {
-    }
+    private BrokerLogging() {}
 
     /**
      * Sets each of {@link #KAFKA_LOGGERS} to WARN unless the Logback configuration gave it a level of its own, so a
@@ -69,7 +69,7 @@ public final class BrokerLogging {
         stderr.setTarget("System.err");
         stderr.setEncoder(encoder);
         stderr.start();
-        ch.qos.logback.classic.Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        ch.qos.logback.classic.Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
         root.setLevel(rootLevel);
         root.addAppender(stderr);
         quietKafka();

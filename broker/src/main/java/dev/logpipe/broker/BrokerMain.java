@@ -1,6 +1,8 @@
 package dev.logpipe.broker;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
@@ -15,31 +17,48 @@ import picocli.CommandLine.Option;
  * nothing else there (logs go to standard error). SIGTERM and SIGINT stop it cleanly; SIGKILL is a crash, which is
  * what {@link BrokerProcess} uses it for.
  */
-@Command(name = "logpipe broker", mixinStandardHelpOptions = true, version = "logpipe broker 0.1.0",
+@Command(
+        name = "logpipe broker",
+        mixinStandardHelpOptions = true,
+        version = "logpipe broker 0.1.0",
         description = "Runs a single-node KRaft Kafka broker on 127.0.0.1 until SIGINT/SIGTERM.",
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:--help or --version",
-                "1:the broker failed to start, or stopped on its own",
-                "2:invalid arguments",
-                "4:a port is already in use (the message names it and the flag to change)",
-                "130/143:stopped by SIGINT/SIGTERM after a clean shutdown"})
+        exitCodeList = {
+            "0:--help or --version",
+            "1:the broker failed to start, or stopped on its own",
+            "2:invalid arguments",
+            "4:a port is already in use (the message names it and the flag to change)",
+            "130/143:stopped by SIGINT/SIGTERM after a clean shutdown"
+        })
 public final class BrokerMain implements Callable<Integer> {
     /** The line on standard output that says the broker serves clients; the bootstrap address follows it. */
     public static final String READY_PREFIX = "broker ready bootstrap=";
 
-    @Option(names = "--port", paramLabel = "N", defaultValue = "9092",
+    @Option(
+            names = "--port",
+            paramLabel = "N",
+            defaultValue = "9092",
             description = "Client (PLAINTEXT) port on 127.0.0.1; 0 picks a free one. Default: ${DEFAULT-VALUE}.")
     private int port;
 
-    @Option(names = "--controller-port", paramLabel = "N", defaultValue = "0",
+    @Option(
+            names = "--controller-port",
+            paramLabel = "N",
+            defaultValue = "0",
             description = "KRaft controller port on 127.0.0.1; clients never use it. Default: a free one.")
     private int controllerPort;
 
-    @Option(names = "--data", paramLabel = "DIR", defaultValue = "data/broker",
+    @Option(
+            names = "--data",
+            paramLabel = "DIR",
+            defaultValue = "data/broker",
             description = "Data directory, formatted on first use. Default: ${DEFAULT-VALUE}.")
     private Path data;
 
-    @Option(names = "--parent-pid", paramLabel = "PID", hidden = true,
+    @Option(
+            names = "--parent-pid",
+            paramLabel = "PID",
+            hidden = true,
             description = "Stop when this process exits (BrokerProcess: a crashed test JVM leaves no broker behind).")
     private Long parentPid;
 
@@ -103,9 +122,9 @@ public final class BrokerMain implements Callable<Integer> {
         if (port == 0) {
             return null;
         }
-        try (java.net.ServerSocket s = new java.net.ServerSocket()) {
+        try (ServerSocket s = new ServerSocket()) {
             s.setReuseAddress(true);
-            s.bind(new java.net.InetSocketAddress("127.0.0.1", port));
+            s.bind(new InetSocketAddress("127.0.0.1", port));
             return null;
         } catch (IOException e) {
             return "port " + port + " on 127.0.0.1 is already in use (another broker?); choose another with " + flag

@@ -28,6 +28,7 @@ public final class BrokerProcess implements AutoCloseable {
     /** Flags for a short-lived broker JVM: C1 only and the serial collector start fastest on a small machine. */
     public static final List<String> JVM_FLAGS =
             List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k");
+
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration TOPIC_TIMEOUT = Duration.ofSeconds(30);
@@ -55,8 +56,9 @@ public final class BrokerProcess implements AutoCloseable {
     public static BrokerProcess start(Path dataDir, int port, int controllerPort) throws IOException {
         BrokerConfig.of(dataDir, port, controllerPort); // validates
         if (port == 0 || controllerPort == 0) {
-            throw new IllegalArgumentException("ports: a child broker restarts on the same ports, so 0 is not allowed, was "
-                    + port + "/" + controllerPort);
+            throw new IllegalArgumentException(
+                    "ports: a child broker restarts on the same ports, so 0 is not allowed, was " + port + "/"
+                            + controllerPort);
         }
         Files.createDirectories(dataDir);
         BrokerProcess broker = new BrokerProcess(dataDir.toAbsolutePath(), port, controllerPort);
@@ -104,8 +106,10 @@ public final class BrokerProcess implements AutoCloseable {
     public void createTopic(String name, int partitions, Map<String, String> configs)
             throws IOException, InterruptedException {
         try (Admin admin = Admin.create(Map.of(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
-                AdminClientConfig.CLIENT_ID_CONFIG, "logpipe-broker-topics"))) {
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrapServers(),
+                AdminClientConfig.CLIENT_ID_CONFIG,
+                "logpipe-broker-topics"))) {
             Topics.create(admin, name, partitions, (short) 1, configs, TOPIC_TIMEOUT);
         }
     }
@@ -162,14 +166,23 @@ public final class BrokerProcess implements AutoCloseable {
         Path out = output(starts, "stdout");
         Path err = output(starts, "stderr");
         List<String> command = new ArrayList<>();
-        command.add(ProcessHandle.current().info().command()
+        command.add(ProcessHandle.current()
+                .info()
+                .command()
                 .orElseThrow(() -> new IllegalStateException("cannot tell which java binary runs this JVM")));
         command.addAll(JVM_FLAGS);
         command.add("-cp");
         command.add(absoluteClassPath()); // the child runs in its data directory: relative entries would break
         command.add(BrokerMain.class.getName());
-        command.addAll(List.of("--port", Integer.toString(port), "--controller-port", Integer.toString(controllerPort),
-                "--data", dataDir.toString(), "--parent-pid", Long.toString(ProcessHandle.current().pid())));
+        command.addAll(List.of(
+                "--port",
+                Integer.toString(port),
+                "--controller-port",
+                Integer.toString(controllerPort),
+                "--data",
+                dataDir.toString(),
+                "--parent-pid",
+                Long.toString(ProcessHandle.current().pid())));
         process = new ProcessBuilder(command)
                 .directory(dataDir.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
@@ -192,8 +205,8 @@ public final class BrokerProcess implements AutoCloseable {
             }
             if (System.nanoTime() > deadline) {
                 process.destroyForcibly();
-                throw new IOException("broker child was not ready within " + READY_TIMEOUT + "; its stderr ("
-                        + err + "):\n" + tail(read(err)));
+                throw new IOException("broker child was not ready within " + READY_TIMEOUT + "; its stderr (" + err
+                        + "):\n" + tail(read(err)));
             }
             try {
                 Thread.sleep(20);

@@ -29,6 +29,7 @@ public final class EmbeddedBroker implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(EmbeddedBroker.class);
     /** Tries with other free ports when one picked for a port-0 config was taken before the broker bound it. */
     private static final int PORT_ATTEMPTS = 3;
+
     private static final Duration TOPIC_TIMEOUT = Duration.ofSeconds(30);
 
     private final BrokerConfig config;
@@ -59,8 +60,11 @@ public final class EmbeddedBroker implements AutoCloseable {
             BrokerConfig resolved = resolvePorts(config);
             try {
                 EmbeddedBroker broker = startOn(resolved, clusterId);
-                log.info("broker started in {} ms: bootstrap={} cluster={} data={}",
-                        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began), broker.bootstrapServers(), clusterId,
+                log.info(
+                        "broker started in {} ms: bootstrap={} cluster={} data={}",
+                        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began),
+                        broker.bootstrapServers(),
+                        clusterId,
                         resolved.dataDir());
                 return broker;
             } catch (PortTakenException e) {
@@ -77,11 +81,13 @@ public final class EmbeddedBroker implements AutoCloseable {
     private static BrokerConfig resolvePorts(BrokerConfig config) throws IOException {
         int[] free = FreePort.pickTwo(); // distinct; a picked port must not equal the other, given one either
         int port = config.port() != 0 ? config.port() : free[0] != config.controllerPort() ? free[0] : free[1];
-        int controllerPort = config.controllerPort() != 0 ? config.controllerPort() : free[1] != port ? free[1] : free[0];
+        int controllerPort =
+                config.controllerPort() != 0 ? config.controllerPort() : free[1] != port ? free[1] : free[0];
         return config.withPorts(port, controllerPort);
     }
 
-    private static EmbeddedBroker startOn(BrokerConfig config, String clusterId) throws IOException, PortTakenException {
+    private static EmbeddedBroker startOn(BrokerConfig config, String clusterId)
+            throws IOException, PortTakenException {
         KafkaRaftServer server;
         try {
             server = new KafkaRaftServer(new KafkaConfig(KafkaSettings.of(config), false), Time.SYSTEM);
@@ -96,8 +102,10 @@ public final class EmbeddedBroker implements AutoCloseable {
             server.startup();
         } catch (RuntimeException e) {
             broker.close();
-            IOException failure = new IOException("broker on " + config.dataDir() + " (port " + config.port()
-                    + ", controller port " + config.controllerPort() + ") failed to start: " + e.getMessage(), e);
+            IOException failure = new IOException(
+                    "broker on " + config.dataDir() + " (port " + config.port() + ", controller port "
+                            + config.controllerPort() + ") failed to start: " + e.getMessage(),
+                    e);
             int taken = takenPort(e, config);
             if (taken != 0) {
                 throw new PortTakenException(failure, taken);
@@ -144,8 +152,10 @@ public final class EmbeddedBroker implements AutoCloseable {
             throw new IllegalStateException("broker on " + config.dataDir() + " is closed");
         }
         try (Admin admin = Admin.create(Map.of(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
-                AdminClientConfig.CLIENT_ID_CONFIG, "logpipe-broker-topics"))) {
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrapServers(),
+                AdminClientConfig.CLIENT_ID_CONFIG,
+                "logpipe-broker-topics"))) {
             Topics.create(admin, name, partitions, (short) replicationFactor, configs, TOPIC_TIMEOUT);
         }
     }
@@ -190,7 +200,9 @@ public final class EmbeddedBroker implements AutoCloseable {
                 }
             }
         }
-        log.info("broker on {} stopped in {} ms", config.dataDir(),
+        log.info(
+                "broker on {} stopped in {} ms",
+                config.dataDir(),
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
     }
 

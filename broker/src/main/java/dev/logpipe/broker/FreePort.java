@@ -11,12 +11,12 @@ import java.net.ServerSocket;
  * in between, which {@link EmbeddedBroker#start} answers by trying other ports.
  */
 final class FreePort {
-    private FreePort() {
-    }
+    private FreePort() {}
 
     /** Two distinct free ports, for the client and the controller listener. */
     static int[] pickTwo() throws IOException {
-        try (ServerSocket a = new ServerSocket(); ServerSocket b = new ServerSocket()) {
+        try (ServerSocket a = new ServerSocket();
+                ServerSocket b = new ServerSocket()) {
             a.setReuseAddress(false);
             b.setReuseAddress(false);
             a.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));

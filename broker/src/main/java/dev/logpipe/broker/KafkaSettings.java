@@ -12,8 +12,7 @@ final class KafkaSettings {
     static final String CONTROLLER_LISTENER = "CONTROLLER";
     static final String CLIENT_LISTENER = "PLAINTEXT";
 
-    private KafkaSettings() {
-    }
+    private KafkaSettings() {}
 
     /** {@code config} must have its ports resolved (non-zero). */
     static Properties of(BrokerConfig config) {
@@ -25,8 +24,10 @@ final class KafkaSettings {
         p.put("process.roles", "broker,controller");
         p.put("node.id", Integer.toString(NODE_ID));
         p.put("controller.quorum.voters", NODE_ID + "@" + host + ":" + config.controllerPort());
-        p.put("listeners", CLIENT_LISTENER + "://" + host + ":" + config.port() + ","
-                + CONTROLLER_LISTENER + "://" + host + ":" + config.controllerPort());
+        p.put(
+                "listeners",
+                CLIENT_LISTENER + "://" + host + ":" + config.port() + "," + CONTROLLER_LISTENER + "://" + host + ":"
+                        + config.controllerPort());
         p.put("advertised.listeners", CLIENT_LISTENER + "://" + host + ":" + config.port());
         p.put("listener.security.protocol.map", CLIENT_LISTENER + ":PLAINTEXT," + CONTROLLER_LISTENER + ":PLAINTEXT");
         p.put("controller.listener.names", CONTROLLER_LISTENER);

@@ -25,8 +25,7 @@ final class StorageFormat {
     private static final Logger log = LoggerFactory.getLogger(StorageFormat.class);
     static final String META_PROPERTIES = "meta.properties";
 
-    private StorageFormat() {
-    }
+    private StorageFormat() {}
 
     /** Formats {@code logDir} unless it already is; returns the cluster id it is formatted with. */
     static String ensureFormatted(Path logDir) throws IOException {
@@ -52,8 +51,8 @@ final class StorageFormat {
         if (existing.isEmpty()) {
             log.info("formatted {} for new cluster {}", logDir, clusterId);
         }
-        return readClusterId(logDir).orElseThrow(
-                () -> new IOException("formatting wrote no " + META_PROPERTIES + " in " + logDir));
+        return readClusterId(logDir)
+                .orElseThrow(() -> new IOException("formatting wrote no " + META_PROPERTIES + " in " + logDir));
     }
 
     /** The {@code cluster.id} of a formatted log directory; empty if it is not formatted. */

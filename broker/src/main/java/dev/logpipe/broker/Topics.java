@@ -30,8 +30,7 @@ public final class Topics {
     private static final Duration POLL = Duration.ofMillis(50);
     private static final Duration ATTEMPT_TIMEOUT = Duration.ofSeconds(2);
 
-    private Topics() {
-    }
+    private Topics() {}
 
     /**
      * Creates {@code name} unless it exists, then waits until each of its partitions answers ListOffsets. Idempotent:
@@ -41,8 +40,14 @@ public final class Topics {
      * @throws IOException           the broker refused the topic, or its partitions were not served within
      *                               {@code timeout}
      */
-    public static void create(Admin admin, String name, int partitions, short replicationFactor,
-                              Map<String, String> configs, Duration timeout) throws IOException, InterruptedException {
+    public static void create(
+            Admin admin,
+            String name,
+            int partitions,
+            short replicationFactor,
+            Map<String, String> configs,
+            Duration timeout)
+            throws IOException, InterruptedException {
         if (name == null || name.isBlank()) {
             throw new IllegalArgumentException("topic name: must not be blank, was \"" + name + "\"");
         }
@@ -59,12 +64,13 @@ public final class Topics {
             log.debug("created topic {} with {} partitions", name, partitions);
         } catch (ExecutionException e) {
             if (!(e.getCause() instanceof TopicExistsException)) {
-                throw new IOException("cannot create topic " + name + ": " + e.getCause().getMessage(), e.getCause());
+                throw new IOException(
+                        "cannot create topic " + name + ": " + e.getCause().getMessage(), e.getCause());
             }
             int existing = describe(admin, name, deadline).partitions().size();
             if (existing != partitions) {
-                throw new IllegalStateException("topic " + name + " exists with " + existing
-                        + " partitions, not the " + partitions + " asked for");
+                throw new IllegalStateException("topic " + name + " exists with " + existing + " partitions, not the "
+                        + partitions + " asked for");
             }
         } catch (TimeoutException e) {
             throw new IOException("topic " + name + " was not created within " + timeout, e);
@@ -83,7 +89,8 @@ public final class Topics {
             long remaining = remainingMillis(deadline);
             int attempt = (int) Math.max(1, Math.min(remaining, ATTEMPT_TIMEOUT.toMillis()));
             try {
-                admin.listOffsets(latest, new ListOffsetsOptions().timeoutMs(attempt)).all()
+                admin.listOffsets(latest, new ListOffsetsOptions().timeoutMs(attempt))
+                        .all()
                         .get(attempt + 1000L, TimeUnit.MILLISECONDS);
                 return;
             } catch (ExecutionException e) {
@@ -104,10 +111,13 @@ public final class Topics {
     private static TopicDescription describe(Admin admin, String name, long deadline)
             throws IOException, InterruptedException {
         try {
-            return admin.describeTopics(List.of(name)).allTopicNames()
-                    .get(remainingMillis(deadline), TimeUnit.MILLISECONDS).get(name);
+            return admin.describeTopics(List.of(name))
+                    .allTopicNames()
+                    .get(remainingMillis(deadline), TimeUnit.MILLISECONDS)
+                    .get(name);
         } catch (ExecutionException e) {
-            throw new IOException("cannot describe topic " + name + ": " + e.getCause().getMessage(), e.getCause());
+            throw new IOException(
+                    "cannot describe topic " + name + ": " + e.getCause().getMessage(), e.getCause());
         } catch (TimeoutException e) {
             throw new IOException("cannot describe topic " + name + " in time", e);
         }

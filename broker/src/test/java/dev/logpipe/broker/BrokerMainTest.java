@@ -31,8 +31,9 @@ class BrokerMainTest {
             }
             assertThat(code).isEqualTo(4);
             String text = err.toString(StandardCharsets.UTF_8);
-            assertThat(text.lines().toList()).containsExactly("logpipe broker: port " + port
-                    + " on 127.0.0.1 is already in use (another broker?); choose another with --port N");
+            assertThat(text.lines().toList())
+                    .containsExactly("logpipe broker: port " + port
+                            + " on 127.0.0.1 is already in use (another broker?); choose another with --port N");
             assertThat(BrokerMain.busyPort(port, "--controller-port")).contains("--controller-port");
             assertThat(BrokerMain.busyPort(0, "--port")).isNull();
         }

@@ -27,7 +27,8 @@ class BrokerProcessTest {
 
             acked.addAll(Produce.acked(broker.bootstrapServers(), "crash", "after-restart", 100));
             assertThat(TopicContents.readAll(broker.bootstrapServers(), "crash", Duration.ofSeconds(30)))
-                    .extracting(ConsumerRecord::value).containsExactlyInAnyOrderElementsOf(acked);
+                    .extracting(ConsumerRecord::value)
+                    .containsExactlyInAnyOrderElementsOf(acked);
         }
     }
 

@@ -43,7 +43,8 @@ class BrokerRestartTest {
             assertThat(again.clusterId()).isEqualTo(clusterId);
             assertThat(again.bootstrapServers()).isEqualTo("127.0.0.1:" + first.port());
             assertThat(TopicContents.readAll(again.bootstrapServers(), "kept", Duration.ofSeconds(30)))
-                    .extracting(ConsumerRecord::value).containsExactlyInAnyOrderElementsOf(acked);
+                    .extracting(ConsumerRecord::value)
+                    .containsExactlyInAnyOrderElementsOf(acked);
             again.createTopic("kept", 3, 1, Map.of()); // exists: only waits until it is served
         }
     }
@@ -60,7 +61,9 @@ class BrokerRestartTest {
                     .hasMessageContaining("port " + port);
         }
         // Kafka's threads are not daemons: one left running would keep a JVM alive for ever.
-        await().pollInSameThread().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(nonDaemonThreads()).isSubsetOf(before));
+        await().pollInSameThread()
+                .atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(nonDaemonThreads()).isSubsetOf(before));
     }
 
     private static Set<String> nonDaemonThreads() {

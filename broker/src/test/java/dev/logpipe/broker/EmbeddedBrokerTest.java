@@ -17,6 +17,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
@@ -35,9 +36,11 @@ class EmbeddedBrokerTest {
         List<ConsumerRecord<String, String>> read =
                 TopicContents.readAll(KAFKA.bootstrapServers(), "right-after-creation", Duration.ofSeconds(30));
         assertThat(read).hasSize(1000);
-        assertThat(read.stream().map(ConsumerRecord::value).collect(Collectors.toSet())).isEqualTo(acked);
+        assertThat(read.stream().map(ConsumerRecord::value).collect(Collectors.toSet()))
+                .isEqualTo(acked);
         assertThat(read.stream().map(ConsumerRecord::partition).collect(Collectors.toSet()))
-                .as("keys spread the records over every partition").containsExactlyInAnyOrder(0, 1, 2);
+                .as("keys spread the records over every partition")
+                .containsExactlyInAnyOrder(0, 1, 2);
     }
 
     @Test
@@ -46,11 +49,16 @@ class EmbeddedBrokerTest {
         KAFKA.broker().createTopic("twice", 2, 1, Map.of("retention.ms", "3600000"));
 
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers()))) {
-            var description = admin.describeTopics(List.of("twice")).allTopicNames().get().get("twice");
+            var description =
+                    admin.describeTopics(List.of("twice")).allTopicNames().get().get("twice");
             assertThat(description.partitions()).hasSize(2);
-            var resource = new org.apache.kafka.common.config.ConfigResource(
-                    org.apache.kafka.common.config.ConfigResource.Type.TOPIC, "twice");
-            assertThat(admin.describeConfigs(List.of(resource)).all().get().get(resource).get("retention.ms").value())
+            var resource = new ConfigResource(ConfigResource.Type.TOPIC, "twice");
+            assertThat(admin.describeConfigs(List.of(resource))
+                            .all()
+                            .get()
+                            .get(resource)
+                            .get("retention.ms")
+                            .value())
                     .isEqualTo("3600000");
         }
     }
@@ -74,10 +82,13 @@ class EmbeddedBrokerTest {
     @Test
     void producingToAMissingTopicDoesNotCreateIt() throws Exception {
         Map<String, Object> config = Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers(),
-                ProducerConfig.MAX_BLOCK_MS_CONFIG, 500);
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                KAFKA.bootstrapServers(),
+                ProducerConfig.MAX_BLOCK_MS_CONFIG,
+                500);
         try (var producer = new KafkaProducer<>(config, new StringSerializer(), new StringSerializer())) {
-            assertThatThrownBy(() -> producer.send(new ProducerRecord<>("never-created", "k", "v")).get())
+            assertThatThrownBy(() -> producer.send(new ProducerRecord<>("never-created", "k", "v"))
+                            .get())
                     .isInstanceOf(ExecutionException.class)
                     .hasCauseInstanceOf(TimeoutException.class);
         }

@@ -4,6 +4,7 @@ import dev.logpipe.collector.admission.InFlightBytes;
 import dev.logpipe.collector.admission.RequestSlots;
 import dev.logpipe.collector.admission.TenantLimits;
 import dev.logpipe.collector.auth.ApiKeys;
+import dev.logpipe.collector.compat.syslog.SyslogListeners;
 import dev.logpipe.collector.config.CollectorConfig;
 import dev.logpipe.collector.http.CollectorServer;
 import dev.logpipe.collector.ingest.IngestHandler;
@@ -14,9 +15,11 @@ import dev.logpipe.collector.publish.TopicSetup;
 import dev.logpipe.collector.redact.Redactor;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
+import org.eclipse.jetty.server.Handler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,10 +32,14 @@ public final class Collector implements AutoCloseable {
     private final CollectorServer server;
     private final PrometheusMeterRegistry registry;
 
-    private final dev.logpipe.collector.compat.syslog.SyslogListeners syslog;
+    private final SyslogListeners syslog;
 
-    private Collector(TopicSetup topics, KafkaPublisher publisher, CollectorServer server,
-                      PrometheusMeterRegistry registry, dev.logpipe.collector.compat.syslog.SyslogListeners syslog) {
+    private Collector(
+            TopicSetup topics,
+            KafkaPublisher publisher,
+            CollectorServer server,
+            PrometheusMeterRegistry registry,
+            SyslogListeners syslog) {
         this.syslog = syslog;
         this.topics = topics;
         this.publisher = publisher;
@@ -50,18 +57,21 @@ public final class Collector implements AutoCloseable {
     }
 
     /** Whether the collector binds {@code config.listen()} itself, or only offers its routes ({@link #handler()}). */
-    public enum Listen { OWN_PORT, MOUNTED }
+    public enum Listen {
+        OWN_PORT,
+        MOUNTED
+    }
 
     /**
      * As {@link #start(CollectorConfig, Clock, Duration)} with the given credentials (for example keys that change
      * at run time); {@link Listen#MOUNTED} binds no port, the caller serves {@link #handler()} on its own.
      */
-    public static Collector start(CollectorConfig config, Clock clock, Duration topicTimeout, ApiKeys keys,
-                                  Listen listen) throws Exception {
+    public static Collector start(
+            CollectorConfig config, Clock clock, Duration topicTimeout, ApiKeys keys, Listen listen) throws Exception {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         TopicSetup topics = new TopicSetup(config.kafka());
         KafkaPublisher publisher = null;
-        dev.logpipe.collector.compat.syslog.SyslogListeners syslog = null;
+        SyslogListeners syslog = null;
         try {
             topics.ensureTopics(topicTimeout);
             publisher = new KafkaPublisher(config.kafka());
@@ -70,36 +80,50 @@ public final class Collector implements AutoCloseable {
             Redactor redactor = new Redactor(config.redaction());
             CollectorConfig.Limits limits = config.limits();
             KafkaPublisher producer = publisher;
-            IngestHandler ingest = new IngestHandler(config, keys,
+            IngestHandler ingest = new IngestHandler(
+                    config,
+                    keys,
                     new TenantLimits(config.tenants(), limits.maxRetryAfter()),
-                    new RequestSlots(limits.maxRequestsPerTenant(), limits.maxRequestsPerAddress(),
+                    new RequestSlots(
+                            limits.maxRequestsPerTenant(),
+                            limits.maxRequestsPerAddress(),
                             limits.maxConcurrentRequests()),
-                    inFlight, new IngestProcessor(config, redactor),
-                    () -> producer.open(config.kafka().topic(), config.kafka().deadLetterTopic()), metrics, clock,
+                    inFlight,
+                    new IngestProcessor(config, redactor),
+                    () -> producer.open(config.kafka().topic(), config.kafka().deadLetterTopic()),
+                    metrics,
+                    clock,
                     System::nanoTime);
-            CollectorServer server = new CollectorServer(config.listen(), config.tls(), limits, ingest, topics,
-                    registry);
+            CollectorServer server =
+                    new CollectorServer(config.listen(), config.tls(), limits, ingest, topics, registry);
             if (listen == Listen.OWN_PORT) {
                 server.start();
             }
-            syslog = new dev.logpipe.collector.compat.syslog.SyslogListeners(config.tenants(), keys, ingest, metrics,
-                    clock);
+            syslog = new SyslogListeners(config.tenants(), keys, ingest, metrics, clock);
             try {
                 syslog.start(config.syslog());
-            } catch (java.io.IOException | RuntimeException e) {
+            } catch (IOException | RuntimeException e) {
                 server.close();
                 throw new IllegalStateException("cannot start the syslog listeners: " + e.getMessage(), e);
             }
             if (listen == Listen.MOUNTED) {
-                log.info("collector ready (mounted) tenants={} topic={} bootstrap={} syslog_listeners={}",
-                        config.tenants().size(), config.kafka().topic(), config.kafka().bootstrapServers(),
+                log.info(
+                        "collector ready (mounted) tenants={} topic={} bootstrap={} syslog_listeners={}",
+                        config.tenants().size(),
+                        config.kafka().topic(),
+                        config.kafka().bootstrapServers(),
                         config.syslog().listeners().size());
                 return new Collector(topics, publisher, server, registry, syslog);
             }
-            log.info("collector ready listen={}{} tenants={} topic={} dead_letter_topic={} bootstrap={} "
-                            + "redaction_rules={}", config.tls() == null ? "http://" : "https://", hostPort(server.address()),
+            log.info(
+                    "collector ready listen={}{} tenants={} topic={} dead_letter_topic={} bootstrap={} "
+                            + "redaction_rules={}",
+                    config.tls() == null ? "http://" : "https://",
+                    hostPort(server.address()),
                     config.tenants().size(),
-                    config.kafka().topic(), config.kafka().deadLetterTopic(), config.kafka().bootstrapServers(),
+                    config.kafka().topic(),
+                    config.kafka().deadLetterTopic(),
+                    config.kafka().bootstrapServers(),
                     redactor.ruleNames());
             return new Collector(topics, publisher, server, registry, syslog);
         } catch (Exception | Error e) {
@@ -128,7 +152,7 @@ public final class Collector implements AutoCloseable {
     }
 
     /** The collector's routes as a Jetty handler (see {@link CollectorServer#handler()}). */
-    public org.eclipse.jetty.server.Handler handler() {
+    public Handler handler() {
         return server.handler();
     }
 

@@ -49,8 +49,8 @@ class BulkIngestTest {
 
     @Test
     void theElasticsearchJavaClientsBulkIsAcceptedWithPerItemStatusAndTheMappedFields() throws Exception {
-        try (ElasticsearchClient es = ElasticsearchClient.of(b -> b.host("http://127.0.0.1:" + collector.port())
-                .usernameAndPassword("elastic", ACME_KEY))) {
+        try (ElasticsearchClient es = ElasticsearchClient.of(
+                b -> b.host("http://127.0.0.1:" + collector.port()).usernameAndPassword("elastic", ACME_KEY))) {
             InfoResponse info = es.info();
             assertThat(info.version().number()).startsWith("8.");
 
@@ -63,12 +63,19 @@ class BulkIngestTest {
             ecs.put("trace", Map.of("id", "4bf92f3577b34da6a3ce929d0e0e4736"));
             ecs.put("span", Map.of("id", "00f067aa0ba902b7"));
             ecs.put("http", Map.of("response", Map.of("status_code", 502)));
-            Map<String, Object> dotted = Map.of("@timestamp", 1764583200000L, "message", "b1 dotted keys",
-                    "log.level", "ERROR", "service.name", "billing");
+            Map<String, Object> dotted = Map.of(
+                    "@timestamp",
+                    1764583200000L,
+                    "message",
+                    "b1 dotted keys",
+                    "log.level",
+                    "ERROR",
+                    "service.name",
+                    "billing");
             Map<String, Object> noMessage = Map.of("@timestamp", "2026-12-01T10:00:01Z", "text", "b1 no message");
 
-            BulkResponse r = es.bulk(b -> b
-                    .operations(o -> o.index(i -> i.index("app-logs").id("ecs-doc-1").document(ecs)))
+            BulkResponse r = es.bulk(b -> b.operations(o ->
+                            o.index(i -> i.index("app-logs").id("ecs-doc-1").document(ecs)))
                     .operations(o -> o.create(c -> c.index("app-logs").document(dotted)))
                     .operations(o -> o.create(c -> c.index("app-logs").document(noMessage))));
             assertThat(r.errors()).isTrue();
@@ -79,7 +86,9 @@ class BulkIngestTest {
         }
         List<JsonNode> got = records("b1 ");
         assertThat(got).hasSize(2);
-        JsonNode ecs = got.stream().filter(n -> n.get("message").asText().equals("b1 checkout failed")).findFirst()
+        JsonNode ecs = got.stream()
+                .filter(n -> n.get("message").asText().equals("b1 checkout failed"))
+                .findFirst()
                 .orElseThrow();
         assertThat(ecs.get("tenant_id").asText()).isEqualTo("acme");
         assertThat(ecs.get("record_id").asText()).isEqualTo("ecs-doc-1");
@@ -93,7 +102,9 @@ class BulkIngestTest {
         assertThat(ecs.get("fields").get("log.logger").asText()).isEqualTo("shop.Checkout");
         assertThat(ecs.get("fields").get("http.response.status_code").asInt()).isEqualTo(502);
         assertThat(ecs.get("fields").get("elasticsearch.index").asText()).isEqualTo("app-logs");
-        JsonNode dotted = got.stream().filter(n -> n.get("message").asText().equals("b1 dotted keys")).findFirst()
+        JsonNode dotted = got.stream()
+                .filter(n -> n.get("message").asText().equals("b1 dotted keys"))
+                .findFirst()
                 .orElseThrow();
         assertThat(dotted.get("level").asText()).isEqualTo("ERROR");
         assertThat(dotted.get("service").asText()).isEqualTo("billing");
@@ -108,8 +119,16 @@ class BulkIngestTest {
         String fluentBit = "{\"create\":{\"_index\":\"fluent-bit\"}}\n"
                 + "{\"@timestamp\":\"2026-12-01T10:00:02.000Z\",\"log\":\"b2 fluent-bit line\\n\",\"stream\":\"stdout\","
                 + "\"kubernetes\":{\"pod_name\":\"web-1\",\"namespace_name\":\"shop\"}}\n";
-        HttpResponse<byte[]> fb = client.send("POST", "/_bulk", fluentBit.getBytes(StandardCharsets.UTF_8),
-                "Content-Type", "application/x-ndjson", "User-Agent", "Fluent-Bit", "Authorization", basic(ACME_KEY));
+        HttpResponse<byte[]> fb = client.send(
+                "POST",
+                "/_bulk",
+                fluentBit.getBytes(StandardCharsets.UTF_8),
+                "Content-Type",
+                "application/x-ndjson",
+                "User-Agent",
+                "Fluent-Bit",
+                "Authorization",
+                basic(ACME_KEY));
         assertThat(fb.statusCode()).as(CompatClient.text(fb)).isEqualTo(200);
         assertThat(CompatClient.json(fb).get("errors").asBoolean()).isFalse();
         assertThat(fb.headers().firstValue("X-Elastic-Product")).contains("Elasticsearch");
@@ -118,8 +137,14 @@ class BulkIngestTest {
         String vector = "{\"index\":{\"_index\":\"vector-2026.12.01\"}}\n"
                 + "{\"host\":\"vec-host\",\"message\":\"b2 vector line\",\"source_type\":\"file\","
                 + "\"timestamp\":\"2026-12-01T10:00:03.456789Z\"}\n";
-        HttpResponse<byte[]> v = client.send("POST", "/_bulk", vector.getBytes(StandardCharsets.UTF_8),
-                "Content-Type", "application/x-ndjson", "Authorization", "Bearer " + ACME_KEY);
+        HttpResponse<byte[]> v = client.send(
+                "POST",
+                "/_bulk",
+                vector.getBytes(StandardCharsets.UTF_8),
+                "Content-Type",
+                "application/x-ndjson",
+                "Authorization",
+                "Bearer " + ACME_KEY);
         assertThat(v.statusCode()).as(CompatClient.text(v)).isEqualTo(200);
 
         // Filebeat 8 (data stream, create, gzip level 1, filter_path).
@@ -127,23 +152,42 @@ class BulkIngestTest {
                 + "{\"@timestamp\":\"2026-12-01T10:00:04.000Z\",\"message\":\"b2 filebeat line\",\"log\":{\"offset\":0,"
                 + "\"file\":{\"path\":\"/var/log/app.log\"}},\"input\":{\"type\":\"filestream\"},\"ecs\":{\"version\":"
                 + "\"8.0.0\"},\"host\":{\"name\":\"fb-host\"},\"agent\":{\"type\":\"filebeat\",\"version\":\"8.19.0\"}}\n";
-        HttpResponse<byte[]> f = client.send("POST", "/_bulk?filter_path=errors,items.*.error,items.*.status",
-                CollectorFixture.gzip(filebeat), "Content-Type", "application/json", "Content-Encoding", "gzip",
-                "Authorization", basic(ACME_KEY));
+        HttpResponse<byte[]> f = client.send(
+                "POST",
+                "/_bulk?filter_path=errors,items.*.error,items.*.status",
+                CollectorFixture.gzip(filebeat),
+                "Content-Type",
+                "application/json",
+                "Content-Encoding",
+                "gzip",
+                "Authorization",
+                basic(ACME_KEY));
         assertThat(f.statusCode()).as(CompatClient.text(f)).isEqualTo(200);
-        assertThat(CompatClient.json(f).get("items").get(0).get("create").get("status").asInt()).isEqualTo(201);
+        assertThat(CompatClient.json(f)
+                        .get("items")
+                        .get(0)
+                        .get("create")
+                        .get("status")
+                        .asInt())
+                .isEqualTo(201);
 
         List<JsonNode> got = records("b2 ");
         assertThat(got).hasSize(3);
-        JsonNode fbr = got.stream().filter(n -> n.get("message").asText().startsWith("b2 fluent-bit")).findFirst()
+        JsonNode fbr = got.stream()
+                .filter(n -> n.get("message").asText().startsWith("b2 fluent-bit"))
+                .findFirst()
                 .orElseThrow();
         assertThat(fbr.get("fields").get("kubernetes.pod_name").asText()).isEqualTo("web-1");
         assertThat(fbr.get("fields").get("elasticsearch.index").asText()).isEqualTo("fluent-bit");
-        JsonNode vr = got.stream().filter(n -> n.get("message").asText().startsWith("b2 vector")).findFirst()
+        JsonNode vr = got.stream()
+                .filter(n -> n.get("message").asText().startsWith("b2 vector"))
+                .findFirst()
                 .orElseThrow();
         assertThat(vr.get("instance_id").asText()).isEqualTo("vec-host");
         assertThat(vr.get("event_time").asText()).isEqualTo("2026-12-01T10:00:03.456789000Z");
-        JsonNode fr = got.stream().filter(n -> n.get("message").asText().startsWith("b2 filebeat")).findFirst()
+        JsonNode fr = got.stream()
+                .filter(n -> n.get("message").asText().startsWith("b2 filebeat"))
+                .findFirst()
                 .orElseThrow();
         assertThat(fr.get("instance_id").asText()).isEqualTo("fb-host");
         assertThat(fr.get("fields").get("log.file.path").asText()).isEqualTo("/var/log/app.log");
@@ -153,31 +197,53 @@ class BulkIngestTest {
     void theHandshakeProbesOfShippersGetHarmlessAnswers() throws Exception {
         HttpResponse<byte[]> root = client.send("GET", "/", null);
         assertThat(root.statusCode()).isEqualTo(200);
-        assertThat(CompatClient.json(root).get("version").get("number").asText()).startsWith("8.");
+        assertThat(CompatClient.json(root).get("version").get("number").asText())
+                .startsWith("8.");
         assertThat(CompatClient.json(root).get("tagline").asText()).isEqualTo("You Know, for Search");
-        assertThat(client.send("HEAD", "/_index_template/filebeat-8.19.0", null).statusCode()).isEqualTo(200);
-        assertThat(CompatClient.json(client.send("PUT", "/_index_template/logstash",
-                "{\"index_patterns\":[\"logstash-*\"]}".getBytes(StandardCharsets.UTF_8), "Content-Type",
-                "application/json")).get("acknowledged").asBoolean()).isTrue();
-        assertThat(CompatClient.json(client.send("GET", "/_license", null)).get("license").get("status").asText())
+        assertThat(client.send("HEAD", "/_index_template/filebeat-8.19.0", null).statusCode())
+                .isEqualTo(200);
+        assertThat(CompatClient.json(client.send(
+                                "PUT",
+                                "/_index_template/logstash",
+                                "{\"index_patterns\":[\"logstash-*\"]}".getBytes(StandardCharsets.UTF_8),
+                                "Content-Type",
+                                "application/json"))
+                        .get("acknowledged")
+                        .asBoolean())
+                .isTrue();
+        assertThat(CompatClient.json(client.send("GET", "/_license", null))
+                        .get("license")
+                        .get("status")
+                        .asText())
                 .isEqualTo("active");
-        assertThat(CompatClient.json(client.send("GET", "/_nodes/http", null)).get("_nodes").get("total").asInt())
+        assertThat(CompatClient.json(client.send("GET", "/_nodes/http", null))
+                        .get("_nodes")
+                        .get("total")
+                        .asInt())
                 .isEqualTo(1);
-        assertThat(client.send("GET", "/_ilm/policy/filebeat", null).statusCode()).isEqualTo(200);
+        assertThat(client.send("GET", "/_ilm/policy/filebeat", null).statusCode())
+                .isEqualTo(200);
         assertThat(client.send("GET", "/no/such/path/here", null).statusCode()).isEqualTo(404);
     }
 
     @Test
     void badBulkInputGetsElasticsearchErrorShapesAndTheCollectorKeepsServing() throws Exception {
-        HttpResponse<byte[]> noKey = client.send("POST", "/_bulk",
+        HttpResponse<byte[]> noKey = client.send(
+                "POST",
+                "/_bulk",
                 "{\"index\":{\"_index\":\"x\"}}\n{\"message\":\"b3 never\"}\n".getBytes(StandardCharsets.UTF_8));
         assertThat(noKey.statusCode()).isEqualTo(401);
         assertThat(CompatClient.json(noKey).get("error").get("type").asText()).isEqualTo("security_exception");
-        assertThat(noKey.headers().allValues("WWW-Authenticate")).anySatisfy(h -> assertThat(h).startsWith("Basic"));
+        assertThat(noKey.headers().allValues("WWW-Authenticate"))
+                .anySatisfy(h -> assertThat(h).startsWith("Basic"));
 
-        HttpResponse<byte[]> malformed = client.send("POST", "/_bulk",
+        HttpResponse<byte[]> malformed = client.send(
+                "POST",
+                "/_bulk",
                 "{\"index\":{\"_index\":\"x\"}}\n{\"message\":\"b3 before\"}\nnot an action\n{\"message\":\"b3 after\"}\n"
-                        .getBytes(StandardCharsets.UTF_8), "Authorization", "Bearer " + ACME_KEY);
+                        .getBytes(StandardCharsets.UTF_8),
+                "Authorization",
+                "Bearer " + ACME_KEY);
         assertThat(malformed.statusCode()).isEqualTo(400);
         JsonNode err = CompatClient.json(malformed);
         assertThat(err.get("status").asInt()).isEqualTo(400);
@@ -190,29 +256,45 @@ class BulkIngestTest {
                 + "{\"create\":{\"_index\":\"x\"}}\n{\"message\":\"b3 bad time\",\"@timestamp\":\"yesterday\"}\n"
                 + "{\"create\":{}}\n{\"message\":\"b3 no index\"}\n"
                 + "{\"create\":{\"_index\":\"x\",\"_id\":\"b3-good\"}}\n{\"message\":\"b3 good\"}\n";
-        HttpResponse<byte[]> m = client.send("POST", "/_bulk", mixed.getBytes(StandardCharsets.UTF_8),
-                "Authorization", "Bearer " + ACME_KEY);
+        HttpResponse<byte[]> m = client.send(
+                "POST", "/_bulk", mixed.getBytes(StandardCharsets.UTF_8), "Authorization", "Bearer " + ACME_KEY);
         assertThat(m.statusCode()).as(CompatClient.text(m)).isEqualTo(200);
         JsonNode items = CompatClient.json(m).get("items");
         assertThat(CompatClient.json(m).get("errors").asBoolean()).isTrue();
         assertThat(items).hasSize(7);
         assertThat(items.get(0).get("delete").get("status").asInt()).isEqualTo(400);
-        assertThat(items.get(1).get("update").get("error").get("reason").asText()).contains("update is not supported");
-        assertThat(items.get(2).get("create").get("error").get("reason").asText()).contains("not a JSON object");
-        assertThat(items.get(3).get("create").get("error").get("reason").asText()).contains("not valid JSON");
-        assertThat(items.get(4).get("create").get("error").get("reason").asText()).contains("event_time");
-        assertThat(items.get(5).get("create").get("error").get("reason").asText()).contains("no _index");
+        assertThat(items.get(1).get("update").get("error").get("reason").asText())
+                .contains("update is not supported");
+        assertThat(items.get(2).get("create").get("error").get("reason").asText())
+                .contains("not a JSON object");
+        assertThat(items.get(3).get("create").get("error").get("reason").asText())
+                .contains("not valid JSON");
+        assertThat(items.get(4).get("create").get("error").get("reason").asText())
+                .contains("event_time");
+        assertThat(items.get(5).get("create").get("error").get("reason").asText())
+                .contains("no _index");
         assertThat(items.get(6).get("create").get("status").asInt()).isEqualTo(201);
 
         // Index in the URL; still serving.
-        HttpResponse<byte[]> ok = client.send("POST", "/from-url/_bulk",
+        HttpResponse<byte[]> ok = client.send(
+                "POST",
+                "/from-url/_bulk",
                 "{\"index\":{}}\n{\"message\":\"b3 url index\"}\n".getBytes(StandardCharsets.UTF_8),
-                "Authorization", "Bearer " + ACME_KEY);
+                "Authorization",
+                "Bearer " + ACME_KEY);
         assertThat(ok.statusCode()).isEqualTo(200);
-        assertThat(CompatClient.json(ok).get("items").get(0).get("index").get("_index").asText()).isEqualTo("from-url");
+        assertThat(CompatClient.json(ok)
+                        .get("items")
+                        .get(0)
+                        .get("index")
+                        .get("_index")
+                        .asText())
+                .isEqualTo("from-url");
         List<JsonNode> got = records("b3 ");
         // A malformed body is refused whole, as Elasticsearch does: nothing after the bad line is read.
-        assertThat(got).extracting(n -> n.get("message").asText()).contains("b3 good", "b3 url index")
+        assertThat(got)
+                .extracting(n -> n.get("message").asText())
+                .contains("b3 good", "b3 url index")
                 .doesNotContain("b3 after", "b3 never");
     }
 }

@@ -23,6 +23,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -57,30 +58,46 @@ class CollectorAttackTest {
     void aThousandSlowBodiesLeaveHealthChecksAndOtherTenantsAnsweringWithinASecond() throws Exception {
         int port = collector.port();
         // One POST before the attack, so that the first measured one is not the one that loads the classes.
-        assertThat(RawHttp.exchange(OTHER_ADDRESS, port, "POST", "/api/v1/logs", "Bearer " + GLOBEX_KEY,
-                "{\"message\":\"a1 warm\"}\n".getBytes(StandardCharsets.UTF_8), 5_000).status()).isEqualTo(200);
+        assertThat(RawHttp.exchange(
+                                OTHER_ADDRESS,
+                                port,
+                                "POST",
+                                "/api/v1/logs",
+                                "Bearer " + GLOBEX_KEY,
+                                "{\"message\":\"a1 warm\"}\n".getBytes(StandardCharsets.UTF_8),
+                                5_000)
+                        .status())
+                .isEqualTo(200);
         AtomicBoolean attacking = new AtomicBoolean(true);
         AtomicInteger opened = new AtomicInteger();
         Thread attacker = new Thread(() -> slowBodies(port, 1000, attacking, opened), "slow-body-attacker");
         attacker.start();
         try {
-            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> opened.get() >= 1000);
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> opened.get() >= 1000);
             List<Long> health = new ArrayList<>();
             List<Long> posts = new ArrayList<>();
             for (int i = 0; i < 12; i++) {
                 RawHttp.Reply h = RawHttp.exchange(OTHER_ADDRESS, port, "GET", "/healthz", null, null, 5_000);
                 assertThat(h.status()).isEqualTo(200);
                 health.add(h.millis());
-                RawHttp.Reply p = RawHttp.exchange(OTHER_ADDRESS, port, "POST", "/api/v1/logs", "Bearer " + GLOBEX_KEY,
-                        ("{\"message\":\"a1 normal " + i + "\"}\n").getBytes(StandardCharsets.UTF_8), 5_000);
+                RawHttp.Reply p = RawHttp.exchange(
+                        OTHER_ADDRESS,
+                        port,
+                        "POST",
+                        "/api/v1/logs",
+                        "Bearer " + GLOBEX_KEY,
+                        ("{\"message\":\"a1 normal " + i + "\"}\n").getBytes(StandardCharsets.UTF_8),
+                        5_000);
                 assertThat(p.status()).as(p.body()).isEqualTo(200);
                 posts.add(p.millis());
                 Thread.sleep(250); // spread the probes over the attack (pacing, not waiting for a condition)
             }
-            assertThat(health).as("health check latencies (ms) under attack").allSatisfy(ms -> assertThat(ms)
-                    .isLessThan(1_000));
-            assertThat(posts).as("another tenant's POST latencies (ms) under attack").allSatisfy(ms -> assertThat(ms)
-                    .isLessThan(1_000));
+            assertThat(health)
+                    .as("health check latencies (ms) under attack")
+                    .allSatisfy(ms -> assertThat(ms).isLessThan(1_000));
+            assertThat(posts)
+                    .as("another tenant's POST latencies (ms) under attack")
+                    .allSatisfy(ms -> assertThat(ms).isLessThan(1_000));
         } finally {
             attacking.set(false);
             attacker.join();
@@ -96,7 +113,8 @@ class CollectorAttackTest {
      */
     private static void slowBodies(int port, int count, AtomicBoolean attacking, AtomicInteger opened) {
         byte[] head = ("POST /api/v1/logs HTTP/1.1\r\nHost: collector\r\nAuthorization: Bearer " + ACME_KEY
-                + "\r\nContent-Length: 100000\r\n\r\n{").getBytes(StandardCharsets.US_ASCII);
+                        + "\r\nContent-Length: 100000\r\n\r\n{")
+                .getBytes(StandardCharsets.US_ASCII);
         List<Socket> sockets = new ArrayList<>();
         try {
             while (attacking.get()) {
@@ -153,11 +171,15 @@ class CollectorAttackTest {
         for (int r = 0; r < requests; r++) {
             StringBuilder body = new StringBuilder();
             for (int i = 0; i < perRequest; i++) {
-                body.append("{\"message\":\"a2 burst ").append(r).append('-').append(i).append("\"}\n");
+                body.append("{\"message\":\"a2 burst ")
+                        .append(r)
+                        .append('-')
+                        .append(i)
+                        .append("\"}\n");
             }
             byte[] bytes = body.toString().getBytes(StandardCharsets.UTF_8);
-            replies.add(pool.submit(() -> RawHttp.exchange(null, collector.port(), "POST", "/api/v1/logs",
-                    "Bearer " + BURST_KEY, bytes, 30_000)));
+            replies.add(pool.submit(() -> RawHttp.exchange(
+                    null, collector.port(), "POST", "/api/v1/logs", "Bearer " + BURST_KEY, bytes, 30_000)));
         }
         int accepted = 0;
         int ok = 0;
@@ -167,31 +189,46 @@ class CollectorAttackTest {
             if (reply.status() == 200) {
                 ok++;
             } else {
-                assertThat(Long.parseLong(reply.retryAfter())).as("Retry-After is capped at limits.max_retry_after")
+                assertThat(Long.parseLong(reply.retryAfter()))
+                        .as("Retry-After is capped at limits.max_retry_after")
                         .isBetween(1L, 30L);
             }
             JsonNode answer = JSON.readTree(reply.body());
             accepted += answer.path("accepted").asInt();
             if (reply.status() == 429 && answer.has("resume_from_line")) {
-                assertThat(answer.get("resume_from_line").asInt()).isEqualTo(answer.get("accepted").asInt() + 1);
+                assertThat(answer.get("resume_from_line").asInt())
+                        .isEqualTo(answer.get("accepted").asInt() + 1);
             }
         }
         pool.shutdown();
         double seconds = (System.nanoTime() - t0) / 1e9;
         // The bucket holds 10, refills 10/s; one request may finish in debt.
-        assertThat(accepted).as("records taken by 20 parallel requests of 5,000 at 10/s")
+        assertThat(accepted)
+                .as("records taken by 20 parallel requests of 5,000 at 10/s")
                 .isLessThanOrEqualTo(perRequest + 10 + (int) Math.ceil(seconds * 10));
         assertThat(ok).isLessThanOrEqualTo(1);
 
         List<String> inTopic = TopicContents.recordLines(
-                TopicContents.readAll(KAFKA.bootstrapServers(), "attack.records", Duration.ofSeconds(20))).stream()
-                .filter(l -> l.contains("a2 burst ")).toList();
-        assertThat(inTopic).as("exactly what was reported as accepted reached the topic").hasSize(accepted);
+                        TopicContents.readAll(KAFKA.bootstrapServers(), "attack.records", Duration.ofSeconds(20)))
+                .stream()
+                .filter(l -> l.contains("a2 burst "))
+                .toList();
+        assertThat(inTopic)
+                .as("exactly what was reported as accepted reached the topic")
+                .hasSize(accepted);
 
-        RawHttp.Reply next = RawHttp.exchange(null, collector.port(), "POST", "/api/v1/logs", "Bearer " + BURST_KEY,
-                "{\"message\":\"a2 after\"}\n".getBytes(StandardCharsets.UTF_8), 5_000);
+        RawHttp.Reply next = RawHttp.exchange(
+                null,
+                collector.port(),
+                "POST",
+                "/api/v1/logs",
+                "Bearer " + BURST_KEY,
+                "{\"message\":\"a2 after\"}\n".getBytes(StandardCharsets.UTF_8),
+                5_000);
         assertThat(next.status()).isEqualTo(429);
-        assertThat(next.retryAfter()).as("the bucket needs minutes; the answer is capped").isEqualTo("30");
+        assertThat(next.retryAfter())
+                .as("the bucket needs minutes; the answer is capped")
+                .isEqualTo("30");
     }
 
     @Test
@@ -199,9 +236,11 @@ class CollectorAttackTest {
         try (Socket s = new Socket("127.0.0.1", collector.port())) {
             s.setSoTimeout(5_000);
             byte[] body = "{\"message\":\"a3 two keys\"}\n".getBytes(StandardCharsets.UTF_8);
-            s.getOutputStream().write(("POST /api/v1/logs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + ACME_KEY
-                    + "\r\nAuthorization: Bearer " + GLOBEX_KEY + "\r\nContent-Length: " + body.length + "\r\n\r\n")
-                    .getBytes(StandardCharsets.US_ASCII));
+            s.getOutputStream()
+                    .write(("POST /api/v1/logs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + ACME_KEY
+                                    + "\r\nAuthorization: Bearer " + GLOBEX_KEY + "\r\nContent-Length: " + body.length
+                                    + "\r\n\r\n")
+                            .getBytes(StandardCharsets.US_ASCII));
             s.getOutputStream().write(body);
             String status = new String(s.getInputStream().readNBytes(12), StandardCharsets.US_ASCII);
             assertThat(status).isEqualTo("HTTP/1.1 401");

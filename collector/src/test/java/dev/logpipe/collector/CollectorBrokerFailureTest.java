@@ -30,11 +30,14 @@ class CollectorBrokerFailureTest {
     @Test
     void whileTheBrokerIsDownRequestsGet503AndNoAcknowledgedRecordIsLostAcrossAKillNine() throws Exception {
         try (BrokerProcess broker = BrokerProcess.start(dir.resolve("broker"));
-             CollectorFixture collector = CollectorFixture.start(broker.bootstrapServers(), "fail", "")) {
+                CollectorFixture collector = CollectorFixture.start(broker.bootstrapServers(), "fail", "")) {
             Set<String> acknowledged = new HashSet<>();
             for (int i = 0; i < 20; i++) {
                 String m = "before " + i;
-                assertThat(collector.post(ACME_KEY, "{\"message\":\"" + m + "\"}\n").statusCode()).isEqualTo(200);
+                assertThat(collector
+                                .post(ACME_KEY, "{\"message\":\"" + m + "\"}\n")
+                                .statusCode())
+                        .isEqualTo(200);
                 acknowledged.add(m);
             }
 
@@ -44,15 +47,23 @@ class CollectorBrokerFailureTest {
             assertThat(down.headers().firstValue("Retry-After")).isPresent();
             assertThat(JSON.readTree(down.body()).get("error").asText()).contains("nothing is claimed");
             assertThat(collector.get("/readyz").statusCode()).isEqualTo(503);
-            assertThat(collector.get("/healthz").statusCode()).as("the process itself is up").isEqualTo(200);
+            assertThat(collector.get("/healthz").statusCode())
+                    .as("the process itself is up")
+                    .isEqualTo(200);
 
             broker.restart();
-            await().atMost(Duration.ofSeconds(60)).until(() ->
-                    collector.post(ACME_KEY, "{\"message\":\"after restart\"}\n").statusCode() == 200);
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> collector
+                                    .post(ACME_KEY, "{\"message\":\"after restart\"}\n")
+                                    .statusCode()
+                            == 200);
             acknowledged.add("after restart");
             for (int i = 0; i < 20; i++) {
                 String m = "after " + i;
-                assertThat(collector.post(ACME_KEY, "{\"message\":\"" + m + "\"}\n").statusCode()).isEqualTo(200);
+                assertThat(collector
+                                .post(ACME_KEY, "{\"message\":\"" + m + "\"}\n")
+                                .statusCode())
+                        .isEqualTo(200);
                 acknowledged.add(m);
             }
             assertThat(collector.get("/readyz").statusCode()).isEqualTo(200);
@@ -63,7 +74,9 @@ class CollectorBrokerFailureTest {
             for (String l : lines) {
                 inTopic.add(JSON.readTree(l).get("message").asText());
             }
-            assertThat(inTopic).as("every acknowledged record survived the kill -9").containsAll(acknowledged);
+            assertThat(inTopic)
+                    .as("every acknowledged record survived the kill -9")
+                    .containsAll(acknowledged);
         }
     }
 }

@@ -22,7 +22,8 @@ final class CollectorFixture implements AutoCloseable {
     static final String BURST_KEY = "burst-key-0123456789";
 
     private final Collector collector;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private CollectorFixture(Collector collector) {
         this.collector = collector;
@@ -66,8 +67,15 @@ final class CollectorFixture implements AutoCloseable {
                   rules:
                     - name: internal_ticket
                       pattern: 'TKT-[0-9]{6}'
-                """.formatted(ApiKeys.sha256(ACME_KEY), ApiKeys.sha256(GLOBEX_KEY), ApiKeys.sha256(SLOW_KEY),
-                ApiKeys.sha256(BURST_KEY), bootstrap, topicPrefix, topicPrefix) + extraYaml;
+                """.formatted(
+                                ApiKeys.sha256(ACME_KEY),
+                                ApiKeys.sha256(GLOBEX_KEY),
+                                ApiKeys.sha256(SLOW_KEY),
+                                ApiKeys.sha256(BURST_KEY),
+                                bootstrap,
+                                topicPrefix,
+                                topicPrefix)
+                + extraYaml;
         CollectorConfig config = new CollectorConfigLoader().parse(yaml, "test");
         return new CollectorFixture(Collector.start(config, Clock.systemUTC(), Duration.ofSeconds(60)));
     }
@@ -90,8 +98,10 @@ final class CollectorFixture implements AutoCloseable {
     }
 
     HttpResponse<String> post(String key, byte[] body, String encoding) throws IOException, InterruptedException {
-        HttpRequest.Builder b = HttpRequest.newBuilder(url("/api/v1/logs")).timeout(Duration.ofSeconds(30))
-                .header("Content-Type", "application/x-ndjson").POST(HttpRequest.BodyPublishers.ofByteArray(body));
+        HttpRequest.Builder b = HttpRequest.newBuilder(url("/api/v1/logs"))
+                .timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/x-ndjson")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body));
         if (key != null) {
             b.header("Authorization", "Bearer " + key);
         }

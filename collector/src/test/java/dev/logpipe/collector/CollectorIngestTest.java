@@ -6,8 +6,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.luben.zstd.Zstd;
 import dev.logpipe.broker.testing.EmbeddedBrokerExtension;
 import dev.logpipe.broker.testing.TopicContents;
+import java.io.BufferedReader;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.Socket;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -47,7 +54,9 @@ class CollectorIngestTest {
     }
 
     private static List<JsonNode> withMessagePrefix(String prefix) throws Exception {
-        return records("ingest.records").stream().filter(r -> r.get("message").asText().startsWith(prefix)).toList();
+        return records("ingest.records").stream()
+                .filter(r -> r.get("message").asText().startsWith(prefix))
+                .toList();
     }
 
     @Test
@@ -65,15 +74,18 @@ class CollectorIngestTest {
         assertThat(answer.get("stage").asText()).isEqualTo("DURABLE_IN_BROKER");
 
         List<JsonNode> got = withMessagePrefix("t1 ");
-        assertThat(got).extracting(n -> n.get("message").asText()).containsExactlyInAnyOrder("t1 one", "t1 two",
-                "t1 three");
+        assertThat(got)
+                .extracting(n -> n.get("message").asText())
+                .containsExactlyInAnyOrder("t1 one", "t1 two", "t1 three");
         assertThat(got).allSatisfy(n -> {
             assertThat(n.get("tenant_id").asText()).isEqualTo("acme");
             assertThat(n.get("observed_time").asText()).doesNotStartWith("2001");
             assertThat(n.get("record_id").asText()).isNotBlank();
         });
-        assertThat(got).filteredOn(n -> n.get("message").asText().equals("t1 two"))
-                .extracting(n -> n.get("record_id").asText()).containsExactly("fixed-id-000000000000000000000000");
+        assertThat(got)
+                .filteredOn(n -> n.get("message").asText().equals("t1 two"))
+                .extracting(n -> n.get("record_id").asText())
+                .containsExactly("fixed-id-000000000000000000000000");
     }
 
     @Test
@@ -83,12 +95,14 @@ class CollectorIngestTest {
         assertThat(collector.post(ACME_KEY, body).statusCode()).isEqualTo(200);
         List<JsonNode> got = withMessagePrefix("t2 ");
         assertThat(got).hasSize(4);
-        assertThat(got.stream().map(n -> n.get("record_id").asText()).distinct()).hasSize(2);
+        assertThat(got.stream().map(n -> n.get("record_id").asText()).distinct())
+                .hasSize(2);
     }
 
     @Test
     void withoutAValidKeyTheAnswerIs401AndNothingIsPublished() throws Exception {
-        assertThat(collector.post(null, "{\"message\":\"t3 no key\"}\n").statusCode()).isEqualTo(401);
+        assertThat(collector.post(null, "{\"message\":\"t3 no key\"}\n").statusCode())
+                .isEqualTo(401);
         HttpResponse<String> wrong = collector.post("not-a-key", "{\"message\":\"t3 wrong key\"}\n");
         assertThat(wrong.statusCode()).isEqualTo(401);
         assertThat(wrong.headers().firstValue("WWW-Authenticate")).contains("Bearer");
@@ -117,7 +131,8 @@ class CollectorIngestTest {
         assertThat(lines).containsExactly(2, 3, 4, 5, 6);
 
         List<JsonNode> dead = records("ingest.dead-letter").stream()
-                .filter(n -> n.path("raw").asText().contains("t4 deep") || n.path("raw").asText().equals("{not json"))
+                .filter(n -> n.path("raw").asText().contains("t4 deep")
+                        || n.path("raw").asText().equals("{not json"))
                 .toList();
         assertThat(dead).hasSize(2).allSatisfy(n -> {
             assertThat(n.get("reason").asText()).isEqualTo("SCHEMA_INVALID");
@@ -135,7 +150,8 @@ class CollectorIngestTest {
             "hunter2-very-secret",
             "4111 1111 1111 1111",
             "TKT-123456",
-            "s3cr3t-field-value"};
+            "s3cr3t-field-value"
+        };
         String body = "{\"message\":\"t5 call with Authorization: Bearer " + secrets[0] + "\"}\n"
                 + "{\"message\":\"t5 key " + secrets[1] + " used\"}\n"
                 + "{\"message\":\"t5 -----BEGIN RSA PRIVATE KEY-----\\n" + secrets[2]
@@ -149,14 +165,23 @@ class CollectorIngestTest {
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         assertThat(JSON.readTree(r.body()).get("accepted").asInt()).isEqualTo(8);
 
-        String topic = String.join("\n", TopicContents.recordLines(
-                TopicContents.readAll(KAFKA.bootstrapServers(), "ingest.records", Duration.ofSeconds(20))));
+        String topic = String.join(
+                "\n",
+                TopicContents.recordLines(
+                        TopicContents.readAll(KAFKA.bootstrapServers(), "ingest.records", Duration.ofSeconds(20))));
         for (String s : secrets) {
             assertThat(topic).as("the records topic never holds %s", s).doesNotContain(s);
         }
-        assertThat(topic).contains("[REDACTED:bearer_token]", "[REDACTED:aws_access_key]",
-                "[REDACTED:private_key]", "[REDACTED:secret_pair]", "[REDACTED:card_number]",
-                "[REDACTED:internal_ticket]", "[REDACTED:secret_field]", "4111 1111 1111 1112");
+        assertThat(topic)
+                .contains(
+                        "[REDACTED:bearer_token]",
+                        "[REDACTED:aws_access_key]",
+                        "[REDACTED:private_key]",
+                        "[REDACTED:secret_pair]",
+                        "[REDACTED:card_number]",
+                        "[REDACTED:internal_ticket]",
+                        "[REDACTED:secret_field]",
+                        "4111 1111 1111 1112");
         String metrics = collector.get("/metrics").body();
         assertThat(metrics).contains("logpipe_collector_redactions_total{rule=\"aws_access_key\"}");
     }
@@ -170,32 +195,39 @@ class CollectorIngestTest {
         assertThat(collector.post(SLOW_KEY, body.toString()).statusCode()).isEqualTo(200); // 40 of a 20/s budget
         HttpResponse<String> refused = collector.post(SLOW_KEY, "{\"message\":\"t6 more\"}\n");
         assertThat(refused.statusCode()).isEqualTo(429);
-        assertThat(refused.headers().firstValue("Retry-After")).hasValueSatisfying(v ->
-                assertThat(Long.parseLong(v)).isBetween(1L, 5L));
+        assertThat(refused.headers().firstValue("Retry-After"))
+                .hasValueSatisfying(v -> assertThat(Long.parseLong(v)).isBetween(1L, 5L));
         // A client that waits for 100 Continue is answered without being asked for the body it would waste.
-        try (java.net.Socket s = new java.net.Socket("127.0.0.1", collector.url("/").getPort())) {
+        try (Socket s = new Socket("127.0.0.1", collector.url("/").getPort())) {
             s.setSoTimeout(10_000);
-            s.getOutputStream().write(("POST /api/v1/logs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + SLOW_KEY
-                    + "\r\nExpect: 100-continue\r\nContent-Length: 25\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-            String status = new java.io.BufferedReader(new java.io.InputStreamReader(s.getInputStream(),
-                    StandardCharsets.US_ASCII)).readLine();
+            s.getOutputStream()
+                    .write(("POST /api/v1/logs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + SLOW_KEY
+                                    + "\r\nExpect: 100-continue\r\nContent-Length: 25\r\n\r\n")
+                            .getBytes(StandardCharsets.US_ASCII));
+            String status =
+                    new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.US_ASCII)).readLine();
             assertThat(status).isEqualTo("HTTP/1.1 429 Too Many Requests");
         }
         assertThat(collector.get("/metrics").body())
                 .contains("logpipe_collector_rate_limited_total{limit=\"records_per_second\",tenant=\"slow\"}");
-        assertThat(collector.post(ACME_KEY, "{\"message\":\"t6 other tenant\"}\n").statusCode())
-                .as("another tenant is not affected").isEqualTo(200);
+        assertThat(collector
+                        .post(ACME_KEY, "{\"message\":\"t6 other tenant\"}\n")
+                        .statusCode())
+                .as("another tenant is not affected")
+                .isEqualTo(200);
     }
 
     @Test
     void bodiesOverTheCapsAreRefusedWith413() throws Exception {
         // Only the headers are sent: the answer comes before any of the announced 2 MiB is read.
-        try (java.net.Socket s = new java.net.Socket("127.0.0.1", collector.url("/").getPort())) {
+        try (Socket s = new Socket("127.0.0.1", collector.url("/").getPort())) {
             s.setSoTimeout(10_000);
-            s.getOutputStream().write(("POST /api/v1/logs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + ACME_KEY
-                    + "\r\nContent-Length: 2097152\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-            String status = new java.io.BufferedReader(new java.io.InputStreamReader(s.getInputStream(),
-                    StandardCharsets.US_ASCII)).readLine();
+            s.getOutputStream()
+                    .write(("POST /api/v1/logs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + ACME_KEY
+                                    + "\r\nContent-Length: 2097152\r\n\r\n")
+                            .getBytes(StandardCharsets.US_ASCII));
+            String status =
+                    new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.US_ASCII)).readLine();
             assertThat(status).isEqualTo("HTTP/1.1 413 Payload Too Large");
         }
         // 8 MiB of spaces compress to a few KiB: the decoded size is capped too (a gzip bomb).
@@ -217,16 +249,19 @@ class CollectorIngestTest {
 
     @Test
     void gzipAndZstdBodiesAreAcceptedAndBrokenOnesGet400() throws Exception {
-        assertThat(collector.post(ACME_KEY, CollectorFixture.gzip("{\"message\":\"t9 gz\"}\n"), "gzip").statusCode())
+        assertThat(collector
+                        .post(ACME_KEY, CollectorFixture.gzip("{\"message\":\"t9 gz\"}\n"), "gzip")
+                        .statusCode())
                 .isEqualTo(200);
-        byte[] zstd = com.github.luben.zstd.Zstd.compress("{\"message\":\"t9 zstd\"}\n".getBytes(StandardCharsets.UTF_8));
+        byte[] zstd = Zstd.compress("{\"message\":\"t9 zstd\"}\n".getBytes(StandardCharsets.UTF_8));
         assertThat(collector.post(ACME_KEY, zstd, "zstd").statusCode()).isEqualTo(200);
-        HttpResponse<String> broken = collector.post(ACME_KEY, "not gzip at all".getBytes(StandardCharsets.UTF_8),
-                "gzip");
+        HttpResponse<String> broken =
+                collector.post(ACME_KEY, "not gzip at all".getBytes(StandardCharsets.UTF_8), "gzip");
         assertThat(broken.statusCode()).isEqualTo(400);
         assertThat(broken.body()).contains("not valid gzip");
         assertThat(collector.post(ACME_KEY, new byte[] {1}, "br").statusCode()).isEqualTo(415);
-        assertThat(withMessagePrefix("t9 ")).extracting(n -> n.get("message").asText())
+        assertThat(withMessagePrefix("t9 "))
+                .extracting(n -> n.get("message").asText())
                 .containsExactlyInAnyOrder("t9 gz", "t9 zstd");
     }
 
@@ -235,7 +270,8 @@ class CollectorIngestTest {
         String body = "{\"message\":\"t10 future\",\"event_time\":\"2999-01-01T00:00:00Z\"}\n"
                 + "{\"message\":\"t10 past\",\"event_time\":\"1999-01-01T00:00:00Z\"}\n";
         assertThat(collector.post(ACME_KEY, body).statusCode()).isEqualTo(200);
-        assertThat(withMessagePrefix("t10 ")).extracting(n -> n.get("message").asText() + "="
+        assertThat(withMessagePrefix("t10 "))
+                .extracting(n -> n.get("message").asText() + "="
                         + n.get("fields").get("logpipe.event_time.flag").asText())
                 .containsExactlyInAnyOrder("t10 future=future", "t10 past=past");
     }
@@ -249,15 +285,19 @@ class CollectorIngestTest {
 
     @Test
     void aSlowClientIsCutOffByTheIdleTimeoutAndOthersAreServedMeanwhile() throws Exception {
-        try (java.net.Socket s = new java.net.Socket("127.0.0.1", collector.url("/").getPort())) {
+        try (Socket s = new Socket("127.0.0.1", collector.url("/").getPort())) {
             s.setSoTimeout(10_000);
-            s.getOutputStream().write(("POST /api/v1/logs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + ACME_KEY
-                    + "\r\nContent-Length: 100\r\n\r\n{\"message\":").getBytes(StandardCharsets.US_ASCII));
+            s.getOutputStream()
+                    .write(("POST /api/v1/logs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + ACME_KEY
+                                    + "\r\nContent-Length: 100\r\n\r\n{\"message\":")
+                            .getBytes(StandardCharsets.US_ASCII));
             // The rest of the body never comes; another client is served meanwhile.
-            assertThat(collector.post(ACME_KEY, "{\"message\":\"t11 while a slow one waits\"}\n").statusCode())
+            assertThat(collector
+                            .post(ACME_KEY, "{\"message\":\"t11 while a slow one waits\"}\n")
+                            .statusCode())
                     .isEqualTo(200);
             long t0 = System.nanoTime();
-            java.io.InputStream in = s.getInputStream();
+            InputStream in = s.getInputStream();
             byte[] buf = new byte[4096];
             int n;
             StringBuilder got = new StringBuilder();
@@ -266,7 +306,9 @@ class CollectorIngestTest {
             }
             long waitedMs = (System.nanoTime() - t0) / 1_000_000;
             assertThat(waitedMs).as("closed by limits.idle_timeout (1s here)").isLessThan(8_000);
-            assertThat(got.toString()).as("no 200 for a body that never arrived").doesNotContain(" 200 ");
+            assertThat(got.toString())
+                    .as("no 200 for a body that never arrived")
+                    .doesNotContain(" 200 ");
         }
     }
 
@@ -280,17 +322,20 @@ class CollectorIngestTest {
         byte[] badUtf8 = "{\"message\":\"t12 \u00ff\"}\n".getBytes(StandardCharsets.ISO_8859_1);
         byte[] body = (many + new String(badUtf8, StandardCharsets.ISO_8859_1) + "{\"message\":\"t12 fine\"}\n")
                 .getBytes(StandardCharsets.ISO_8859_1);
-        java.net.http.HttpRequest req = java.net.http.HttpRequest.newBuilder(collector.url("/api/v1/logs"))
-                .header("Authorization", "Bearer " + ACME_KEY).header("X-Tenant", "globex")
-                .header("X-Tenant-Id", "globex").POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(body))
+        HttpRequest req = HttpRequest.newBuilder(collector.url("/api/v1/logs"))
+                .header("Authorization", "Bearer " + ACME_KEY)
+                .header("X-Tenant", "globex")
+                .header("X-Tenant-Id", "globex")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
                 .build();
-        HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(req,
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = HttpClient.newHttpClient().send(req, HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         JsonNode answer = JSON.readTree(r.body());
         assertThat(answer.get("accepted").asInt()).isEqualTo(1);
         assertThat(answer.get("dead_lettered").asInt()).isEqualTo(2);
-        assertThat(withMessagePrefix("t12 ")).extracting(n -> n.get("tenant_id").asText()).containsExactly("acme");
+        assertThat(withMessagePrefix("t12 "))
+                .extracting(n -> n.get("tenant_id").asText())
+                .containsExactly("acme");
     }
 
     @Test
@@ -302,8 +347,10 @@ class CollectorIngestTest {
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         assertThat(JSON.readTree(r.body()).get("dead_lettered").asInt()).isEqualTo(2);
         assertThat(r.body()).doesNotContain("eyJsecretTokenValue");
-        String dlq = String.join("\n", TopicContents.recordLines(
-                TopicContents.readAll(KAFKA.bootstrapServers(), "ingest.dead-letter", Duration.ofSeconds(20))));
+        String dlq = String.join(
+                "\n",
+                TopicContents.recordLines(
+                        TopicContents.readAll(KAFKA.bootstrapServers(), "ingest.dead-letter", Duration.ofSeconds(20))));
         assertThat(dlq).contains("t13 bad time").doesNotContain("hunter2-in-dlq", "p4ss-in-dlq", "eyJsecretTokenValue");
     }
 }

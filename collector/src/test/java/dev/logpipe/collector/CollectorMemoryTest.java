@@ -43,7 +43,8 @@ class CollectorMemoryTest {
     @TempDir
     Path dir;
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     /**
      * 63 MB once decoded: 1 KiB lines of spaces (blank: nothing to publish, everything to decode) with {@code records}
@@ -67,9 +68,13 @@ class CollectorMemoryTest {
     }
 
     private HttpResponse<String> post(int port, byte[] gzipped) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/logs"))
-                .timeout(Duration.ofSeconds(120)).header("Authorization", "Bearer " + ACME_KEY)
-                .header("Content-Encoding", "gzip").POST(HttpRequest.BodyPublishers.ofByteArray(gzipped)).build(),
+        return http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/logs"))
+                        .timeout(Duration.ofSeconds(120))
+                        .header("Authorization", "Bearer " + ACME_KEY)
+                        .header("Content-Encoding", "gzip")
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(gzipped))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
@@ -97,8 +102,12 @@ class CollectorMemoryTest {
                   properties:
                     buffer.memory: "16777216"
                 """.formatted(port, ApiKeys.sha256(ACME_KEY), KAFKA.bootstrapServers()));
-        try (ChildJvm child = ChildJvm.start(dir, "collector", "dev.logpipe.collector.cli.CollectorCommand",
-                List.of("-Xmx160m", "-XX:+ExitOnOutOfMemoryError"), List.of("--config", config.toString()))) {
+        try (ChildJvm child = ChildJvm.start(
+                dir,
+                "collector",
+                "dev.logpipe.collector.cli.CollectorCommand",
+                List.of("-Xmx160m", "-XX:+ExitOnOutOfMemoryError"),
+                List.of("--config", config.toString()))) {
             child.awaitStderr("collector ready", Duration.ofSeconds(60));
 
             // Alone, on an idle collector: 63 MB decoded is more than the whole 48 MiB bound, and it is served.
@@ -126,10 +135,15 @@ class CollectorMemoryTest {
             }
             pool.shutdown();
             assertThat(served).as("bodies served at once").isGreaterThan(0);
-            assertThat(child.isAlive()).as("the collector survived (it exits on OutOfMemoryError)").isTrue();
+            assertThat(child.isAlive())
+                    .as("the collector survived (it exits on OutOfMemoryError)")
+                    .isTrue();
             assertThat(child.stderr()).doesNotContain("OutOfMemoryError");
-            String metrics = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
-                    .build(), HttpResponse.BodyHandlers.ofString()).body();
+            String metrics = http.send(
+                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString())
+                    .body();
             assertThat(metrics).doesNotContain("status=\"500\"");
             assertThat(metrics).contains("logpipe_collector_in_flight_bytes 0.0");
         }

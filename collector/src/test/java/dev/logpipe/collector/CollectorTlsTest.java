@@ -8,10 +8,14 @@ import dev.logpipe.broker.testing.TopicContents;
 import dev.logpipe.collector.auth.ApiKeys;
 import dev.logpipe.collector.config.CollectorConfigLoader;
 import java.io.FileInputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.time.Clock;
@@ -20,7 +24,9 @@ import java.util.ArrayList;
 import java.util.List;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManagerFactory;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -49,17 +55,52 @@ class CollectorTlsTest {
 
     @BeforeAll
     static void start() throws Exception {
-        keytool("-genkeypair", "-alias", "ca", "-dname", "CN=logpipe test CA", "-ext", "bc:c", "-keyalg", "EC",
-                "-validity", "2", "-keystore", "ca.p12");
+        keytool(
+                "-genkeypair",
+                "-alias",
+                "ca",
+                "-dname",
+                "CN=logpipe test CA",
+                "-ext",
+                "bc:c",
+                "-keyalg",
+                "EC",
+                "-validity",
+                "2",
+                "-keystore",
+                "ca.p12");
         keytool("-exportcert", "-rfc", "-alias", "ca", "-keystore", "ca.p12", "-file", "ca.pem");
-        for (String[] who : new String[][] {{"server", "CN=localhost", "san=ip:127.0.0.1,dns:localhost"},
-                                            {"client", "CN=acme-forwarder,O=Acme", null}}) {
+        for (String[] who : new String[][] {
+            {"server", "CN=localhost", "san=ip:127.0.0.1,dns:localhost"},
+            {"client", "CN=acme-forwarder,O=Acme", null}
+        }) {
             String ks = who[0] + ".p12";
-            keytool("-genkeypair", "-alias", who[0], "-dname", who[1], "-keyalg", "EC", "-validity", "2",
-                    "-keystore", ks);
+            keytool(
+                    "-genkeypair",
+                    "-alias",
+                    who[0],
+                    "-dname",
+                    who[1],
+                    "-keyalg",
+                    "EC",
+                    "-validity",
+                    "2",
+                    "-keystore",
+                    ks);
             keytool("-certreq", "-alias", who[0], "-keystore", ks, "-file", who[0] + ".csr");
-            List<String> gencert = new ArrayList<>(List.of("-gencert", "-alias", "ca", "-keystore", "ca.p12",
-                    "-infile", who[0] + ".csr", "-outfile", who[0] + ".pem", "-rfc", "-validity", "2"));
+            List<String> gencert = new ArrayList<>(List.of(
+                    "-gencert",
+                    "-alias",
+                    "ca",
+                    "-keystore",
+                    "ca.p12",
+                    "-infile",
+                    who[0] + ".csr",
+                    "-outfile",
+                    who[0] + ".pem",
+                    "-rfc",
+                    "-validity",
+                    "2"));
             if (who[2] != null) {
                 gencert.addAll(List.of("-ext", who[2]));
             }
@@ -99,10 +140,19 @@ class CollectorTlsTest {
                         truststore: %s
                         truststore_password: %s
                         client_auth: need
-                """.formatted(dir.resolve("server.p12"), PW, dir.resolve("trust.p12"), PW, ApiKeys.sha256(GLOBEX_KEY),
-                KAFKA.bootstrapServers(), dir.resolve("server.p12"), PW, dir.resolve("trust.p12"), PW);
-        collector = Collector.start(new CollectorConfigLoader().parse(yaml, "test"), Clock.systemUTC(),
-                Duration.ofSeconds(60));
+                """.formatted(
+                        dir.resolve("server.p12"),
+                        PW,
+                        dir.resolve("trust.p12"),
+                        PW,
+                        ApiKeys.sha256(GLOBEX_KEY),
+                        KAFKA.bootstrapServers(),
+                        dir.resolve("server.p12"),
+                        PW,
+                        dir.resolve("trust.p12"),
+                        PW);
+        collector = Collector.start(
+                new CollectorConfigLoader().parse(yaml, "test"), Clock.systemUTC(), Duration.ofSeconds(60));
         withClientCert = ssl(dir.resolve("client.p12"));
         withoutClientCert = ssl(null);
     }
@@ -117,9 +167,14 @@ class CollectorTlsTest {
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
         cmd.addAll(List.of(args));
         cmd.addAll(List.of("-storepass", PW, "-storetype", "PKCS12"));
-        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(cmd)
+                .directory(dir.toFile())
+                .redirectErrorStream(true)
+                .start();
         String out = new String(p.getInputStream().readAllBytes());
-        assertThat(p.waitFor()).as("keytool %s: %s", String.join(" ", args), out).isZero();
+        assertThat(p.waitFor())
+                .as("keytool %s: %s", String.join(" ", args), out)
+                .isZero();
     }
 
     private static SSLContext ssl(Path clientKeystore) throws Exception {
@@ -145,8 +200,9 @@ class CollectorTlsTest {
 
     private static HttpResponse<String> post(SSLContext ssl, String key, String body) throws Exception {
         HttpClient client = HttpClient.newBuilder().sslContext(ssl).build();
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + collector.address().getPort()
-                + "/api/v1/logs")).POST(HttpRequest.BodyPublishers.ofString(body));
+        HttpRequest.Builder b = HttpRequest.newBuilder(
+                        URI.create("https://127.0.0.1:" + collector.address().getPort() + "/api/v1/logs"))
+                .POST(HttpRequest.BodyPublishers.ofString(body));
         if (key != null) {
             b.header("Authorization", "Bearer " + key);
         }
@@ -155,12 +211,11 @@ class CollectorTlsTest {
 
     @Test
     void theTenantIsTheOneTheClientCertificateMapsToWhateverThePayloadSays() throws Exception {
-        HttpResponse<String> r = post(withClientCert, null,
-                "{\"message\":\"mtls one\",\"tenant_id\":\"globex\"}\n");
+        HttpResponse<String> r = post(withClientCert, null, "{\"message\":\"mtls one\",\"tenant_id\":\"globex\"}\n");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         List<String> tenants = new ArrayList<>();
-        for (String line : TopicContents.recordLines(TopicContents.readAll(KAFKA.bootstrapServers(), "tls.records",
-                Duration.ofSeconds(20)))) {
+        for (String line : TopicContents.recordLines(
+                TopicContents.readAll(KAFKA.bootstrapServers(), "tls.records", Duration.ofSeconds(20)))) {
             var n = JSON.readTree(line);
             if (n.get("message").asText().equals("mtls one")) {
                 tenants.add(n.get("tenant_id").asText());
@@ -171,7 +226,9 @@ class CollectorTlsTest {
 
     @Test
     void withoutACertificateAnApiKeyStillAuthenticatesAndWithNeitherTheAnswerIs401() throws Exception {
-        assertThat(post(withoutClientCert, GLOBEX_KEY, "{\"message\":\"mtls key\"}\n").statusCode()).isEqualTo(200);
+        assertThat(post(withoutClientCert, GLOBEX_KEY, "{\"message\":\"mtls key\"}\n")
+                        .statusCode())
+                .isEqualTo(200);
         HttpResponse<String> none = post(withoutClientCert, null, "{\"message\":\"mtls none\"}\n");
         assertThat(none.statusCode()).isEqualTo(401);
     }
@@ -179,39 +236,41 @@ class CollectorTlsTest {
     @Test
     void syslogOverTlsTakesTheTenantFromTheClientCertificateAndRefusesAHandshakeWithoutOne() throws Exception {
         int port = collector.syslogAddress(0).getPort();
-        try (javax.net.ssl.SSLSocket s = (javax.net.ssl.SSLSocket) withClientCert.getSocketFactory()
-                .createSocket("127.0.0.1", port)) {
-            byte[] frame = "<14>1 2026-12-01T10:00:00Z web-1 api - - - syslog over tls".getBytes(
-                    java.nio.charset.StandardCharsets.UTF_8);
-            s.getOutputStream().write((frame.length + " ").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        try (SSLSocket s = (SSLSocket) withClientCert.getSocketFactory().createSocket("127.0.0.1", port)) {
+            byte[] frame =
+                    "<14>1 2026-12-01T10:00:00Z web-1 api - - - syslog over tls".getBytes(StandardCharsets.UTF_8);
+            s.getOutputStream().write((frame.length + " ").getBytes(StandardCharsets.US_ASCII));
             s.getOutputStream().write(frame);
             s.getOutputStream().flush();
-            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-                    assertThat(dev.logpipe.broker.testing.TopicContents.recordLines(
-                            dev.logpipe.broker.testing.TopicContents.readAll(KAFKA.bootstrapServers(), "tls.records",
-                                    Duration.ofSeconds(20))).stream().map(l -> {
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(30))
+                    .untilAsserted(() -> assertThat(TopicContents.recordLines(TopicContents.readAll(
+                                            KAFKA.bootstrapServers(), "tls.records", Duration.ofSeconds(20)))
+                                    .stream()
+                                    .map(l -> {
                                         try {
                                             return JSON.readTree(l);
-                                        } catch (java.io.IOException e) {
-                                            throw new java.io.UncheckedIOException(e);
+                                        } catch (IOException e) {
+                                            throw new UncheckedIOException(e);
                                         }
-                                    }).filter(n -> n.get("message").asText().equals("syslog over tls")))
-                            .singleElement().satisfies(n -> {
+                                    })
+                                    .filter(n -> n.get("message").asText().equals("syslog over tls")))
+                            .singleElement()
+                            .satisfies(n -> {
                                 assertThat(n.get("tenant_id").asText()).isEqualTo("acme");
                                 assertThat(n.get("service").asText()).isEqualTo("api");
                             }));
         }
-        try (javax.net.ssl.SSLSocket s = (javax.net.ssl.SSLSocket) withoutClientCert.getSocketFactory()
-                .createSocket("127.0.0.1", port)) {
+        try (SSLSocket s = (SSLSocket) withoutClientCert.getSocketFactory().createSocket("127.0.0.1", port)) {
             s.setSoTimeout(10_000);
             int read;
             try {
                 s.getOutputStream().write("<14>1 - h a - - - never\n".getBytes());
                 s.getOutputStream().flush();
                 read = s.getInputStream().read();
-            } catch (java.net.SocketTimeoutException e) {
+            } catch (SocketTimeoutException e) {
                 throw new AssertionError("the collector kept a connection without a client certificate open", e);
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 read = -2; // the handshake was refused (certificate_required)
             }
             assertThat(read).as("refused or closed").isLessThan(0);

@@ -8,6 +8,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +16,8 @@ import java.util.List;
 /** Raw HTTP requests to a collector's compatible routes, and the records topic read back. */
 final class CompatClient {
     static final ObjectMapper JSON = new ObjectMapper();
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final CollectorFixture collector;
 
     CompatClient(CollectorFixture collector) {
@@ -26,9 +28,13 @@ final class CompatClient {
     HttpResponse<byte[]> send(String method, String path, byte[] body, String... headers)
             throws IOException, InterruptedException {
         URI uri = collector.url(path);
-        HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30))
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofByteArray(body));
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri)
+                .timeout(Duration.ofSeconds(30))
+                .method(
+                        method,
+                        body == null
+                                ? HttpRequest.BodyPublishers.noBody()
+                                : HttpRequest.BodyPublishers.ofByteArray(body));
         for (int i = 0; i < headers.length; i += 2) {
             b.header(headers[i], headers[i + 1]);
         }
@@ -40,7 +46,7 @@ final class CompatClient {
     }
 
     static String text(HttpResponse<byte[]> r) {
-        return new String(r.body(), java.nio.charset.StandardCharsets.UTF_8);
+        return new String(r.body(), StandardCharsets.UTF_8);
     }
 
     static List<JsonNode> records(String bootstrap, String topic) throws IOException {
@@ -52,7 +58,9 @@ final class CompatClient {
     }
 
     static List<JsonNode> withMessagePrefix(String bootstrap, String topic, String prefix) throws IOException {
-        return records(bootstrap, topic).stream().filter(r -> r.get("message").asText().startsWith(prefix)).toList();
+        return records(bootstrap, topic).stream()
+                .filter(r -> r.get("message").asText().startsWith(prefix))
+                .toList();
     }
 
     static List<JsonNode> deadLetters(String bootstrap, String topic) throws IOException {

@@ -56,27 +56,35 @@ class ForwarderToCollectorTest {
                         url: %s
                         token: %s
                         compression: zstd
-                    """.formatted(collector.url("/api/v1/logs"), CollectorFixture.ACME_KEY));
-            try (ChildJvm forwarder = ChildJvm.start(dir, "forwarder", "dev.logpipe.forwarder.cli.ForwarderCommand",
+                    """.formatted(
+                            collector.url("/api/v1/logs"), CollectorFixture.ACME_KEY));
+            try (ChildJvm forwarder = ChildJvm.start(
+                    dir,
+                    "forwarder",
+                    "dev.logpipe.forwarder.cli.ForwarderCommand",
                     List.of("-config", "forwarder.yaml"))) {
                 forwarder.awaitStderr("log forwarder started", Duration.ofSeconds(30));
                 await().atMost(Duration.ofSeconds(30)).until(() -> messages().size() >= 300);
                 List<JsonNode> got = records();
                 assertThat(got).extracting(n -> n.get("tenant_id").asText()).containsOnly("acme");
-                assertThat(messages()).hasSize(300).contains("e2e line 7 password=[REDACTED:secret_pair]")
+                assertThat(messages())
+                        .hasSize(300)
+                        .contains("e2e line 7 password=[REDACTED:secret_pair]")
                         .doesNotContain("e2e line 7 password=hunter2");
                 assertThat(forwarder.stderr()).doesNotContain("failed");
                 forwarder.terminate(Duration.ofSeconds(30));
             }
-            assertThat(JSON.readTree(dir.resolve("state/watermarks.json").toFile()).findValues("offset"))
-                    .extracting(JsonNode::asLong).containsExactly(Files.size(log));
+            assertThat(JSON.readTree(dir.resolve("state/watermarks.json").toFile())
+                            .findValues("offset"))
+                    .extracting(JsonNode::asLong)
+                    .containsExactly(Files.size(log));
         }
     }
 
     private static List<JsonNode> records() throws Exception {
         List<JsonNode> out = new ArrayList<>();
-        for (String l : TopicContents.recordLines(TopicContents.readAll(KAFKA.bootstrapServers(), "e2e.records",
-                Duration.ofSeconds(20)))) {
+        for (String l : TopicContents.recordLines(
+                TopicContents.readAll(KAFKA.bootstrapServers(), "e2e.records", Duration.ofSeconds(20)))) {
             out.add(JSON.readTree(l));
         }
         return out;

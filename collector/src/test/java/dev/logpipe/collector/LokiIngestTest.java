@@ -76,17 +76,34 @@ class LokiIngestTest {
 
     @Test
     void aSnappyProtobufPushAsPromtailAndAlloySendItIsTakenWithLabelsMapped() throws Exception {
-        byte[] body = push("{service_name=\"checkout\", level=\"warn\", instance=\"pod-3\", job=\"shop/checkout\", "
+        byte[] body = push(
+                "{service_name=\"checkout\", level=\"warn\", instance=\"pod-3\", job=\"shop/checkout\", "
                         + "filename=\"/var/log/app.log\"}",
-                entry(1_764_583_200L, 123_000_000, "l1 first line", "trace_id", "4bf92f3577b34da6a3ce929d0e0e4736",
-                        "user_id", "u-17"),
+                entry(
+                        1_764_583_200L,
+                        123_000_000,
+                        "l1 first line",
+                        "trace_id",
+                        "4bf92f3577b34da6a3ce929d0e0e4736",
+                        "user_id",
+                        "u-17"),
                 entry(1_764_583_201L, 0, "l1 second line"));
-        HttpResponse<byte[]> r = client.send("POST", "/loki/api/v1/push", body, "Content-Type",
-                "application/x-protobuf", "Authorization", basic(), "User-Agent", "promtail/3.0.0");
+        HttpResponse<byte[]> r = client.send(
+                "POST",
+                "/loki/api/v1/push",
+                body,
+                "Content-Type",
+                "application/x-protobuf",
+                "Authorization",
+                basic(),
+                "User-Agent",
+                "promtail/3.0.0");
         assertThat(r.statusCode()).as(CompatClient.text(r)).isEqualTo(204);
         List<JsonNode> got = records("l1 ");
         assertThat(got).hasSize(2);
-        JsonNode first = got.stream().filter(n -> n.get("message").asText().equals("l1 first line")).findFirst()
+        JsonNode first = got.stream()
+                .filter(n -> n.get("message").asText().equals("l1 first line"))
+                .findFirst()
                 .orElseThrow();
         assertThat(first.get("tenant_id").asText()).isEqualTo("acme");
         assertThat(first.get("service").asText()).isEqualTo("checkout");
@@ -106,8 +123,16 @@ class LokiIngestTest {
                   "values":[["1764583200000000001","l2 json line",{"span_id":"00f067aa0ba902b7","order":"A-9"}],
                             ["1764583200000000002","l2 plain line"]]}]}
                 """;
-        HttpResponse<byte[]> r = client.send("POST", "/loki/api/v1/push", CollectorFixture.gzip(body),
-                "Content-Type", "application/json", "Content-Encoding", "gzip", "Authorization", "Bearer " + ACME_KEY);
+        HttpResponse<byte[]> r = client.send(
+                "POST",
+                "/loki/api/v1/push",
+                CollectorFixture.gzip(body),
+                "Content-Type",
+                "application/json",
+                "Content-Encoding",
+                "gzip",
+                "Authorization",
+                "Bearer " + ACME_KEY);
         assertThat(r.statusCode()).as(CompatClient.text(r)).isEqualTo(204);
         List<JsonNode> got = records("l2 ");
         assertThat(got).hasSize(2).allSatisfy(n -> {
@@ -115,7 +140,9 @@ class LokiIngestTest {
             assertThat(n.get("level").asText()).isEqualTo("ERROR");
             assertThat(n.get("fields").get("env").asText()).isEqualTo("prod");
         });
-        JsonNode meta = got.stream().filter(n -> n.get("message").asText().equals("l2 json line")).findFirst()
+        JsonNode meta = got.stream()
+                .filter(n -> n.get("message").asText().equals("l2 json line"))
+                .findFirst()
                 .orElseThrow();
         assertThat(meta.get("span_id").asText()).isEqualTo("00f067aa0ba902b7");
         assertThat(meta.get("fields").get("order").asText()).isEqualTo("A-9");
@@ -126,47 +153,100 @@ class LokiIngestTest {
     void aSnappyBombIsRefusedFromItsHeaderBeforeAnythingIsAllocated() throws Exception {
         // A snappy block whose header claims 2 GiB - 1: refused on the header alone.
         byte[] bomb = {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0x07, 0x00, 0x61};
-        HttpResponse<byte[]> r = client.send("POST", "/loki/api/v1/push", bomb, "Content-Type",
-                "application/x-protobuf", "Authorization", "Bearer " + ACME_KEY);
+        HttpResponse<byte[]> r = client.send(
+                "POST",
+                "/loki/api/v1/push",
+                bomb,
+                "Content-Type",
+                "application/x-protobuf",
+                "Authorization",
+                "Bearer " + ACME_KEY);
         assertThat(r.statusCode()).isEqualTo(413);
         assertThat(CompatClient.text(r)).contains("max_decoded_bytes");
         // A real block of 16 MiB of zeros (small on the wire): over the 4 MiB cap.
-        HttpResponse<byte[]> zeros = client.send("POST", "/loki/api/v1/push", Snappy.compress(new byte[16 << 20]),
-                "Content-Type", "application/x-protobuf", "Authorization", "Bearer " + ACME_KEY);
+        HttpResponse<byte[]> zeros = client.send(
+                "POST",
+                "/loki/api/v1/push",
+                Snappy.compress(new byte[16 << 20]),
+                "Content-Type",
+                "application/x-protobuf",
+                "Authorization",
+                "Bearer " + ACME_KEY);
         assertThat(zeros.statusCode()).isEqualTo(413);
     }
 
     @Test
     void badPushesGetA400WithTheReasonAndTheCollectorKeepsServing() throws Exception {
-        HttpResponse<byte[]> notSnappy = client.send("POST", "/loki/api/v1/push", "garbage".getBytes(),
-                "Content-Type", "application/x-protobuf", "Authorization", "Bearer " + ACME_KEY);
+        HttpResponse<byte[]> notSnappy = client.send(
+                "POST",
+                "/loki/api/v1/push",
+                "garbage".getBytes(),
+                "Content-Type",
+                "application/x-protobuf",
+                "Authorization",
+                "Bearer " + ACME_KEY);
         assertThat(notSnappy.statusCode()).isEqualTo(400);
         assertThat(CompatClient.text(notSnappy)).contains("snappy");
 
-        HttpResponse<byte[]> badLabels = client.send("POST", "/loki/api/v1/push",
-                push("{job=unquoted}", entry(1_764_583_200L, 0, "l3 bad labels")), "Content-Type",
-                "application/x-protobuf", "Authorization", "Bearer " + ACME_KEY);
+        HttpResponse<byte[]> badLabels = client.send(
+                "POST",
+                "/loki/api/v1/push",
+                push("{job=unquoted}", entry(1_764_583_200L, 0, "l3 bad labels")),
+                "Content-Type",
+                "application/x-protobuf",
+                "Authorization",
+                "Bearer " + ACME_KEY);
         assertThat(badLabels.statusCode()).isEqualTo(400);
-        assertThat(CompatClient.text(badLabels)).contains("1 of 1 entries were rejected").contains("stream labels");
+        assertThat(CompatClient.text(badLabels))
+                .contains("1 of 1 entries were rejected")
+                .contains("stream labels");
 
         String mixed = """
                 {"streams":[{"stream":{"job":"x"},"values":[["not-a-number","l3 bad ts"],["1764583200000000000","l3 ok"]]}]}
                 """;
-        HttpResponse<byte[]> partial = client.send("POST", "/loki/api/v1/push", mixed.getBytes(StandardCharsets.UTF_8),
-                "Content-Type", "application/json", "Authorization", "Bearer " + ACME_KEY);
+        HttpResponse<byte[]> partial = client.send(
+                "POST",
+                "/loki/api/v1/push",
+                mixed.getBytes(StandardCharsets.UTF_8),
+                "Content-Type",
+                "application/json",
+                "Authorization",
+                "Bearer " + ACME_KEY);
         assertThat(partial.statusCode()).isEqualTo(400);
-        assertThat(CompatClient.text(partial)).contains("1 of 2 entries were rejected").contains("the other 1 were taken");
+        assertThat(CompatClient.text(partial))
+                .contains("1 of 2 entries were rejected")
+                .contains("the other 1 were taken");
 
-        assertThat(client.send("POST", "/loki/api/v1/push", "{\"streams\":[".getBytes(), "Content-Type",
-                "application/json", "Authorization", "Bearer " + ACME_KEY).statusCode()).isEqualTo(400);
-        assertThat(client.send("POST", "/loki/api/v1/push", push("{a=\"b\"}", entry(1, 0, "l3 no key")),
-                "Content-Type", "application/x-protobuf").statusCode()).isEqualTo(401);
+        assertThat(client.send(
+                                "POST",
+                                "/loki/api/v1/push",
+                                "{\"streams\":[".getBytes(),
+                                "Content-Type",
+                                "application/json",
+                                "Authorization",
+                                "Bearer " + ACME_KEY)
+                        .statusCode())
+                .isEqualTo(400);
+        assertThat(client.send(
+                                "POST",
+                                "/loki/api/v1/push",
+                                push("{a=\"b\"}", entry(1, 0, "l3 no key")),
+                                "Content-Type",
+                                "application/x-protobuf")
+                        .statusCode())
+                .isEqualTo(401);
 
-        HttpResponse<byte[]> ok = client.send("POST", "/loki/api/v1/push",
-                push("{a=\"b\"}", entry(1_764_583_200L, 0, "l3 still serving")), "Content-Type",
-                "application/x-protobuf", "Authorization", "Bearer " + ACME_KEY);
+        HttpResponse<byte[]> ok = client.send(
+                "POST",
+                "/loki/api/v1/push",
+                push("{a=\"b\"}", entry(1_764_583_200L, 0, "l3 still serving")),
+                "Content-Type",
+                "application/x-protobuf",
+                "Authorization",
+                "Bearer " + ACME_KEY);
         assertThat(ok.statusCode()).isEqualTo(204);
-        assertThat(records("l3 ")).extracting(n -> n.get("message").asText())
+        assertThat(records("l3 "))
+                .extracting(n -> n.get("message").asText())
                 .containsExactlyInAnyOrder("l3 ok", "l3 still serving");
         assertThat(CompatClient.deadLetters(KAFKA.bootstrapServers(), "loki.dead-letter"))
                 .anySatisfy(d -> assertThat(d.get("raw").asText()).contains("l3 bad labels"));

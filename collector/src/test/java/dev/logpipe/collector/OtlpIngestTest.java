@@ -58,32 +58,52 @@ class OtlpIngestTest {
         for (String compression : new String[] {"none", "gzip"}) {
             OtlpHttpLogRecordExporter exporter = OtlpHttpLogRecordExporter.builder()
                     .setEndpoint("http://127.0.0.1:" + collector.port() + "/v1/logs")
-                    .addHeader("Authorization", "Bearer " + ACME_KEY).setCompression(compression).build();
+                    .addHeader("Authorization", "Bearer " + ACME_KEY)
+                    .setCompression(compression)
+                    .build();
             SdkLoggerProvider provider = SdkLoggerProvider.builder()
-                    .setResource(Resource.create(Attributes.of(AttributeKey.stringKey("service.name"), "checkout",
-                            AttributeKey.stringKey("service.instance.id"), "pod-" + compression,
-                            AttributeKey.stringKey("cloud.region"), "eu-west-1",
-                            AttributeKey.stringKey("host.name"), "node-1")))
-                    .addLogRecordProcessor(SimpleLogRecordProcessor.create(exporter)).build();
+                    .setResource(Resource.create(Attributes.of(
+                            AttributeKey.stringKey("service.name"),
+                            "checkout",
+                            AttributeKey.stringKey("service.instance.id"),
+                            "pod-" + compression,
+                            AttributeKey.stringKey("cloud.region"),
+                            "eu-west-1",
+                            AttributeKey.stringKey("host.name"),
+                            "node-1")))
+                    .addLogRecordProcessor(SimpleLogRecordProcessor.create(exporter))
+                    .build();
             try {
                 Logger logger = provider.get("shop.checkout");
-                SpanContext span = SpanContext.create("4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7",
-                        TraceFlags.getSampled(), TraceState.getDefault());
-                logger.logRecordBuilder().setSeverity(Severity.WARN).setSeverityText("Warning")
+                SpanContext span = SpanContext.create(
+                        "4bf92f3577b34da6a3ce929d0e0e4736",
+                        "00f067aa0ba902b7",
+                        TraceFlags.getSampled(),
+                        TraceState.getDefault());
+                logger.logRecordBuilder()
+                        .setSeverity(Severity.WARN)
+                        .setSeverityText("Warning")
                         .setBody("o1 payment slow " + compression)
                         .setAttribute(AttributeKey.longKey("http.status_code"), 504L)
                         .setAttribute(AttributeKey.stringKey("order.id"), "A-17")
                         .setTimestamp(1_764_583_200_123L, TimeUnit.MILLISECONDS)
-                        .setContext(Span.wrap(span).storeInContext(Context.root())).emit();
-                logger.logRecordBuilder().setSeverity(Severity.ERROR2).setBody("o1 second " + compression).emit();
-                assertThat(provider.forceFlush().join(20, TimeUnit.SECONDS).isSuccess()).isTrue();
+                        .setContext(Span.wrap(span).storeInContext(Context.root()))
+                        .emit();
+                logger.logRecordBuilder()
+                        .setSeverity(Severity.ERROR2)
+                        .setBody("o1 second " + compression)
+                        .emit();
+                assertThat(provider.forceFlush().join(20, TimeUnit.SECONDS).isSuccess())
+                        .isTrue();
             } finally {
                 provider.shutdown().join(10, TimeUnit.SECONDS);
             }
         }
         List<JsonNode> got = records("o1 ");
         assertThat(got).hasSize(4);
-        JsonNode r = got.stream().filter(n -> n.get("message").asText().equals("o1 payment slow gzip")).findFirst()
+        JsonNode r = got.stream()
+                .filter(n -> n.get("message").asText().equals("o1 payment slow gzip"))
+                .findFirst()
                 .orElseThrow();
         assertThat(r.get("tenant_id").asText()).isEqualTo("acme");
         assertThat(r.get("service").asText()).isEqualTo("checkout");
@@ -98,7 +118,8 @@ class OtlpIngestTest {
         assertThat(r.get("fields").get("resource.host.name").asText()).isEqualTo("node-1");
         assertThat(r.get("fields").get("otel.scope.name").asText()).isEqualTo("shop.checkout");
         assertThat(r.get("fields").get("otel.severity_text").asText()).isEqualTo("Warning");
-        assertThat(got).filteredOn(n -> n.get("message").asText().startsWith("o1 second"))
+        assertThat(got)
+                .filteredOn(n -> n.get("message").asText().startsWith("o1 second"))
                 .allSatisfy(n -> assertThat(n.get("level").asText()).isEqualTo("ERROR"));
     }
 
@@ -117,20 +138,29 @@ class OtlpIngestTest {
                      "value":{"stringValue":"o2 v"}}]}}}]}],
                   "resource":{"attributes":[{"key":"service.name","value":{"stringValue":"my.service"}}]}}]}
                 """;
-        HttpResponse<byte[]> r = client.send("POST", "/v1/logs", body.getBytes(StandardCharsets.UTF_8),
-                "Content-Type", "application/json", "Authorization", "Bearer " + ACME_KEY);
+        HttpResponse<byte[]> r = client.send(
+                "POST",
+                "/v1/logs",
+                body.getBytes(StandardCharsets.UTF_8),
+                "Content-Type",
+                "application/json",
+                "Authorization",
+                "Bearer " + ACME_KEY);
         assertThat(r.statusCode()).as(CompatClient.text(r)).isEqualTo(200);
         assertThat(CompatClient.json(r).has("partialSuccess")).isFalse();
         List<JsonNode> all = CompatClient.records(KAFKA.bootstrapServers(), "otlp.records");
-        JsonNode first = all.stream().filter(n -> n.get("message").asText().equals("o2 Example log record"))
-                .findFirst().orElseThrow();
+        JsonNode first = all.stream()
+                .filter(n -> n.get("message").asText().equals("o2 Example log record"))
+                .findFirst()
+                .orElseThrow();
         // The resource follows scopeLogs in this body: it still applies.
         assertThat(first.get("service").asText()).isEqualTo("my.service");
         assertThat(first.get("level").asText()).isEqualTo("INFO");
         assertThat(first.get("trace_id").asText()).isEqualTo("5b8efff798038103d269b633813fc60c");
         assertThat(first.get("event_time").asText()).isEqualTo("2025-12-01T10:00:00.000Z");
         assertThat(first.get("fields").get("int.attribute").asLong()).isEqualTo(10);
-        assertThat(first.get("fields").get("map.attribute.some.map.key").asText()).isEqualTo("some value");
+        assertThat(first.get("fields").get("map.attribute.some.map.key").asText())
+                .isEqualTo("some value");
         assertThat(first.get("fields").get("otel.scope.version").asText()).isEqualTo("1.0.0");
         assertThat(all).anySatisfy(n -> {
             assertThat(n.get("message").asText()).isEqualTo("{\"k\":\"o2 v\"}");
@@ -142,8 +172,14 @@ class OtlpIngestTest {
     void aRejectedRecordIsReportedAsPartialSuccessInProtobufAndTheOthersAreTaken() throws Exception {
         byte[] good = logRecord("o3 good", "x");
         byte[] bad = logRecord("o3 bad", "x".repeat(300)); // a trace id of 600 hex digits: over 256 characters
-        HttpResponse<byte[]> r = client.send("POST", "/v1/logs", request(good, bad), "Content-Type",
-                "application/x-protobuf", "Authorization", "Bearer " + ACME_KEY);
+        HttpResponse<byte[]> r = client.send(
+                "POST",
+                "/v1/logs",
+                request(good, bad),
+                "Content-Type",
+                "application/x-protobuf",
+                "Authorization",
+                "Bearer " + ACME_KEY);
         assertThat(r.statusCode()).isEqualTo(200);
         CodedInputStream in = CodedInputStream.newInstance(r.body());
         assertThat(in.readTag() >>> 3).isEqualTo(1);
@@ -157,8 +193,14 @@ class OtlpIngestTest {
 
     @Test
     void badOtlpInputGetsAStatusInTheRequestsEncodingAndTheCollectorKeepsServing() throws Exception {
-        HttpResponse<byte[]> garbage = client.send("POST", "/v1/logs", new byte[] {0x0a, 0x7f, 1, 2, 3},
-                "Content-Type", "application/x-protobuf", "Authorization", "Bearer " + ACME_KEY);
+        HttpResponse<byte[]> garbage = client.send(
+                "POST",
+                "/v1/logs",
+                new byte[] {0x0a, 0x7f, 1, 2, 3},
+                "Content-Type",
+                "application/x-protobuf",
+                "Authorization",
+                "Bearer " + ACME_KEY);
         assertThat(garbage.statusCode()).isEqualTo(400);
         CodedInputStream status = CodedInputStream.newInstance(garbage.body());
         assertThat(status.readTag()).isEqualTo(8);
@@ -166,19 +208,39 @@ class OtlpIngestTest {
         assertThat(status.readTag() >>> 3).isEqualTo(2);
         assertThat(status.readStringRequireUtf8()).contains("not a valid OTLP");
 
-        HttpResponse<byte[]> json = client.send("POST", "/v1/logs", "{\"resourceLogs\":[".getBytes(),
-                "Content-Type", "application/json", "Authorization", "Bearer " + ACME_KEY);
+        HttpResponse<byte[]> json = client.send(
+                "POST",
+                "/v1/logs",
+                "{\"resourceLogs\":[".getBytes(),
+                "Content-Type",
+                "application/json",
+                "Authorization",
+                "Bearer " + ACME_KEY);
         assertThat(json.statusCode()).isEqualTo(400);
         assertThat(CompatClient.json(json).get("code").asInt()).isEqualTo(3);
 
-        HttpResponse<byte[]> noKey = client.send("POST", "/v1/logs", request(logRecord("o4 never", "x")),
-                "Content-Type", "application/x-protobuf");
+        HttpResponse<byte[]> noKey = client.send(
+                "POST", "/v1/logs", request(logRecord("o4 never", "x")), "Content-Type", "application/x-protobuf");
         assertThat(noKey.statusCode()).isEqualTo(401);
-        assertThat(client.send("POST", "/v1/logs", "x".getBytes(), "Content-Type", "text/plain",
-                "Authorization", "Bearer " + ACME_KEY).statusCode()).isEqualTo(415);
+        assertThat(client.send(
+                                "POST",
+                                "/v1/logs",
+                                "x".getBytes(),
+                                "Content-Type",
+                                "text/plain",
+                                "Authorization",
+                                "Bearer " + ACME_KEY)
+                        .statusCode())
+                .isEqualTo(415);
 
-        HttpResponse<byte[]> ok = client.send("POST", "/v1/logs", request(logRecord("o4 still serving", "x")),
-                "Content-Type", "application/x-protobuf", "Authorization", "Bearer " + ACME_KEY);
+        HttpResponse<byte[]> ok = client.send(
+                "POST",
+                "/v1/logs",
+                request(logRecord("o4 still serving", "x")),
+                "Content-Type",
+                "application/x-protobuf",
+                "Authorization",
+                "Bearer " + ACME_KEY);
         assertThat(ok.statusCode()).isEqualTo(200);
         assertThat(ok.body()).isEmpty();
         assertThat(records("o4 ")).extracting(n -> n.get("message").asText()).containsExactly("o4 still serving");

@@ -14,14 +14,19 @@ import java.util.Locale;
  */
 final class RawHttp {
     /** The answer: status code, body, and the Retry-After header (null when absent). */
-    record Reply(int status, String body, String retryAfter, long millis) {
-    }
+    record Reply(int status, String body, String retryAfter, long millis) {}
 
-    private RawHttp() {
-    }
+    private RawHttp() {}
 
-    static Reply exchange(String localAddress, int port, String method, String path, String authorization,
-                          byte[] body, int timeoutMillis) throws IOException {
+    static Reply exchange(
+            String localAddress,
+            int port,
+            String method,
+            String path,
+            String authorization,
+            byte[] body,
+            int timeoutMillis)
+            throws IOException {
         long t0 = System.nanoTime();
         try (Socket s = new Socket()) {
             if (localAddress != null) {
@@ -29,8 +34,8 @@ final class RawHttp {
             }
             s.connect(new InetSocketAddress("127.0.0.1", port), timeoutMillis);
             s.setSoTimeout(timeoutMillis);
-            StringBuilder head = new StringBuilder(method + " " + path + " HTTP/1.1\r\nHost: collector\r\n"
-                    + "Connection: close\r\n");
+            StringBuilder head = new StringBuilder(
+                    method + " " + path + " HTTP/1.1\r\nHost: collector\r\n" + "Connection: close\r\n");
             if (authorization != null) {
                 head.append("Authorization: ").append(authorization).append("\r\n");
             }

@@ -9,11 +9,9 @@ import java.util.List;
  */
 final class SecretCorpus {
     /** {@code text} as logged; {@code secret}, the substring that must vanish. */
-    record Shape(String name, String text, String secret) {
-    }
+    record Shape(String name, String text, String secret) {}
 
-    private SecretCorpus() {
-    }
+    private SecretCorpus() {}
 
     private static String alnum(String seed, int n) {
         StringBuilder sb = new StringBuilder();
@@ -30,7 +28,9 @@ final class SecretCorpus {
         s.add(new Shape("proxy basic", "Proxy-Authorization: Basic cHJveHk6cHJveHkwMDEz", "cHJveHk6cHJveHkwMDEz"));
         s.add(new Shape("negotiate", "Authorization: Negotiate YIIneg0014abcdef", "YIIneg0014abcdef"));
         s.add(new Shape("bearer colon", "Bearer: tok3nValue99", "tok3nValue99"));
-        s.add(new Shape("aws secret key", "aws_secret_access_key=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        s.add(new Shape(
+                "aws secret key",
+                "aws_secret_access_key=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
                 "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"));
         s.add(new Shape("aws key id", "using AKIAIOSFODNN7EXAMPLE now", "AKIAIOSFODNN7EXAMPLE"));
         s.add(new Shape("aws key id glued", "keyAKIAIOSFODNN7EXAMPL2x", "AKIAIOSFODNN7EXAMPL2"));
@@ -98,12 +98,19 @@ final class SecretCorpus {
         s.add(new Shape("card dashes", "card 4012-8888-8888-1881 charged", "4012-8888-8888-1881"));
         s.add(new Shape("card plain", "card 5105105105105100 charged", "5105105105105100"));
         s.add(new Shape("card amex", "amex 378282246310005", "378282246310005"));
-        s.add(new Shape("rsa private key", "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA0001\n"
-                + "-----END RSA PRIVATE KEY-----", "MIIEpAIBAAKCAQEA0001"));
-        s.add(new Shape("openssh private key", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAA0002\n"
-                + "-----END OPENSSH PRIVATE KEY-----", "b3BlbnNzaC1rZXktdjEAAA0002"));
-        s.add(new Shape("pgp private key", "-----BEGIN PGP PRIVATE KEY BLOCK-----\nlQOYBGPgpKey0003\n"
-                + "-----END PGP PRIVATE KEY BLOCK-----", "lQOYBGPgpKey0003"));
+        s.add(new Shape(
+                "rsa private key",
+                "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA0001\n" + "-----END RSA PRIVATE KEY-----",
+                "MIIEpAIBAAKCAQEA0001"));
+        s.add(new Shape(
+                "openssh private key",
+                "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAA0002\n"
+                        + "-----END OPENSSH PRIVATE KEY-----",
+                "b3BlbnNzaC1rZXktdjEAAA0002"));
+        s.add(new Shape(
+                "pgp private key",
+                "-----BEGIN PGP PRIVATE KEY BLOCK-----\nlQOYBGPgpKey0003\n" + "-----END PGP PRIVATE KEY BLOCK-----",
+                "lQOYBGPgpKey0003"));
         s.add(new Shape("card after a date", "2024-06-01 4111 1111 1111 1111 paid", "1111 1111 1111 1111"));
         s.add(new Shape("card glued to a name", "pan_4111111111111111 stored", "4111111111111111"));
         s.add(new Shape("fat arrow", "'password' => 'arrow0029'", "arrow0029"));
@@ -118,8 +125,22 @@ final class SecretCorpus {
     /** Field names that say their value is a secret, each with a distinct value. */
     static List<Shape> secretFieldNames() {
         List<Shape> s = new ArrayList<>();
-        String[] names = {"DB_PASSWORD", "pwd", "user_password", "api-key", "x_api_key", "auth", "credentials",
-            "apiKey", "client-secret", "Authorization", "session_token", "private.key", "PGPASSWORD", "passphrase"};
+        String[] names = {
+            "DB_PASSWORD",
+            "pwd",
+            "user_password",
+            "api-key",
+            "x_api_key",
+            "auth",
+            "credentials",
+            "apiKey",
+            "client-secret",
+            "Authorization",
+            "session_token",
+            "private.key",
+            "PGPASSWORD",
+            "passphrase"
+        };
         for (int i = 0; i < names.length; i++) {
             s.add(new Shape(names[i], names[i], String.format("fieldsecret%04d", i)));
         }

@@ -59,7 +59,8 @@ class SecretRedactionTest {
             body.append(line(inField));
             expectedRecords += 2;
             // A line that is not JSON is dead-lettered with its raw text, which must be redacted too.
-            body.append("{\"message\":\"sr broken ").append(s.text().replace("\n", "\\n").replace("\"", "\\\""))
+            body.append("{\"message\":\"sr broken ")
+                    .append(s.text().replace("\n", "\\n").replace("\"", "\\\""))
                     .append("\"\n");
         }
         for (SecretCorpus.Shape s : SecretCorpus.secretFieldNames()) {

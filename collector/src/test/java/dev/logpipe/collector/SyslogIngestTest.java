@@ -66,11 +66,15 @@ class SyslogIngestTest {
         cmd.addAll(List.of(args));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         assertThat(p.waitFor(20, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as(new String(p.getInputStream().readAllBytes())).isZero();
+        assertThat(p.exitValue())
+                .as(new String(p.getInputStream().readAllBytes()))
+                .isZero();
     }
 
     private static List<JsonNode> await(String prefix, int n) {
-        return Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300))
+        return Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(300))
                 .until(() -> records(prefix), l -> l.size() >= n);
     }
 
@@ -78,8 +82,22 @@ class SyslogIngestTest {
     void loggerOverTcpAndUdpInBothFormatsAndFramingsReachesTheTopicWithTheMappedFields() throws Exception {
         String tcp = Integer.toString(collector.syslogPort(0));
         String udp = Integer.toString(collector.syslogPort(1));
-        logger("--tcp", "-P", tcp, "--rfc5424", "-t", "shop", "-p", "local0.warning", "--msgid", "ORDER",
-                "--sd-id", "order@32473", "--sd-param", "id=\"A-17\"", "s1 rfc5424 newline framed");
+        logger(
+                "--tcp",
+                "-P",
+                tcp,
+                "--rfc5424",
+                "-t",
+                "shop",
+                "-p",
+                "local0.warning",
+                "--msgid",
+                "ORDER",
+                "--sd-id",
+                "order@32473",
+                "--sd-param",
+                "id=\"A-17\"",
+                "s1 rfc5424 newline framed");
         logger("--tcp", "-P", tcp, "--rfc5424", "--octet-count", "-t", "shop", "-p", "user.err", "s1 octet counted");
         logger("--tcp", "-P", tcp, "--rfc3164", "-t", "cron", "-p", "cron.info", "s1 rfc3164 over tcp");
         logger("--udp", "-P", udp, "--rfc5424", "-t", "dns", "-p", "daemon.debug", "s1 rfc5424 over udp");
@@ -90,21 +108,29 @@ class SyslogIngestTest {
             assertThat(n.get("instance_id").asText()).isNotBlank();
             assertThat(n.get("event_time").asText()).isNotBlank();
         });
-        JsonNode first = got.stream().filter(n -> n.get("message").asText().equals("s1 rfc5424 newline framed"))
-                .findFirst().orElseThrow();
+        JsonNode first = got.stream()
+                .filter(n -> n.get("message").asText().equals("s1 rfc5424 newline framed"))
+                .findFirst()
+                .orElseThrow();
         assertThat(first.get("service").asText()).isEqualTo("shop");
         assertThat(first.get("level").asText()).isEqualTo("WARN");
         assertThat(first.get("fields").get("syslog.facility").asText()).isEqualTo("local0");
         assertThat(first.get("fields").get("syslog.msgid").asText()).isEqualTo("ORDER");
         assertThat(first.get("fields").get("sd.order@32473.id").asText()).isEqualTo("A-17");
-        assertThat(got).filteredOn(n -> n.get("message").asText().equals("s1 octet counted"))
-                .extracting(n -> n.get("level").asText()).containsExactly("ERROR");
-        JsonNode bsd = got.stream().filter(n -> n.get("message").asText().equals("s1 rfc3164 over tcp")).findFirst()
+        assertThat(got)
+                .filteredOn(n -> n.get("message").asText().equals("s1 octet counted"))
+                .extracting(n -> n.get("level").asText())
+                .containsExactly("ERROR");
+        JsonNode bsd = got.stream()
+                .filter(n -> n.get("message").asText().equals("s1 rfc3164 over tcp"))
+                .findFirst()
                 .orElseThrow();
         assertThat(bsd.get("service").asText()).isEqualTo("cron");
         assertThat(bsd.get("fields").get("syslog.facility").asText()).isEqualTo("cron");
-        assertThat(got).filteredOn(n -> n.get("message").asText().equals("s1 rfc5424 over udp"))
-                .extracting(n -> n.get("level").asText()).containsExactly("DEBUG");
+        assertThat(got)
+                .filteredOn(n -> n.get("message").asText().equals("s1 rfc5424 over udp"))
+                .extracting(n -> n.get("level").asText())
+                .containsExactly("DEBUG");
     }
 
     @Test
@@ -112,9 +138,9 @@ class SyslogIngestTest {
         try (Socket s = new Socket("127.0.0.1", collector.syslogPort(2))) {
             OutputStream out = s.getOutputStream();
             out.write(("no priority here s2 garbage\n"
-                    + "<999>1 - - - - - - s2 bad pri\n"
-                    + "<14>1 2026-12-01T10:00:00Z web-1 api - - - s2 " + "x".repeat(2000) + "\n"
-                    + "<14>1 2026-12-01T10:00:00.5Z web-1 api 42 - - s2 fine after the bad ones\n")
+                            + "<999>1 - - - - - - s2 bad pri\n"
+                            + "<14>1 2026-12-01T10:00:00Z web-1 api - - - s2 " + "x".repeat(2000) + "\n"
+                            + "<14>1 2026-12-01T10:00:00.5Z web-1 api 42 - - s2 fine after the bad ones\n")
                     .getBytes(StandardCharsets.UTF_8));
             out.flush();
             List<JsonNode> got = await("s2 ", 1);
@@ -122,11 +148,14 @@ class SyslogIngestTest {
             assertThat(got.get(0).get("tenant_id").asText()).isEqualTo("globex");
             assertThat(got.get(0).get("fields").get("syslog.procid").asText()).isEqualTo("42");
             assertThat(got.get(0).get("event_time").asText()).isEqualTo("2026-12-01T10:00:00.500Z");
-            List<JsonNode> dead = Awaitility.await().atMost(Duration.ofSeconds(30))
-                    .until(() -> CompatClient.deadLetters(KAFKA.bootstrapServers(), "syslog.dead-letter"),
+            List<JsonNode> dead = Awaitility.await()
+                    .atMost(Duration.ofSeconds(30))
+                    .until(
+                            () -> CompatClient.deadLetters(KAFKA.bootstrapServers(), "syslog.dead-letter"),
                             l -> l.size() >= 3);
             assertThat(dead).extracting(d -> d.get("reason").asText()).contains("SCHEMA_INVALID", "RECORD_TOO_LARGE");
-            assertThat(dead).anySatisfy(d -> assertThat(d.get("detail").asText()).contains("<PRI>"));
+            assertThat(dead)
+                    .anySatisfy(d -> assertThat(d.get("detail").asText()).contains("<PRI>"));
             // the same connection still serves
             out.write("<13>1 - web-1 api - - - s2 same connection later\n".getBytes(StandardCharsets.UTF_8));
             out.flush();
@@ -137,13 +166,16 @@ class SyslogIngestTest {
     @Test
     void connectionsBeyondTheCapAreClosedAtOnceAndTheOthersKeepServing() throws Exception {
         int port = collector.syslogPort(3);
-        try (Socket a = new Socket("127.0.0.1", port); Socket b = new Socket("127.0.0.1", port)) {
+        try (Socket a = new Socket("127.0.0.1", port);
+                Socket b = new Socket("127.0.0.1", port)) {
             a.getOutputStream().write("<13>1 - h a - - - s3 from a\n".getBytes(StandardCharsets.UTF_8));
             b.getOutputStream().write("<13>1 - h b - - - s3 from b\n".getBytes(StandardCharsets.UTF_8));
             await("s3 ", 2);
             try (Socket c = new Socket("127.0.0.1", port)) {
                 c.setSoTimeout(10_000);
-                assertThat(c.getInputStream().read()).as("closed by the collector").isEqualTo(-1);
+                assertThat(c.getInputStream().read())
+                        .as("closed by the collector")
+                        .isEqualTo(-1);
             }
             a.getOutputStream().write("<13>1 - h a - - - s3 a again\n".getBytes(StandardCharsets.UTF_8));
             await("s3 a again", 1);
@@ -169,14 +201,23 @@ class SyslogIngestTest {
             }
             out.write(second.toString().getBytes(StandardCharsets.UTF_8));
             out.flush();
-            List<JsonNode> got = Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(300))
+            List<JsonNode> got = Awaitility.await()
+                    .atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(300))
                     .until(() -> records("s4 "), l -> l.size() >= 50);
-            assertThat(got).extracting(n -> n.get("message").asText()).doesNotHaveDuplicates().hasSize(50);
-            assertThat(got).allSatisfy(n -> assertThat(n.get("tenant_id").asText()).isEqualTo("burst"));
+            assertThat(got)
+                    .extracting(n -> n.get("message").asText())
+                    .doesNotHaveDuplicates()
+                    .hasSize(50);
+            assertThat(got)
+                    .allSatisfy(n -> assertThat(n.get("tenant_id").asText()).isEqualTo("burst"));
         }
         String metrics = collector.get("/metrics").body();
-        assertThat(metrics.lines().filter(l -> l.startsWith("logpipe_collector_rate_limited_total")
-                && l.contains("tenant=\"burst\"")).findFirst()).as("the second batch was refused at least once")
+        assertThat(metrics.lines()
+                        .filter(l ->
+                                l.startsWith("logpipe_collector_rate_limited_total") && l.contains("tenant=\"burst\""))
+                        .findFirst())
+                .as("the second batch was refused at least once")
                 .isPresent();
         assertThat(metrics).doesNotContain("logpipe_collector_syslog_dropped_total");
     }
@@ -196,22 +237,26 @@ class SyslogIngestTest {
                     - protocol: tcp
                       listen: 127.0.0.1:0
                       tenant: nobody
-                """, "test")).isInstanceOf(ConfigException.class)
+                """, "test"))
+                .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("syslog.listeners[0].tenant");
         assertThatThrownBy(() -> new CollectorConfigLoader().parse(base + """
                     - protocol: sctp
                       listen: 127.0.0.1:0
                       tenant: acme
-                """, "test")).hasMessageContaining("syslog.listeners[0].protocol");
+                """, "test"))
+                .hasMessageContaining("syslog.listeners[0].protocol");
         assertThatThrownBy(() -> new CollectorConfigLoader().parse(base + """
                     - protocol: udp
                       listen: 127.0.0.1:0
                       tenant: acme
                       framing: weird
-                """, "test")).hasMessageContaining("syslog.listeners[0].framing");
+                """, "test"))
+                .hasMessageContaining("syslog.listeners[0].framing");
         assertThatThrownBy(() -> new CollectorConfigLoader().parse(base + """
                     - protocol: tcp
                       listen: 127.0.0.1:0
-                """, "test")).hasMessageContaining("syslog.listeners[0].tenant");
+                """, "test"))
+                .hasMessageContaining("syslog.listeners[0].tenant");
     }
 }

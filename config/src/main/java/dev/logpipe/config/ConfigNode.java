@@ -29,10 +29,8 @@ import java.util.regex.Pattern;
  * every error names the full key ({@code watch.state.flush_interval: ...}) and unknown keys are rejected.
  */
 public final class ConfigNode {
-    private static final Pattern DURATION =
-            Pattern.compile("(\\d+)(ms|s|m|h)?");
-    private static final Pattern BYTES =
-            Pattern.compile("(\\d+)\\s*(b|kib|kb|k|mib|mb|m|gib|gb|g)?");
+    private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)?");
+    private static final Pattern BYTES = Pattern.compile("(\\d+)\\s*(b|kib|kb|k|mib|mb|m|gib|gb|g)?");
 
     /** No interval needs more; capping it keeps nanosecond arithmetic far from overflow. */
     public static final Duration MAX_DURATION = Duration.ofHours(24);
@@ -71,13 +69,16 @@ public final class ConfigNode {
     public static ConfigNode fromYaml(String yaml, String origin) throws ConfigException {
         JsonNode tree;
         try {
-            ObjectMapper mapper = new ObjectMapper(
-                    new YAMLFactory());
+            ObjectMapper mapper = new ObjectMapper(new YAMLFactory());
             mapper.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
             tree = mapper.readTree(yaml);
         } catch (JsonProcessingException e) {
-            throw new ConfigException("config " + origin + " is not valid YAML: " + e.getOriginalMessage()
-                    + (e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ")"), e);
+            throw new ConfigException(
+                    "config " + origin + " is not valid YAML: " + e.getOriginalMessage()
+                            + (e.getLocation() == null
+                                    ? ""
+                                    : " (line " + e.getLocation().getLineNr() + ")"),
+                    e);
         }
         return root(tree);
     }
@@ -205,8 +206,8 @@ public final class ConfigNode {
         while (it.hasNext()) {
             Map.Entry<String, JsonNode> e = it.next();
             if (!e.getValue().isValueNode() || e.getValue().isNull()) {
-                throw new ConfigException(keyPath(key) + "." + e.getKey() + ": must be a string, was "
-                        + kind(e.getValue()));
+                throw new ConfigException(
+                        keyPath(key) + "." + e.getKey() + ": must be a string, was " + kind(e.getValue()));
             }
             out.put(e.getKey(), e.getValue().asText());
         }
@@ -251,8 +252,8 @@ public final class ConfigNode {
         String text = v.asText().trim();
         Duration d = parseDuration(text);
         if (d == null || !v.isValueNode()) {
-            throw new ConfigException(keyPath(key) + ": must be a duration like 250ms, 1s, 5m or 0, was \""
-                    + v.asText() + "\"");
+            throw new ConfigException(
+                    keyPath(key) + ": must be a duration like 250ms, 1s, 5m or 0, was \"" + v.asText() + "\"");
         }
         if (d.compareTo(min) < 0) {
             throw new ConfigException(keyPath(key) + ": must be >= " + format(min) + ", was " + text);
@@ -272,8 +273,8 @@ public final class ConfigNode {
         }
         Matcher m = BYTES.matcher(v.asText().trim().toLowerCase(Locale.ROOT));
         if (!v.isValueNode() || !m.matches()) {
-            throw new ConfigException(keyPath(key) + ": must be a size like 65536, 64KiB or 1MiB, was \""
-                    + v.asText() + "\"");
+            throw new ConfigException(
+                    keyPath(key) + ": must be a size like 65536, 64KiB or 1MiB, was \"" + v.asText() + "\"");
         }
         String unit = m.group(2) == null ? "b" : m.group(2);
         long factor = switch (unit) {
@@ -289,8 +290,8 @@ public final class ConfigNode {
             value = Long.MAX_VALUE;
         }
         if (value < min || value > max) {
-            throw new ConfigException(keyPath(key) + ": must be between " + min + " and " + max + " bytes, was "
-                    + v.asText());
+            throw new ConfigException(
+                    keyPath(key) + ": must be between " + min + " and " + max + " bytes, was " + v.asText());
         }
         return value;
     }
@@ -324,8 +325,8 @@ public final class ConfigNode {
         for (E e : type.getEnumConstants()) {
             names.add(e.name().toLowerCase(Locale.ROOT));
         }
-        throw new ConfigException(keyPath(key) + ": must be one of " + String.join(", ", names) + ", was \"" + s
-                + "\"");
+        throw new ConfigException(
+                keyPath(key) + ": must be one of " + String.join(", ", names) + ", was \"" + s + "\"");
     }
 
     /** Fails on the first key in this mapping that no reader asked for. */

@@ -28,14 +28,16 @@ class ConfigNodeTest {
 
     @Test
     void aTopLevelThatIsNotAMappingIsRefused() {
-        assertThatThrownBy(() -> yaml("- a\n- b\n")).isInstanceOf(ConfigException.class)
+        assertThatThrownBy(() -> yaml("- a\n- b\n"))
+                .isInstanceOf(ConfigException.class)
                 .hasMessage("config: the top level must be a mapping of keys, was array");
     }
 
     @Test
     void invalidYamlAndDuplicateKeysNameTheOriginAndLine() {
         assertThatThrownBy(() -> yaml("a: [1, 2\n")).hasMessageStartingWith("config test.yaml is not valid YAML");
-        assertThatThrownBy(() -> yaml("a: 1\nb: 2\na: 3\n")).hasMessageContaining("Duplicate field 'a'")
+        assertThatThrownBy(() -> yaml("a: 1\nb: 2\na: 3\n"))
+                .hasMessageContaining("Duplicate field 'a'")
                 .hasMessageContaining("(line 3)");
     }
 
@@ -47,7 +49,8 @@ class ConfigNodeTest {
         List<ConfigNode> sources = root.children("sources");
         assertThat(sources).hasSize(2);
         assertThat(sources.get(1).keyPath("x")).isEqualTo("sources[1].x");
-        assertThatThrownBy(() -> sources.get(1).strings("x")).hasMessage("sources[1].x[0]: must be a string, was number");
+        assertThatThrownBy(() -> sources.get(1).strings("x"))
+                .hasMessage("sources[1].x[0]: must be a string, was number");
     }
 
     @Test
@@ -95,9 +98,11 @@ class ConfigNodeTest {
         assertThat(root.duration("c", null, Duration.ZERO)).isEqualTo(Duration.ZERO);
         assertThatThrownBy(() -> root.duration("d", null, Duration.ZERO))
                 .hasMessage("d: must be a duration like 250ms, 1s, 5m or 0, was \"5\"");
-        assertThatThrownBy(() -> root.duration("e", null, Duration.ofSeconds(3))).hasMessage("e: must be >= 3s, was 2s");
+        assertThatThrownBy(() -> root.duration("e", null, Duration.ofSeconds(3)))
+                .hasMessage("e: must be >= 3s, was 2s");
         assertThatThrownBy(() -> root.duration("f", null, Duration.ZERO)).hasMessage("f: must be <= 24h, was 25h");
-        assertThatThrownBy(() -> root.duration("g", null, Duration.ZERO)).hasMessageStartingWith("g: must be a duration");
+        assertThatThrownBy(() -> root.duration("g", null, Duration.ZERO))
+                .hasMessageStartingWith("g: must be a duration");
     }
 
     @Test
@@ -121,7 +126,10 @@ class ConfigNodeTest {
                 .hasMessage("bad: must be one of block, drop_oldest, was \"sometimes\"");
     }
 
-    enum Mode { BLOCK, DROP_OLDEST }
+    enum Mode {
+        BLOCK,
+        DROP_OLDEST
+    }
 
     @Test
     void pathsResolveAgainstTheConfigFilesDirectory(@TempDir Path dir) throws ConfigException {
@@ -140,11 +148,14 @@ class ConfigNodeTest {
 
     @Test
     void addressesNeedAHostAndAPortInRange() throws ConfigException {
-        assertThat(ConfigNode.parseAddress("listen", "127.0.0.1:9100").getPort()).isEqualTo(9100);
-        assertThat(ConfigNode.parseAddress("listen", "[::1]:80").getAddress().isLoopbackAddress()).isTrue();
+        assertThat(ConfigNode.parseAddress("listen", "127.0.0.1:9100").getPort())
+                .isEqualTo(9100);
+        assertThat(ConfigNode.parseAddress("listen", "[::1]:80").getAddress().isLoopbackAddress())
+                .isTrue();
         assertThatThrownBy(() -> ConfigNode.parseAddress("listen", "9100"))
                 .hasMessage("listen: must be host:port like 127.0.0.1:9100, was \"9100\"");
-        assertThatThrownBy(() -> ConfigNode.parseAddress("listen", "h:x")).hasMessage("listen: port must be a number, was \"h:x\"");
+        assertThatThrownBy(() -> ConfigNode.parseAddress("listen", "h:x"))
+                .hasMessage("listen: port must be a number, was \"h:x\"");
         assertThatThrownBy(() -> ConfigNode.parseAddress("listen", "h:70000"))
                 .hasMessage("listen: port must be between 0 and 65535, was 70000");
     }

@@ -28,7 +28,8 @@ class DurationTextPropertyTest {
 
     @Provide
     Arbitrary<String> durationLike() {
-        return Arbitraries.oneOf(Arbitraries.strings().ofMaxLength(12),
+        return Arbitraries.oneOf(
+                Arbitraries.strings().ofMaxLength(12),
                 Arbitraries.strings().withChars("0123456789mhs ").ofMaxLength(25));
     }
 }

@@ -5,10 +5,11 @@ import dev.logpipe.forwarder.metrics.ForwarderMetrics;
 import dev.logpipe.forwarder.metrics.MetricsServer;
 import dev.logpipe.forwarder.sink.Sink;
 import dev.logpipe.forwarder.sink.Sinks;
+import dev.logpipe.forwarder.spool.SpoolingSink;
+import dev.logpipe.forwarder.state.StateException;
 import dev.logpipe.forwarder.tail.TailLoop;
 import dev.logpipe.forwarder.watermark.FlushPolicy;
 import dev.logpipe.forwarder.watermark.PublishedJournal;
-import dev.logpipe.forwarder.state.StateException;
 import dev.logpipe.forwarder.watermark.WatermarkStore;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -19,6 +20,7 @@ import java.nio.file.Path;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -33,7 +35,10 @@ public final class Forwarder implements Closeable {
     private static final int JOURNAL_SLOTS = 16_384;
 
     /** How to treat an existing watermark file at startup. */
-    public enum StartMode { RESUME, RESET_IF_CORRUPT }
+    public enum StartMode {
+        RESUME,
+        RESET_IF_CORRUPT
+    }
 
     private final WatermarkStore store;
     private final PublishedJournal journal;
@@ -44,8 +49,13 @@ public final class Forwarder implements Closeable {
     private final Thread thread;
     private volatile boolean closed;
 
-    private Forwarder(WatermarkStore store, PublishedJournal journal, Sink sink, MetricsServer metricsServer,
-                      PrometheusMeterRegistry registry, TailLoopFactory loop) {
+    private Forwarder(
+            WatermarkStore store,
+            PublishedJournal journal,
+            Sink sink,
+            MetricsServer metricsServer,
+            PrometheusMeterRegistry registry,
+            TailLoopFactory loop) {
         this.store = store;
         this.journal = journal;
         this.sink = sink;
@@ -70,10 +80,12 @@ public final class Forwarder implements Closeable {
             PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             ForwarderMetrics metrics = new ForwarderMetrics(registry);
             ForwarderConfig.State state = config.watch().state();
-            WatermarkStore store = WatermarkStore.open(state.path(),
+            WatermarkStore store = WatermarkStore.open(
+                    state.path(),
                     new FlushPolicy(state.flushInterval(), state.flushEvery()),
                     mode == StartMode.RESET_IF_CORRUPT || state.resetOnCorrupt()
-                            ? WatermarkStore.OnCorrupt.RESET : WatermarkStore.OnCorrupt.REFUSE,
+                            ? WatermarkStore.OnCorrupt.RESET
+                            : WatermarkStore.OnCorrupt.REFUSE,
                     InstantSource.system());
             opened.add(store);
             Path journalPath = store.path().resolveSibling(store.path().getFileName() + ".published");
@@ -88,16 +100,24 @@ public final class Forwarder implements Closeable {
             opened.add(sink);
             if (config.sink().spool() != null) {
                 Sink target = sink;
-                sink = dev.logpipe.forwarder.spool.SpoolingSink.start(config.sink().spool(), target, metrics);
+                sink = SpoolingSink.start(config.sink().spool(), target, metrics);
                 opened.remove(target); // from now on the spool closes the sink it delivers to
                 opened.add(sink);
             }
             Sink tailSink = sink;
-            Forwarder f = new Forwarder(store, journal, sink, server, registry,
+            Forwarder f = new Forwarder(
+                    store,
+                    journal,
+                    sink,
+                    server,
+                    registry,
                     stop -> TailLoop.create(config, store, journal, tailSink, metrics, stop, System::nanoTime));
-            log.info("log forwarder started state_path={} sink={} sources={} parser={} metrics={}", store.path(),
-                    sink.describe(), config.watch().sources().size(),
-                    config.parser().type().name().toLowerCase(java.util.Locale.ROOT),
+            log.info(
+                    "log forwarder started state_path={} sink={} sources={} parser={} metrics={}",
+                    store.path(),
+                    sink.describe(),
+                    config.watch().sources().size(),
+                    config.parser().type().name().toLowerCase(Locale.ROOT),
                     server == null ? "off" : "http://" + hostPort(server.address()) + "/metrics");
             f.thread.start();
             return f;

@@ -42,14 +42,18 @@ public final class RunningLoop implements AutoCloseable {
     private final CountDownLatch stop = new CountDownLatch(1);
     private final Thread thread;
 
-    private RunningLoop(ForwarderConfig config, WatermarkStore store, PublishedJournal journal,
-                        ForwarderMetrics metrics, Sink sink) {
+    private RunningLoop(
+            ForwarderConfig config,
+            WatermarkStore store,
+            PublishedJournal journal,
+            ForwarderMetrics metrics,
+            Sink sink) {
         this.store = store;
         this.journal = journal;
         this.metrics = metrics;
         this.sink = sink;
-        this.thread = new Thread(TailLoop.create(config, store, journal, sink, metrics, stop, System::nanoTime),
-                "test-tail-loop");
+        this.thread = new Thread(
+                TailLoop.create(config, store, journal, sink, metrics, stop, System::nanoTime), "test-tail-loop");
     }
 
     /** Starts the loop with the sink that {@code yaml} configures. */
@@ -61,10 +65,13 @@ public final class RunningLoop implements AutoCloseable {
     public static RunningLoop start(Path dir, String yaml, Sink sink) throws Exception {
         ForwarderConfig config = new ConfigLoader(dir).parse(yaml, "test");
         ForwarderConfig.State state = config.watch().state();
-        WatermarkStore store = WatermarkStore.open(state.path(), new FlushPolicy(state.flushInterval(),
-                state.flushEvery()), WatermarkStore.OnCorrupt.REFUSE, InstantSource.system());
-        PublishedJournal journal = PublishedJournal.open(
-                state.path().resolveSibling(state.path().getFileName() + ".published"), 64);
+        WatermarkStore store = WatermarkStore.open(
+                state.path(),
+                new FlushPolicy(state.flushInterval(), state.flushEvery()),
+                WatermarkStore.OnCorrupt.REFUSE,
+                InstantSource.system());
+        PublishedJournal journal =
+                PublishedJournal.open(state.path().resolveSibling(state.path().getFileName() + ".published"), 64);
         ForwarderMetrics metrics = new ForwarderMetrics(new SimpleMeterRegistry());
         Sink s = sink != null ? sink : Sinks.create(config.sink(), n -> metrics.recordsDeadLettered.increment(n));
         RunningLoop loop = new RunningLoop(config, store, journal, metrics, s);

@@ -24,6 +24,7 @@ import java.nio.file.Path;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
+import org.eclipse.jetty.server.Handler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,8 +43,16 @@ public final class Indexer implements AutoCloseable {
     private final PrometheusMeterRegistry registry;
     private boolean closed;
 
-    private Indexer(LuceneStore store, IndexLoop loop, Refresher refresher, IndexerServer server, AuditLog audit,
-                    StageOffsets stages, LegalHolds holds, Retention retention, PrometheusMeterRegistry registry) {
+    private Indexer(
+            LuceneStore store,
+            IndexLoop loop,
+            Refresher refresher,
+            IndexerServer server,
+            AuditLog audit,
+            StageOffsets stages,
+            LegalHolds holds,
+            Retention retention,
+            PrometheusMeterRegistry registry) {
         this.store = store;
         this.loop = loop;
         this.refresher = refresher;
@@ -74,15 +83,24 @@ public final class Indexer implements AutoCloseable {
             Retention retention = new Retention(store, config.retention(), holds, audit, metrics, clock);
             IndexLoop loop = new IndexLoop(config, store, stages, metrics, retention, clock, rebuild);
             Refresher refresher = new Refresher(store, stages, metrics, config.refreshInterval());
-            IndexerServer server = new IndexerServer(config.listen(), new StatusHandler(stages, store::openShards),
-                    new HoldsHandler(holds, config.admin().apiKeySha256()), registry, loop::ready);
+            IndexerServer server = new IndexerServer(
+                    config.listen(),
+                    new StatusHandler(stages, store::openShards),
+                    new HoldsHandler(holds, config.admin().apiKeySha256()),
+                    registry,
+                    loop::ready);
             metrics.gauge("logpipe_indexer.shards.open", "Shards open now", store::openShards);
             server.start();
             loop.start();
             refresher.start();
-            log.info("indexer ready listen={}:{} data={} topic={} dead_letter_topic={} group={} bootstrap={}",
-                    server.address().getHostString(), server.address().getPort(), layout.dataDir(),
-                    config.kafka().topic(), config.kafka().deadLetterTopic(), config.kafka().groupId(),
+            log.info(
+                    "indexer ready listen={}:{} data={} topic={} dead_letter_topic={} group={} bootstrap={}",
+                    server.address().getHostString(),
+                    server.address().getPort(),
+                    layout.dataDir(),
+                    config.kafka().topic(),
+                    config.kafka().deadLetterTopic(),
+                    config.kafka().groupId(),
                     config.kafka().bootstrapServers());
             return new Indexer(store, loop, refresher, server, audit, stages, holds, retention, registry);
         } catch (Exception | Error e) {
@@ -93,8 +111,9 @@ public final class Indexer implements AutoCloseable {
     }
 
     /** Checks every shard's last commit and metadata; true when some were moved aside (rebuild from Kafka). */
-    private static boolean verify(LuceneStore store, ShardLayout layout, IndexerConfig.OnCorruptShard policy,
-                                  InstantSource clock) throws IOException {
+    private static boolean verify(
+            LuceneStore store, ShardLayout layout, IndexerConfig.OnCorruptShard policy, InstantSource clock)
+            throws IOException {
         List<ShardId> corrupt = new ArrayList<>();
         for (ShardKind kind : ShardKind.values()) {
             for (ShardId id : layout.list(kind)) {
@@ -102,8 +121,10 @@ public final class Indexer implements AutoCloseable {
                     store.verify(id);
                 } catch (IOException e) {
                     if (policy == IndexerConfig.OnCorruptShard.FAIL) {
-                        throw new IOException(e.getMessage() + " (start with index.on_corrupt_shard: move_aside to "
-                                + "move it aside and rebuild it from Kafka)", e);
+                        throw new IOException(
+                                e.getMessage() + " (start with index.on_corrupt_shard: move_aside to "
+                                        + "move it aside and rebuild it from Kafka)",
+                                e);
                     }
                     log.warn("{}; moving it aside", e.getMessage());
                     corrupt.add(id);
@@ -111,7 +132,9 @@ public final class Indexer implements AutoCloseable {
             }
         }
         for (ShardId id : corrupt) {
-            Path aside = layout.dataDir().resolve("corrupt").resolve(id.kind().directory())
+            Path aside = layout.dataDir()
+                    .resolve("corrupt")
+                    .resolve(id.kind().directory())
                     .resolve(layout.shardDir(id).getParent().getFileName().toString())
                     .resolve(id.day() + "-" + clock.millis());
             Files.createDirectories(aside.getParent());
@@ -126,7 +149,7 @@ public final class Indexer implements AutoCloseable {
     }
 
     /** The status, health, metrics and legal-hold routes as a Jetty handler, to serve them on another port too. */
-    public org.eclipse.jetty.server.Handler httpHandler() {
+    public Handler httpHandler() {
         return server.handler();
     }
 

@@ -6,6 +6,7 @@ import dev.logpipe.index.store.ShardStore;
 import dev.logpipe.index.store.StoreSearcher;
 import dev.logpipe.indexer.config.IndexerConfig;
 import dev.logpipe.indexer.config.IndexerConfigLoader;
+import dev.logpipe.indexer.http.HoldsHandler;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -16,6 +17,7 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -24,10 +26,10 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 /** The YAML of a test indexer, an indexer in this JVM, and small clients for its HTTP port and for Kafka. */
 public final class IndexerFixture {
     public static final String ADMIN_KEY = "admin-key-0123456789";
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    private IndexerFixture() {
-    }
+    private IndexerFixture() {}
 
     public static String yaml(String bootstrap, String prefix, Path data, String extra) {
         return """
@@ -46,8 +48,7 @@ public final class IndexerFixture {
                   ram_buffer: 32MiB
                 admin:
                   api_key_sha256: [%s]
-                """.formatted(data, bootstrap, prefix, prefix, prefix,
-                dev.logpipe.indexer.http.HoldsHandler.sha256(ADMIN_KEY)) + extra;
+                """.formatted(data, bootstrap, prefix, prefix, prefix, HoldsHandler.sha256(ADMIN_KEY)) + extra;
     }
 
     public static Indexer start(String bootstrap, String prefix, Path data, String extra, InstantSource clock)
@@ -60,26 +61,42 @@ public final class IndexerFixture {
      * Like {@link #start(String, String, Path, String, InstantSource)}, with lines added to the {@code kafka} section
      * and whole top-level sections ({@code "commit:\n  max_records: 5\n"}) replacing the test defaults.
      */
-    public static Indexer start(String bootstrap, String prefix, Path data, String extra, InstantSource clock,
-                                String kafkaLines, String... sections) throws Exception {
-        String yaml = yaml(bootstrap, prefix, data, extra).replace("  group_id: " + prefix + "-indexer\n",
-                "  group_id: " + prefix + "-indexer\n" + kafkaLines);
+    public static Indexer start(
+            String bootstrap,
+            String prefix,
+            Path data,
+            String extra,
+            InstantSource clock,
+            String kafkaLines,
+            String... sections)
+            throws Exception {
+        String yaml = yaml(bootstrap, prefix, data, extra)
+                .replace("  group_id: " + prefix + "-indexer\n", "  group_id: " + prefix + "-indexer\n" + kafkaLines);
         for (String section : sections) {
             String key = section.substring(0, section.indexOf('\n') + 1);
-            yaml = yaml.replaceAll("(?m)^" + java.util.regex.Pattern.quote(key.strip()) + "\\n(  .*\\n)*", "")
-                    + section;
+            yaml = yaml.replaceAll("(?m)^" + Pattern.quote(key.strip()) + "\\n(  .*\\n)*", "") + section;
         }
         return Indexer.start(new IndexerConfigLoader().parse(yaml, "test"), clock);
     }
 
     public static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
-        return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
-                ProducerConfig.LINGER_MS_CONFIG, 5), new ByteArraySerializer(), new ByteArraySerializer());
+        return new KafkaProducer<>(
+                Map.of(
+                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrap,
+                        ProducerConfig.ACKS_CONFIG,
+                        "all",
+                        ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+                        true,
+                        ProducerConfig.LINGER_MS_CONFIG,
+                        5),
+                new ByteArraySerializer(),
+                new ByteArraySerializer());
     }
 
     public static void send(KafkaProducer<byte[], byte[]> p, String topic, String value) throws Exception {
-        p.send(new ProducerRecord<>(topic, null, value.getBytes(StandardCharsets.UTF_8))).get();
+        p.send(new ProducerRecord<>(topic, null, value.getBytes(StandardCharsets.UTF_8)))
+                .get();
     }
 
     public static long count(ShardStore store, List<ShardId> shards, String tenant, String query) throws Exception {
@@ -98,9 +115,11 @@ public final class IndexerFixture {
 
     public static HttpResponse<String> send(Indexer indexer, String method, String path, String key, String body)
             throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(uri(indexer, path)).timeout(Duration.ofSeconds(10))
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body));
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri(indexer, path))
+                .timeout(Duration.ofSeconds(10))
+                .method(
+                        method,
+                        body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         if (key != null) {
             b.header("Authorization", "Bearer " + key);
         }

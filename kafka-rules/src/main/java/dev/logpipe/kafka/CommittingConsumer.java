@@ -10,11 +10,10 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
  * earliest offset so nothing retained is skipped. The operator's {@code properties} are the base; these keys win.
  */
 public final class CommittingConsumer {
-    private CommittingConsumer() {
-    }
+    private CommittingConsumer() {}
 
-    public static Map<String, Object> settings(Map<String, String> properties, String bootstrapServers,
-                                               String groupId, Map<String, Object> tuning) {
+    public static Map<String, Object> settings(
+            Map<String, String> properties, String bootstrapServers, String groupId, Map<String, Object> tuning) {
         Map<String, Object> p = new HashMap<>(properties);
         p.putAll(tuning);
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);

@@ -20,15 +20,14 @@ public final class DurableProducer {
     /** How much longer than the producer's own delivery timeout a caller waits for an acknowledgement. */
     public static final Duration ACK_WAIT_MARGIN = Duration.ofSeconds(5);
 
-    private DurableProducer() {
-    }
+    private DurableProducer() {}
 
     /**
      * A caller's choices: where to send, how to compress, how long a delivery may take, how long to linger, and the
      * longest a {@code send} may block for metadata.
      */
-    public record Tuning(String bootstrapServers, String compression, Duration deliveryTimeout, Duration linger,
-                         Duration maxBlock) {
+    public record Tuning(
+            String bootstrapServers, String compression, Duration deliveryTimeout, Duration linger, Duration maxBlock) {
         public Tuning {
             Objects.requireNonNull(bootstrapServers, "bootstrapServers");
             Objects.requireNonNull(compression, "compression");
@@ -42,8 +41,8 @@ public final class DurableProducer {
      * The producer settings: {@code properties} (the operator's), then the caller's {@code defaults} where the
      * operator set nothing, then the fixed guarantee keys and the {@code tuning}.
      */
-    public static Map<String, Object> settings(Map<String, String> properties, Map<String, Object> defaults,
-                                               Tuning tuning) {
+    public static Map<String, Object> settings(
+            Map<String, String> properties, Map<String, Object> defaults, Tuning tuning) {
         Map<String, Object> p = new HashMap<>(properties);
         defaults.forEach(p::putIfAbsent);
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, tuning.bootstrapServers());
@@ -58,8 +57,8 @@ public final class DurableProducer {
         p.put(ProducerConfig.LINGER_MS_CONFIG, (int) linger);
         p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) request);
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) Math.max(delivery, request + linger));
-        p.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG,
-                (int) Math.min(tuning.maxBlock().toMillis(), delivery));
+        p.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, (int)
+                Math.min(tuning.maxBlock().toMillis(), delivery));
         return p;
     }
 

@@ -35,16 +35,23 @@ public final class QueryProcess implements AutoCloseable {
         CommittedShards shards = new CommittedShards(layout, config.reopenInterval());
         QueryService service = null;
         try {
-            service = QueryService.create(config, shards, new ConfiguredKeys(config.keys()), IndexerProgress.NONE,
-                    clock, registry);
-            int threads = config.limits().maxTails() + config.tenants().stream()
-                    .mapToInt(QueryConfig.Tenant::maxConcurrentQueries).sum() + 16;
-            QueryServer server = new QueryServer(config.listen(), service, registry, () -> true,
-                    Math.min(threads, 1024));
+            service = QueryService.create(
+                    config, shards, new ConfiguredKeys(config.keys()), IndexerProgress.NONE, clock, registry);
+            int threads = config.limits().maxTails()
+                    + config.tenants().stream()
+                            .mapToInt(QueryConfig.Tenant::maxConcurrentQueries)
+                            .sum()
+                    + 16;
+            QueryServer server =
+                    new QueryServer(config.listen(), service, registry, () -> true, Math.min(threads, 1024));
             shards.start();
             server.start();
-            log.info("query ready listen={}:{} data={} tenants={}", server.address().getHostString(),
-                    server.address().getPort(), layout.dataDir(), config.tenants().size());
+            log.info(
+                    "query ready listen={}:{} data={} tenants={}",
+                    server.address().getHostString(),
+                    server.address().getPort(),
+                    layout.dataDir(),
+                    config.tenants().size());
             return new QueryProcess(shards, service, server);
         } catch (Exception | Error e) {
             if (service != null) {

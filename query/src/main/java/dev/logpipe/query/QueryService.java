@@ -27,6 +27,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.InstantSource;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -55,8 +56,9 @@ public final class QueryService implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(QueryService.class);
     /** Parameters and headers a client might use to name a tenant; any value but the caller's own is a 403. */
     static final List<String> TENANT_PARAMS = List.of("tenant", "tenant_id", "tenantId", "org_id");
-    static final List<String> TENANT_HEADERS = List.of("X-Tenant", "X-Tenant-Id", "X-Tenant-ID", "Tenant",
-            "Tenant-Id", "X-Scope-OrgID", "X-Org-Id");
+
+    static final List<String> TENANT_HEADERS =
+            List.of("X-Tenant", "X-Tenant-Id", "X-Tenant-ID", "Tenant", "Tenant-Id", "X-Scope-OrgID", "X-Org-Id");
 
     private final QueryConfig config;
     private final Authenticator auth;
@@ -72,21 +74,35 @@ public final class QueryService implements AutoCloseable {
     private final Tails tails;
     private boolean closed;
 
-    private QueryService(QueryConfig config, ShardSource source, Authenticator auth, IndexerProgress progress,
-                         InstantSource clock, MeterRegistry registry, byte[] cursorKey, QueryAudit audit) {
+    private QueryService(
+            QueryConfig config,
+            ShardSource source,
+            Authenticator auth,
+            IndexerProgress progress,
+            InstantSource clock,
+            MeterRegistry registry,
+            byte[] cursorKey,
+            QueryAudit audit) {
         this.config = config;
         this.auth = auth;
         this.audit = audit;
         this.metrics = new QueryMetrics(registry);
         QueryConfig.Limits l = config.limits();
-        this.pool = new ThreadPoolExecutor(l.searchThreads(), l.searchThreads(), 60, TimeUnit.SECONDS,
-                new ArrayBlockingQueue<>(4096), r -> {
+        this.pool = new ThreadPoolExecutor(
+                l.searchThreads(), l.searchThreads(), 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(4096), r -> {
                     Thread t = new Thread(r, "query-search");
                     t.setDaemon(true);
                     return t;
                 });
-        Env env = new Env(config, source, new QueryPlanner(source, l.maxShards(), l.maxDocuments()),
-                new FanOut(source, pool), new Cursor.Codec(cursorKey), clock, metrics, progress);
+        Env env = new Env(
+                config,
+                source,
+                new QueryPlanner(source, l.maxShards(), l.maxDocuments()),
+                new FanOut(source, pool),
+                new Cursor.Codec(cursorKey),
+                clock,
+                metrics,
+                progress);
         this.search = new SearchEndpoint(env, ShardKind.RECORDS);
         this.deadLetters = new SearchEndpoint(env, ShardKind.DEAD_LETTERS);
         this.aggregates = new AggregateEndpoints(env);
@@ -102,8 +118,13 @@ public final class QueryService implements AutoCloseable {
      *
      * @throws IOException the cursor secret is corrupt or the audit log cannot be opened (named in the message)
      */
-    public static QueryService create(QueryConfig config, ShardSource source, Authenticator auth,
-                                      IndexerProgress progress, InstantSource clock, MeterRegistry registry)
+    public static QueryService create(
+            QueryConfig config,
+            ShardSource source,
+            Authenticator auth,
+            IndexerProgress progress,
+            InstantSource clock,
+            MeterRegistry registry)
             throws IOException {
         byte[] key = CursorSecret.loadOrCreate(config.cursorSecretFile());
         QueryAudit audit = new QueryAudit(config.auditLog(), clock);
@@ -148,8 +169,13 @@ public final class QueryService implements AutoCloseable {
             if (policy == null) {
                 throw new Answer.Refusal(401, "unauthenticated", "the key's tenant is not configured here");
             }
-            Call call = new Call(endpoint, cred.get(), policy, params, path.substring(path.indexOf(endpoint)
-                    + endpoint.length()), line);
+            Call call = new Call(
+                    endpoint,
+                    cred.get(),
+                    policy,
+                    params,
+                    path.substring(path.indexOf(endpoint) + endpoint.length()),
+                    line);
             if (endpoint.equals("tail")) {
                 streamed = true;
                 tails.handle(call, request, response, callback, () -> audit.append(line));
@@ -157,8 +183,11 @@ public final class QueryService implements AutoCloseable {
             } else {
                 Semaphore s = slots.computeIfAbsent(policy.id(), t -> new Semaphore(policy.maxConcurrentQueries()));
                 if (!s.tryAcquire()) {
-                    throw new Answer.Refusal(429, "tenant_concurrency", "tenant " + policy.id() + " has "
-                            + policy.maxConcurrentQueries() + " queries running; retry shortly");
+                    throw new Answer.Refusal(
+                            429,
+                            "tenant_concurrency",
+                            "tenant " + policy.id() + " has " + policy.maxConcurrentQueries()
+                                    + " queries running; retry shortly");
                 }
                 try {
                     a = run(endpoint, call);
@@ -237,7 +266,7 @@ public final class QueryService implements AutoCloseable {
         } catch (RuntimeException e) {
             throw Params.bad("the query string is not valid UTF-8 percent-encoding");
         }
-        Map<String, List<String>> m = new java.util.HashMap<>();
+        Map<String, List<String>> m = new HashMap<>();
         for (Fields.Field x : f) {
             m.put(x.getName(), x.getValues());
         }
@@ -250,8 +279,8 @@ public final class QueryService implements AutoCloseable {
             if (vs != null) {
                 for (String v : vs) {
                     if (!v.equals(tenant)) {
-                        throw new Answer.Refusal(403, "foreign_tenant", "parameter " + name
-                                + " names a tenant this key may not read");
+                        throw new Answer.Refusal(
+                                403, "foreign_tenant", "parameter " + name + " names a tenant this key may not read");
                     }
                 }
             }
@@ -259,8 +288,8 @@ public final class QueryService implements AutoCloseable {
         for (String name : TENANT_HEADERS) {
             for (String v : request.getHeaders().getValuesList(name)) {
                 if (!v.strip().equals(tenant)) {
-                    throw new Answer.Refusal(403, "foreign_tenant", "header " + name
-                            + " names a tenant this key may not read");
+                    throw new Answer.Refusal(
+                            403, "foreign_tenant", "header " + name + " names a tenant this key may not read");
                 }
             }
         }

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 class AggregationsTest {
     static final Instant NOW = Instant.parse("2026-12-03T12:00:00Z");
+
     @TempDir
     Path data;
 
@@ -28,7 +29,9 @@ class AggregationsTest {
         String[] services = {"api", "billing", "auth"};
         for (int i = 0; i < 900; i++) { // over three days, three services, two levels
             rs.add(record("acme", "r-" + i, NOW.minusSeconds(300L * i + 7), "request " + (i % 2 == 0 ? "slow" : "ok"))
-                    .service(services[i % 3]).level(i % 4 == 0 ? Level.ERROR : Level.INFO).build());
+                    .service(services[i % 3])
+                    .level(i % 4 == 0 ? Level.ERROR : Level.INFO)
+                    .build());
         }
         return rs;
     }
@@ -48,8 +51,11 @@ class AggregationsTest {
                 long paged = 0;
                 String cursor = null;
                 do {
-                    JsonNode s = json(get(q, "/api/v1/search?limit=1000&q=" + enc(text) + range
-                            + (cursor == null ? "" : "&cursor=" + cursor), ACME_KEY));
+                    JsonNode s = json(get(
+                            q,
+                            "/api/v1/search?limit=1000&q=" + enc(text) + range
+                                    + (cursor == null ? "" : "&cursor=" + cursor),
+                            ACME_KEY));
                     paged += s.get("hits").size();
                     cursor = s.has("next_cursor") ? s.get("next_cursor").asText() : null;
                 } while (cursor != null);
@@ -60,7 +66,8 @@ class AggregationsTest {
                     values += v.get("count").asLong();
                 }
                 assertThat(values + t.get("other").asLong() + t.get("missing").asLong())
-                        .isEqualTo(t.get("total").asLong()).isEqualTo(sum);
+                        .isEqualTo(t.get("total").asLong())
+                        .isEqualTo(sum);
             }
             JsonNode t = json(get(q, "/api/v1/fields/service/top?from=now-4d", ACME_KEY));
             assertThat(t.get("values")).hasSize(3);
@@ -75,7 +82,9 @@ class AggregationsTest {
     @Test
     void labelPruningSkipsShardsWithoutOpeningThem() throws Exception {
         List<LogRecord> rs = new ArrayList<>(records());
-        rs.add(record("acme", "rare", NOW.minusSeconds(10), "x").service("rare-svc").build());
+        rs.add(record("acme", "rare", NOW.minusSeconds(10), "x")
+                .service("rare-svc")
+                .build());
         QueryFixture.write(data, rs);
         try (QueryProcess q = QueryFixture.start(data, "", InstantSource.fixed(NOW))) {
             JsonNode s = json(get(q, "/api/v1/search?from=now-4d&q=" + enc("service:rare-svc"), ACME_KEY));
@@ -91,9 +100,13 @@ class AggregationsTest {
         List<LogRecord> rs = new ArrayList<>();
         for (int i = 0; i < 30; i++) { // event times out of order: the file's offsets decide
             rs.add(record("acme", "f-" + i, NOW.minusSeconds(100 + (i * 37 % 11)), "line " + i)
-                    .field("log.file.path", "/var/log/app.log").field("log.offset", 100L * i).build());
+                    .field("log.file.path", "/var/log/app.log")
+                    .field("log.offset", 100L * i)
+                    .build());
             rs.add(record("acme", "other-" + i, NOW.minusSeconds(100 + i), "other file " + i)
-                    .field("log.file.path", "/var/log/other.log").field("log.offset", 100L * i).build());
+                    .field("log.file.path", "/var/log/other.log")
+                    .field("log.offset", 100L * i)
+                    .build());
         }
         QueryFixture.write(data, rs);
         try (QueryProcess q = QueryFixture.start(data, "", InstantSource.fixed(NOW))) {

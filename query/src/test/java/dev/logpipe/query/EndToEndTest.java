@@ -30,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 class EndToEndTest {
     @RegisterExtension
     static final EmbeddedBrokerExtension KAFKA = new EmbeddedBrokerExtension();
+
     @TempDir
     Path data;
 
@@ -54,21 +55,37 @@ class EndToEndTest {
                 """.formatted(data, KAFKA.bootstrapServers());
         Instant now = Instant.now();
         try (Indexer indexer = Indexer.start(new IndexerConfigLoader().parse(yaml, "test"), Clock.systemUTC());
-             KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(Map.of(
-                     ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers(), ProducerConfig.ACKS_CONFIG,
-                     "all"), new ByteArraySerializer(), new ByteArraySerializer());
-             QueryProcess q = QueryFixture.start(data, "", Clock.systemUTC())) {
+                KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(
+                        Map.of(
+                                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                                KAFKA.bootstrapServers(),
+                                ProducerConfig.ACKS_CONFIG,
+                                "all"),
+                        new ByteArraySerializer(),
+                        new ByteArraySerializer());
+                QueryProcess q = QueryFixture.start(data, "", Clock.systemUTC())) {
             StringBuilder batch = new StringBuilder();
             for (int i = 0; i < 200; i++) {
                 String tenant = i % 2 == 0 ? "acme" : "globex";
-                batch.append("{\"schema_version\":3,\"record_id\":\"e-").append(i).append("\",\"tenant_id\":\"")
-                        .append(tenant).append("\",\"event_time\":\"").append(now.minusSeconds(i))
-                        .append("\",\"observed_time\":\"").append(now).append("\",\"level\":\"ERROR\",\"message\":")
-                        .append("\"payment failed for order CO-").append(i).append("\"}\n");
+                batch.append("{\"schema_version\":3,\"record_id\":\"e-")
+                        .append(i)
+                        .append("\",\"tenant_id\":\"")
+                        .append(tenant)
+                        .append("\",\"event_time\":\"")
+                        .append(now.minusSeconds(i))
+                        .append("\",\"observed_time\":\"")
+                        .append(now)
+                        .append("\",\"level\":\"ERROR\",\"message\":")
+                        .append("\"payment failed for order CO-")
+                        .append(i)
+                        .append("\"}\n");
             }
-            p.send(new ProducerRecord<>("qe.records", batch.toString().getBytes(StandardCharsets.UTF_8))).get();
+            p.send(new ProducerRecord<>("qe.records", batch.toString().getBytes(StandardCharsets.UTF_8)))
+                    .get();
             String path = "/api/v1/search?limit=1000&from=now-1h&to=now%2B1h&q=" + enc("payment AND level:ERROR");
-            Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(100))
                     .until(() -> json(get(q, path, ACME_KEY)).get("hits").size() == 100);
             JsonNode a = json(get(q, path, ACME_KEY));
             a.get("hits").forEach(h -> assertThat(h.get("tenant_id").asText()).isEqualTo("acme"));
@@ -78,12 +95,21 @@ class EndToEndTest {
             JsonNode st = json(get(q, "/api/v1/status", ACME_KEY));
             assertThat(st.get("newest_observed_time").asText()).isNotEmpty();
             // the indexer still owns the directory: more records keep arriving and become searchable
-            p.send(new ProducerRecord<>("qe.records", ("{\"schema_version\":3,\"record_id\":\"late\",\"tenant_id\":"
-                    + "\"acme\",\"event_time\":\"" + now + "\",\"observed_time\":\"" + now + "\",\"message\":"
-                    + "\"late arrival\"}").getBytes(StandardCharsets.UTF_8))).get();
-            Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+            p.send(new ProducerRecord<>(
+                            "qe.records",
+                            ("{\"schema_version\":3,\"record_id\":\"late\",\"tenant_id\":"
+                                            + "\"acme\",\"event_time\":\"" + now + "\",\"observed_time\":\"" + now
+                                            + "\",\"message\":"
+                                            + "\"late arrival\"}")
+                                    .getBytes(StandardCharsets.UTF_8)))
+                    .get();
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(100))
                     .until(() -> json(get(q, "/api/v1/search?from=now-1h&to=now%2B1h&q=late", ACME_KEY))
-                            .get("hits").size() == 1);
+                                    .get("hits")
+                                    .size()
+                            == 1);
         }
     }
 }

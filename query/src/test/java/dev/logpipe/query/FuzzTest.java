@@ -6,11 +6,13 @@ import static dev.logpipe.query.QueryFixture.get;
 import static dev.logpipe.query.QueryFixture.record;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.logpipe.record.LogRecord;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -30,14 +32,17 @@ class FuzzTest {
     @BeforeContainer
     static void start() throws Exception {
         data = Files.createTempDirectory("query-fuzz");
-        List<dev.logpipe.record.LogRecord> rs = new java.util.ArrayList<>();
+        List<LogRecord> rs = new ArrayList<>();
         for (int i = 0; i < 40; i++) {
             rs.add(record("acme", "a-" + i, NOW.minusSeconds(i + 1), "hello-ab12-" + i + " order_id=CO-99" + i)
-                    .field("took_ms", i).build());
+                    .field("took_ms", i)
+                    .build());
         }
         QueryFixture.write(data, rs);
         q = QueryFixture.start(data, "", InstantSource.fixed(NOW));
-        goodCursor = QueryFixture.json(get(q, "/api/v1/search?limit=5", ACME_KEY)).get("next_cursor").asText();
+        goodCursor = QueryFixture.json(get(q, "/api/v1/search?limit=5", ACME_KEY))
+                .get("next_cursor")
+                .asText();
     }
 
     @AfterContainer
@@ -47,11 +52,54 @@ class FuzzTest {
 
     @Provide
     Arbitrary<String> queries() {
-        Arbitrary<String> pieces = Arbitraries.of("level:", "ERROR", "(", ")", "\"", "*", "?", "~", "^", "[", "]",
-                "{", "}", " TO ", " AND ", " OR ", "NOT ", "-", "+", "\\", "/", ":", "fields.took_ms:", ">", "<=",
-                "event_time:", "2026-12-01T00:00:00Z", "now", "a*", "*a", "/[a-z]+/", "/(.*){20}/", "~2", "é", "\u0000",
-                "#", "fields.a#b:", "_source:", "tenant_id:", "record_id:", "CO-99*", " ", "10.0.0.1", "&&", "||");
-        return Arbitraries.oneOf(pieces.list().ofMaxSize(12).map(l -> String.join("", l)),
+        Arbitrary<String> pieces = Arbitraries.of(
+                "level:",
+                "ERROR",
+                "(",
+                ")",
+                "\"",
+                "*",
+                "?",
+                "~",
+                "^",
+                "[",
+                "]",
+                "{",
+                "}",
+                " TO ",
+                " AND ",
+                " OR ",
+                "NOT ",
+                "-",
+                "+",
+                "\\",
+                "/",
+                ":",
+                "fields.took_ms:",
+                ">",
+                "<=",
+                "event_time:",
+                "2026-12-01T00:00:00Z",
+                "now",
+                "a*",
+                "*a",
+                "/[a-z]+/",
+                "/(.*){20}/",
+                "~2",
+                "é",
+                "\u0000",
+                "#",
+                "fields.a#b:",
+                "_source:",
+                "tenant_id:",
+                "record_id:",
+                "CO-99*",
+                " ",
+                "10.0.0.1",
+                "&&",
+                "||");
+        return Arbitraries.oneOf(
+                pieces.list().ofMaxSize(12).map(l -> String.join("", l)),
                 Arbitraries.strings().ofMaxLength(40));
     }
 
@@ -59,7 +107,9 @@ class FuzzTest {
     void anyQueryTextIsAnsweredOrRefusedWithAReasonNeverA500(@ForAll("queries") String text) throws Exception {
         for (String endpoint : List.of("search", "histogram", "fields/service/top")) {
             HttpResponse<String> r = get(q, "/api/v1/" + endpoint + "?from=now-1d&q=" + enc(text), ACME_KEY);
-            assertThat(r.statusCode()).as(endpoint + " " + text + " -> " + r.body()).isIn(200, 400);
+            assertThat(r.statusCode())
+                    .as(endpoint + " " + text + " -> " + r.body())
+                    .isIn(200, 400);
             if (r.statusCode() == 400) {
                 assertThat(r.body()).contains("\"error\"").contains("\"reason\"");
             }
@@ -68,11 +118,17 @@ class FuzzTest {
 
     @Provide
     Arbitrary<String> cursors() {
-        Arbitrary<String> edits = Arbitraries.integers().between(0, goodCursor.length() - 1).flatMap(i ->
-                Arbitraries.chars().ascii().map(c -> goodCursor.substring(0, i) + c + goodCursor.substring(i + 1)));
-        return Arbitraries.oneOf(edits, Arbitraries.strings().ofMaxLength(300),
+        Arbitrary<String> edits = Arbitraries.integers()
+                .between(0, goodCursor.length() - 1)
+                .flatMap(i -> Arbitraries.chars()
+                        .ascii()
+                        .map(c -> goodCursor.substring(0, i) + c + goodCursor.substring(i + 1)));
+        return Arbitraries.oneOf(
+                edits,
+                Arbitraries.strings().ofMaxLength(300),
                 Arbitraries.strings().withChars("abcXYZ-_.=0123456789").ofMaxLength(200),
-                Arbitraries.just(goodCursor + "."), Arbitraries.just("." + goodCursor));
+                Arbitraries.just(goodCursor + "."),
+                Arbitraries.just("." + goodCursor));
     }
 
     @Property(tries = 150)
@@ -86,19 +142,36 @@ class FuzzTest {
     }
 
     @Property(tries = 60)
-    void anyRangeLimitOrIntervalParameterIsAnsweredOrRefusedNeverA500(@ForAll("params") String value)
-            throws Exception {
+    void anyRangeLimitOrIntervalParameterIsAnsweredOrRefusedNeverA500(@ForAll("params") String value) throws Exception {
         for (String name : List.of("from", "to", "limit", "interval", "order", "size")) {
             String path = name.equals("interval") || name.equals("size") ? "histogram" : "search";
             HttpResponse<String> r = get(q, "/api/v1/" + path + "?" + name + "=" + enc(value), ACME_KEY);
-            assertThat(r.statusCode()).as(name + "=" + value + " -> " + r.body()).isIn(200, 400);
+            assertThat(r.statusCode())
+                    .as(name + "=" + value + " -> " + r.body())
+                    .isIn(200, 400);
         }
     }
 
     @Provide
     Arbitrary<String> params() {
-        return Arbitraries.oneOf(Arbitraries.of("now-99999999999d", "now+5y", "now-1ms", "2026-13-01T00:00:00Z",
-                "-1", "0", "99999999999", "1ms", "0s", "1d", "desc", "asc", "", "9999-12-31T23:59:59Z",
-                "0001-01-01T00:00:00Z", "now-999999999w"), Arbitraries.strings().ofMaxLength(30));
+        return Arbitraries.oneOf(
+                Arbitraries.of(
+                        "now-99999999999d",
+                        "now+5y",
+                        "now-1ms",
+                        "2026-13-01T00:00:00Z",
+                        "-1",
+                        "0",
+                        "99999999999",
+                        "1ms",
+                        "0s",
+                        "1d",
+                        "desc",
+                        "asc",
+                        "",
+                        "9999-12-31T23:59:59Z",
+                        "0001-01-01T00:00:00Z",
+                        "now-999999999w"),
+                Arbitraries.strings().ofMaxLength(30));
     }
 }

@@ -2,7 +2,6 @@ package dev.logpipe.query;
 
 import static dev.logpipe.query.QueryFixture.ACME_KEY;
 import static dev.logpipe.query.QueryFixture.GLOBEX_KEY;
-import static dev.logpipe.query.QueryFixture.enc;
 import static dev.logpipe.query.QueryFixture.get;
 import static dev.logpipe.query.QueryFixture.json;
 import static dev.logpipe.query.QueryFixture.record;
@@ -12,21 +11,26 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.logpipe.record.LogRecord;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class LimitsTest {
     static final Instant NOW = Instant.parse("2026-12-20T12:00:00Z");
+
     @TempDir
     Path data;
 
@@ -34,7 +38,8 @@ class LimitsTest {
         List<LogRecord> rs = new ArrayList<>();
         for (int d = 0; d < days; d++) {
             for (int i = 0; i < 200; i++) {
-                rs.add(record("acme", "a-" + d + "-" + i, NOW.minusSeconds(86_400L * d + i + 1), "tick").build());
+                rs.add(record("acme", "a-" + d + "-" + i, NOW.minusSeconds(86_400L * d + i + 1), "tick")
+                        .build());
             }
         }
         for (int i = 0; i < 100; i++) {
@@ -52,14 +57,19 @@ class LimitsTest {
             assertThat(j.get("partial_reasons").toString()).contains("max_shards");
             assertThat(j.get("hits")).hasSize(600);
             assertThat(j.get("shards").get("skipped")).hasSize(7);
-            assertThat(j.get("shards").get("skipped").get(0).get("day").asText()).isEqualTo("2026-12-17");
+            assertThat(j.get("shards").get("skipped").get(0).get("day").asText())
+                    .isEqualTo("2026-12-17");
             assertThat(j.get("total").get("relation").asText()).isEqualTo("gte");
             Set<String> all = new HashSet<>();
             String cursor = null;
             do { // the resume cursor pages on past the budget's cut: nothing is lost, nothing repeats
-                JsonNode p = json(get(q, "/api/v1/search?from=now-15d&limit=1000&q=tick"
-                        + (cursor == null ? "" : "&cursor=" + cursor), ACME_KEY));
-                p.get("hits").forEach(h -> assertThat(all.add(h.get("record_id").asText())).isTrue());
+                JsonNode p = json(get(
+                        q,
+                        "/api/v1/search?from=now-15d&limit=1000&q=tick" + (cursor == null ? "" : "&cursor=" + cursor),
+                        ACME_KEY));
+                p.get("hits")
+                        .forEach(h ->
+                                assertThat(all.add(h.get("record_id").asText())).isTrue());
                 cursor = p.has("next_cursor") ? p.get("next_cursor").asText() : null;
             } while (cursor != null);
             assertThat(all).hasSize(2000);
@@ -86,8 +96,8 @@ class LimitsTest {
             ExecutorService pool = Executors.newFixedThreadPool(4);
             AtomicBoolean stop = new AtomicBoolean();
             List<Future<Integer>> load = new ArrayList<>();
-            Set<Integer> statuses = java.util.concurrent.ConcurrentHashMap.newKeySet();
-            List<HttpResponse<String>> refused = new java.util.concurrent.CopyOnWriteArrayList<>();
+            Set<Integer> statuses = ConcurrentHashMap.newKeySet();
+            List<HttpResponse<String>> refused = new CopyOnWriteArrayList<>();
             for (int i = 0; i < 3; i++) {
                 load.add(pool.submit(() -> {
                     int n = 0;
@@ -110,8 +120,7 @@ class LimitsTest {
                 assertThat(r.statusCode()).isEqualTo(200);
                 assertThat(json(r).get("hits")).hasSize(100);
             }
-            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60))
-                    .until(() -> !refused.isEmpty());
+            Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> !refused.isEmpty());
             stop.set(true);
             for (Future<Integer> f : load) {
                 f.get();
@@ -120,7 +129,9 @@ class LimitsTest {
             assertThat(statuses).contains(200, 429).doesNotContain(500);
             assertThat(refused.get(0).headers().firstValue("Retry-After")).hasValue("1");
             globex.sort(Long::compare);
-            assertThat(globex.get(globex.size() / 2)).as("globex median ms %s", globex).isLessThan(500);
+            assertThat(globex.get(globex.size() / 2))
+                    .as("globex median ms %s", globex)
+                    .isLessThan(500);
         }
     }
 }

@@ -19,6 +19,8 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -31,23 +33,25 @@ class PaginationTest {
     static final Instant T = Instant.parse("2026-12-01T10:00:00Z");
     static final Instant NOW = Instant.parse("2026-12-01T12:00:00Z");
     static final int N = 5000;
+
     @TempDir
     Path data;
 
     @Test
     void pagesOverThousandsOfIdenticalTimestampsAcrossShardsNeitherRepeatNorSkip() throws Exception {
         List<String> ids = new ArrayList<>();
-        try (LuceneStore store = new LuceneStore(new ShardLayout(data), StoreSettings.defaults(),
-                InstantSource.system())) {
+        try (LuceneStore store =
+                new LuceneStore(new ShardLayout(data), StoreSettings.defaults(), InstantSource.system())) {
             // three shards, each a slice of the same instant (and several segments each)
             for (int i = 0; i < N; i++) {
                 String id = "r-" + Integer.toString(i * 7919 % 100_003, 36) + "-" + i;
                 ids.add(id);
                 LogRecord r = QueryFixture.record("acme", id, T, "tick " + i).build();
                 byte[] line = QueryFixture.CODEC.encode(r);
-                ShardId shard = ShardId.records("acme", LocalDate.parse("2026-12-01").minusDays(i % 3));
-                store.write(shard, List.of(new IndexRecord(QueryFixture.CODEC.decode(line), T, T, line, 0,
-                        line.length)));
+                ShardId shard =
+                        ShardId.records("acme", LocalDate.parse("2026-12-01").minusDays(i % 3));
+                store.write(
+                        shard, List.of(new IndexRecord(QueryFixture.CODEC.decode(line), T, T, line, 0, line.length)));
                 if (i % 1500 == 0) {
                     store.commit(Map.of());
                 }
@@ -62,10 +66,10 @@ class PaginationTest {
                 assertThat(new HashSet<>(first)).hasSize(N).containsExactlyInAnyOrderElementsOf(ids);
                 assertThat(second).containsExactlyElementsOf(first);
                 List<String> sorted = new ArrayList<>(ids);
-                sorted.sort((a, b) -> java.util.Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8),
-                        b.getBytes(StandardCharsets.UTF_8)));
+                sorted.sort((a, b) ->
+                        Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8)));
                 if (order.equals("asc")) {
-                    java.util.Collections.reverse(sorted);
+                    Collections.reverse(sorted);
                 }
                 assertThat(first).containsExactlyElementsOf(sorted);
             }
@@ -77,8 +81,8 @@ class PaginationTest {
         List<String> out = new ArrayList<>();
         Set<String> cursors = new HashSet<>();
         String cursor = null;
-        String base = "/api/v1/search?from=2026-11-28T00:00:00Z&to=now&order=" + order + "&limit=" + limit
-                + "&q=" + enc("tick");
+        String base = "/api/v1/search?from=2026-11-28T00:00:00Z&to=now&order=" + order + "&limit=" + limit + "&q="
+                + enc("tick");
         do {
             JsonNode j = json(get(q, base + (cursor == null ? "" : "&cursor=" + cursor), ACME_KEY));
             assertThat(j.get("partial").asBoolean()).isFalse();

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.logpipe.config.ConfigException;
 import dev.logpipe.query.config.QueryConfig;
 import dev.logpipe.query.config.QueryConfigLoader;
+import dev.logpipe.query.plan.CursorSecret;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 class QueryConfigLoaderTest {
     static final String HASH = "a".repeat(64);
+
     @TempDir
     Path dir;
 
@@ -51,18 +53,19 @@ class QueryConfigLoaderTest {
         assertThatThrownBy(() -> parse("limits:\n  max_shards: 0\n")).hasMessageStartingWith("limits.max_shards");
         assertThatThrownBy(() -> parse("limits:\n  bogus: 1\n")).hasMessage("limits.bogus: unknown key");
         assertThatThrownBy(() -> parse("tenants:\n  - id: a\n    api_key_sha256: [" + HASH + "]\n  - id: b\n"
-                + "    api_key_sha256: [" + HASH + "]\n")).hasMessageContaining("tenants[1].api_key_sha256[0]: this key "
-                + "is already listed");
+                        + "    api_key_sha256: [" + HASH + "]\n"))
+                .hasMessageContaining("tenants[1].api_key_sha256[0]: this key " + "is already listed");
     }
 
     @Test
     void aCorruptCursorSecretStopsStartupNamingTheFile() throws Exception {
         Path secret = dir.resolve("query-cursor.key");
-        byte[] first = dev.logpipe.query.plan.CursorSecret.loadOrCreate(secret);
-        assertThat(dev.logpipe.query.plan.CursorSecret.loadOrCreate(secret)).isEqualTo(first);
+        byte[] first = CursorSecret.loadOrCreate(secret);
+        assertThat(CursorSecret.loadOrCreate(secret)).isEqualTo(first);
         assertThat(Files.readString(secret)).isEqualTo(HexFormat.of().formatHex(first));
         Files.writeString(secret, "garbage");
-        assertThatThrownBy(() -> dev.logpipe.query.plan.CursorSecret.loadOrCreate(secret))
-                .hasMessageContaining(secret.toString()).hasMessageContaining("corrupt");
+        assertThatThrownBy(() -> CursorSecret.loadOrCreate(secret))
+                .hasMessageContaining(secret.toString())
+                .hasMessageContaining("corrupt");
     }
 }

@@ -29,7 +29,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
 
 /** Writes shards through the real index write path, starts a query process on them, and asks it over HTTP. */
 public final class QueryFixture {
@@ -37,10 +36,10 @@ public final class QueryFixture {
     public static final String GLOBEX_KEY = "globex-key-0123456789";
     static final ObjectMapper JSON = new ObjectMapper();
     static final RecordCodec CODEC = new RecordCodec();
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    private QueryFixture() {
-    }
+    private QueryFixture() {}
 
     public static String yaml(Path data, String extra) {
         return """
@@ -64,14 +63,20 @@ public final class QueryFixture {
     }
 
     public static LogRecord.Builder record(String tenant, String id, Instant t, String message) {
-        return LogRecord.builder(message).recordId(id).tenantId(tenant).eventTime(t).observedTime(t)
-                .service("api").instanceId("host-1").level(Level.INFO);
+        return LogRecord.builder(message)
+                .recordId(id)
+                .tenantId(tenant)
+                .eventTime(t)
+                .observedTime(t)
+                .service("api")
+                .instanceId("host-1")
+                .level(Level.INFO);
     }
 
     /** Writes the records (grouped by tenant and UTC day, as the indexer routes them), commits, closes. */
     public static void write(Path data, List<LogRecord> records) throws Exception {
-        try (LuceneStore store = new LuceneStore(new ShardLayout(data), StoreSettings.defaults(),
-                InstantSource.system())) {
+        try (LuceneStore store =
+                new LuceneStore(new ShardLayout(data), StoreSettings.defaults(), InstantSource.system())) {
             write(store, records);
             store.commit(Map.of("t-0", (long) records.size()));
         }
@@ -93,8 +98,9 @@ public final class QueryFixture {
 
     public static HttpResponse<String> get(QueryProcess q, String pathAndQuery, String key, String... headers)
             throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + q.address().getPort()
-                + pathAndQuery)).timeout(Duration.ofSeconds(30));
+        HttpRequest.Builder b = HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + q.address().getPort() + pathAndQuery))
+                .timeout(Duration.ofSeconds(30));
         if (key != null) {
             b.header("Authorization", "Bearer " + key);
         }

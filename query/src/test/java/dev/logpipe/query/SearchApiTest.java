@@ -24,8 +24,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 class SearchApiTest {
     static final Instant NOW = Instant.parse("2026-12-01T12:00:00Z");
+
     @TempDir
     Path data;
+
     QueryProcess q;
 
     @BeforeEach
@@ -33,8 +35,11 @@ class SearchApiTest {
         List<LogRecord> rs = new ArrayList<>();
         for (int i = 0; i < 50; i++) {
             rs.add(record("acme", "a-" + i, NOW.minusSeconds(60 + i), "order CO-99" + i + " done")
-                    .level(i % 10 == 0 ? Level.ERROR : Level.INFO).field("took_ms", i * 20).build());
-            rs.add(record("globex", "g-" + i, NOW.minusSeconds(60 + i), "globex secret " + i).build());
+                    .level(i % 10 == 0 ? Level.ERROR : Level.INFO)
+                    .field("took_ms", i * 20)
+                    .build());
+            rs.add(record("globex", "g-" + i, NOW.minusSeconds(60 + i), "globex secret " + i)
+                    .build());
         }
         QueryFixture.write(data, rs);
         q = QueryFixture.start(data, "", InstantSource.fixed(NOW));
@@ -60,8 +65,11 @@ class SearchApiTest {
         assertThat(j.get("total").get("relation").asText()).isEqualTo("eq");
         assertThat(j.get("shards").get("searched").asInt()).isEqualTo(1);
         assertThat(j.has("took_ms")).isTrue();
-        JsonNode next = json(get(q, "/api/v1/search?q=" + enc("level:ERROR") + "&limit=3&cursor="
-                + j.get("next_cursor").asText(), ACME_KEY));
+        JsonNode next = json(get(
+                q,
+                "/api/v1/search?q=" + enc("level:ERROR") + "&limit=3&cursor="
+                        + j.get("next_cursor").asText(),
+                ACME_KEY));
         assertThat(next.get("hits")).hasSize(2);
         assertThat(next.get("hits").get(0).get("record_id").asText()).isEqualTo("a-30");
         assertThat(next.has("next_cursor")).isFalse();
@@ -88,9 +96,12 @@ class SearchApiTest {
     void noKeyIs401AndAnotherTenantNamedIs403() throws Exception {
         assertThat(get(q, "/api/v1/search", null).statusCode()).isEqualTo(401);
         assertThat(get(q, "/api/v1/search", "wrong-key").statusCode()).isEqualTo(401);
-        assertThat(get(q, "/api/v1/search?tenant=globex", ACME_KEY).statusCode()).isEqualTo(403);
-        assertThat(get(q, "/api/v1/search?tenant_id=globex", ACME_KEY).statusCode()).isEqualTo(403);
-        assertThat(get(q, "/api/v1/search", ACME_KEY, "X-Tenant-Id", "globex").statusCode()).isEqualTo(403);
+        assertThat(get(q, "/api/v1/search?tenant=globex", ACME_KEY).statusCode())
+                .isEqualTo(403);
+        assertThat(get(q, "/api/v1/search?tenant_id=globex", ACME_KEY).statusCode())
+                .isEqualTo(403);
+        assertThat(get(q, "/api/v1/search", ACME_KEY, "X-Tenant-Id", "globex").statusCode())
+                .isEqualTo(403);
         assertThat(get(q, "/api/v1/search?tenant=acme", ACME_KEY).statusCode()).isEqualTo(200);
         assertThat(get(q, "/api/v1/search", GLOBEX_KEY).statusCode()).isEqualTo(200);
     }

@@ -16,6 +16,7 @@ public final class JsonBuffer {
     private static final byte[] REPLACEMENT = {(byte) 0xEF, (byte) 0xBF, (byte) 0xBD};
     /** 0 = copy as is, 1 = needs a short escape, 2 = needs \\u00XX, 3 = first byte of a multi-byte sequence. */
     private static final byte[] CLASS = new byte[256];
+
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final byte[] SHORT_ESCAPE = new byte[256];
     private static final byte[] DIGIT_PAIRS = new byte[200];
@@ -271,5 +272,4 @@ public final class JsonBuffer {
     private static int validSequenceLength(byte[] src, int i, int end) {
         return Utf8.sequenceLength(src, i, end);
     }
-
 }

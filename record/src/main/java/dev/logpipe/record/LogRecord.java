@@ -90,31 +90,119 @@ public record LogRecord(
             this.message = message;
         }
 
-        public Builder schemaVersion(int v) { schemaVersion = v; return this; }
-        public Builder recordId(String v) { recordId = v; return this; }
-        public Builder eventTime(Instant v) { eventTime = v; return this; }
-        public Builder observedTime(Instant v) { observedTime = v; return this; }
-        public Builder tenantId(String v) { tenantId = v; return this; }
-        public Builder traceId(String v) { traceId = v; return this; }
-        public Builder spanId(String v) { spanId = v; return this; }
-        public Builder service(String v) { service = v; return this; }
-        public Builder instanceId(String v) { instanceId = v; return this; }
-        public Builder region(String v) { region = v; return this; }
-        public Builder level(Level v) { level = v; return this; }
-        public Builder message(String v) { message = v; return this; }
-        public Builder field(String name, Object value) { fields.put(name, value); return this; }
-        public Builder clearFields() { fields.clear(); return this; }
-        public String recordId() { return recordId; }
-        public Instant eventTime() { return eventTime; }
-        public String service() { return service; }
-        public String instanceId() { return instanceId; }
-        public String region() { return region; }
-        public String traceId() { return traceId; }
-        public String spanId() { return spanId; }
+        public Builder schemaVersion(int v) {
+            schemaVersion = v;
+            return this;
+        }
+
+        public Builder recordId(String v) {
+            recordId = v;
+            return this;
+        }
+
+        public Builder eventTime(Instant v) {
+            eventTime = v;
+            return this;
+        }
+
+        public Builder observedTime(Instant v) {
+            observedTime = v;
+            return this;
+        }
+
+        public Builder tenantId(String v) {
+            tenantId = v;
+            return this;
+        }
+
+        public Builder traceId(String v) {
+            traceId = v;
+            return this;
+        }
+
+        public Builder spanId(String v) {
+            spanId = v;
+            return this;
+        }
+
+        public Builder service(String v) {
+            service = v;
+            return this;
+        }
+
+        public Builder instanceId(String v) {
+            instanceId = v;
+            return this;
+        }
+
+        public Builder region(String v) {
+            region = v;
+            return this;
+        }
+
+        public Builder level(Level v) {
+            level = v;
+            return this;
+        }
+
+        public Builder message(String v) {
+            message = v;
+            return this;
+        }
+
+        public Builder field(String name, Object value) {
+            fields.put(name, value);
+            return this;
+        }
+
+        public Builder clearFields() {
+            fields.clear();
+            return this;
+        }
+
+        public String recordId() {
+            return recordId;
+        }
+
+        public Instant eventTime() {
+            return eventTime;
+        }
+
+        public String service() {
+            return service;
+        }
+
+        public String instanceId() {
+            return instanceId;
+        }
+
+        public String region() {
+            return region;
+        }
+
+        public String traceId() {
+            return traceId;
+        }
+
+        public String spanId() {
+            return spanId;
+        }
 
         public LogRecord build() {
-            return new LogRecord(schemaVersion, recordId, eventTime, observedTime, tenantId, traceId, spanId,
-                    service, instanceId, region, level, message, fields);
+            return new LogRecord(
+                    schemaVersion,
+                    recordId,
+                    eventTime,
+                    observedTime,
+                    tenantId,
+                    traceId,
+                    spanId,
+                    service,
+                    instanceId,
+                    region,
+                    level,
+                    message,
+                    fields);
         }
     }
 }

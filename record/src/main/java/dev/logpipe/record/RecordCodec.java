@@ -2,15 +2,19 @@ package dev.logpipe.record;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -24,6 +28,7 @@ import java.util.Map;
 public final class RecordCodec {
     /** Limits that keep a hostile line from costing unbounded memory or stack. */
     public static final int MAX_NESTING_DEPTH = 16;
+
     public static final int MAX_FIELDS = 1000;
     /** Longest flattened field name: nested names add up, and each flattened key is its own string. */
     public static final int MAX_FIELD_NAME_LENGTH = 1024;
@@ -33,11 +38,13 @@ public final class RecordCodec {
     public RecordCodec() {
         // Trailing content after the object ({"message":"a"}{"message":"b"}) is an error, not silently dropped.
         JsonMapper m = JsonMapper.builder()
-                .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
-        m.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
-                .maxNestingDepth(MAX_NESTING_DEPTH + 2)
-                .maxStringLength(16 * 1024 * 1024)
-                .build());
+                .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                .build();
+        m.getFactory()
+                .setStreamReadConstraints(StreamReadConstraints.builder()
+                        .maxNestingDepth(MAX_NESTING_DEPTH + 2)
+                        .maxStringLength(16 * 1024 * 1024)
+                        .build());
         this.mapper = m;
     }
 
@@ -128,7 +135,8 @@ public final class RecordCodec {
             }
             version = v.intValue();
         }
-        LogRecord.Builder b = LogRecord.builder(message.textValue()).schemaVersion(version)
+        LogRecord.Builder b = LogRecord.builder(message.textValue())
+                .schemaVersion(version)
                 .recordId(text(o, "record_id"))
                 .eventTime(time(o, "event_time"))
                 .observedTime(time(o, "observed_time"))
@@ -161,8 +169,8 @@ public final class RecordCodec {
             Map.Entry<String, JsonNode> e = it.next();
             String key = prefix.isEmpty() ? e.getKey() : prefix + "." + e.getKey();
             if (key.length() > MAX_FIELD_NAME_LENGTH) {
-                throw new RecordFormatException("a field name (with its parents) is longer than "
-                        + MAX_FIELD_NAME_LENGTH + " characters");
+                throw new RecordFormatException(
+                        "a field name (with its parents) is longer than " + MAX_FIELD_NAME_LENGTH + " characters");
             }
             JsonNode value = e.getValue();
             if (value.isObject()) {
@@ -208,7 +216,7 @@ public final class RecordCodec {
         try {
             // RFC 3339 allows a space or a lowercase t/z; java.time wants the ISO form.
             String iso = s.length() > 10 && s.charAt(10) == ' ' ? s.substring(0, 10) + 'T' + s.substring(11) : s;
-            return java.time.OffsetDateTime.parse(iso.toUpperCase(java.util.Locale.ROOT)).toInstant();
+            return OffsetDateTime.parse(iso.toUpperCase(Locale.ROOT)).toInstant();
         } catch (DateTimeParseException e) {
             throw new RecordFormatException(name + " must be an RFC 3339 timestamp, was \"" + s + "\"");
         }
@@ -216,7 +224,7 @@ public final class RecordCodec {
 
     /** RFC 3339 in UTC, always with a fraction: milliseconds, or nanoseconds when there are any. */
     static String formatTime(Instant t) {
-        java.time.OffsetDateTime u = t.atOffset(java.time.ZoneOffset.UTC);
+        OffsetDateTime u = t.atOffset(ZoneOffset.UTC);
         StringBuilder b = new StringBuilder(30);
         int year = u.getYear();
         if (year < 0 || year > 9999) {

@@ -1,5 +1,8 @@
 package dev.logpipe.record;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -24,13 +27,12 @@ public final class RecordId {
         }
     }
 
-    private RecordId() {
-    }
+    private RecordId() {}
 
     /** The id scope of one source file: every record of that file gets an id from this scope and its start offset. */
     public static Scope fileScope(String host, long device, long inode, String fingerprint) {
-        byte[] key = (host + '\u0000' + device + '\u0000' + inode + '\u0000' + fingerprint)
-                .getBytes(StandardCharsets.UTF_8);
+        byte[] key =
+                (host + '\u0000' + device + '\u0000' + inode + '\u0000' + fingerprint).getBytes(StandardCharsets.UTF_8);
         return new Scope(hash64(key, 0, key.length, SEED_A), hash64(key, 0, key.length, SEED_B));
     }
 
@@ -65,8 +67,7 @@ public final class RecordId {
         return new String(out, StandardCharsets.US_ASCII);
     }
 
-    private static final java.lang.invoke.VarHandle LONGS = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
-            long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private static long fmixLane(long k) {
         k *= 0x87C37B91114253D5L;

@@ -2,8 +2,7 @@ package dev.logpipe.record;
 
 /** UTF-8 well-formedness at the byte level, shared by the encoders and the forwarder's JSON fast path. */
 public final class Utf8 {
-    private Utf8() {
-    }
+    private Utf8() {}
 
     /**
      * Length (2 to 4) of the well-formed multi-byte UTF-8 sequence starting at {@code i}, or 0 if it is malformed

@@ -27,8 +27,8 @@ class JsonBufferTest {
         b.string(bytes, 0, bytes.length);
         String decoded = JSON.readValue(b.toByteArray(), String.class);
         // Java's decoder also replaces each malformed sequence with U+FFFD; well-formed parts survive.
-        assertThat(decoded.replace("\uFFFD", "")).isEqualTo(
-                new String(bytes, StandardCharsets.UTF_8).replace("\uFFFD", ""));
+        assertThat(decoded.replace("\uFFFD", ""))
+                .isEqualTo(new String(bytes, StandardCharsets.UTF_8).replace("\uFFFD", ""));
     }
 
     @Test

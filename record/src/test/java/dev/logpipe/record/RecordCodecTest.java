@@ -19,11 +19,21 @@ class RecordCodecTest {
     @Test
     void fullRecordRoundTrips() throws Exception {
         LogRecord r = LogRecord.builder("payment provider timed out")
-                .recordId("abc").eventTime(Instant.parse("2025-03-14T18:02:11.482Z"))
-                .observedTime(Instant.parse("2025-03-14T18:02:11.519Z")).tenantId("tenant-acme")
-                .traceId("7f2a").spanId("a1b2").service("payment-service").instanceId("i-0a1b").region("us-east-1")
-                .level(Level.ERROR).field("order_id", "CO-9931").field("timeout_ms", 3000L).field("retry", true)
-                .field("ratio", 0.5).build();
+                .recordId("abc")
+                .eventTime(Instant.parse("2025-03-14T18:02:11.482Z"))
+                .observedTime(Instant.parse("2025-03-14T18:02:11.519Z"))
+                .tenantId("tenant-acme")
+                .traceId("7f2a")
+                .spanId("a1b2")
+                .service("payment-service")
+                .instanceId("i-0a1b")
+                .region("us-east-1")
+                .level(Level.ERROR)
+                .field("order_id", "CO-9931")
+                .field("timeout_ms", 3000L)
+                .field("retry", true)
+                .field("ratio", 0.5)
+                .build();
         assertThat(codec.decode(codec.encode(r))).isEqualTo(r);
     }
 
@@ -45,13 +55,16 @@ class RecordCodecTest {
     @Test
     void nestedFieldsAreFlattenedWithDots() throws Exception {
         LogRecord r = decode("{\"message\":\"m\",\"fields\":{\"http\":{\"status\":500,\"path\":\"/x\"},\"ok\":false}}");
-        assertThat(r.fields()).containsEntry("http.status", 500L).containsEntry("http.path", "/x")
+        assertThat(r.fields())
+                .containsEntry("http.status", 500L)
+                .containsEntry("http.path", "/x")
                 .containsEntry("ok", false);
     }
 
     @Test
     void badInputIsRejectedWithAReasonNamingTheField() {
-        assertThatThrownBy(() -> decode("{\"level\":\"INFO\"}")).isInstanceOf(RecordFormatException.class)
+        assertThatThrownBy(() -> decode("{\"level\":\"INFO\"}"))
+                .isInstanceOf(RecordFormatException.class)
                 .hasMessage("message is required");
         assertThatThrownBy(() -> decode("{\"message\":42}")).hasMessageContaining("message must be a string");
         assertThatThrownBy(() -> decode("{\"message\":\"m\",\"event_time\":\"yesterday\"}"))
@@ -64,11 +77,16 @@ class RecordCodecTest {
 
     @Test
     void timestampsAlwaysCarryAFractionAndRfc3339VariantsParse() throws Exception {
-        LogRecord r = LogRecord.builder("m").eventTime(Instant.parse("2025-03-14T18:02:11Z")).build();
-        assertThat(new String(codec.encode(r), StandardCharsets.UTF_8)).contains("\"event_time\":\"2025-03-14T18:02:11.000Z\"");
-        assertThat(decode("{\"message\":\"m\",\"event_time\":\"2025-03-14 18:02:11.5+01:00\"}").eventTime())
+        LogRecord r = LogRecord.builder("m")
+                .eventTime(Instant.parse("2025-03-14T18:02:11Z"))
+                .build();
+        assertThat(new String(codec.encode(r), StandardCharsets.UTF_8))
+                .contains("\"event_time\":\"2025-03-14T18:02:11.000Z\"");
+        assertThat(decode("{\"message\":\"m\",\"event_time\":\"2025-03-14 18:02:11.5+01:00\"}")
+                        .eventTime())
                 .isEqualTo(Instant.parse("2025-03-14T17:02:11.500Z"));
-        assertThat(decode("{\"message\":\"m\",\"event_time\":\"2025-03-14t18:02:11.123456789z\"}").eventTime())
+        assertThat(decode("{\"message\":\"m\",\"event_time\":\"2025-03-14t18:02:11.123456789z\"}")
+                        .eventTime())
                 .isEqualTo(Instant.parse("2025-03-14T18:02:11.123456789Z"));
     }
 

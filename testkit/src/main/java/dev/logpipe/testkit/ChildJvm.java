@@ -2,6 +2,7 @@ package dev.logpipe.testkit;
 
 import static org.awaitility.Awaitility.await;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -49,15 +50,17 @@ public final class ChildJvm implements AutoCloseable {
     }
 
     /** Like {@link #start(Path, String, String, List, List)}, the flags before the main class. */
-    public static ChildJvm start(Path workDir, String outputName, List<String> jvmFlags, String mainClass,
-                                 List<String> args) {
+    public static ChildJvm start(
+            Path workDir, String outputName, List<String> jvmFlags, String mainClass, List<String> args) {
         return start(workDir, outputName, mainClass, jvmFlags, args);
     }
 
     /** As {@link #start(Path, String, String, List)}, with JVM flags after the fast-start ones (they win). */
-    public static ChildJvm start(Path workDir, String outputName, String mainClass, List<String> jvmFlags,
-                                 List<String> args) {
-        String java = ProcessHandle.current().info().command()
+    public static ChildJvm start(
+            Path workDir, String outputName, String mainClass, List<String> jvmFlags, List<String> args) {
+        String java = ProcessHandle.current()
+                .info()
+                .command()
                 .orElseThrow(() -> new IllegalStateException("cannot tell which java binary runs this JVM"));
         List<String> command = new ArrayList<>();
         command.add(java);
@@ -81,8 +84,8 @@ public final class ChildJvm implements AutoCloseable {
         }
     }
 
-    private static java.io.File nullDevice() {
-        return new java.io.File(System.getProperty("os.name").startsWith("Windows") ? "NUL" : "/dev/null");
+    private static File nullDevice() {
+        return new File(System.getProperty("os.name").startsWith("Windows") ? "NUL" : "/dev/null");
     }
 
     public long pid() {
@@ -128,8 +131,8 @@ public final class ChildJvm implements AutoCloseable {
     public int awaitExit(Duration timeout) {
         try {
             if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                throw new AssertionError("child did not exit within " + timeout + ": " + description
-                        + "; its stderr:\n" + stderr());
+                throw new AssertionError(
+                        "child did not exit within " + timeout + ": " + description + "; its stderr:\n" + stderr());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -12,8 +12,7 @@ import java.net.ServerSocket;
  * Another process could take it in between; on a test machine that is rare enough to accept.
  */
 public final class FreePort {
-    private FreePort() {
-    }
+    private FreePort() {}
 
     public static int pick() {
         try (ServerSocket s = new ServerSocket()) {

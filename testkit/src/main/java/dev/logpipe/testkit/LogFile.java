@@ -20,8 +20,7 @@ import java.util.List;
  */
 public final class LogFile implements AutoCloseable {
     /** One line written: its text (without newline), the file it went into and its start offset there. */
-    public record Line(String text, Path file, long startOffset, long endOffset) {
-    }
+    public record Line(String text, Path file, long startOffset, long endOffset) {}
 
     private final Path path;
     private FileChannel channel;
@@ -41,8 +40,8 @@ public final class LogFile implements AutoCloseable {
     private void open() {
         try {
             Files.createDirectories(path.toAbsolutePath().getParent());
-            channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.APPEND);
+            channel = FileChannel.open(
+                    path, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
             current = path;
         } catch (IOException e) {
             throw new UncheckedIOException(e);

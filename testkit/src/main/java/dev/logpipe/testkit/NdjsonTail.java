@@ -70,13 +70,13 @@ public final class NdjsonTail {
             try {
                 JsonNode n = MAPPER.readTree(line);
                 if (n == null || !n.isObject()) {
-                    throw new AssertionError("not a JSON object at byte " + (position + start) + " of " + file + ": "
-                            + line);
+                    throw new AssertionError(
+                            "not a JSON object at byte " + (position + start) + " of " + file + ": " + line);
                 }
                 fresh.add(n);
             } catch (IOException e) {
-                throw new AssertionError("torn or invalid record at byte " + (position + start) + " of " + file + ": "
-                        + line, e);
+                throw new AssertionError(
+                        "torn or invalid record at byte " + (position + start) + " of " + file + ": " + line, e);
             }
             start = i + 1;
         }

@@ -15,7 +15,8 @@ import java.util.Map;
  * is an {@link AssertionError} naming what was there, so a renamed metric fails loudly instead of reading 0.
  */
 public final class PrometheusScrape {
-    private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final HttpClient CLIENT =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     private final Map<String, Double> samples;
 
@@ -26,7 +27,9 @@ public final class PrometheusScrape {
     /** GETs {@code http://127.0.0.1:port/metrics}; fails the test on any error or non-200 answer. */
     public static PrometheusScrape of(int port) {
         HttpRequest req = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
-                .timeout(Duration.ofSeconds(5)).GET().build();
+                .timeout(Duration.ofSeconds(5))
+                .GET()
+                .build();
         try {
             HttpResponse<String> resp = CLIENT.send(req, HttpResponse.BodyHandlers.ofString());
             if (resp.statusCode() != 200) {

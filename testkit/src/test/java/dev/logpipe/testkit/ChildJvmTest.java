@@ -57,7 +57,8 @@ class ChildJvmTest {
     void waitingForTextFailsAtOnceWithTheStderrWhenTheChildExitsFirst() {
         try (ChildJvm child = ChildJvm.start(dir, "early", Echo.class.getName(), List.of("exit=1"))) {
             assertThatThrownBy(() -> child.awaitStderr("never printed", Duration.ofSeconds(30)))
-                    .isInstanceOf(AssertionError.class).hasMessageContaining("child exited with 1")
+                    .isInstanceOf(AssertionError.class)
+                    .hasMessageContaining("child exited with 1")
                     .hasMessageContaining("echo ready");
         }
     }

@@ -30,14 +30,17 @@ class DocsNameKeysAndVariablesTheCodeHasTest {
     private static final Pattern VARIABLE = Pattern.compile("\\bLOGPIPE_[A-Z_]+\\b");
 
     private static Stream<Path> files(Path dir) throws IOException {
-        return Files.walk(dir).filter(Files::isRegularFile).filter(p -> !p.toString().contains("/target/")
-                && !p.toString().contains("/.git/"));
+        return Files.walk(dir)
+                .filter(Files::isRegularFile)
+                .filter(p -> !p.toString().contains("/target/") && !p.toString().contains("/.git/"));
     }
 
     private static List<Path> manual() throws IOException {
         try (Stream<Path> all = files(ROOT)) {
-            return all.filter(p -> p.toString().endsWith(".md") && (p.startsWith(ROOT.resolve("docs"))
-                    || p.getFileName().toString().equals("README.md"))).toList();
+            return all.filter(p -> p.toString().endsWith(".md")
+                            && (p.startsWith(ROOT.resolve("docs"))
+                                    || p.getFileName().toString().equals("README.md")))
+                    .toList();
         }
     }
 
@@ -45,7 +48,8 @@ class DocsNameKeysAndVariablesTheCodeHasTest {
     void everyConfigKeyInTheManualsTablesIsReadByALoader() throws IOException {
         Set<String> literals = new HashSet<>();
         try (Stream<Path> sources = files(ROOT)) {
-            for (Path p : sources.filter(p -> p.toString().endsWith(".java") && p.toString().contains("/src/main/"))
+            for (Path p : sources.filter(
+                            p -> p.toString().endsWith(".java") && p.toString().contains("/src/main/"))
                     .toList()) {
                 Matcher m = LITERAL.matcher(Files.readString(p));
                 while (m.find()) {
@@ -73,22 +77,29 @@ class DocsNameKeysAndVariablesTheCodeHasTest {
                 keys++;
                 for (String part : m.group(1).replace("[]", "").split("\\.")) {
                     if (!literals.contains(part)) {
-                        unknown.putIfAbsent(m.group(1) + " (" + part + ")", ROOT.relativize(doc).toString());
+                        unknown.putIfAbsent(
+                                m.group(1) + " (" + part + ")",
+                                ROOT.relativize(doc).toString());
                     }
                 }
             }
         }
         assertThat(keys).as("config keys found in the manual's tables").isGreaterThan(100);
-        assertThat(unknown).as("keys the manual's tables name that no loader reads (key -> first doc)").isEmpty();
+        assertThat(unknown)
+                .as("keys the manual's tables name that no loader reads (key -> first doc)")
+                .isEmpty();
     }
 
     @Test
     void everyEnvironmentVariableTheDocsNameIsUsed() throws IOException {
         Set<String> used = new HashSet<>();
         try (Stream<Path> all = files(ROOT)) {
-            for (Path p : all.filter(p -> (p.toString().endsWith(".java") && p.toString().contains("/src/main/"))
-                    || p.startsWith(ROOT.resolve("bin")) || p.startsWith(ROOT.resolve("examples"))
-                    || p.startsWith(ROOT.resolve(".ci"))).toList()) {
+            for (Path p : all.filter(
+                            p -> (p.toString().endsWith(".java") && p.toString().contains("/src/main/"))
+                                    || p.startsWith(ROOT.resolve("bin"))
+                                    || p.startsWith(ROOT.resolve("examples"))
+                                    || p.startsWith(ROOT.resolve(".ci")))
+                    .toList()) {
                 Matcher m = VARIABLE.matcher(Files.readString(p));
                 while (m.find()) {
                     used.add(m.group());
@@ -109,6 +120,8 @@ class DocsNameKeysAndVariablesTheCodeHasTest {
                 }
             }
         }
-        assertThat(unknown).as("environment variables the docs name that nothing uses (name -> first doc)").isEmpty();
+        assertThat(unknown)
+                .as("environment variables the docs name that nothing uses (name -> first doc)")
+                .isEmpty();
     }
 }

@@ -21,8 +21,9 @@ class DocsNameMetricsTheCodeHasTest {
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
     private static final Pattern IN_CODE = Pattern.compile("\"((?:logpipe|log_forwarder)[a-z0-9_.]*)\"");
     private static final Pattern IN_DOCS = Pattern.compile("\\b((?:logpipe|log_forwarder)_[a-z0-9_]*[a-z0-9])\\b");
-    private static final String[] SUFFIXES = {"_total", "_seconds", "_bytes", "_count", "_sum", "_max", "_bucket",
-        "_created"};
+    private static final String[] SUFFIXES = {
+        "_total", "_seconds", "_bytes", "_count", "_sum", "_max", "_bucket", "_created"
+    };
 
     /** Prometheus name without the suffixes the registry adds. */
     static String base(String name) {
@@ -40,14 +41,16 @@ class DocsNameMetricsTheCodeHasTest {
     }
 
     private static Stream<Path> files(Path dir, String suffix) throws IOException {
-        return Files.walk(dir).filter(p -> p.toString().endsWith(suffix) && !p.toString().contains("/target/"));
+        return Files.walk(dir)
+                .filter(p -> p.toString().endsWith(suffix) && !p.toString().contains("/target/"));
     }
 
     @Test
     void everyMetricTheDocsNameIsRegisteredByTheCode() throws IOException {
         Set<String> registered = new HashSet<>();
         try (Stream<Path> sources = files(ROOT, ".java")) {
-            for (Path p : sources.filter(p -> p.toString().contains("/src/main/")).toList()) {
+            for (Path p :
+                    sources.filter(p -> p.toString().contains("/src/main/")).toList()) {
                 Matcher m = IN_CODE.matcher(Files.readString(p));
                 while (m.find()) {
                     registered.add(base(m.group(1)));
@@ -57,8 +60,9 @@ class DocsNameMetricsTheCodeHasTest {
         assertThat(registered).as("metric names found in the code").hasSizeGreaterThan(20);
         TreeMap<String, String> unknown = new TreeMap<>();
         try (Stream<Path> docs = files(ROOT, ".md")) {
-            for (Path p : docs.filter(p -> p.startsWith(ROOT.resolve("docs")) || p.getFileName().toString()
-                    .equals("README.md")).toList()) {
+            for (Path p : docs.filter(p -> p.startsWith(ROOT.resolve("docs"))
+                            || p.getFileName().toString().equals("README.md"))
+                    .toList()) {
                 Matcher m = IN_DOCS.matcher(Files.readString(p));
                 while (m.find()) {
                     String name = m.group(1);
@@ -68,6 +72,8 @@ class DocsNameMetricsTheCodeHasTest {
                 }
             }
         }
-        assertThat(unknown).as("metrics named in the docs that no code registers (name -> first doc)").isEmpty();
+        assertThat(unknown)
+                .as("metrics named in the docs that no code registers (name -> first doc)")
+                .isEmpty();
     }
 }

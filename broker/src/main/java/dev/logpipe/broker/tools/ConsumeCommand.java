@@ -1,5 +1,6 @@
 package dev.logpipe.broker.tools;
 
+import dev.logpipe.broker.BrokerLogging;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,6 +12,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -25,7 +27,9 @@ import picocli.CommandLine.Parameters;
  * {@code --from-beginning}, once it has read to the end offsets it found at its start and {@code --follow} is not
  * given.
  */
-@Command(name = "logpipe consume", mixinStandardHelpOptions = true,
+@Command(
+        name = "logpipe consume",
+        mixinStandardHelpOptions = true,
         description = "Print the records in a Kafka topic (NDJSON values split into one record per line).")
 public final class ConsumeCommand implements Callable<Integer> {
     @Parameters(paramLabel = "TOPIC")
@@ -44,17 +48,21 @@ public final class ConsumeCommand implements Callable<Integer> {
     long max;
 
     public static void main(String[] args) {
-        dev.logpipe.broker.BrokerLogging.forTools();
+        BrokerLogging.forTools();
         System.exit(new CommandLine(new ConsumeCommand()).execute(args));
     }
 
     @Override
     public Integer call() {
-        Map<String, Object> props = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) TopicsCommand.TIMEOUT.toMillis());
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
+        Map<String, Object> props = Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrap,
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                false,
+                ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
+                (int) TopicsCommand.TIMEOUT.toMillis());
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             List<PartitionInfo> infos = consumer.partitionsFor(topic, TopicsCommand.TIMEOUT);
             if (infos == null || infos.isEmpty()) {
                 System.err.println("logpipe consume: topic " + topic + " does not exist at " + bootstrap
@@ -93,7 +101,7 @@ public final class ConsumeCommand implements Callable<Integer> {
                 }
                 System.out.flush();
             }
-        } catch (org.apache.kafka.common.errors.TimeoutException e) {
+        } catch (TimeoutException e) {
             System.err.println("logpipe consume: no answer from " + bootstrap + " within "
                     + TopicsCommand.TIMEOUT.toSeconds() + " s; is the broker running (bin/logpipe broker)?");
             return 1;
@@ -103,8 +111,8 @@ public final class ConsumeCommand implements Callable<Integer> {
         }
     }
 
-    private static boolean reachedEnd(KafkaConsumer<byte[], byte[]> c, List<TopicPartition> parts,
-                                      Map<TopicPartition, Long> ends) {
+    private static boolean reachedEnd(
+            KafkaConsumer<byte[], byte[]> c, List<TopicPartition> parts, Map<TopicPartition, Long> ends) {
         for (TopicPartition p : parts) {
             if (c.position(p) < ends.getOrDefault(p, 0L)) {
                 return false;

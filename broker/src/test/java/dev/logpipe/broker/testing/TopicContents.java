@@ -16,21 +16,25 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * offsets at the moment of the call. No consumer group, nothing committed, so it may be called any number of times.
  */
 public final class TopicContents {
-    private TopicContents() {
-    }
+    private TopicContents() {}
 
     /**
      * @throws AssertionError the topic has no partitions, or the records up to the end offsets did not arrive within
      *                        {@code timeout}
      */
-    public static List<ConsumerRecord<String, String>> readAll(String bootstrapServers, String topic, Duration timeout) {
+    public static List<ConsumerRecord<String, String>> readAll(
+            String bootstrapServers, String topic, Duration timeout) {
         Map<String, Object> config = Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-                ConsumerConfig.CLIENT_ID_CONFIG, "logpipe-topic-contents");
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrapServers,
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                false,
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                "earliest",
+                ConsumerConfig.CLIENT_ID_CONFIG,
+                "logpipe-topic-contents");
         try (KafkaConsumer<String, String> consumer =
-                     new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer())) {
+                new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer())) {
             List<TopicPartition> partitions = new ArrayList<>();
             for (PartitionInfo p : consumer.partitionsFor(topic, timeout)) {
                 partitions.add(new TopicPartition(topic, p.partition()));
@@ -45,8 +49,8 @@ public final class TopicContents {
             long deadline = System.nanoTime() + timeout.toNanos();
             while (!reachedEnd(consumer, end)) {
                 if (System.nanoTime() > deadline) {
-                    throw new AssertionError("read " + records.size() + " records of " + topic + " but not up to its end "
-                            + end + " within " + timeout);
+                    throw new AssertionError("read " + records.size() + " records of " + topic
+                            + " but not up to its end " + end + " within " + timeout);
                 }
                 consumer.poll(Duration.ofMillis(100)).forEach(records::add);
             }

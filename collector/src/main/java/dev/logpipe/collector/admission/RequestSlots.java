@@ -11,7 +11,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class RequestSlots {
     /** Which cap was full. */
-    public enum Cap { TENANT, ADDRESS, GLOBAL }
+    public enum Cap {
+        TENANT,
+        ADDRESS,
+        GLOBAL
+    }
 
     private final int perTenant;
     private final int perAddress;
@@ -49,8 +53,7 @@ public final class RequestSlots {
     }
 
     /** The outcome of {@link #acquire}: a slot, or the cap that was full. */
-    public record Acquired(Slot slot, Cap full) {
-    }
+    public record Acquired(Slot slot, Cap full) {}
 
     public Acquired acquire(String tenant, String address) {
         if (!take(byTenant, tenant, perTenant)) {

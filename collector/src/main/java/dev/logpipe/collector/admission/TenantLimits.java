@@ -19,16 +19,18 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class TenantLimits {
     /** Refused before the body is read: which limit, and when a token is back (already capped). */
-    public record Refusal(String limit, Duration retryAfter) {
-    }
+    public record Refusal(String limit, Duration retryAfter) {}
 
     private final Map<String, Buckets> byTenant = new HashMap<>();
     private final Duration maxRetryAfter;
 
     public TenantLimits(Iterable<CollectorConfig.Tenant> tenants, Duration maxRetryAfter) {
         for (CollectorConfig.Tenant t : tenants) {
-            byTenant.put(t.id(), new Buckets(Limit.of("records_per_second", t.recordsPerSecond(), t.burst()),
-                    Limit.of("bytes_per_second", t.bytesPerSecond(), t.burst())));
+            byTenant.put(
+                    t.id(),
+                    new Buckets(
+                            Limit.of("records_per_second", t.recordsPerSecond(), t.burst()),
+                            Limit.of("bytes_per_second", t.bytesPerSecond(), t.burst())));
         }
         this.maxRetryAfter = maxRetryAfter;
     }
@@ -77,8 +79,15 @@ public final class TenantLimits {
                 return null;
             }
             long capacity = Math.max(1, Math.multiplyExact(perSecond, burst.toMillis()) / 1000);
-            return new Limit(name, perSecond, Bucket.builder().addLimit(Bandwidth.builder().capacity(capacity)
-                    .refillGreedy(perSecond, Duration.ofSeconds(1)).build()).build());
+            return new Limit(
+                    name,
+                    perSecond,
+                    Bucket.builder()
+                            .addLimit(Bandwidth.builder()
+                                    .capacity(capacity)
+                                    .refillGreedy(perSecond, Duration.ofSeconds(1))
+                                    .build())
+                            .build());
         }
     }
 
@@ -103,6 +112,7 @@ public final class TenantLimits {
         public static Charge unlimited() {
             return UNLIMITED;
         }
+
         private static final int RECORD_CHUNK = 64;
 
         private final Buckets buckets;

@@ -14,7 +14,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code logpipe collector --config FILE}: runs the collector until SIGTERM. Exit 2: bad configuration. */
-@Command(name = "logpipe collector", mixinStandardHelpOptions = true,
+@Command(
+        name = "logpipe collector",
+        mixinStandardHelpOptions = true,
         description = "Authenticated, rate-limited, redacting log ingest that answers only after Kafka committed.")
 public final class CollectorCommand implements Callable<Integer> {
     @Option(names = "--config", required = true, description = "the collector's YAML configuration")
@@ -44,15 +46,18 @@ public final class CollectorCommand implements Callable<Integer> {
             return 3;
         }
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                collector.close();
-            } catch (Exception e) {
-                System.err.println("logpipe collector: error while stopping: " + e);
-            } finally {
-                stopped.countDown();
-            }
-        }, "collector-shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            try {
+                                collector.close();
+                            } catch (Exception e) {
+                                System.err.println("logpipe collector: error while stopping: " + e);
+                            } finally {
+                                stopped.countDown();
+                            }
+                        },
+                        "collector-shutdown"));
         stopped.await();
         return 0;
     }

@@ -16,11 +16,9 @@ import java.util.function.Function;
  */
 public final class CompatRoutes {
     /** What to serve for one request; null: not a route of these. */
-    public record Route(Protocol protocol, IngestHandler.Answer fixed, boolean elasticsearch) {
-    }
+    public record Route(Protocol protocol, IngestHandler.Answer fixed, boolean elasticsearch) {}
 
-    private CompatRoutes() {
-    }
+    private CompatRoutes() {}
 
     /**
      * The route of {@code method path} with request header {@code header}, or null.
@@ -46,8 +44,16 @@ public final class CompatRoutes {
                 return new Route(null, new OtlpProtocol(false).refused(405, "use POST for /v1/logs", 0, false), false);
             }
             if (otlp == null) {
-                return new Route(null, new OtlpProtocol(true).refused(415, "Content-Type must be "
-                        + OtlpProtocol.PROTOBUF + " or " + OtlpProtocol.JSON_TYPE, 0, true), false);
+                return new Route(
+                        null,
+                        new OtlpProtocol(true)
+                                .refused(
+                                        415,
+                                        "Content-Type must be " + OtlpProtocol.PROTOBUF + " or "
+                                                + OtlpProtocol.JSON_TYPE,
+                                        0,
+                                        true),
+                        false);
             }
             return new Route(otlp, null, false);
         }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.logpipe.collector.ingest.BodyException;
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.function.LongPredicate;
 
 /**
@@ -18,12 +19,12 @@ import java.util.function.LongPredicate;
 public final class JsonSlices {
     /** A JSON tree of small nodes holds up to about this many bytes per input byte. */
     public static final int TREE_FACTOR = 32;
+
     private static final JsonFactory FACTORY = new JsonFactory();
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** Bytes {@code [off, off + len)} of the body: one JSON value. */
-    public record Slice(int off, int len) {
-    }
+    public record Slice(int off, int len) {}
 
     private final byte[] body;
     private final LongPredicate mayHold;
@@ -56,7 +57,7 @@ public final class JsonSlices {
     }
 
     public byte[] bytes(Slice s) {
-        return java.util.Arrays.copyOfRange(body, s.off, s.off + s.len);
+        return Arrays.copyOfRange(body, s.off, s.off + s.len);
     }
 
     /** The elements of one array that start with {@code element} (others are skipped), in order. */

@@ -3,6 +3,7 @@ package dev.logpipe.collector.compat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
 import java.time.Instant;
 
 /**
@@ -75,7 +76,7 @@ public final class RecordTree {
         }
         try {
             return JSON.writeValueAsBytes(record);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new IllegalStateException("a JSON tree always serialises", e);
         }
     }

@@ -12,8 +12,7 @@ import java.util.function.LongPredicate;
  * capped at {@code limits.max_decoded_bytes} by the body decoder, so it never grows past that.
  */
 public final class WholeBody {
-    private WholeBody() {
-    }
+    private WholeBody() {}
 
     /** The bytes of {@code in}; 503 {@link BodyException} when the memory cannot be reserved. */
     public static byte[] read(InputStream in, LongPredicate mayHold) throws IOException {

@@ -1,21 +1,29 @@
 package dev.logpipe.collector.config;
 
+import dev.logpipe.collector.compat.syslog.SyslogConfig;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
 /** The collector's validated configuration (docs/collector.md lists every key). */
-public record CollectorConfig(InetSocketAddress listen, Tls tls, Limits limits, List<Tenant> tenants, Kafka kafka,
-                              Redaction redaction, dev.logpipe.collector.compat.syslog.SyslogConfig syslog) {
+public record CollectorConfig(
+        InetSocketAddress listen,
+        Tls tls,
+        Limits limits,
+        List<Tenant> tenants,
+        Kafka kafka,
+        Redaction redaction,
+        SyslogConfig syslog) {
     public CollectorConfig {
         tenants = List.copyOf(tenants);
-        syslog = syslog == null ? dev.logpipe.collector.compat.syslog.SyslogConfig.NONE : syslog;
+        syslog = syslog == null ? SyslogConfig.NONE : syslog;
     }
 
     /** Without syslog listeners. */
-    public CollectorConfig(InetSocketAddress listen, Tls tls, Limits limits, List<Tenant> tenants, Kafka kafka,
-                           Redaction redaction) {
+    public CollectorConfig(
+            InetSocketAddress listen, Tls tls, Limits limits, List<Tenant> tenants, Kafka kafka, Redaction redaction) {
         this(listen, tls, limits, tenants, kafka, redaction, null);
     }
 
@@ -26,19 +34,35 @@ public record CollectorConfig(InetSocketAddress listen, Tls tls, Limits limits, 
      * request caps, the body pace ({@code minBodyRate} bytes/s after a second, all of it within {@code bodyTimeout})
      * and the longest Retry-After a rate-limited client is told.
      */
-    public record Limits(long maxBodyBytes, long maxDecodedBytes, int maxRecordBytes, long inFlightBytes,
-                         Duration idleTimeout, Duration maxFutureSkew, Duration maxPastAge, long minBodyRate,
-                         Duration bodyTimeout, int maxConcurrentRequests, int maxRequestsPerTenant,
-                         int maxRequestsPerAddress, int maxConnections, int maxConnectionsPerAddress,
-                         Duration maxRetryAfter) {
-    }
+    public record Limits(
+            long maxBodyBytes,
+            long maxDecodedBytes,
+            int maxRecordBytes,
+            long inFlightBytes,
+            Duration idleTimeout,
+            Duration maxFutureSkew,
+            Duration maxPastAge,
+            long minBodyRate,
+            Duration bodyTimeout,
+            int maxConcurrentRequests,
+            int maxRequestsPerTenant,
+            int maxRequestsPerAddress,
+            int maxConnections,
+            int maxConnectionsPerAddress,
+            Duration maxRetryAfter) {}
 
     /**
      * One tenant: the SHA-256 hashes (hex) of its API keys, its rate limits (0 = unlimited) and, for a high-volume
      * tenant, how many partition-key shards of its own it spreads over (0 = shared keys).
      */
-    public record Tenant(String id, List<String> apiKeySha256, List<String> certSubjects, long recordsPerSecond,
-                         long bytesPerSecond, Duration burst, int dedicatedShards) {
+    public record Tenant(
+            String id,
+            List<String> apiKeySha256,
+            List<String> certSubjects,
+            long recordsPerSecond,
+            long bytesPerSecond,
+            Duration burst,
+            int dedicatedShards) {
         public Tenant {
             apiKeySha256 = List.copyOf(apiKeySha256);
             certSubjects = List.copyOf(certSubjects);
@@ -50,9 +74,17 @@ public record CollectorConfig(InetSocketAddress listen, Tls tls, Limits limits, 
         }
     }
 
-    public record Kafka(String bootstrapServers, String topic, String deadLetterTopic, int partitions,
-                        short replicationFactor, int minInsyncReplicas, String compression, Duration deliveryTimeout,
-                        int sharedShards, Map<String, String> properties) {
+    public record Kafka(
+            String bootstrapServers,
+            String topic,
+            String deadLetterTopic,
+            int partitions,
+            short replicationFactor,
+            int minInsyncReplicas,
+            String compression,
+            Duration deliveryTimeout,
+            int sharedShards,
+            Map<String, String> properties) {
         public Kafka {
             properties = Map.copyOf(properties);
         }
@@ -70,18 +102,21 @@ public record CollectorConfig(InetSocketAddress listen, Tls tls, Limits limits, 
         }
     }
 
-    public record Rule(String name, String pattern, String replacement) {
-    }
+    public record Rule(String name, String pattern, String replacement) {}
 
     /** What a client certificate must be for: {@code NEED} refuses the handshake without one. */
-    public enum ClientAuth { NONE, WANT, NEED }
+    public enum ClientAuth {
+        NONE,
+        WANT,
+        NEED
+    }
 
     /**
      * TLS on the listener (null: plain HTTP). PKCS12 key store with the server's key and certificate; trust store
      * with the CAs that sign client certificates (for mTLS); passwords resolved from the environment.
      */
-    public record Tls(java.nio.file.Path keystore, String keystorePassword, java.nio.file.Path truststore,
-                      String truststorePassword, ClientAuth clientAuth) {
+    public record Tls(
+            Path keystore, String keystorePassword, Path truststore, String truststorePassword, ClientAuth clientAuth) {
         @Override
         public String toString() {
             return "Tls[" + keystore + ", client_auth=" + clientAuth + "]";

@@ -1,28 +1,42 @@
 package dev.logpipe.collector.config;
 
+import com.google.re2j.Pattern;
+import com.google.re2j.PatternSyntaxException;
+import dev.logpipe.collector.compat.syslog.SyslogConfig;
 import dev.logpipe.collector.config.CollectorConfig.Kafka;
 import dev.logpipe.collector.config.CollectorConfig.Limits;
 import dev.logpipe.collector.config.CollectorConfig.Redaction;
 import dev.logpipe.collector.config.CollectorConfig.Rule;
 import dev.logpipe.collector.config.CollectorConfig.Tenant;
 import dev.logpipe.collector.config.CollectorConfig.Tls;
+import dev.logpipe.collector.ingest.IngestRun;
 import dev.logpipe.config.ConfigException;
 import dev.logpipe.config.ConfigNode;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
 /** Reads and validates the collector's YAML; every error names the key path. */
 public final class CollectorConfigLoader {
     private static final Set<String> COMPRESSIONS = Set.of("zstd", "lz4", "gzip", "snappy", "none");
-    private static final Set<String> FIXED_PRODUCER_SETTINGS = Set.of("acks", "enable.idempotence",
-            "bootstrap.servers", "key.serializer", "value.serializer", "max.in.flight.requests.per.connection",
-            "retries", "transactional.id", "compression.type", "delivery.timeout.ms");
+    private static final Set<String> FIXED_PRODUCER_SETTINGS = Set.of(
+            "acks",
+            "enable.idempotence",
+            "bootstrap.servers",
+            "key.serializer",
+            "value.serializer",
+            "max.in.flight.requests.per.connection",
+            "retries",
+            "transactional.id",
+            "compression.type",
+            "delivery.timeout.ms");
 
     public CollectorConfig load(Path file) throws ConfigException {
         return parse(ConfigNode.readFile(file), file.toAbsolutePath().toString());
@@ -36,9 +50,12 @@ public final class CollectorConfigLoader {
         List<Tenant> tenants = tenants(root);
         Kafka kafka = kafka(root.child("kafka"));
         Redaction redaction = redaction(root.child("redaction"));
-        var syslog = dev.logpipe.collector.compat.syslog.SyslogConfig.parse(root.child("syslog"),
-                origin.startsWith("/") ? java.nio.file.Path.of(origin).getParent()
-                        : java.nio.file.Path.of("").toAbsolutePath(), tenants);
+        var syslog = SyslogConfig.parse(
+                root.child("syslog"),
+                origin.startsWith("/")
+                        ? Path.of(origin).getParent()
+                        : Path.of("").toAbsolutePath(),
+                tenants);
         root.rejectUnknownKeys();
         if (tls == null || tls.truststore() == null) {
             for (int i = 0; i < tenants.size(); i++) {
@@ -49,7 +66,8 @@ public final class CollectorConfigLoader {
             }
         }
         for (int i = 0; i < tenants.size(); i++) {
-            if (tenants.get(i).apiKeySha256().isEmpty() && tenants.get(i).certSubjects().isEmpty()) {
+            if (tenants.get(i).apiKeySha256().isEmpty()
+                    && tenants.get(i).certSubjects().isEmpty()) {
                 throw new ConfigException("tenants[" + i + "]: needs api_key_sha256 or cert_subjects (a tenant no "
                         + "credential maps to can never send)");
             }
@@ -62,24 +80,27 @@ public final class CollectorConfigLoader {
             t.rejectUnknownKeys();
             return null;
         }
-        java.nio.file.Path base = origin.startsWith("/") ? java.nio.file.Path.of(origin).getParent()
-                : java.nio.file.Path.of("").toAbsolutePath();
-        java.nio.file.Path keystore = t.path("keystore", base, null);
+        Path base = origin.startsWith("/")
+                ? Path.of(origin).getParent()
+                : Path.of("").toAbsolutePath();
+        Path keystore = t.path("keystore", base, null);
         String keystorePassword = secret(t, "keystore_password");
-        java.nio.file.Path truststore = t.path("truststore", base, null);
+        Path truststore = t.path("truststore", base, null);
         String truststorePassword = truststore == null ? null : secret(t, "truststore_password");
-        CollectorConfig.ClientAuth auth = t.choice("client_auth", CollectorConfig.ClientAuth.class,
+        CollectorConfig.ClientAuth auth = t.choice(
+                "client_auth",
+                CollectorConfig.ClientAuth.class,
                 truststore == null ? CollectorConfig.ClientAuth.NONE : CollectorConfig.ClientAuth.WANT);
         t.rejectUnknownKeys();
-        if (!java.nio.file.Files.isReadable(keystore)) {
+        if (!Files.isReadable(keystore)) {
             throw new ConfigException("tls.keystore: " + keystore + " is not a readable file");
         }
-        if (truststore != null && !java.nio.file.Files.isReadable(truststore)) {
+        if (truststore != null && !Files.isReadable(truststore)) {
             throw new ConfigException("tls.truststore: " + truststore + " is not a readable file");
         }
         if (auth != CollectorConfig.ClientAuth.NONE && truststore == null) {
-            throw new ConfigException("tls.client_auth: " + auth.name().toLowerCase(java.util.Locale.ROOT)
-                    + " needs tls.truststore");
+            throw new ConfigException(
+                    "tls.client_auth: " + auth.name().toLowerCase(Locale.ROOT) + " needs tls.truststore");
         }
         return new Tls(keystore, keystorePassword, truststore, truststorePassword, auth);
     }
@@ -136,9 +157,23 @@ public final class CollectorConfigLoader {
         if (maxRetryAfter.compareTo(Duration.ofHours(1)) > 0) {
             throw new ConfigException("limits.max_retry_after: must be at most 1h, was " + maxRetryAfter);
         }
-        Limits limits = new Limits(body, decoded, (int) record, inFlight, idle, future, past, minRate, bodyTimeout,
-                concurrent, perTenant, perAddress, connections, connectionsPerAddress, maxRetryAfter);
-        long worst = dev.logpipe.collector.ingest.IngestRun.worstCaseBytes(limits);
+        Limits limits = new Limits(
+                body,
+                decoded,
+                (int) record,
+                inFlight,
+                idle,
+                future,
+                past,
+                minRate,
+                bodyTimeout,
+                concurrent,
+                perTenant,
+                perAddress,
+                connections,
+                connectionsPerAddress,
+                maxRetryAfter);
+        long worst = IngestRun.worstCaseBytes(limits);
         if (inFlight < worst) {
             throw new ConfigException("limits.in_flight_bytes: must be at least " + worst + " bytes for "
                     + "limits.max_record_bytes " + record + " (the most one request can hold at once: a zstd window, "
@@ -177,7 +212,7 @@ public final class CollectorConfigLoader {
                 subjects.add(normal);
             }
             for (int i = 0; i < hashes.size(); i++) {
-                String h = hashes.get(i).toLowerCase(java.util.Locale.ROOT);
+                String h = hashes.get(i).toLowerCase(Locale.ROOT);
                 if (!h.matches("[0-9a-f]{64}")) {
                     // Never echo the value: someone may have pasted the key itself.
                     throw new ConfigException(t.keyPath("api_key_sha256") + "[" + i + "]: must be the 64 hex digits "
@@ -211,7 +246,7 @@ public final class CollectorConfigLoader {
         int partitions = (int) k.integer("partitions", 12, 1, 100_000);
         short rf = (short) k.integer("replication_factor", 3, 1, 32);
         int minIsr = (int) k.integer("min_insync_replicas", 2, 1, 32);
-        String compression = k.string("compression", "lz4").toLowerCase(java.util.Locale.ROOT);
+        String compression = k.string("compression", "lz4").toLowerCase(Locale.ROOT);
         Duration delivery = k.duration("delivery_timeout", Duration.ofSeconds(30), Duration.ofSeconds(1));
         int shared = (int) k.integer("shards_per_service", 8, 1, 4096);
         Map<String, String> props = k.stringMap("properties");
@@ -230,8 +265,8 @@ public final class CollectorConfigLoader {
                     + "), was " + minIsr + " (every write would fail with NotEnoughReplicas)");
         }
         if (!COMPRESSIONS.contains(compression)) {
-            throw new ConfigException("kafka.compression: must be one of zstd, lz4, gzip, snappy, none, was \""
-                    + compression + "\"");
+            throw new ConfigException(
+                    "kafka.compression: must be one of zstd, lz4, gzip, snappy, none, was \"" + compression + "\"");
         }
         for (String key : props.keySet()) {
             if (FIXED_PRODUCER_SETTINGS.contains(key)) {
@@ -241,8 +276,8 @@ public final class CollectorConfigLoader {
         }
         String linger = props.get("linger.ms");
         if (linger != null && !linger.trim().matches("\\d{1,6}")) {
-            throw new ConfigException("kafka.properties.linger.ms: must be a whole number of milliseconds, was \""
-                    + linger + "\"");
+            throw new ConfigException(
+                    "kafka.properties.linger.ms: must be a whole number of milliseconds, was \"" + linger + "\"");
         }
         return new Kafka(bootstrap, topic, deadLetter, partitions, rf, minIsr, compression, delivery, shared, props);
     }
@@ -259,10 +294,10 @@ public final class CollectorConfigLoader {
                 throw new ConfigException(rule.keyPath("name") + ": rule \"" + name + "\" is defined twice");
             }
             try {
-                com.google.re2j.Pattern.compile(pattern);
-            } catch (com.google.re2j.PatternSyntaxException e) {
-                throw new ConfigException(rule.keyPath("pattern") + ": is not a valid RE2 pattern: "
-                        + e.getDescription());
+                Pattern.compile(pattern);
+            } catch (PatternSyntaxException e) {
+                throw new ConfigException(
+                        rule.keyPath("pattern") + ": is not a valid RE2 pattern: " + e.getDescription());
             }
             rules.add(new Rule(name, pattern, replacement));
         }

@@ -9,17 +9,22 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import javax.security.auth.x500.X500Principal;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
@@ -37,8 +42,13 @@ public final class CollectorServer implements AutoCloseable {
 
     private final ConnectionsPerAddress perAddress;
 
-    public CollectorServer(InetSocketAddress listen, CollectorConfig.Tls tls, CollectorConfig.Limits limits,
-                           IngestHandler ingest, TopicSetup topics, PrometheusMeterRegistry registry) {
+    public CollectorServer(
+            InetSocketAddress listen,
+            CollectorConfig.Tls tls,
+            CollectorConfig.Limits limits,
+            IngestHandler ingest,
+            TopicSetup topics,
+            PrometheusMeterRegistry registry) {
         // Above the cap on requests in progress: the rest serve health checks, metrics and refusals at once.
         QueuedThreadPool pool = new QueuedThreadPool(limits.maxConcurrentRequests() + RESERVED_THREADS, 4);
         pool.setName("collector-http");
@@ -49,7 +59,7 @@ public final class CollectorServer implements AutoCloseable {
         if (tls == null) {
             connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
         } else {
-            org.eclipse.jetty.util.ssl.SslContextFactory.Server ssl = new org.eclipse.jetty.util.ssl.SslContextFactory.Server();
+            SslContextFactory.Server ssl = new SslContextFactory.Server();
             ssl.setKeyStorePath(tls.keystore().toString());
             ssl.setKeyStorePassword(tls.keystorePassword());
             ssl.setKeyStoreType("PKCS12");
@@ -62,9 +72,9 @@ public final class CollectorServer implements AutoCloseable {
             ssl.setWantClientAuth(tls.clientAuth() == CollectorConfig.ClientAuth.WANT);
             HttpConfiguration https = new HttpConfiguration(http);
             // Clients reach collectors by IP or load-balancer names: no SNI host check.
-            https.addCustomizer(new org.eclipse.jetty.server.SecureRequestCustomizer(false));
-            connector = new ServerConnector(server, 1, 1,
-                    new org.eclipse.jetty.server.SslConnectionFactory(ssl, "http/1.1"), new HttpConnectionFactory(https));
+            https.addCustomizer(new SecureRequestCustomizer(false));
+            connector = new ServerConnector(
+                    server, 1, 1, new SslConnectionFactory(ssl, "http/1.1"), new HttpConnectionFactory(https));
         }
         connector.setHost(listen.getHostString());
         connector.setPort(listen.getPort());
@@ -73,27 +83,39 @@ public final class CollectorServer implements AutoCloseable {
         connector.addBean(perAddress);
         server.addConnector(connector);
         server.addBean(new NetworkConnectionLimit(limits.maxConnections(), connector));
-        server.setHandler(new Handler.Abstract() { // blocking: reads bodies and waits for Kafka
-            @Override
-            public boolean handle(Request request, Response response, Callback callback) {
-                route(request, response, callback, ingest, topics, registry, limits.maxDecodedBytes());
-                return true;
-            }
-        });
+        server.setHandler(
+                new Handler.Abstract() { // blocking: reads bodies and waits for Kafka
+                    @Override
+                    public boolean handle(Request request, Response response, Callback callback) {
+                        route(request, response, callback, ingest, topics, registry, limits.maxDecodedBytes());
+                        return true;
+                    }
+                });
     }
 
-    private static void route(Request request, Response response, Callback callback, IngestHandler ingest,
-                              TopicSetup topics, PrometheusMeterRegistry registry, long maxDecodedBytes) {
+    private static void route(
+            Request request,
+            Response response,
+            Callback callback,
+            IngestHandler ingest,
+            TopicSetup topics,
+            PrometheusMeterRegistry registry,
+            long maxDecodedBytes) {
         String path = Request.getPathInContext(request);
         switch (path) {
             case "/healthz" -> send(response, callback, 200, "application/json", "{\"status\":\"up\"}", 0);
             case "/readyz" -> {
                 boolean ok = topics.brokerReachable();
-                send(response, callback, ok ? 200 : 503, "application/json",
-                        ok ? "{\"status\":\"ready\"}" : "{\"status\":\"broker unreachable\"}", ok ? 0 : 1);
+                send(
+                        response,
+                        callback,
+                        ok ? 200 : 503,
+                        "application/json",
+                        ok ? "{\"status\":\"ready\"}" : "{\"status\":\"broker unreachable\"}",
+                        ok ? 0 : 1);
             }
-            case "/metrics" -> send(response, callback, 200, "text/plain; version=0.0.4; charset=utf-8",
-                    registry.scrape(), 0);
+            case "/metrics" ->
+                send(response, callback, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape(), 0);
             case "/api/v1/logs" -> {
                 if (!"POST".equals(request.getMethod())) {
                     response.getHeaders().put(HttpHeader.ALLOW, "POST");
@@ -103,8 +125,8 @@ public final class CollectorServer implements AutoCloseable {
                 send(response, callback, ingest.handle(ingestRequest(request)));
             }
             default -> {
-                CompatRoutes.Route compat = CompatRoutes.route(request.getMethod(), path,
-                        name -> request.getHeaders().get(name), maxDecodedBytes);
+                CompatRoutes.Route compat = CompatRoutes.route(
+                        request.getMethod(), path, name -> request.getHeaders().get(name), maxDecodedBytes);
                 if (compat == null) {
                     send(response, callback, 404, "application/json", "{\"error\":\"not found\"}", 0);
                     return;
@@ -120,19 +142,23 @@ public final class CollectorServer implements AutoCloseable {
 
     /** The parts of an HTTP request the ingest pipeline needs. */
     private static IngestRequest ingestRequest(Request request) {
-        return new IngestRequest(request.getHeaders().getValuesList(HttpHeader.AUTHORIZATION), clientSubject(request),
-                Request.getRemoteAddr(request), request.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH),
-                request.getHeaders().get(HttpHeader.CONTENT_ENCODING), () -> Content.Source.asInputStream(request),
+        return new IngestRequest(
+                request.getHeaders().getValuesList(HttpHeader.AUTHORIZATION),
+                clientSubject(request),
+                Request.getRemoteAddr(request),
+                request.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH),
+                request.getHeaders().get(HttpHeader.CONTENT_ENCODING),
+                () -> Content.Source.asInputStream(request),
                 request.getHeaders().contains(HttpHeader.EXPECT, "100-continue"));
     }
 
     /** The canonical subject of the verified client certificate, or null without TLS or without a certificate. */
     private static String clientSubject(Request request) {
-        Object data = request.getAttribute(org.eclipse.jetty.io.EndPoint.SslSessionData.ATTRIBUTE);
-        if (data instanceof org.eclipse.jetty.io.EndPoint.SslSessionData ssl && ssl.peerCertificates() != null
+        Object data = request.getAttribute(EndPoint.SslSessionData.ATTRIBUTE);
+        if (data instanceof EndPoint.SslSessionData ssl
+                && ssl.peerCertificates() != null
                 && ssl.peerCertificates().length > 0) {
-            return ssl.peerCertificates()[0].getSubjectX500Principal().getName(
-                    javax.security.auth.x500.X500Principal.CANONICAL);
+            return ssl.peerCertificates()[0].getSubjectX500Principal().getName(X500Principal.CANONICAL);
         }
         return null;
     }
@@ -155,8 +181,8 @@ public final class CollectorServer implements AutoCloseable {
         response.write(true, ByteBuffer.wrap(a.body()), callback);
     }
 
-    private static void send(Response response, Callback callback, int status, String type, String body,
-                             long retryAfter) {
+    private static void send(
+            Response response, Callback callback, int status, String type, String body, long retryAfter) {
         response.setStatus(status);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, type);
         if (retryAfter > 0) {
@@ -179,8 +205,8 @@ public final class CollectorServer implements AutoCloseable {
 
     /** The bound address (useful with port 0). */
     public InetSocketAddress address() {
-        return new InetSocketAddress(connector.getHost() == null ? "0.0.0.0" : connector.getHost(),
-                connector.getLocalPort());
+        return new InetSocketAddress(
+                connector.getHost() == null ? "0.0.0.0" : connector.getHost(), connector.getLocalPort());
     }
 
     @Override

@@ -5,6 +5,7 @@ import java.net.SocketAddress;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.io.SelectableChannelEndPoint;
 
 /**
  * Closes a new connection at once when its client address already holds {@code max} open connections (slow or
@@ -16,6 +17,7 @@ final class ConnectionsPerAddress implements Connection.Listener {
     private final ConcurrentHashMap<String, Integer> open = new ConcurrentHashMap<>();
     /** The address each open connection was counted under (a closed endpoint no longer tells its address). */
     private final ConcurrentHashMap<Connection, String> counted = new ConcurrentHashMap<>();
+
     private final AtomicLong refused = new AtomicLong();
 
     ConnectionsPerAddress(int max) {
@@ -24,7 +26,7 @@ final class ConnectionsPerAddress implements Connection.Listener {
 
     @Override
     public void onOpened(Connection connection) {
-        if (!(connection.getEndPoint() instanceof org.eclipse.jetty.io.SelectableChannelEndPoint)) {
+        if (!(connection.getEndPoint() instanceof SelectableChannelEndPoint)) {
             return; // the HTTP connection inside a TLS one: the TLS connection on the socket is the one counted
         }
         String address = address(connection.getEndPoint().getRemoteSocketAddress());
@@ -51,7 +53,9 @@ final class ConnectionsPerAddress implements Connection.Listener {
 
     static String address(SocketAddress a) {
         if (a instanceof InetSocketAddress inet) {
-            return inet.getAddress() == null ? inet.getHostString() : inet.getAddress().getHostAddress();
+            return inet.getAddress() == null
+                    ? inet.getHostString()
+                    : inet.getAddress().getHostAddress();
         }
         return String.valueOf(a);
     }

@@ -67,18 +67,21 @@ public final class BodyDecoder {
             throws IOException {
         // Closing the body frees the decoder (the inflater, the zstd window) but never the connection's stream,
         // which the caller may still drain.
-        Wire counted = new Wire(new FilterInputStream(wire) {
-            @Override
-            public void close() {
-            }
-        }, maxWireBytes, takeBytes);
+        Wire counted = new Wire(
+                new FilterInputStream(wire) {
+                    @Override
+                    public void close() {}
+                },
+                maxWireBytes,
+                takeBytes);
         String enc = normalize(contentEncoding);
         InputStream decoded = switch (enc) {
             case "identity", "" -> counted;
             case "gzip", "x-gzip" -> new StrictGzipInputStream(counted);
             case "zstd" -> new ZstdInputStream(counted).setLongMax(23);
-            default -> throw new BodyException(415, "Content-Encoding " + contentEncoding + " is not supported (use "
-                    + "gzip, zstd or none)");
+            default ->
+                throw new BodyException(
+                        415, "Content-Encoding " + contentEncoding + " is not supported (use " + "gzip, zstd or none)");
         };
         return new Body(new Decoded(decoded, enc, maxDecodedBytes, text), counted);
     }
@@ -157,8 +160,8 @@ public final class BodyDecoder {
 
         private int counted(int n) throws BodyException {
             if (n > 0 && (count += n) > cap) {
-                throw new BodyException(413, "the body decompresses to more than limits.max_decoded_bytes (" + cap
-                        + " bytes)");
+                throw new BodyException(
+                        413, "the body decompresses to more than limits.max_decoded_bytes (" + cap + " bytes)");
             }
             return n;
         }
@@ -168,8 +171,10 @@ public final class BodyDecoder {
             int b0 = b[off] & 0xff;
             int b1 = n > 1 ? b[off + 1] & 0xff : -1;
             if ((b0 == 0xfe && b1 == 0xff) || (b0 == 0xff && b1 == 0xfe) || (b0 == 0 && b1 == 0)) {
-                throw new BodyException(415, "the body is not UTF-8 (it starts with a UTF-16 or UTF-32 byte-order "
-                        + "mark); send UTF-8 NDJSON");
+                throw new BodyException(
+                        415,
+                        "the body is not UTF-8 (it starts with a UTF-16 or UTF-32 byte-order "
+                                + "mark); send UTF-8 NDJSON");
             }
             if (b0 == 0xef && b1 == 0xbb && n > 2 && (b[off + 2] & 0xff) == 0xbf) {
                 count += 3;

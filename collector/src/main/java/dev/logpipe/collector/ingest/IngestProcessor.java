@@ -52,8 +52,16 @@ public final class IngestProcessor {
     }
 
     /** Processes line {@code line} ({@code len} bytes at {@code off}) into {@code out}. */
-    void line(CollectorConfig.Tenant tenant, byte[] body, int off, int len, int line, Instant now,
-              JsonBuffer scratch, RequestOutput out) throws Outlet.Unavailable {
+    void line(
+            CollectorConfig.Tenant tenant,
+            byte[] body,
+            int off,
+            int len,
+            int line,
+            Instant now,
+            JsonBuffer scratch,
+            RequestOutput out)
+            throws Outlet.Unavailable {
         LogRecord r = accept(tenant, body, off, len, line, now, out);
         if (r == null) {
             return;
@@ -62,9 +70,18 @@ public final class IngestProcessor {
         codec.encodeTo(r, scratch);
         scratch.raw((byte) '\n');
         if (scratch.size() > MAX_ENCODED_RECORD) {
-            deadLetter(out, tenant, now, new DeadLetter(line, Reason.RECORD_TOO_LARGE, "the record is "
-                    + scratch.size() + " bytes once encoded, more than a Kafka message may hold (" + MAX_ENCODED_RECORD
-                    + ")", null));
+            deadLetter(
+                    out,
+                    tenant,
+                    now,
+                    new DeadLetter(
+                            line,
+                            Reason.RECORD_TOO_LARGE,
+                            "the record is "
+                                    + scratch.size() + " bytes once encoded, more than a Kafka message may hold ("
+                                    + MAX_ENCODED_RECORD
+                                    + ")",
+                            null));
             return;
         }
         out.record(keys.keyOf(tenant, r), scratch);
@@ -73,25 +90,49 @@ public final class IngestProcessor {
     /** A line longer than {@code limits.max_record_bytes}: its bytes were never held, so none are kept. */
     void tooLong(CollectorConfig.Tenant tenant, long length, int line, Instant now, RequestOutput out)
             throws Outlet.Unavailable {
-        deadLetter(out, tenant, now, new DeadLetter(line, Reason.RECORD_TOO_LARGE, "the line is " + length
-                + " bytes, more than limits.max_record_bytes (" + limits.maxRecordBytes() + ")", null));
+        deadLetter(
+                out,
+                tenant,
+                now,
+                new DeadLetter(
+                        line,
+                        Reason.RECORD_TOO_LARGE,
+                        "the line is " + length + " bytes, more than limits.max_record_bytes ("
+                                + limits.maxRecordBytes() + ")",
+                        null));
     }
 
     /** An item the wire-format decoder refused ({@code reason}): dead-lettered with its (redacted) raw bytes. */
-    void refused(CollectorConfig.Tenant tenant, String reason, byte[] body, int off, int len, int line, Instant now,
-                 RequestOutput out) throws Outlet.Unavailable {
-        deadLetter(out, tenant, now, new DeadLetter(line, Reason.SCHEMA_INVALID, detail(reason),
-                rawForDeadLetter(body, off, len)));
+    void refused(
+            CollectorConfig.Tenant tenant,
+            String reason,
+            byte[] body,
+            int off,
+            int len,
+            int line,
+            Instant now,
+            RequestOutput out)
+            throws Outlet.Unavailable {
+        deadLetter(
+                out,
+                tenant,
+                now,
+                new DeadLetter(line, Reason.SCHEMA_INVALID, detail(reason), rawForDeadLetter(body, off, len)));
     }
 
-    private LogRecord accept(CollectorConfig.Tenant tenant, byte[] body, int off, int len, int line, Instant now,
-                             RequestOutput out) throws Outlet.Unavailable {
+    private LogRecord accept(
+            CollectorConfig.Tenant tenant, byte[] body, int off, int len, int line, Instant now, RequestOutput out)
+            throws Outlet.Unavailable {
         LogRecord.Builder b;
         try {
             b = codec.decodeToBuilder(body, off, len);
         } catch (RecordFormatException e) {
-            deadLetter(out, tenant, now, new DeadLetter(line, Reason.SCHEMA_INVALID, detail(e.getMessage()),
-                    rawForDeadLetter(body, off, len)));
+            deadLetter(
+                    out,
+                    tenant,
+                    now,
+                    new DeadLetter(
+                            line, Reason.SCHEMA_INVALID, detail(e.getMessage()), rawForDeadLetter(body, off, len)));
             return null;
         }
         String bad = RecordIdCheck.problem(b.recordId());
@@ -99,8 +140,11 @@ public final class IngestProcessor {
             bad = tooLongIdentifier(b);
         }
         if (bad != null) {
-            deadLetter(out, tenant, now, new DeadLetter(line, Reason.SCHEMA_INVALID, bad,
-                    rawForDeadLetter(body, off, len)));
+            deadLetter(
+                    out,
+                    tenant,
+                    now,
+                    new DeadLetter(line, Reason.SCHEMA_INVALID, bad, rawForDeadLetter(body, off, len)));
             return null;
         }
         b.tenantId(tenant.id()).observedTime(now);
@@ -115,8 +159,8 @@ public final class IngestProcessor {
         out.redacted(red.hits());
         if (red.heldBack()) {
             // The raw line may hold the very secret that could not be checked: it is not kept.
-            deadLetter(out, tenant, now, new DeadLetter(line, Reason.REDACTION_FAIL_CLOSED, red.heldBackReason(),
-                    null));
+            deadLetter(
+                    out, tenant, now, new DeadLetter(line, Reason.REDACTION_FAIL_CLOSED, red.heldBackReason(), null));
             return null;
         }
         return red.record();
@@ -170,8 +214,13 @@ public final class IngestProcessor {
     }
 
     private static String tooLongIdentifier(LogRecord.Builder b) {
-        String[][] named = {{"service", b.service()}, {"instance_id", b.instanceId()},
-                {"region", b.region()}, {"trace_id", b.traceId()}, {"span_id", b.spanId()}};
+        String[][] named = {
+            {"service", b.service()},
+            {"instance_id", b.instanceId()},
+            {"region", b.region()},
+            {"trace_id", b.traceId()},
+            {"span_id", b.spanId()}
+        };
         for (String[] n : named) {
             if (n[1] != null && n[1].length() > MAX_IDENTIFIER) {
                 return n[0] + " is longer than " + MAX_IDENTIFIER + " characters";

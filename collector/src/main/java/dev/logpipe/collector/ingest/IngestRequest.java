@@ -14,15 +14,26 @@ import java.util.List;
  * @param expectsContinue    the client sent {@code Expect: 100-continue}: it waits before sending the body, which
  *                           the server asks for only by reading it
  */
-public record IngestRequest(List<String> authorizations, String certificateSubject, String remoteAddress,
-                            long contentLength, String contentEncoding, Body body, boolean expectsContinue) {
+public record IngestRequest(
+        List<String> authorizations,
+        String certificateSubject,
+        String remoteAddress,
+        long contentLength,
+        String contentEncoding,
+        Body body,
+        boolean expectsContinue) {
     public IngestRequest {
         authorizations = List.copyOf(authorizations);
     }
 
     /** A request whose client sends its body without waiting for {@code 100 Continue}. */
-    public IngestRequest(List<String> authorizations, String certificateSubject, String remoteAddress,
-                         long contentLength, String contentEncoding, Body body) {
+    public IngestRequest(
+            List<String> authorizations,
+            String certificateSubject,
+            String remoteAddress,
+            long contentLength,
+            String contentEncoding,
+            Body body) {
         this(authorizations, certificateSubject, remoteAddress, contentLength, contentEncoding, body, false);
     }
 

@@ -1,5 +1,8 @@
 package dev.logpipe.collector.ingest;
 
+import java.util.BitSet;
+import java.util.Collections;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
@@ -8,9 +11,13 @@ import java.util.Map;
  * (by reason), the first {@link #MAX_ERRORS} dead letters to report, the redactions by rule, and which lines were
  * dead-lettered (one bit per line: a bulk answer reports every item).
  */
-public record IngestResult(int accepted, int deadLettered, Map<Reason, Integer> deadLetteredByReason,
-                           List<DeadLetter> errors, Map<String, Integer> redactions,
-                           Map<Reason, java.util.BitSet> deadLetteredLines) {
+public record IngestResult(
+        int accepted,
+        int deadLettered,
+        Map<Reason, Integer> deadLetteredByReason,
+        List<DeadLetter> errors,
+        Map<String, Integer> redactions,
+        Map<Reason, BitSet> deadLetteredLines) {
     /** At most this many per-line errors are listed in a response. */
     public static final int MAX_ERRORS = 100;
 
@@ -18,14 +25,14 @@ public record IngestResult(int accepted, int deadLettered, Map<Reason, Integer> 
         deadLetteredByReason = Map.copyOf(deadLetteredByReason);
         errors = List.copyOf(errors);
         redactions = Map.copyOf(redactions);
-        java.util.EnumMap<Reason, java.util.BitSet> lines = new java.util.EnumMap<>(Reason.class);
-        deadLetteredLines.forEach((r, b) -> lines.put(r, (java.util.BitSet) b.clone()));
-        deadLetteredLines = java.util.Collections.unmodifiableMap(lines);
+        EnumMap<Reason, BitSet> lines = new EnumMap<>(Reason.class);
+        deadLetteredLines.forEach((r, b) -> lines.put(r, (BitSet) b.clone()));
+        deadLetteredLines = Collections.unmodifiableMap(lines);
     }
 
     /** Why line {@code line} was dead-lettered, or null when it was not (every line, not only the listed errors). */
     public Reason deadLetterReason(int line) {
-        for (Map.Entry<Reason, java.util.BitSet> e : deadLetteredLines.entrySet()) {
+        for (Map.Entry<Reason, BitSet> e : deadLetteredLines.entrySet()) {
             if (e.getValue().get(line)) {
                 return e.getKey();
             }
@@ -34,8 +41,11 @@ public record IngestResult(int accepted, int deadLettered, Map<Reason, Integer> 
     }
 
     /** A line that is not published to the records topic, with why. {@code line} counts from 1. */
-    public record DeadLetter(int line, Reason reason, String detail, String raw) {
-    }
+    public record DeadLetter(int line, Reason reason, String detail, String raw) {}
 
-    public enum Reason { SCHEMA_INVALID, RECORD_TOO_LARGE, REDACTION_FAIL_CLOSED }
+    public enum Reason {
+        SCHEMA_INVALID,
+        RECORD_TOO_LARGE,
+        REDACTION_FAIL_CLOSED
+    }
 }

@@ -26,14 +26,17 @@ public final class IngestRun {
     static final long RESERVE_STEP = 256 * 1024;
 
     /** How a run ended. */
-    public enum Stop { COMPLETE, RATE_LIMITED, OVER_BOUND }
+    public enum Stop {
+        COMPLETE,
+        RATE_LIMITED,
+        OVER_BOUND
+    }
 
     /**
      * @param stoppedAtLine the first line not taken (0 when complete)
      * @param limit the limit that stopped it, for {@link Stop#RATE_LIMITED}
      */
-    public record Outcome(IngestResult result, Stop stop, int stoppedAtLine, String limit) {
-    }
+    public record Outcome(IngestResult result, Stop stop, int stoppedAtLine, String limit) {}
 
     private final IngestProcessor processor;
 
@@ -43,9 +46,14 @@ public final class IngestRun {
 
     /** The most one request can need at once: what the bound must allow for any request to be served. */
     public static long worstCaseBytes(CollectorConfig.Limits limits) {
-        return BodyDecoder.workingBytes("zstd") + LineReader.CHUNK + limits.maxRecordBytes() + 1
-                + (long) TRANSIENT_FACTOR * limits.maxRecordBytes() + RequestOutput.FLUSH_BYTES
-                + IngestProcessor.MAX_ENCODED_RECORD + RESERVE_STEP;
+        return BodyDecoder.workingBytes("zstd")
+                + LineReader.CHUNK
+                + limits.maxRecordBytes()
+                + 1
+                + (long) TRANSIENT_FACTOR * limits.maxRecordBytes()
+                + RequestOutput.FLUSH_BYTES
+                + IngestProcessor.MAX_ENCODED_RECORD
+                + RESERVE_STEP;
     }
 
     /**
@@ -55,22 +63,38 @@ public final class IngestRun {
      * @throws BodyException the body cannot be read (the status says why); a 429 of the bytes limit is an
      *                       {@link Outcome} instead
      */
-    public Outcome run(CollectorConfig.Tenant tenant, InputStream body, Instant now, TenantLimits.Charge charge,
-                       long fixedBytes, LongPredicate grow, Outlet outlet) throws IOException, Outlet.Unavailable {
+    public Outcome run(
+            CollectorConfig.Tenant tenant,
+            InputStream body,
+            Instant now,
+            TenantLimits.Charge charge,
+            long fixedBytes,
+            LongPredicate grow,
+            Outlet outlet)
+            throws IOException, Outlet.Unavailable {
         return run(tenant, RecordLines.NDJSON, body, now, charge, fixedBytes, grow, outlet);
     }
 
     /** {@link #run(CollectorConfig.Tenant, InputStream, Instant, TenantLimits.Charge, long, LongPredicate, Outlet)}
      * with the body decoded into items by {@code format}. */
-    public Outcome run(CollectorConfig.Tenant tenant, RecordLines.Opener format, InputStream body, Instant now,
-                       TenantLimits.Charge charge, long fixedBytes, LongPredicate grow, Outlet outlet)
+    public Outcome run(
+            CollectorConfig.Tenant tenant,
+            RecordLines.Opener format,
+            InputStream body,
+            Instant now,
+            TenantLimits.Charge charge,
+            long fixedBytes,
+            LongPredicate grow,
+            Outlet outlet)
             throws IOException, Outlet.Unavailable {
         RequestOutput out = new RequestOutput(outlet, tenant.id());
         JsonBuffer scratch = new JsonBuffer(4 * 1024);
         Budget budget = new Budget(grow);
         // The decoder's memory grows only after its new size is reserved (with everything else the request holds).
-        RecordLines lines = format.open(body, processor.limits().maxRecordBytes(), decoderBytes -> budget.ensure(
-                fixedBytes + decoderBytes + out.heldBytes() + scratch.array().length));
+        RecordLines lines = format.open(
+                body,
+                processor.limits().maxRecordBytes(),
+                decoderBytes -> budget.ensure(fixedBytes + decoderBytes + out.heldBytes() + scratch.array().length));
         while (true) {
             try {
                 if (!lines.next()) {
@@ -90,7 +114,10 @@ public final class IngestRun {
             if (tooLong == 0 && lines.refused() == null && blank(lines.array(), lines.offset(), len)) {
                 continue;
             }
-            long need = fixedBytes + lines.heldBytes() + out.heldBytes() + scratch.array().length
+            long need = fixedBytes
+                    + lines.heldBytes()
+                    + out.heldBytes()
+                    + scratch.array().length
                     + (long) TRANSIENT_FACTOR * len;
             if (!budget.ensure(need)) {
                 return stopped(out, Stop.OVER_BOUND, lines.number(), null);
@@ -101,8 +128,8 @@ public final class IngestRun {
             if (tooLong > 0) {
                 processor.tooLong(tenant, tooLong, lines.number(), now, out);
             } else if (lines.refused() != null) {
-                processor.refused(tenant, lines.refused(), lines.array(), lines.offset(), len, lines.number(), now,
-                        out);
+                processor.refused(
+                        tenant, lines.refused(), lines.array(), lines.offset(), len, lines.number(), now, out);
             } else {
                 processor.line(tenant, lines.array(), lines.offset(), len, lines.number(), now, scratch, out);
             }

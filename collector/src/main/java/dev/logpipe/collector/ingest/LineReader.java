@@ -3,6 +3,7 @@ package dev.logpipe.collector.ingest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
+import java.util.function.LongPredicate;
 
 /**
  * Splits a stream into lines on {@code '\n'} (a trailing {@code '\r'} is dropped) holding at most one line of
@@ -16,7 +17,7 @@ public final class LineReader implements RecordLines {
 
     private final InputStream in;
     private final int maxLine;
-    private final java.util.function.LongPredicate mayGrowTo;
+    private final LongPredicate mayGrowTo;
     private final byte[] chunk = new byte[CHUNK];
     private int pos;
     private int lim;
@@ -34,7 +35,7 @@ public final class LineReader implements RecordLines {
      * @param mayGrowTo asked before the line buffer grows, with its new capacity; false stops reading with a
      *                  {@link BodyException} 503 (the memory cannot be had)
      */
-    public LineReader(InputStream in, int maxLine, java.util.function.LongPredicate mayGrowTo) {
+    public LineReader(InputStream in, int maxLine, LongPredicate mayGrowTo) {
         this.in = in;
         this.maxLine = maxLine;
         this.mayGrowTo = mayGrowTo;

@@ -9,8 +9,7 @@ public final class NativeProtocol implements Protocol {
     public static final NativeProtocol INSTANCE = new NativeProtocol();
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private NativeProtocol() {
-    }
+    private NativeProtocol() {}
 
     @Override
     public String route() {
@@ -53,7 +52,10 @@ public final class NativeProtocol implements Protocol {
         body.put("stage", "DURABLE_IN_BROKER");
         ArrayNode errors = body.putArray("errors");
         for (IngestResult.DeadLetter d : result.errors()) {
-            errors.addObject().put("line", d.line()).put("reason", d.reason().name()).put("detail", d.detail());
+            errors.addObject()
+                    .put("line", d.line())
+                    .put("reason", d.reason().name())
+                    .put("detail", d.detail());
         }
         if (result.deadLettered() > result.errors().size()) {
             body.put("errors_truncated", true);

@@ -46,15 +46,20 @@ final class PacedInputStream extends BlockInputStream {
     private void check() throws BodyException {
         long elapsed = nanos.getAsLong() - start;
         if (elapsed > deadlineNanos) {
-            throw new BodyException(408, "the body was not complete within limits.body_timeout ("
-                    + Duration.ofNanos(deadlineNanos) + "); " + count + " bytes arrived");
+            throw new BodyException(
+                    408,
+                    "the body was not complete within limits.body_timeout (" + Duration.ofNanos(deadlineNanos) + "); "
+                            + count + " bytes arrived");
         }
         if (minBytesPerSecond > 0 && readNanos > graceNanos) {
             double expected = minBytesPerSecond * ((readNanos - graceNanos) / 1e9);
             if (count < expected) {
-                throw new BodyException(408, "the body arrives slower than limits.min_body_rate (" + minBytesPerSecond
-                        + " bytes/s): " + count + " bytes in " + Duration.ofNanos(readNanos).toMillis() + " ms of "
-                        + "waiting for it");
+                throw new BodyException(
+                        408,
+                        "the body arrives slower than limits.min_body_rate (" + minBytesPerSecond
+                                + " bytes/s): " + count + " bytes in "
+                                + Duration.ofNanos(readNanos).toMillis() + " ms of "
+                                + "waiting for it");
             }
         }
     }

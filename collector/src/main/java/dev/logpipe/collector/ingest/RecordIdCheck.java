@@ -8,8 +8,7 @@ package dev.logpipe.collector.ingest;
 final class RecordIdCheck {
     static final int MAX_LENGTH = 128;
 
-    private RecordIdCheck() {
-    }
+    private RecordIdCheck() {}
 
     /** Null when {@code id} is absent or fine; otherwise the reason it is refused (never quoting it). */
     static String problem(String id) {
@@ -21,8 +20,14 @@ final class RecordIdCheck {
         }
         for (int i = 0; i < id.length(); i++) {
             char c = id.charAt(i);
-            boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.'
-                    || c == '_' || c == ':' || c == '-' || c == '/';
+            boolean ok = (c >= 'a' && c <= 'z')
+                    || (c >= 'A' && c <= 'Z')
+                    || (c >= '0' && c <= '9')
+                    || c == '.'
+                    || c == '_'
+                    || c == ':'
+                    || c == '-'
+                    || c == '/';
             if (!ok) {
                 return "record_id may hold only letters, digits and . _ : - / (character " + (i + 1) + " is not one)";
             }

@@ -19,7 +19,8 @@ public interface RecordLines {
     }
 
     /** The native NDJSON body: one record per line. */
-    Opener NDJSON = (in, max, mayHold) -> new LineReader(in, max, capacity -> mayHold.test(LineReader.CHUNK + capacity));
+    Opener NDJSON =
+            (in, max, mayHold) -> new LineReader(in, max, capacity -> mayHold.test(LineReader.CHUNK + capacity));
 
     /** Moves to the next item; false at the end of the body. */
     boolean next() throws IOException;

@@ -4,6 +4,7 @@ import dev.logpipe.collector.ingest.IngestResult.DeadLetter;
 import dev.logpipe.collector.ingest.IngestResult.Reason;
 import dev.logpipe.record.JsonBuffer;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -29,7 +30,7 @@ final class RequestOutput {
     private final Map<Reason, Integer> deadByReason = new EnumMap<>(Reason.class);
     private final List<DeadLetter> errors = new ArrayList<>();
     private final Map<String, Integer> redactions = new HashMap<>();
-    private final Map<Reason, java.util.BitSet> deadLines = new EnumMap<>(Reason.class);
+    private final Map<Reason, BitSet> deadLines = new EnumMap<>(Reason.class);
     private long bufferedBytes;
     private int accepted;
     private int deadLettered;
@@ -66,7 +67,7 @@ final class RequestOutput {
         outlet.deadLetter(tenant, encoded);
         deadLettered++;
         deadByReason.merge(d.reason(), 1, Integer::sum);
-        deadLines.computeIfAbsent(d.reason(), r -> new java.util.BitSet()).set(d.line());
+        deadLines.computeIfAbsent(d.reason(), r -> new BitSet()).set(d.line());
         if (errors.size() < IngestResult.MAX_ERRORS) {
             errors.add(d);
         }

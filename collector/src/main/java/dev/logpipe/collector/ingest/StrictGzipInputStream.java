@@ -25,6 +25,7 @@ final class StrictGzipInputStream extends BlockInputStream {
     private final CRC32 crc = new CRC32();
     /** The CRC32 of the member header read so far, for its optional CRC16 (RFC 1952 FHCRC). */
     private final CRC32 headerCrc = new CRC32();
+
     private boolean inHeader;
     private int pos;
     private int lim;

@@ -1,21 +1,21 @@
 package dev.logpipe.collector.publish;
 
 import dev.logpipe.collector.config.CollectorConfig;
+import dev.logpipe.collector.ingest.Outlet;
+import dev.logpipe.collector.ingest.Outlet.Unavailable;
 import dev.logpipe.kafka.DurableProducer;
 import java.io.Closeable;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import dev.logpipe.collector.ingest.Outlet;
-import dev.logpipe.collector.ingest.Outlet.Unavailable;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Publishes with {@code acks=all} and an idempotent producer (docs/architecture.md, invariant I2), and tells the caller
@@ -27,14 +27,24 @@ public final class KafkaPublisher implements Closeable {
     private final long ackWaitMs;
 
     public KafkaPublisher(CollectorConfig.Kafka config) {
-        Map<String, Object> defaults = Map.of(ProducerConfig.BATCH_SIZE_CONFIG, 512 * 1024,
-                ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 4 * 1024 * 1024,
-                ProducerConfig.BUFFER_MEMORY_CONFIG, 64L * 1024 * 1024);
+        Map<String, Object> defaults = Map.of(
+                ProducerConfig.BATCH_SIZE_CONFIG,
+                512 * 1024,
+                ProducerConfig.MAX_REQUEST_SIZE_CONFIG,
+                4 * 1024 * 1024,
+                ProducerConfig.BUFFER_MEMORY_CONFIG,
+                64L * 1024 * 1024);
         String lingerMs = config.properties().getOrDefault(ProducerConfig.LINGER_MS_CONFIG, "2");
         // A request must not hang on metadata while the broker is down: fail fast (5 s at most), answer 503.
-        Map<String, Object> p = DurableProducer.settings(config.properties(), defaults, new DurableProducer.Tuning(
-                config.bootstrapServers(), config.compression(), config.deliveryTimeout(),
-                Duration.ofMillis(Long.parseLong(lingerMs.trim())), Duration.ofSeconds(5)));
+        Map<String, Object> p = DurableProducer.settings(
+                config.properties(),
+                defaults,
+                new DurableProducer.Tuning(
+                        config.bootstrapServers(),
+                        config.compression(),
+                        config.deliveryTimeout(),
+                        Duration.ofMillis(Long.parseLong(lingerMs.trim())),
+                        Duration.ofSeconds(5)));
         this.ackWaitMs = DurableProducer.ackWaitMillis(p);
         this.producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
     }
@@ -52,7 +62,8 @@ public final class KafkaPublisher implements Closeable {
         private final String topic;
         private final String deadLetterTopic;
         /** Sends not yet acknowledged: a count, not a list, so a request of millions of messages holds nothing. */
-        private final java.util.concurrent.atomic.AtomicLong pending = new java.util.concurrent.atomic.AtomicLong();
+        private final AtomicLong pending = new AtomicLong();
+
         private final AtomicReference<Exception> failed = new AtomicReference<>();
 
         Delivery(String topic, String deadLetterTopic) {

@@ -8,10 +8,13 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.slf4j.Logger;
@@ -41,20 +44,30 @@ public final class TopicSetup implements AutoCloseable {
         long deadline = System.nanoTime() + timeout.toNanos();
         for (String topic : List.of(config.topic(), config.deadLetterTopic())) {
             NewTopic t = new NewTopic(topic, config.partitions(), config.replicationFactor())
-                    .configs(Map.of("min.insync.replicas", Integer.toString(config.minInsyncReplicas()),
-                            "max.message.bytes", Integer.toString(4 * 1024 * 1024)));
+                    .configs(Map.of(
+                            "min.insync.replicas",
+                            Integer.toString(config.minInsyncReplicas()),
+                            "max.message.bytes",
+                            Integer.toString(4 * 1024 * 1024)));
             try {
                 admin.createTopics(List.of(t)).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-                log.info("created topic {} partitions={} replication_factor={} min.insync.replicas={}", topic,
-                        config.partitions(), config.replicationFactor(), config.minInsyncReplicas());
+                log.info(
+                        "created topic {} partitions={} replication_factor={} min.insync.replicas={}",
+                        topic,
+                        config.partitions(),
+                        config.replicationFactor(),
+                        config.minInsyncReplicas());
             } catch (ExecutionException e) {
                 if (!(e.getCause() instanceof TopicExistsException)) {
-                    throw new IllegalStateException("cannot create topic " + topic + " at " + config.bootstrapServers()
-                            + ": " + e.getCause(), e.getCause());
+                    throw new IllegalStateException(
+                            "cannot create topic " + topic + " at " + config.bootstrapServers() + ": " + e.getCause(),
+                            e.getCause());
                 }
-            } catch (java.util.concurrent.TimeoutException e) {
-                throw new IllegalStateException("Kafka at " + config.bootstrapServers() + " did not answer within "
-                        + timeout + " while creating topic " + topic, e);
+            } catch (TimeoutException e) {
+                throw new IllegalStateException(
+                        "Kafka at " + config.bootstrapServers() + " did not answer within " + timeout
+                                + " while creating topic " + topic,
+                        e);
             }
         }
         while (!served(Set.of(config.topic(), config.deadLetterTopic()))) {
@@ -81,7 +94,7 @@ public final class TopicSetup implements AutoCloseable {
         return true;
     }
 
-    private final java.util.concurrent.atomic.AtomicBoolean probing = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean probing = new AtomicBoolean();
     private volatile boolean lastReachable;
     private volatile long lastProbe = System.nanoTime() - 2_000_000_000L;
 
@@ -105,10 +118,10 @@ public final class TopicSetup implements AutoCloseable {
     }
 
     /** The admin call's result within {@code seconds}, or null when it failed or took longer. */
-    private static <T> T answer(org.apache.kafka.common.KafkaFuture<T> call, int seconds) {
+    private static <T> T answer(KafkaFuture<T> call, int seconds) {
         try {
             return call.get(seconds, TimeUnit.SECONDS);
-        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (ExecutionException | TimeoutException e) {
             return null;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -2,8 +2,7 @@ package dev.logpipe.collector.redact;
 
 /** The Luhn check digit test, over the digits of a text (spaces and dashes between groups are ignored). */
 final class Luhn {
-    private Luhn() {
-    }
+    private Luhn() {}
 
     /**
      * For a digit run longer than a usual card (17-19 digits, e.g. a card followed by a CVC or preceded by a

@@ -4,6 +4,7 @@ import com.google.re2j.Matcher;
 import com.google.re2j.Pattern;
 import dev.logpipe.collector.config.CollectorConfig;
 import dev.logpipe.record.LogRecord;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -32,8 +33,7 @@ public final class Redactor {
      * One rule: a name for metrics and markers, a pattern, what replaces a match, whether a match must pass the Luhn
      * check, and the {@link Triggers} bit without which it cannot match.
      */
-    record Rule(String name, Pattern pattern, String replacement, boolean luhn, int trigger) {
-    }
+    record Rule(String name, Pattern pattern, String replacement, boolean luhn, int trigger) {}
 
     /** The redacted record, or null when it is held back; which rules fired, how often. */
     public record Result(LogRecord record, Map<String, Integer> hits, String heldBackReason) {
@@ -69,8 +69,11 @@ public final class Redactor {
     public Result redact(LogRecord r) {
         Map<String, Integer> hits = new LinkedHashMap<>();
         if (r.message().length() > maxScanChars) {
-            return new Result(null, hits, "message of " + r.message().length() + " characters is longer than "
-                    + "redaction.max_scan_bytes (" + maxScanChars + "); it cannot be checked for secrets");
+            return new Result(
+                    null,
+                    hits,
+                    "message of " + r.message().length() + " characters is longer than " + "redaction.max_scan_bytes ("
+                            + maxScanChars + "); it cannot be checked for secrets");
         }
         String message = apply(r.message(), hits);
         // The short top-level strings too: a client can put anything anywhere.
@@ -82,9 +85,12 @@ public final class Redactor {
         String recordId = redactRecordId(r.recordId(), hits);
         Map<String, Object> fields = new LinkedHashMap<>();
         List<String> withheld = new ArrayList<>();
-        boolean changed = !message.equals(r.message()) || !Objects.equals(service, r.service())
-                || !Objects.equals(instance, r.instanceId()) || !Objects.equals(region, r.region())
-                || !Objects.equals(trace, r.traceId()) || !Objects.equals(span, r.spanId())
+        boolean changed = !message.equals(r.message())
+                || !Objects.equals(service, r.service())
+                || !Objects.equals(instance, r.instanceId())
+                || !Objects.equals(region, r.region())
+                || !Objects.equals(trace, r.traceId())
+                || !Objects.equals(span, r.spanId())
                 || !Objects.equals(recordId, r.recordId());
         for (Map.Entry<String, Object> e : r.fields().entrySet()) {
             String name = apply(e.getKey(), hits);
@@ -117,7 +123,12 @@ public final class Redactor {
             fields.put(WITHHELD_FIELD, String.join(",", withheld));
         }
         LogRecord.Builder b = r.toBuilder();
-        b.message(message).service(service).instanceId(instance).region(region).traceId(trace).spanId(span)
+        b.message(message)
+                .service(service)
+                .instanceId(instance)
+                .region(region)
+                .traceId(trace)
+                .spanId(span)
                 .recordId(recordId);
         b.clearFields();
         fields.forEach(b::field);
@@ -154,8 +165,8 @@ public final class Redactor {
 
     /** The digits of a whole number ({@code 4111111111111111.0} too), or null for a fraction. */
     private static String integralDigits(Number n) {
-        if (n instanceof Double || n instanceof Float || n instanceof java.math.BigDecimal) {
-            java.math.BigDecimal d = n instanceof java.math.BigDecimal b ? b : new java.math.BigDecimal(n.toString());
+        if (n instanceof Double || n instanceof Float || n instanceof BigDecimal) {
+            BigDecimal d = n instanceof BigDecimal b ? b : new BigDecimal(n.toString());
             try {
                 return d.toBigIntegerExact().abs().toString();
             } catch (ArithmeticException fraction) {

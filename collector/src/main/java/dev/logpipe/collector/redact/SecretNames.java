@@ -3,7 +3,9 @@ package dev.logpipe.collector.redact;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Whether a name (a field, a key in {@code key=value} text, a header) says that its value is a secret. The name is
@@ -14,25 +16,87 @@ import java.util.Set;
  * the secret one that describes the secret rather than holding it ({@code token_count}, {@code password_expires}) is not.
  */
 final class SecretNames {
-    private static final Set<String> WORDS = Set.of("password", "passwd", "pwd", "pw", "pass", "passphrase",
-            "passcode", "secret", "secrets", "token", "auth", "authorization", "credential", "credentials", "cookie",
-            "cookies", "apikey", "bearer", "jwt", "privatekey", "secretkey", "accesskey", "sessionid", "signature");
+    private static final Set<String> WORDS = Set.of(
+            "password",
+            "passwd",
+            "pwd",
+            "pw",
+            "pass",
+            "passphrase",
+            "passcode",
+            "secret",
+            "secrets",
+            "token",
+            "auth",
+            "authorization",
+            "credential",
+            "credentials",
+            "cookie",
+            "cookies",
+            "apikey",
+            "bearer",
+            "jwt",
+            "privatekey",
+            "secretkey",
+            "accesskey",
+            "sessionid",
+            "signature");
     private static final String[] SUFFIXES = {"password", "passwd", "secret", "apikey", "token", "privatekey"};
     /** Two parts that together name a secret: the first, and the seconds that complete it. */
-    private static final java.util.Map<String, Set<String>> PAIRS = java.util.Map.of(
-            "api", Set.of("key"), "access", Set.of("key"), "private", Set.of("key"), "secret", Set.of("key"),
-            "signing", Set.of("key"), "encryption", Set.of("key"), "master", Set.of("key"),
-            "session", Set.of("id", "key"));
-    private static final Set<String> DESCRIPTIVE = Set.of("count", "type", "length", "len", "expires", "expiry",
-            "ttl", "size", "limit", "kind", "name", "policy", "enabled", "required", "changed", "strength", "age",
-            "used", "format", "id", "ids", "endpoint", "url", "uri", "path", "file", "version", "algorithm", "alg");
+    private static final Map<String, Set<String>> PAIRS = Map.of(
+            "api",
+            Set.of("key"),
+            "access",
+            Set.of("key"),
+            "private",
+            Set.of("key"),
+            "secret",
+            Set.of("key"),
+            "signing",
+            Set.of("key"),
+            "encryption",
+            Set.of("key"),
+            "master",
+            Set.of("key"),
+            "session",
+            Set.of("id", "key"));
 
-    private SecretNames() {
-    }
+    private static final Set<String> DESCRIPTIVE = Set.of(
+            "count",
+            "type",
+            "length",
+            "len",
+            "expires",
+            "expiry",
+            "ttl",
+            "size",
+            "limit",
+            "kind",
+            "name",
+            "policy",
+            "enabled",
+            "required",
+            "changed",
+            "strength",
+            "age",
+            "used",
+            "format",
+            "id",
+            "ids",
+            "endpoint",
+            "url",
+            "uri",
+            "path",
+            "file",
+            "version",
+            "algorithm",
+            "alg");
+
+    private SecretNames() {}
 
     /** Verdicts by name: field names repeat from record to record. Bounded: cleared when full. */
-    private static final java.util.concurrent.ConcurrentHashMap<String, Boolean> CACHE =
-            new java.util.concurrent.ConcurrentHashMap<>();
+    private static final ConcurrentHashMap<String, Boolean> CACHE = new ConcurrentHashMap<>();
+
     private static final int CACHE_SIZE = 8192;
 
     static boolean isSecret(String name) {
@@ -57,7 +121,8 @@ final class SecretNames {
         }
         for (int i = 0; i < parts.size(); i++) {
             String p = parts.get(i);
-            boolean pair = i + 1 < parts.size() && PAIRS.getOrDefault(p, Set.of()).contains(parts.get(i + 1));
+            boolean pair =
+                    i + 1 < parts.size() && PAIRS.getOrDefault(p, Set.of()).contains(parts.get(i + 1));
             if (WORDS.contains(p) || endsWithSecret(p) || pair) {
                 // "token_count", "password_expires": the name describes the secret rather than holding it.
                 int secretEnd = pair ? i + 1 : i;
@@ -89,7 +154,9 @@ final class SecretNames {
         for (int i = 0; i <= name.length(); i++) {
             char c = i < name.length() ? name.charAt(i) : ' ';
             boolean letterOrDigit = Character.isLetterOrDigit(c);
-            boolean boundary = letterOrDigit && start >= 0 && Character.isUpperCase(c)
+            boolean boundary = letterOrDigit
+                    && start >= 0
+                    && Character.isUpperCase(c)
                     && Character.isLowerCase(name.charAt(i - 1));
             if (!letterOrDigit || boundary) {
                 if (start >= 0) {

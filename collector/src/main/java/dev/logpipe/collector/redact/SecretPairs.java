@@ -1,5 +1,7 @@
 package dev.logpipe.collector.redact;
 
+import java.util.Arrays;
+
 /**
  * {@code name=value} and {@code name: value} pairs in free text whose name is a secret name ({@link SecretNames}):
  * the value is replaced, the name and separator kept. Values may be quoted ({@code "..."}, {@code '...'}, and
@@ -11,8 +13,7 @@ final class SecretPairs {
     static final String RULE = "secret_pair";
     private static final String MARK = "[REDACTED:" + RULE + "]";
 
-    private SecretPairs() {
-    }
+    private SecretPairs() {}
 
     /** {@code text} with every secret pair's value replaced; {@code count[0]} is incremented per replacement. */
     static String redact(String text, int[] count) {
@@ -61,8 +62,11 @@ final class SecretPairs {
             }
             int v = i + 1;
             // "password => 'x'", "password := x", "password == x": the rest of the operator and spaces.
-            while (v < n && (text.charAt(v) == ' ' || text.charAt(v) == '>' || text.charAt(v) == '='
-                    || text.charAt(v) == ':')) {
+            while (v < n
+                    && (text.charAt(v) == ' '
+                            || text.charAt(v) == '>'
+                            || text.charAt(v) == '='
+                            || text.charAt(v) == ':')) {
                 v++;
             }
             int[] span = value(text, v);
@@ -72,7 +76,7 @@ final class SecretPairs {
             if (spans == null) {
                 spans = new int[8];
             } else if (found * 2 == spans.length) {
-                spans = java.util.Arrays.copyOf(spans, spans.length * 2);
+                spans = Arrays.copyOf(spans, spans.length * 2);
             }
             spans[found * 2] = span[0];
             spans[found * 2 + 1] = span[1];
@@ -151,8 +155,16 @@ final class SecretPairs {
     }
 
     private static boolean isDelimiter(char c) {
-        return Character.isWhitespace(c) || c == ',' || c == ';' || c == '&' || c == '"' || c == '\'' || c == '\\'
-                || c == '}' || c == ']' || c == ')';
+        return Character.isWhitespace(c)
+                || c == ','
+                || c == ';'
+                || c == '&'
+                || c == '"'
+                || c == '\''
+                || c == '\\'
+                || c == '}'
+                || c == ']'
+                || c == ')';
     }
 
     private static boolean isNameChar(char c) {

@@ -21,8 +21,7 @@ final class Triggers {
     static final int CARD = 1 << 12;
     static final int ALWAYS = ~0;
 
-    private Triggers() {
-    }
+    private Triggers() {}
 
     static int of(String t) {
         int mask = 0;
@@ -73,7 +72,8 @@ final class Triggers {
                     }
                 }
                 case 'g' -> {
-                    if (i + 3 < n && t.charAt(i + 1) == 'h' && t.charAt(i + 3) == '_' || t.startsWith("github_pat_", i)) {
+                    if (i + 3 < n && t.charAt(i + 1) == 'h' && t.charAt(i + 3) == '_'
+                            || t.startsWith("github_pat_", i)) {
                         mask |= GITHUB;
                     } else if (t.startsWith("glpat-", i)) {
                         mask |= GITLAB;
@@ -94,8 +94,7 @@ final class Triggers {
                         mask |= GOOGLE;
                     }
                 }
-                default -> {
-                }
+                default -> {}
             }
         }
         return mask;

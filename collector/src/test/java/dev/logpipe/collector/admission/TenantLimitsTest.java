@@ -9,14 +9,15 @@ import org.junit.jupiter.api.Test;
 
 class TenantLimitsTest {
     private static CollectorConfig.Tenant tenant(long recordsPerSecond, long bytesPerSecond) {
-        return new CollectorConfig.Tenant("t", List.of("0".repeat(64)), List.of(), recordsPerSecond, bytesPerSecond,
-                Duration.ofSeconds(1), 0);
+        return new CollectorConfig.Tenant(
+                "t", List.of("0".repeat(64)), List.of(), recordsPerSecond, bytesPerSecond, Duration.ofSeconds(1), 0);
     }
 
     @Test
     void oneRequestMayFinishInDebtWhileAParallelOneStopsAtTheBucket() {
         TenantLimits limits = new TenantLimits(List.of(tenant(10, 0)), Duration.ofSeconds(60));
-        try (TenantLimits.Charge first = limits.open("t"); TenantLimits.Charge second = limits.open("t")) {
+        try (TenantLimits.Charge first = limits.open("t");
+                TenantLimits.Charge second = limits.open("t")) {
             int firstTook = 0;
             while (firstTook < 5 && first.takeRecord()) {
                 firstTook++;
@@ -25,19 +26,24 @@ class TenantLimitsTest {
             while (secondTook < 5_000 && second.takeRecord()) {
                 secondTook++;
             }
-            assertThat(secondTook).as("the second becomes the debtor and takes its whole batch").isEqualTo(5_000);
+            assertThat(secondTook)
+                    .as("the second becomes the debtor and takes its whole batch")
+                    .isEqualTo(5_000);
             int more = 0;
             while (more < 5_000 && first.takeRecord()) {
                 more++;
             }
-            assertThat(firstTook + more).as("the first stops once the bucket is dry").isLessThanOrEqualTo(10);
+            assertThat(firstTook + more)
+                    .as("the first stops once the bucket is dry")
+                    .isLessThanOrEqualTo(10);
             assertThat(first.exhausted()).isEqualTo("records_per_second");
         }
         TenantLimits.Refusal r = limits.admit("t");
         assertThat(r).isNotNull();
         assertThat(r.limit()).isEqualTo("records_per_second");
-        assertThat(r.retryAfter()).as("the real refill time of ~5,000 records at 10/s is capped").isEqualTo(
-                Duration.ofSeconds(60));
+        assertThat(r.retryAfter())
+                .as("the real refill time of ~5,000 records at 10/s is capped")
+                .isEqualTo(Duration.ofSeconds(60));
     }
 
     @Test
@@ -60,13 +66,16 @@ class TenantLimitsTest {
                 assertThat(c.takeRecord()).isTrue(); // takes a chunk of 64, uses 1
             }
         }
-        assertThat(limits.admit("t")).as("100 records of 1,000 used, the chunks returned").isNull();
+        assertThat(limits.admit("t"))
+                .as("100 records of 1,000 used, the chunks returned")
+                .isNull();
     }
 
     @Test
     void wireBytesAreChargedAsTheyArriveAndTheBytesLimitStopsARequest() {
         TenantLimits limits = new TenantLimits(List.of(tenant(0, 1_000)), Duration.ofSeconds(60));
-        try (TenantLimits.Charge debtor = limits.open("t"); TenantLimits.Charge other = limits.open("t")) {
+        try (TenantLimits.Charge debtor = limits.open("t");
+                TenantLimits.Charge other = limits.open("t")) {
             assertThat(debtor.takeBytes(1_500)).isTrue();
             assertThat(other.takeBytes(10)).isFalse();
             assertThat(other.exhausted()).isEqualTo("bytes_per_second");
@@ -95,7 +104,9 @@ class TenantLimitsTest {
                 assertThat(first.takeRecord()).isTrue(); // the debtor: 10 from the bucket, 990 in debt
             }
         }
-        assertThat(waiting.takeRecord()).as("the bucket is 990 in debt: no second debtor").isFalse();
+        assertThat(waiting.takeRecord())
+                .as("the bucket is 990 in debt: no second debtor")
+                .isFalse();
         waiting.close();
     }
 }

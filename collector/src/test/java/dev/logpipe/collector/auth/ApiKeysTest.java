@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.logpipe.collector.config.CollectorConfig;
 import dev.logpipe.collector.config.CollectorConfigLoader;
+import dev.logpipe.config.ConfigException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import org.junit.jupiter.api.Test;
@@ -14,14 +15,16 @@ class ApiKeysTest {
 
     private static ApiKeys keys() {
         try {
-            return new ApiKeys(new CollectorConfigLoader().parse("""
+            return new ApiKeys(new CollectorConfigLoader()
+                    .parse("""
             tenants:
               - id: acme
                 api_key_sha256: ['%s']
             kafka:
               bootstrap_servers: 127.0.0.1:9092
-            """.formatted(ApiKeys.sha256(KEY)), "test").tenants());
-        } catch (dev.logpipe.config.ConfigException e) {
+            """.formatted(ApiKeys.sha256(KEY)), "test")
+                    .tenants());
+        } catch (ConfigException e) {
             throw new AssertionError(e);
         }
     }
@@ -44,7 +47,9 @@ class ApiKeysTest {
     @Test
     void basicAuthWithAnotherPasswordNoPasswordOrBrokenBase64IsRefused() {
         assertThat(keys.authenticate(basic("elastic:wrong"))).isNull();
-        assertThat(keys.authenticate(basic(KEY))).as("the key as the user name, no colon").isNull();
+        assertThat(keys.authenticate(basic(KEY)))
+                .as("the key as the user name, no colon")
+                .isNull();
         assertThat(keys.authenticate(basic("elastic:"))).isNull();
         assertThat(keys.authenticate("Basic !!!not-base64!!!")).isNull();
         assertThat(keys.authenticate("Basic ")).isNull();

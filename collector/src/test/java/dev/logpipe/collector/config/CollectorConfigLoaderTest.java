@@ -26,11 +26,15 @@ class CollectorConfigLoaderTest {
 
     @Test
     void aRateTheBucketCannotHoldIsRefusedWithItsKeyNotAStackTraceAtStartup() {
-        assertThatThrownBy(() -> parse(TENANT.replace("api_key_sha256", "bytes_per_second: 4GiB\n    api_key_sha256")
-                + KAFKA)).isInstanceOf(ConfigException.class).hasMessageContaining("tenants[0].bytes_per_second")
+        assertThatThrownBy(() ->
+                        parse(TENANT.replace("api_key_sha256", "bytes_per_second: 4GiB\n    api_key_sha256") + KAFKA))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("tenants[0].bytes_per_second")
                 .hasMessageContaining("1000000000");
-        assertThatThrownBy(() -> parse(TENANT.replace("api_key_sha256", "records_per_second: 2000000000\n    "
-                + "api_key_sha256") + KAFKA)).hasMessageContaining("tenants[0].records_per_second");
+        assertThatThrownBy(() -> parse(
+                        TENANT.replace("api_key_sha256", "records_per_second: 2000000000\n    " + "api_key_sha256")
+                                + KAFKA))
+                .hasMessageContaining("tenants[0].records_per_second");
         assertThatThrownBy(() -> parse(TENANT.replace("api_key_sha256", "burst: 2h\n    api_key_sha256") + KAFKA))
                 .hasMessageContaining("tenants[0].burst");
     }
@@ -38,7 +42,8 @@ class CollectorConfigLoaderTest {
     @Test
     void anInFlightBoundThatCannotHoldOneRequestIsRefused() {
         assertThatThrownBy(() -> parse("limits:\n  in_flight_bytes: 16MiB\n" + TENANT + KAFKA))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("limits.in_flight_bytes")
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("limits.in_flight_bytes")
                 .hasMessageContaining("must be at least");
     }
 
@@ -48,7 +53,10 @@ class CollectorConfigLoaderTest {
         assertThat(c.limits().maxConcurrentRequests()).isEqualTo(128);
         assertThat(c.limits().maxRequestsPerTenant()).isEqualTo(32);
         assertThat(c.limits().minBodyRate()).isEqualTo(16 * 1024);
-        assertThat(new CollectorConfigLoader().load(Path.of("../examples/collector.yaml")).tenants()).isNotEmpty();
+        assertThat(new CollectorConfigLoader()
+                        .load(Path.of("../examples/collector.yaml"))
+                        .tenants())
+                .isNotEmpty();
         assertThatThrownBy(() -> parse("limits:\n  max_retry_after: 2h\n" + TENANT + KAFKA))
                 .hasMessageContaining("limits.max_retry_after");
     }

@@ -1,14 +1,18 @@
 package dev.logpipe.collector.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.zip.CRC32;
+import java.util.zip.Deflater;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 
@@ -65,18 +69,21 @@ class BodyDecoderTest {
 
     @Test
     void gzipFollowedByTrailingGarbageIsRefusedWith400() throws IOException {
-        byte[] body = concat(gzip("{\"message\":\"ok\"}\n"), "garbage after the stream".getBytes(StandardCharsets.UTF_8));
+        byte[] body =
+                concat(gzip("{\"message\":\"ok\"}\n"), "garbage after the stream".getBytes(StandardCharsets.UTF_8));
         assertThat(statusOf(() -> decode(body, "gzip"))).isEqualTo(400);
     }
 
     @Test
     void truncatedOrCorruptGzipIsRefusedWith400() throws IOException {
         byte[] whole = gzip("{\"message\":\"ok\"}\n".repeat(100));
-        assertThat(statusOf(() -> decode(Arrays.copyOf(whole, whole.length - 3), "gzip"))).isEqualTo(400);
+        assertThat(statusOf(() -> decode(Arrays.copyOf(whole, whole.length - 3), "gzip")))
+                .isEqualTo(400);
         byte[] badCrc = whole.clone();
         badCrc[badCrc.length - 6] ^= 0x55;
         assertThat(statusOf(() -> decode(badCrc, "gzip"))).isEqualTo(400);
-        assertThat(statusOf(() -> decode("plain text".getBytes(StandardCharsets.UTF_8), "gzip"))).isEqualTo(400);
+        assertThat(statusOf(() -> decode("plain text".getBytes(StandardCharsets.UTF_8), "gzip")))
+                .isEqualTo(400);
     }
 
     @Test
@@ -85,22 +92,25 @@ class BodyDecoderTest {
         assertThat(statusOf(() -> decode(utf16, "identity"))).isEqualTo(415);
         byte[] le = concat(new byte[] {(byte) 0xff, (byte) 0xfe}, "{".getBytes(StandardCharsets.UTF_16LE));
         assertThat(statusOf(() -> decode(le, null))).isEqualTo(415);
-        byte[] bom = concat(new byte[] {(byte) 0xef, (byte) 0xbb, (byte) 0xbf}, "{}\n".getBytes(StandardCharsets.UTF_8));
+        byte[] bom =
+                concat(new byte[] {(byte) 0xef, (byte) 0xbb, (byte) 0xbf}, "{}\n".getBytes(StandardCharsets.UTF_8));
         assertThat(new String(decode(bom, null), StandardCharsets.UTF_8)).isEqualTo("{}\n");
     }
 
     @Test
     void aByteOrderMarkSplitOverReadsIsStillSeen() throws IOException {
-        byte[] bom = concat(new byte[] {(byte) 0xef, (byte) 0xbb, (byte) 0xbf}, "{}\n".getBytes(StandardCharsets.UTF_8));
-        assertThat(new String(decode(new OneByteAtATime(bom), null), StandardCharsets.UTF_8)).isEqualTo("{}\n");
+        byte[] bom =
+                concat(new byte[] {(byte) 0xef, (byte) 0xbb, (byte) 0xbf}, "{}\n".getBytes(StandardCharsets.UTF_8));
+        assertThat(new String(decode(new OneByteAtATime(bom), null), StandardCharsets.UTF_8))
+                .isEqualTo("{}\n");
         byte[] utf16 = "{}".getBytes(StandardCharsets.UTF_16);
         assertThat(statusOf(() -> decode(new OneByteAtATime(utf16), null))).isEqualTo(415);
     }
 
     /** A client that sends one byte per packet. */
-    private static final class OneByteAtATime extends java.io.FilterInputStream {
+    private static final class OneByteAtATime extends FilterInputStream {
         OneByteAtATime(byte[] bytes) {
-            super(new java.io.ByteArrayInputStream(bytes));
+            super(new ByteArrayInputStream(bytes));
         }
 
         @Override
@@ -111,8 +121,9 @@ class BodyDecoderTest {
 
     @Test
     void aBinaryBodyIsNotCheckedForAByteOrderMarkItsFirstBytesMayBeAnything() throws IOException {
-        for (byte[] start : new byte[][] {{(byte) 0xfe, (byte) 0xff}, {(byte) 0xff, (byte) 0xfe}, {0, 0},
-                                          {(byte) 0xef, (byte) 0xbb, (byte) 0xbf}}) {
+        for (byte[] start : new byte[][] {
+            {(byte) 0xfe, (byte) 0xff}, {(byte) 0xff, (byte) 0xfe}, {0, 0}, {(byte) 0xef, (byte) 0xbb, (byte) 0xbf}
+        }) {
             byte[] body = concat(start, new byte[] {1, 2, 3});
             try (InputStream in = decoder.open(new ByteArrayInputStream(body), null, n -> true, false)) {
                 assertThat(in.readAllBytes()).isEqualTo(body);
@@ -124,27 +135,31 @@ class BodyDecoderTest {
     void aGzipHeaderCrcIsCheckedWhenTheHeaderCarriesOne() throws IOException {
         byte[] good = gzipWithHeaderCrc("{\"message\":\"ok\"}\n", false);
         assertThat(new String(decode(good, "gzip"), StandardCharsets.UTF_8)).isEqualTo("{\"message\":\"ok\"}\n");
-        assertThat(statusOf(() -> decode(gzipWithHeaderCrc("{}\n", true), "gzip"))).isEqualTo(400);
+        assertThat(statusOf(() -> decode(gzipWithHeaderCrc("{}\n", true), "gzip")))
+                .isEqualTo(400);
     }
 
     /** A gzip member with FHCRC set (RFC 1952 2.3.1): the header's CRC16 after the fixed fields. */
     private static byte[] gzipWithHeaderCrc(String text, boolean corruptHeaderCrc) {
         byte[] data = text.getBytes(StandardCharsets.UTF_8);
         byte[] header = {0x1f, (byte) 0x8b, 8, 2, 0, 0, 0, 0, 0, (byte) 255};
-        java.util.zip.CRC32 hc = new java.util.zip.CRC32();
+        CRC32 hc = new CRC32();
         hc.update(header);
         int crc16 = (int) hc.getValue() & 0xffff ^ (corruptHeaderCrc ? 1 : 0);
-        java.util.zip.Deflater d = new java.util.zip.Deflater(java.util.zip.Deflater.DEFAULT_COMPRESSION, true);
+        Deflater d = new Deflater(Deflater.DEFAULT_COMPRESSION, true);
         d.setInput(data);
         d.finish();
         byte[] raw = new byte[data.length + 64];
         int rawLen = d.deflate(raw);
         d.end();
-        java.util.zip.CRC32 dc = new java.util.zip.CRC32();
+        CRC32 dc = new CRC32();
         dc.update(data);
-        java.nio.ByteBuffer out = java.nio.ByteBuffer.allocate(header.length + 2 + rawLen + 8)
-                .order(java.nio.ByteOrder.LITTLE_ENDIAN);
-        out.put(header).putShort((short) crc16).put(raw, 0, rawLen).putInt((int) dc.getValue()).putInt(data.length);
+        ByteBuffer out = ByteBuffer.allocate(header.length + 2 + rawLen + 8).order(ByteOrder.LITTLE_ENDIAN);
+        out.put(header)
+                .putShort((short) crc16)
+                .put(raw, 0, rawLen)
+                .putInt((int) dc.getValue())
+                .putInt(data.length);
         return out.array();
     }
 
@@ -160,10 +175,11 @@ class BodyDecoderTest {
     @Test
     void theBytesLimitStopsTheBodyWith429() {
         assertThat(statusOf(() -> {
-            try (InputStream in = decoder.open(new ByteArrayInputStream(new byte[1000]), null, n -> false)) {
-                in.readAllBytes();
-            }
-        })).isEqualTo(429);
+                    try (InputStream in = decoder.open(new ByteArrayInputStream(new byte[1000]), null, n -> false)) {
+                        in.readAllBytes();
+                    }
+                }))
+                .isEqualTo(429);
     }
 
     @Test

@@ -14,6 +14,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 class LineReaderTest {
@@ -31,8 +32,10 @@ class LineReaderTest {
         LineReader r = new LineReader(in, maxLine);
         List<String> out = new ArrayList<>();
         while (r.next()) {
-            out.add(r.number() + ":" + (r.tooLong() > 0 ? "TOO_LONG(" + r.tooLong() + ")"
-                    : new String(r.array(), r.offset(), r.length(), StandardCharsets.ISO_8859_1)));
+            out.add(r.number() + ":"
+                    + (r.tooLong() > 0
+                            ? "TOO_LONG(" + r.tooLong() + ")"
+                            : new String(r.array(), r.offset(), r.length(), StandardCharsets.ISO_8859_1)));
         }
         return out;
     }
@@ -49,8 +52,10 @@ class LineReaderTest {
             }
             int len = nl > start && body[nl - 1] == '\r' ? nl - start - 1 : nl - start;
             n++;
-            out.add(n + ":" + (len > maxLine ? "TOO_LONG(" + len + ")"
-                    : new String(body, start, len, StandardCharsets.ISO_8859_1)));
+            out.add(n + ":"
+                    + (len > maxLine
+                            ? "TOO_LONG(" + len + ")"
+                            : new String(body, start, len, StandardCharsets.ISO_8859_1)));
             start = nl + 1;
         }
         return out;
@@ -59,15 +64,24 @@ class LineReaderTest {
     @Provide
     Arbitrary<byte[]> bodies() {
         return Arbitraries.of("a", "bb", "\n", "\r", "\r\n", " ", "0123456789", "\n\n")
-                .list().ofMaxSize(300).map(l -> String.join("", l).getBytes(StandardCharsets.ISO_8859_1));
+                .list()
+                .ofMaxSize(300)
+                .map(l -> String.join("", l).getBytes(StandardCharsets.ISO_8859_1));
     }
 
     @Property(tries = 500)
-    void linesAreTheSameWhateverTheReadChunks(@ForAll("bodies") byte[] body, @ForAll @IntRange(min = 1, max = 70) int chunk,
-                                              @ForAll @IntRange(min = 1, max = 40) int maxLine) throws IOException {
+    void linesAreTheSameWhateverTheReadChunks(
+            @ForAll("bodies") byte[] body,
+            @ForAll @IntRange(min = 1, max = 70) int chunk,
+            @ForAll @IntRange(min = 1, max = 40) int maxLine)
+            throws IOException {
         // A too-long line's reported length may include its '\r' when it arrives in pieces; compare the verdicts.
-        assertThat(read(chunked(body, chunk), maxLine).stream().map(LineReaderTest::verdict).toList())
-                .isEqualTo(split(body, maxLine).stream().map(LineReaderTest::verdict).toList());
+        assertThat(read(chunked(body, chunk), maxLine).stream()
+                        .map(LineReaderTest::verdict)
+                        .toList())
+                .isEqualTo(split(body, maxLine).stream()
+                        .map(LineReaderTest::verdict)
+                        .toList());
     }
 
     private static String verdict(String line) {
@@ -82,8 +96,8 @@ class LineReaderTest {
 
     @Test
     void theLineBufferNeverGrowsPastTheLimit() throws IOException {
-        LineReader r = new LineReader(chunked(("y".repeat(50_000) + "\n").getBytes(StandardCharsets.US_ASCII), 100),
-                1000);
+        LineReader r =
+                new LineReader(chunked(("y".repeat(50_000) + "\n").getBytes(StandardCharsets.US_ASCII), 100), 1000);
         assertThat(r.next()).isTrue();
         assertThat(r.tooLong()).isEqualTo(50_000);
         assertThat(r.heldBytes()).isLessThanOrEqualTo(64 * 1024 + 1001);
@@ -91,14 +105,15 @@ class LineReaderTest {
 
     @Test
     void theLineBufferGrowsOnlyWhenItsNewSizeIsGranted() {
-        java.util.List<Long> asked = new java.util.ArrayList<>();
-        LineReader r = new LineReader(chunked(("z".repeat(5_000) + "\n").getBytes(StandardCharsets.US_ASCII), 100),
-                10_000, capacity -> {
+        List<Long> asked = new ArrayList<>();
+        LineReader r = new LineReader(
+                chunked(("z".repeat(5_000) + "\n").getBytes(StandardCharsets.US_ASCII), 100), 10_000, capacity -> {
                     asked.add(capacity);
                     return capacity <= 2_048;
                 });
-        org.assertj.core.api.Assertions.assertThatThrownBy(r::next).isInstanceOfSatisfying(BodyException.class,
-                e -> assertThat(e.status()).isEqualTo(503));
+        Assertions.assertThatThrownBy(r::next)
+                .isInstanceOfSatisfying(
+                        BodyException.class, e -> assertThat(e.status()).isEqualTo(503));
         assertThat(asked).isNotEmpty().allSatisfy(c -> assertThat(c).isLessThanOrEqualTo(4_096));
         assertThat(r.heldBytes()).isLessThanOrEqualTo(64 * 1024 + 2_048);
     }

@@ -26,8 +26,8 @@ class PacedInputStreamTest {
 
     @Test
     void aBodyBelowTheMinimumRateIsCutWith408AfterTheGracePeriod() {
-        InputStream in = new PacedInputStream(trickle(100, 1_000_000_000L), now::get, 1024, Duration.ofSeconds(1),
-                Duration.ofSeconds(60));
+        InputStream in = new PacedInputStream(
+                trickle(100, 1_000_000_000L), now::get, 1024, Duration.ofSeconds(1), Duration.ofSeconds(60));
         assertThatThrownBy(in::readAllBytes).isInstanceOfSatisfying(BodyException.class, e -> {
             assertThat(e.status()).isEqualTo(408);
             assertThat(e.getMessage()).contains("limits.min_body_rate");
@@ -37,16 +37,20 @@ class PacedInputStreamTest {
 
     @Test
     void aFastEnoughBodyIsReadWhole() throws IOException {
-        InputStream in = new PacedInputStream(trickle(10_000, 10_000), now::get, 1024, Duration.ofSeconds(1),
-                Duration.ofSeconds(60));
+        InputStream in = new PacedInputStream(
+                trickle(10_000, 10_000), now::get, 1024, Duration.ofSeconds(1), Duration.ofSeconds(60));
         assertThat(in.readAllBytes()).hasSize(10_000);
     }
 
     @Test
     void aBodyPastTheDeadlineIsCutEvenAtAGoodRate() {
         // 2 KiB/s is above the minimum, but 100 KiB take 50 s: more than the 10 s deadline.
-        InputStream in = new PacedInputStream(trickle(100 * 1024, 500_000_000L / 1024), now::get, 1024,
-                Duration.ofSeconds(1), Duration.ofSeconds(10));
+        InputStream in = new PacedInputStream(
+                trickle(100 * 1024, 500_000_000L / 1024),
+                now::get,
+                1024,
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(10));
         assertThatThrownBy(in::readAllBytes).isInstanceOfSatisfying(BodyException.class, e -> {
             assertThat(e.status()).isEqualTo(408);
             assertThat(e.getMessage()).contains("limits.body_timeout");

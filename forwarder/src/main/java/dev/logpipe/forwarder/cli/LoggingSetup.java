@@ -15,8 +15,7 @@ import org.slf4j.LoggerFactory;
 final class LoggingSetup {
     static final String PATTERN = "%d{yyyy-MM-dd'T'HH:mm:ss.SSSX,UTC} %-5level [%thread] %logger{0} - %msg%n";
 
-    private LoggingSetup() {
-    }
+    private LoggingSetup() {}
 
     static void apply(ForwarderConfig.Logging config) {
         LoggerContext ctx = (LoggerContext) LoggerFactory.getILoggerFactory();

@@ -1,19 +1,16 @@
 package dev.logpipe.forwarder.config;
 
+import com.google.re2j.Pattern;
+import com.google.re2j.PatternSyntaxException;
 import dev.logpipe.config.ConfigException;
 import dev.logpipe.config.ConfigNode;
-
-import dev.logpipe.forwarder.config.ForwarderConfig.HttpCompression;
-
-import com.google.re2j.PatternSyntaxException;
-import dev.logpipe.forwarder.config.ForwarderConfig.FileSink;
 import dev.logpipe.forwarder.config.ForwarderConfig.EventTime;
+import dev.logpipe.forwarder.config.ForwarderConfig.FileSink;
 import dev.logpipe.forwarder.config.ForwarderConfig.Filter;
+import dev.logpipe.forwarder.config.ForwarderConfig.HttpCompression;
 import dev.logpipe.forwarder.config.ForwarderConfig.KeyMapping;
 import dev.logpipe.forwarder.config.ForwarderConfig.Kubernetes;
 import dev.logpipe.forwarder.config.ForwarderConfig.LineFormat;
-import dev.logpipe.forwarder.time.TimeLayout;
-import dev.logpipe.forwarder.sink.Format;
 import dev.logpipe.forwarder.config.ForwarderConfig.Logging;
 import dev.logpipe.forwarder.config.ForwarderConfig.Metrics;
 import dev.logpipe.forwarder.config.ForwarderConfig.Multiline;
@@ -25,15 +22,27 @@ import dev.logpipe.forwarder.config.ForwarderConfig.Source;
 import dev.logpipe.forwarder.config.ForwarderConfig.State;
 import dev.logpipe.forwarder.config.ForwarderConfig.Transform;
 import dev.logpipe.forwarder.config.ForwarderConfig.Watch;
+import dev.logpipe.forwarder.parse.StructuredReader;
+import dev.logpipe.forwarder.sink.Format;
+import dev.logpipe.forwarder.time.TimeLayout;
+import dev.logpipe.forwarder.time.TimeParser;
 import java.net.InetAddress;
+import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.DateTimeException;
 import java.time.Duration;
+import java.time.InstantSource;
+import java.time.ZoneId;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.slf4j.LoggerFactory;
 
 /**
  * Parses and validates the forwarder's YAML configuration. Relative paths resolve against the given
@@ -73,20 +82,26 @@ public final class ConfigLoader {
 
         for (String suffix : new String[] {"", ".tmp", ".lock", ".published"}) {
             Path state = watch.state().path();
-            rejectInsideSources(watch.sources(), state.resolveSibling(state.getFileName() + suffix), "watch.state.path",
+            rejectInsideSources(
+                    watch.sources(),
+                    state.resolveSibling(state.getFileName() + suffix),
+                    "watch.state.path",
                     "the watermark file" + (suffix.isEmpty() ? "" : " (or its " + suffix + " companion)")
                             + " would be tailed as log input");
         }
         if (logging.file() != null) {
-            rejectInsideSources(watch.sources(), logging.file(), "logging.file",
-                    "the forwarder would tail its own log");
+            rejectInsideSources(
+                    watch.sources(), logging.file(), "logging.file", "the forwarder would tail its own log");
         }
         if (sink.type() == SinkType.FILE) {
-            rejectInsideSources(watch.sources(), sink.file().path(), "sink.file.path",
-                    "the forwarder would tail its own output");
+            rejectInsideSources(
+                    watch.sources(), sink.file().path(), "sink.file.path", "the forwarder would tail its own output");
         }
         if (sink.type() == SinkType.HTTP) {
-            rejectInsideSources(watch.sources(), sink.http().deadLetterPath(), "sink.http.dead_letter_path",
+            rejectInsideSources(
+                    watch.sources(),
+                    sink.http().deadLetterPath(),
+                    "sink.http.dead_letter_path",
                     "the forwarder would tail its own dead letters");
         }
         return new ForwarderConfig(host, watch, parser, filter, transform, sink, logging, metrics);
@@ -129,7 +144,8 @@ public final class ConfigLoader {
             if (Files.isDirectory(path)) {
                 patterns = List.of("*");
             } else {
-                return new Source(path.getParent(), List.of(escapeGlob(path.getFileName().toString())), service);
+                return new Source(
+                        path.getParent(), List.of(escapeGlob(path.getFileName().toString())), service);
             }
         }
         for (int i = 0; i < patterns.size(); i++) {
@@ -141,8 +157,8 @@ public final class ConfigLoader {
             try {
                 path.getFileSystem().getPathMatcher("glob:" + p);
             } catch (IllegalArgumentException e) {
-                throw new ConfigException(src.keyPath("patterns") + "[" + i + "]: invalid glob \"" + p + "\": "
-                        + e.getMessage());
+                throw new ConfigException(
+                        src.keyPath("patterns") + "[" + i + "]: invalid glob \"" + p + "\": " + e.getMessage());
             }
         }
         return new Source(path, patterns, service);
@@ -196,11 +212,12 @@ public final class ConfigLoader {
         }
         if (content != null && !container) {
             throw new ConfigException("parser.content: is only for parser.format cri or docker (what the application "
-                    + "wrote inside the runtime's lines); parser.format is " + format.name().toLowerCase(java.util.Locale.ROOT));
+                    + "wrote inside the runtime's lines); parser.format is "
+                    + format.name().toLowerCase(Locale.ROOT));
         }
         if (content == LineFormat.CRI || content == LineFormat.DOCKER) {
             throw new ConfigException("parser.content: must be one of text, json, logfmt, was \""
-                    + content.name().toLowerCase(java.util.Locale.ROOT) + "\"");
+                    + content.name().toLowerCase(Locale.ROOT) + "\"");
         }
         if (!container) {
             content = format;
@@ -209,21 +226,32 @@ public final class ConfigLoader {
         }
         String service = k8sService.isBlank() ? null : k8sService;
         if (service != null) {
-            String rest = service.replace("{pod}", "").replace("{namespace}", "").replace("{container}", "");
+            String rest =
+                    service.replace("{pod}", "").replace("{namespace}", "").replace("{container}", "");
             if (rest.contains("{") || rest.contains("}")) {
                 throw new ConfigException("parser.kubernetes.service: the template may use {pod}, {namespace} and "
                         + "{container}, was \"" + k8sService + "\"");
             }
         }
-        return new ForwarderConfig.Parser(type, flush, (int) maxRecord,
-                type == ParserType.MULTILINE ? new Multiline(header, (int) maxLines) : null, format, content, keys,
+        return new ForwarderConfig.Parser(
+                type,
+                flush,
+                (int) maxRecord,
+                type == ParserType.MULTILINE ? new Multiline(header, (int) maxLines) : null,
+                format,
+                content,
+                keys,
                 new Kubernetes(k8s, service));
     }
 
     private KeyMapping keys(ConfigNode n) throws ConfigException {
         KeyMapping d = KeyMapping.DEFAULT;
-        KeyMapping keys = new KeyMapping(keyList(n, "message", d.message()), keyList(n, "level", d.level()),
-                keyList(n, "time", d.time()), keyList(n, "trace_id", d.traceId()), keyList(n, "span_id", d.spanId()),
+        KeyMapping keys = new KeyMapping(
+                keyList(n, "message", d.message()),
+                keyList(n, "level", d.level()),
+                keyList(n, "time", d.time()),
+                keyList(n, "trace_id", d.traceId()),
+                keyList(n, "span_id", d.spanId()),
                 keyList(n, "service", d.service()));
         n.rejectUnknownKeys();
         return keys;
@@ -273,7 +301,7 @@ public final class ConfigLoader {
         }
         Set<String> groups = Set.of();
         if (pattern != null) {
-            com.google.re2j.Pattern p = compile(pattern, "transform.extract.pattern");
+            Pattern p = compile(pattern, "transform.extract.pattern");
             if (p.namedGroups().isEmpty()) {
                 throw new ConfigException("transform.extract.pattern: must have at least one named group "
                         + "like (?P<level>\\w+), was \"" + pattern + "\"");
@@ -284,7 +312,7 @@ public final class ConfigLoader {
             throw new ConfigException("transform.event_time.field: \"" + eventTime.field() + "\" is neither a named "
                     + "group of transform.extract.pattern nor a key of a json or logfmt line (parser.format"
                     + (parser.container() ? "/parser.content" : "") + " is "
-                    + parser.content().name().toLowerCase(java.util.Locale.ROOT) + ")");
+                    + parser.content().name().toLowerCase(Locale.ROOT) + ")");
         }
         return new Transform(add, rename, pattern, onNoMatch, eventTime);
     }
@@ -304,32 +332,31 @@ public final class ConfigLoader {
             for (TimeLayout l : TimeLayout.values()) {
                 names.add(l.configName());
             }
-            throw new ConfigException(n.keyPath("layout") + ": must be one of " + String.join(", ", names)
-                    + ", was \"" + layoutName + "\"");
+            throw new ConfigException(n.keyPath("layout") + ": must be one of " + String.join(", ", names) + ", was \""
+                    + layoutName + "\"");
         }
-        java.time.ZoneId zone;
+        ZoneId zone;
         try {
-            zone = java.time.ZoneId.of(zoneName.trim());
-        } catch (java.time.DateTimeException e) {
+            zone = ZoneId.of(zoneName.trim());
+        } catch (DateTimeException e) {
             throw new ConfigException(n.keyPath("zone") + ": not a time zone (use a region like Europe/Berlin, UTC or "
                     + "an offset like +02:00), was \"" + zoneName + "\"");
         }
         if (layout == TimeLayout.PATTERN) {
             if (pattern == null || pattern.isBlank()) {
-                throw new ConfigException(n.keyPath("pattern") + ": is required when " + n.keyPath("layout")
-                        + " is pattern");
+                throw new ConfigException(
+                        n.keyPath("pattern") + ": is required when " + n.keyPath("layout") + " is pattern");
             }
             try {
-                java.time.format.DateTimeFormatter f = TimeLayout.formatter(pattern);
-                String sample = f.format(java.time.ZonedDateTime.of(2026, 12, 1, 8, 0, 0, 0, zone));
-                if (layout.newParser(zone, pattern, java.time.InstantSource.system()).parse(sample)
-                        == dev.logpipe.forwarder.time.TimeParser.NONE) {
+                DateTimeFormatter f = TimeLayout.formatter(pattern);
+                String sample = f.format(ZonedDateTime.of(2026, 12, 1, 8, 0, 0, 0, zone));
+                if (layout.newParser(zone, pattern, InstantSource.system()).parse(sample) == TimeParser.NONE) {
                     throw new ConfigException(n.keyPath("pattern") + ": must name a whole date and time (year, month, "
                             + "day, hour, minute), was \"" + pattern + "\"");
                 }
-            } catch (IllegalArgumentException | java.time.DateTimeException e) {
-                throw new ConfigException(n.keyPath("pattern") + ": not a DateTimeFormatter pattern: "
-                        + e.getMessage() + ", was \"" + pattern + "\"");
+            } catch (IllegalArgumentException | DateTimeException e) {
+                throw new ConfigException(n.keyPath("pattern") + ": not a DateTimeFormatter pattern: " + e.getMessage()
+                        + ", was \"" + pattern + "\"");
             }
         } else if (pattern != null) {
             throw new ConfigException(n.keyPath("pattern") + ": is set but " + n.keyPath("layout") + " is "
@@ -355,8 +382,8 @@ public final class ConfigLoader {
         if (type == SinkType.FILE && path == null) {
             throw new ConfigException("sink.file.path: is required when sink.type is file");
         }
-        return new Sink(type, path == null ? null : new FileSink(path, format, fsync), stdoutFormat, http, kafka,
-                spool);
+        return new Sink(
+                type, path == null ? null : new FileSink(path, format, fsync), stdoutFormat, http, kafka, spool);
     }
 
     private ForwarderConfig.Spool spool(ConfigNode s) throws ConfigException {
@@ -364,13 +391,13 @@ public final class ConfigLoader {
         Path path = s.path("path", baseDir, baseDir.resolve(".log-forwarder/spool"));
         long maxBytes = s.bytes("max_bytes", 1024L * 1024 * 1024, 1024 * 1024, Long.MAX_VALUE);
         long segmentBytes = s.bytes("segment_bytes", 64L * 1024 * 1024, 64 * 1024, 1024L * 1024 * 1024);
-        ForwarderConfig.WhenFull whenFull = s.choice("when_full", ForwarderConfig.WhenFull.class,
-                ForwarderConfig.WhenFull.BLOCK);
+        ForwarderConfig.WhenFull whenFull =
+                s.choice("when_full", ForwarderConfig.WhenFull.class, ForwarderConfig.WhenFull.BLOCK);
         s.rejectUnknownKeys();
         if (!enabled) {
             String leftovers = SpoolLeftovers.describe(path);
             if (leftovers != null) {
-                org.slf4j.LoggerFactory.getLogger(ConfigLoader.class).warn(leftovers);
+                LoggerFactory.getLogger(ConfigLoader.class).warn(leftovers);
             }
             return null;
         }
@@ -382,17 +409,28 @@ public final class ConfigLoader {
     }
 
     /** Producer settings we own: refusing them keeps acks=all with idempotence, and our serializers. */
-    private static final Set<String> FIXED_PRODUCER_SETTINGS = Set.of("acks", "enable.idempotence",
-            "bootstrap.servers", "key.serializer", "value.serializer", "max.in.flight.requests.per.connection",
-            "retries", "transactional.id", "compression.type", "linger.ms", "batch.size", "request.timeout.ms",
+    private static final Set<String> FIXED_PRODUCER_SETTINGS = Set.of(
+            "acks",
+            "enable.idempotence",
+            "bootstrap.servers",
+            "key.serializer",
+            "value.serializer",
+            "max.in.flight.requests.per.connection",
+            "retries",
+            "transactional.id",
+            "compression.type",
+            "linger.ms",
+            "batch.size",
+            "request.timeout.ms",
             "delivery.timeout.ms");
+
     private static final Set<String> COMPRESSIONS = Set.of("zstd", "lz4", "gzip", "snappy", "none");
 
     private ForwarderConfig.KafkaSink kafka(ConfigNode k, boolean used) throws ConfigException {
         String bootstrap = k.string("bootstrap_servers", null);
         String topic = k.string("topic", "logpipe.records");
         String clientId = k.string("client_id", null);
-        String compression = k.string("compression", "lz4").toLowerCase(java.util.Locale.ROOT);
+        String compression = k.string("compression", "lz4").toLowerCase(Locale.ROOT);
         Duration linger = k.duration("linger", Duration.ofMillis(5), Duration.ZERO);
         long batchBytes = k.bytes("batch_size", 256 * 1024, 1024, 64L * 1024 * 1024);
         Duration delivery = k.duration("delivery_timeout", Duration.ofSeconds(30), Duration.ofSeconds(1));
@@ -407,8 +445,8 @@ public final class ConfigLoader {
                     + "broker write), was \"" + acks + "\"");
         }
         if (!idempotence) {
-            throw new ConfigException("sink.kafka.enable_idempotence: must be true (retries must not duplicate or "
-                    + "reorder records)");
+            throw new ConfigException(
+                    "sink.kafka.enable_idempotence: must be true (retries must not duplicate or " + "reorder records)");
         }
         for (String key : props.keySet()) {
             if (FIXED_PRODUCER_SETTINGS.contains(key)) {
@@ -431,8 +469,17 @@ public final class ConfigLoader {
             throw new ConfigException("sink.kafka.topic: must be a Kafka topic name (letters, digits, '.', '_', '-'), "
                     + "was \"" + topic + "\"");
         }
-        return new ForwarderConfig.KafkaSink(bootstrap, topic, clientId, compression, linger, batchBytes, delivery,
-                messageRecords, messageBytes, props);
+        return new ForwarderConfig.KafkaSink(
+                bootstrap,
+                topic,
+                clientId,
+                compression,
+                linger,
+                batchBytes,
+                delivery,
+                messageRecords,
+                messageBytes,
+                props);
     }
 
     private ForwarderConfig.HttpSink http(ConfigNode h, boolean used) throws ConfigException {
@@ -444,7 +491,8 @@ public final class ConfigLoader {
         HttpCompression compression = h.choice("compression", HttpCompression.class, HttpCompression.GZIP);
         long maxRecords = h.integer("max_records", 5000, 1, 1_000_000);
         long maxBytes = h.bytes("max_bytes", 4L * 1024 * 1024, 1024, 256L * 1024 * 1024);
-        Path deadLetter = h.path("dead_letter_path", baseDir, baseDir.resolve(".log-forwarder/http-dead-letter.ndjson"));
+        Path deadLetter =
+                h.path("dead_letter_path", baseDir, baseDir.resolve(".log-forwarder/http-dead-letter.ndjson"));
         long deadLetterMax = h.bytes("dead_letter_max_bytes", 1024L * 1024 * 1024, 64 * 1024, Long.MAX_VALUE);
         h.rejectUnknownKeys();
         if (!used) {
@@ -453,18 +501,20 @@ public final class ConfigLoader {
         if (url == null) {
             throw new ConfigException("sink.http.url: is required when sink.type is http");
         }
-        java.net.URI uri;
+        URI uri;
         try {
-            uri = java.net.URI.create(url);
+            uri = URI.create(url);
         } catch (IllegalArgumentException e) {
             throw new ConfigException("sink.http.url: is not a valid URL: \"" + url + "\"");
         }
-        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(java.util.Locale.ROOT);
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         if (!"http".equals(scheme) && !"https".equals(scheme) || uri.getHost() == null) {
-            throw new ConfigException("sink.http.url: must be an http:// or https:// URL with a host, was \"" + url + "\"");
+            throw new ConfigException(
+                    "sink.http.url: must be an http:// or https:// URL with a host, was \"" + url + "\"");
         }
         if (token != null && tokenEnv != null) {
-            throw new ConfigException("sink.http.token_env: set either sink.http.token or sink.http.token_env, not both");
+            throw new ConfigException(
+                    "sink.http.token_env: set either sink.http.token or sink.http.token_env, not both");
         }
         String tokenKey = "sink.http.token";
         if (tokenEnv != null) {
@@ -482,17 +532,17 @@ public final class ConfigLoader {
                         + "(it goes into an Authorization header)");
             }
         }
-        return new ForwarderConfig.HttpSink(uri, token, connect, request, compression, (int) maxRecords, maxBytes, deadLetter,
-                deadLetterMax);
+        return new ForwarderConfig.HttpSink(
+                uri, token, connect, request, compression, (int) maxRecords, maxBytes, deadLetter, deadLetterMax);
     }
 
     private Logging logging(ConfigNode n) throws ConfigException {
         Path file = n.path("file", baseDir, null);
-        String level = n.string("level", "info").toLowerCase(java.util.Locale.ROOT);
+        String level = n.string("level", "info").toLowerCase(Locale.ROOT);
         n.rejectUnknownKeys();
         if (!LEVELS.contains(level)) {
-            throw new ConfigException("logging.level: must be one of trace, debug, info, warn, error, was \"" + level
-                    + "\"");
+            throw new ConfigException(
+                    "logging.level: must be one of trace, debug, info, warn, error, was \"" + level + "\"");
         }
         return new Logging(file, level);
     }
@@ -507,18 +557,18 @@ public final class ConfigLoader {
     }
 
     /** Fields the forwarder writes itself; a transform writing them would produce duplicate JSON keys. */
-    private static final Set<String> RESERVED_FIELDS = dev.logpipe.forwarder.parse.StructuredReader.RESERVED;
+    private static final Set<String> RESERVED_FIELDS = StructuredReader.RESERVED;
 
     private static void rejectReserved(String field, String key) throws ConfigException {
         if (RESERVED_FIELDS.contains(field)) {
-            throw new ConfigException(key + ": field \"" + field + "\" is written by the forwarder itself; choose "
-                    + "another name");
+            throw new ConfigException(
+                    key + ": field \"" + field + "\" is written by the forwarder itself; choose " + "another name");
         }
     }
 
-    private static com.google.re2j.Pattern compile(String regex, String key) throws ConfigException {
+    private static Pattern compile(String regex, String key) throws ConfigException {
         try {
-            return com.google.re2j.Pattern.compile(regex);
+            return Pattern.compile(regex);
         } catch (PatternSyntaxException e) {
             throw new ConfigException(key + ": invalid regular expression (RE2 syntax): " + e.getMessage());
         }

@@ -1,9 +1,14 @@
 package dev.logpipe.forwarder.config;
 
 import dev.logpipe.forwarder.sink.Format;
+import dev.logpipe.forwarder.time.TimeLayout;
+import dev.logpipe.forwarder.time.TimeParser;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.InstantSource;
+import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -33,15 +38,19 @@ public record ForwarderConfig(
         Objects.requireNonNull(metrics, "metrics");
     }
 
-    public record Watch(Duration poll, Duration scanInterval, Duration rotateWait, long readBufferBytes,
-                        State state, List<Source> sources) {
+    public record Watch(
+            Duration poll,
+            Duration scanInterval,
+            Duration rotateWait,
+            long readBufferBytes,
+            State state,
+            List<Source> sources) {
         public Watch {
             sources = List.copyOf(sources);
         }
     }
 
-    public record State(Path path, Duration flushInterval, long flushEvery, boolean resetOnCorrupt) {
-    }
+    public record State(Path path, Duration flushInterval, long flushEvery, boolean resetOnCorrupt) {}
 
     /** A directory with file-name glob patterns, or a single file (then {@code patterns} holds its name). */
     public record Source(Path directory, List<String> patterns, String service) {
@@ -51,14 +60,24 @@ public record ForwarderConfig(
         }
     }
 
-    public enum ParserType { LINE, MULTILINE }
+    public enum ParserType {
+        LINE,
+        MULTILINE
+    }
 
     /**
      * {@code format} is how a file's lines are written; {@code content} is what the application wrote inside a
      * container runtime's line (cri, docker), and equals {@code format} for text, json and logfmt.
      */
-    public record Parser(ParserType type, Duration flushInterval, int maxRecordBytes, Multiline multiline,
-                         LineFormat format, LineFormat content, KeyMapping keys, Kubernetes kubernetes) {
+    public record Parser(
+            ParserType type,
+            Duration flushInterval,
+            int maxRecordBytes,
+            Multiline multiline,
+            LineFormat format,
+            LineFormat content,
+            KeyMapping keys,
+            Kubernetes kubernetes) {
         public Parser {
             Objects.requireNonNull(format, "format");
             Objects.requireNonNull(content, "content");
@@ -76,14 +95,29 @@ public record ForwarderConfig(
     }
 
     /** {@code parser.format}: plain text lines, JSON or logfmt lines, or a container runtime's log files. */
-    public enum LineFormat { TEXT, JSON, LOGFMT, CRI, DOCKER }
+    public enum LineFormat {
+        TEXT,
+        JSON,
+        LOGFMT,
+        CRI,
+        DOCKER
+    }
 
     /** Keys of a JSON or logfmt line (flattened names) that feed each schema field, in order of preference. */
-    public record KeyMapping(List<String> message, List<String> level, List<String> time, List<String> traceId,
-                             List<String> spanId, List<String> service) {
-        public static final KeyMapping DEFAULT = new KeyMapping(List.of("message", "msg", "log"),
-                List.of("level", "severity", "lvl"), List.of("time", "timestamp", "ts", "@timestamp"),
-                List.of("trace_id", "traceId"), List.of("span_id", "spanId"), List.of("service", "service.name"));
+    public record KeyMapping(
+            List<String> message,
+            List<String> level,
+            List<String> time,
+            List<String> traceId,
+            List<String> spanId,
+            List<String> service) {
+        public static final KeyMapping DEFAULT = new KeyMapping(
+                List.of("message", "msg", "log"),
+                List.of("level", "severity", "lvl"),
+                List.of("time", "timestamp", "ts", "@timestamp"),
+                List.of("trace_id", "traceId"),
+                List.of("span_id", "spanId"),
+                List.of("service", "service.name"));
 
         public KeyMapping {
             message = List.copyOf(message);
@@ -99,28 +133,25 @@ public record ForwarderConfig(
      * Kubernetes names from container log file names ({@code <pod>_<namespace>_<container>-<id>.log});
      * {@code service} is a template over {pod}, {namespace}, {container}, or null to leave the service alone.
      */
-    public record Kubernetes(boolean enabled, String service) {
-    }
+    public record Kubernetes(boolean enabled, String service) {}
 
     /**
      * {@code transform.event_time}: where the record's event time comes from ({@code field}: an extract group or a
      * JSON/logfmt key; null: the parser's time keys, or the container runtime's timestamp) and its layout.
      */
-    public record EventTime(String field, dev.logpipe.forwarder.time.TimeLayout layout, java.time.ZoneId zone,
-                            String pattern) {
+    public record EventTime(String field, TimeLayout layout, ZoneId zone, String pattern) {
         public EventTime {
             Objects.requireNonNull(layout, "layout");
             Objects.requireNonNull(zone, "zone");
         }
 
-        public dev.logpipe.forwarder.time.TimeParser newParser(java.time.InstantSource clock) {
+        public TimeParser newParser(InstantSource clock) {
             return layout.newParser(zone, pattern, clock);
         }
     }
 
     /** {@code headerPattern} is an RE2 expression; null unless the parser type is multiline. */
-    public record Multiline(String headerPattern, int maxLines) {
-    }
+    public record Multiline(String headerPattern, int maxLines) {}
 
     public record Filter(List<String> include, List<String> exclude) {
         public Filter {
@@ -133,11 +164,18 @@ public record ForwarderConfig(
         }
     }
 
-    public enum OnNoMatch { KEEP, SKIP }
+    public enum OnNoMatch {
+        KEEP,
+        SKIP
+    }
 
     /** {@code extractPattern} is an RE2 expression with named groups, or null; {@code eventTime} is never null. */
-    public record Transform(Map<String, String> addFields, Map<String, String> renameFields,
-                            String extractPattern, OnNoMatch onNoMatch, EventTime eventTime) {
+    public record Transform(
+            Map<String, String> addFields,
+            Map<String, String> renameFields,
+            String extractPattern,
+            OnNoMatch onNoMatch,
+            EventTime eventTime) {
         public Transform {
             addFields = Map.copyOf(addFields);
             renameFields = Map.copyOf(renameFields);
@@ -148,31 +186,48 @@ public record ForwarderConfig(
         }
     }
 
-    public enum SinkType { FILE, STDOUT, HTTP, KAFKA }
-
+    public enum SinkType {
+        FILE,
+        STDOUT,
+        HTTP,
+        KAFKA
+    }
 
     /** The HTTP sink's Content-Encoding: gzip works with any endpoint, zstd costs about half its CPU per line. */
-    public enum HttpCompression { GZIP, ZSTD, NONE }
+    public enum HttpCompression {
+        GZIP,
+        ZSTD,
+        NONE
+    }
 
     /** {@code file} is null unless the type is FILE, {@code http} null unless it is HTTP; {@code spool} null when off. */
-    public record Sink(SinkType type, FileSink file, Format stdoutFormat, HttpSink http, KafkaSink kafka,
-                       Spool spool) {
-    }
+    public record Sink(
+            SinkType type, FileSink file, Format stdoutFormat, HttpSink http, KafkaSink kafka, Spool spool) {}
 
     /** What the disk spool does when it holds {@code max_bytes}. */
-    public enum WhenFull { BLOCK, DROP_OLDEST }
+    public enum WhenFull {
+        BLOCK,
+        DROP_OLDEST
+    }
 
     /** The optional disk spool between the reader and the sink ({@code sink.spool}). */
-    public record Spool(Path path, long maxBytes, long segmentBytes, WhenFull whenFull) {
-    }
+    public record Spool(Path path, long maxBytes, long segmentBytes, WhenFull whenFull) {}
 
     /**
      * Producer settings of the Kafka sink. {@code acks=all} and idempotence are fixed (docs/architecture.md, I2;
      * option B); {@code properties} pass through to the producer (TLS, SASL), never overriding those.
      */
-    public record KafkaSink(String bootstrapServers, String topic, String clientId, String compression,
-                            Duration linger, long batchBytes, Duration deliveryTimeout,
-                            int messageMaxRecords, int messageMaxBytes, Map<String, String> properties) {
+    public record KafkaSink(
+            String bootstrapServers,
+            String topic,
+            String clientId,
+            String compression,
+            Duration linger,
+            long batchBytes,
+            Duration deliveryTimeout,
+            int messageMaxRecords,
+            int messageMaxBytes,
+            Map<String, String> properties) {
         public KafkaSink {
             properties = Map.copyOf(properties);
         }
@@ -185,22 +240,26 @@ public record ForwarderConfig(
     }
 
     /** {@code token} is the resolved bearer token (from {@code token} or {@code token_env}), or null. */
-    public record HttpSink(java.net.URI url, String token, Duration connectTimeout, Duration requestTimeout,
-                           HttpCompression compression, int maxRecords, long maxBytes, Path deadLetterPath,
-                           long deadLetterMaxBytes) {
+    public record HttpSink(
+            URI url,
+            String token,
+            Duration connectTimeout,
+            Duration requestTimeout,
+            HttpCompression compression,
+            int maxRecords,
+            long maxBytes,
+            Path deadLetterPath,
+            long deadLetterMaxBytes) {
         @Override
         public String toString() {
             return "HttpSink[url=" + url + ", token=" + (token == null ? "none" : "***") + "]";
         }
     }
 
-    public record FileSink(Path path, Format format, boolean fsync) {
-    }
+    public record FileSink(Path path, Format format, boolean fsync) {}
 
-    public record Logging(Path file, String level) {
-    }
+    public record Logging(Path file, String level) {}
 
     /** {@code listen} is null when metrics are off. */
-    public record Metrics(InetSocketAddress listen) {
-    }
+    public record Metrics(InetSocketAddress listen) {}
 }

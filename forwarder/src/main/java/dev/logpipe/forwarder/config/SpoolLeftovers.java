@@ -11,8 +11,7 @@ import java.util.stream.Stream;
  * silently left behind.
  */
 final class SpoolLeftovers {
-    private SpoolLeftovers() {
-    }
+    private SpoolLeftovers() {}
 
     /** A warning naming {@code dir}, the segment files and their bytes; null when there is nothing (or no dir). */
     static String describe(Path dir) {
@@ -22,7 +21,8 @@ final class SpoolLeftovers {
         long files = 0;
         long bytes = 0;
         try (Stream<Path> list = Files.list(dir)) {
-            for (Path p : list.filter(f -> f.getFileName().toString().endsWith(".seg")).toList()) {
+            for (Path p : list.filter(f -> f.getFileName().toString().endsWith(".seg"))
+                    .toList()) {
                 long size = Files.size(p);
                 if (size > 0) {
                     files++;

@@ -34,8 +34,8 @@ public final class MetricsServer implements Closeable {
             return t;
         });
         server.setExecutor(executor);
-        server.createContext("/metrics", ex -> respond(ex, 200, "text/plain; version=0.0.4; charset=utf-8",
-                registry.scrape()));
+        server.createContext(
+                "/metrics", ex -> respond(ex, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape()));
         server.createContext("/healthz", ex -> respond(ex, 200, "text/plain; charset=utf-8", "ok\n"));
         server.start();
         return new MetricsServer(server, executor);

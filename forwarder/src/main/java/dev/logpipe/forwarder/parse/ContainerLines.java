@@ -15,6 +15,7 @@ import java.util.Arrays;
 public abstract class ContainerLines {
     /** What {@link #decode} found; valid until the next call. */
     protected byte[] content;
+
     protected int contentOff;
     protected int contentLen;
     protected int stream;
@@ -40,8 +41,16 @@ public abstract class ContainerLines {
     /** Decodes one runtime line into the protected fields; false if it is not in the format. */
     protected abstract boolean decode(byte[] b, int off, int len);
 
-    public final void line(byte[] b, int off, int len, long startOffset, long endOffset, boolean truncated,
-                           long nowNanos, Parser parser, Emitter out) {
+    public final void line(
+            byte[] b,
+            int off,
+            int len,
+            long startOffset,
+            long endOffset,
+            boolean truncated,
+            long nowNanos,
+            Parser parser,
+            Emitter out) {
         if (truncated || !decode(b, off, len)) {
             // Not a runtime line (or cut by the line limit, so its frame is lost): shipped as it is.
             malformed++;
@@ -114,8 +123,17 @@ public abstract class ContainerLines {
             Piece p = pieces[i];
             long start = p.start;
             p.start = -1;
-            parser.line(p.buf, 0, p.len, start, endOffset, p.truncated, p.time,
-                    (i == 1 ? Emitter.STDERR : Emitter.STDOUT) | Emitter.PARTIAL, nowNanos, out);
+            parser.line(
+                    p.buf,
+                    0,
+                    p.len,
+                    start,
+                    endOffset,
+                    p.truncated,
+                    p.time,
+                    (i == 1 ? Emitter.STDERR : Emitter.STDOUT) | Emitter.PARTIAL,
+                    nowNanos,
+                    out);
             clear(p);
         }
     }

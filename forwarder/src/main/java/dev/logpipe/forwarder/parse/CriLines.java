@@ -2,6 +2,9 @@ package dev.logpipe.forwarder.parse;
 
 import dev.logpipe.forwarder.time.TimeLayout;
 import dev.logpipe.forwarder.time.TimeParser;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.time.InstantSource;
 import java.time.ZoneOffset;
 
@@ -33,11 +36,21 @@ public final class CriLines extends ContainerLines {
             return false;
         }
         int n = s2 - s1 - 1;
-        if (n == 6 && b[s1 + 1] == 's' && b[s1 + 2] == 't' && b[s1 + 3] == 'd' && b[s1 + 4] == 'o'
-                && b[s1 + 5] == 'u' && b[s1 + 6] == 't') {
+        if (n == 6
+                && b[s1 + 1] == 's'
+                && b[s1 + 2] == 't'
+                && b[s1 + 3] == 'd'
+                && b[s1 + 4] == 'o'
+                && b[s1 + 5] == 'u'
+                && b[s1 + 6] == 't') {
             stream = Emitter.STDOUT;
-        } else if (n == 6 && b[s1 + 1] == 's' && b[s1 + 2] == 't' && b[s1 + 3] == 'd' && b[s1 + 4] == 'e'
-                && b[s1 + 5] == 'r' && b[s1 + 6] == 'r') {
+        } else if (n == 6
+                && b[s1 + 1] == 's'
+                && b[s1 + 2] == 't'
+                && b[s1 + 3] == 'd'
+                && b[s1 + 4] == 'e'
+                && b[s1 + 5] == 'r'
+                && b[s1 + 6] == 'r') {
             stream = Emitter.STDERR;
         } else {
             return false;
@@ -66,8 +79,7 @@ public final class CriLines extends ContainerLines {
         return true;
     }
 
-    private static final java.lang.invoke.VarHandle LONGS = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
-            long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     /** The first {@code c} in {@code b[from, to)}, eight bytes at a time (SWAR, like the line splitter), or -1. */
     private static int indexOf(byte[] b, int from, int to, byte c) {

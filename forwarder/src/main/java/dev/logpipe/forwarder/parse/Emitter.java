@@ -19,6 +19,14 @@ public interface Emitter {
      *                    {@link dev.logpipe.forwarder.time.TimeParser#NONE}
      * @param flags       {@link #STDOUT}, {@link #STDERR}, {@link #PARTIAL}, or 0
      */
-    void record(byte[] bytes, int off, int len, long startOffset, long endOffset, int lines, boolean truncated,
-                long time, int flags);
+    void record(
+            byte[] bytes,
+            int off,
+            int len,
+            long startOffset,
+            long endOffset,
+            int lines,
+            boolean truncated,
+            long time,
+            int flags);
 }

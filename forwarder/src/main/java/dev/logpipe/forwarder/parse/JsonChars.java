@@ -1,13 +1,13 @@
 package dev.logpipe.forwarder.parse;
 
 import dev.logpipe.record.JsonBuffer;
+import java.nio.charset.StandardCharsets;
 
 /** Writes UTF-16 text (as Jackson hands it out) as a quoted JSON string in UTF-8; lone surrogates become U+FFFD. */
 final class JsonChars {
-    private static final byte[] HEX = "0123456789abcdef".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 
-    private JsonChars() {
-    }
+    private JsonChars() {}
 
     static void string(char[] c, int off, int len, JsonBuffer out) {
         out.ensureCapacity(len * 6 + 2);

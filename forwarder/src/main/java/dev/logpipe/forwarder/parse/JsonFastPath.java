@@ -3,7 +3,12 @@ package dev.logpipe.forwarder.parse;
 import dev.logpipe.forwarder.time.TimeParser;
 import dev.logpipe.record.JsonBuffer;
 import dev.logpipe.record.RecordCodec;
+import dev.logpipe.record.Utf8;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Map;
 
 /**
@@ -19,17 +24,18 @@ final class JsonFastPath {
     private static final Object RESERVED = new Object();
     private static final int TABLE = 256;
 
-    private static final java.lang.invoke.VarHandle LONGS = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
-            long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final TimeParser time;
     /** Level and service values repeat: their Strings are cached. */
     private final TextCache levels = new TextCache();
+
     private final TextCache services = new TextCache();
     /** Unmixed FNV-1a hash of the flattened name being read. */
     private int nameHash;
     /** Open-addressing table of flattened names: a {@link KeyRoles.Role} or {@link #RESERVED}. */
     private final byte[][] tableNames = new byte[TABLE][];
+
     private final Object[] tableValues = new Object[TABLE];
 
     private byte[] b;
@@ -40,18 +46,22 @@ final class JsonFastPath {
     private byte[] name = new byte[256];
     /** Where the current flattened name is: {@link #name} from 0, or (a top-level key) the line itself. */
     private byte[] nameArr;
+
     private int nameOff;
     /** Per-line duplicate check: a slot of a name hash holds the line number that used it last. */
     private final int[] seenSlots = new int[256];
+
     private int lineNo;
     /** The shape of the last line read in full, and whether the line being read in full is learned. */
     private final JsonShape shape = new JsonShape();
+
     private boolean learning;
     private int missStreak;
     /** Whether the string {@link #scanString} read last has escapes. */
     private boolean escaped;
     /** Names claimed as fields in this line, for duplicate detection. */
     private byte[] seen = new byte[1024];
+
     private int seenLen;
     private int[] seenHash = new int[64];
     private int[] seenStart = new int[64];
@@ -91,7 +101,7 @@ final class JsonFastPath {
             if (k == null) {
                 return null;
             }
-            if (k.length == len && java.util.Arrays.equals(k, 0, len, n, off, off + len)) {
+            if (k.length == len && Arrays.equals(k, 0, len, n, off, off + len)) {
                 return tableValues[slot];
             }
             slot = (slot + 1) & (TABLE - 1);
@@ -182,7 +192,7 @@ final class JsonFastPath {
                         || (((long) LONGS.get(b, i + 8) ^ s.gapWord1[k]) & s.gapMask1[k]) != 0) {
                     return false;
                 }
-            } else if (!java.util.Arrays.equals(b, i, i + gl, g, go, go + gl)) {
+            } else if (!Arrays.equals(b, i, i + gl, g, go, go + gl)) {
                 return false;
             }
             i += gl;
@@ -242,7 +252,7 @@ final class JsonFastPath {
         }
         int gl = s.gapLen[n];
         int go = s.gapOff[n];
-        return end - i == gl && java.util.Arrays.equals(b, i, end, g, go, go + gl);
+        return end - i == gl && Arrays.equals(b, i, end, g, go, go + gl);
     }
 
     /** After the opening brace; {@code prefix} bytes of {@link #name} are the enclosing objects' names. */
@@ -285,7 +295,7 @@ final class JsonFastPath {
             }
             if (prefix > 0) {
                 if (name.length < nameLen) {
-                    name = java.util.Arrays.copyOf(name, Math.max(nameLen, name.length * 2));
+                    name = Arrays.copyOf(name, Math.max(nameLen, name.length * 2));
                 }
                 name[prefix] = '.';
                 System.arraycopy(b, keyStart, name, prefix + 1, keyLen);
@@ -330,7 +340,7 @@ final class JsonFastPath {
             i++;
             if (nameArr != name) {
                 if (name.length < nameLen) {
-                    name = java.util.Arrays.copyOf(name, Math.max(nameLen, name.length * 2));
+                    name = Arrays.copyOf(name, Math.max(nameLen, name.length * 2));
                 }
                 System.arraycopy(nameArr, nameOff, name, 0, nameLen);
             }
@@ -617,8 +627,10 @@ final class JsonFastPath {
         int slot = h & (TABLE - 1);
         if (seenSlots[slot] == lineNo) { // a name with this slot was claimed in this line: compare them
             for (int k = 0; k < seenCount; k++) {
-                if (seenHash[k] == h && seenLength[k] == nameLen && java.util.Arrays.equals(seen, seenStart[k],
-                        seenStart[k] + nameLen, nameArr, nameOff, nameOff + nameLen)) {
+                if (seenHash[k] == h
+                        && seenLength[k] == nameLen
+                        && Arrays.equals(
+                                seen, seenStart[k], seenStart[k] + nameLen, nameArr, nameOff, nameOff + nameLen)) {
                     return false;
                 }
             }
@@ -628,12 +640,12 @@ final class JsonFastPath {
         }
         seenSlots[slot] = lineNo;
         if (seenCount == seenHash.length) {
-            seenHash = java.util.Arrays.copyOf(seenHash, seenCount * 2);
-            seenStart = java.util.Arrays.copyOf(seenStart, seenCount * 2);
-            seenLength = java.util.Arrays.copyOf(seenLength, seenCount * 2);
+            seenHash = Arrays.copyOf(seenHash, seenCount * 2);
+            seenStart = Arrays.copyOf(seenStart, seenCount * 2);
+            seenLength = Arrays.copyOf(seenLength, seenCount * 2);
         }
         if (seenLen + nameLen > seen.length) {
-            seen = java.util.Arrays.copyOf(seen, Math.max(seen.length * 2, seenLen + nameLen));
+            seen = Arrays.copyOf(seen, Math.max(seen.length * 2, seenLen + nameLen));
         }
         System.arraycopy(nameArr, nameOff, seen, seenLen, nameLen);
         seenHash[seenCount] = h;
@@ -652,12 +664,12 @@ final class JsonFastPath {
         String get(byte[] b, int off, int len) {
             int slot = hash(b, off, len) & 63;
             byte[] k = keys[slot];
-            if (k != null && k.length == len && java.util.Arrays.equals(k, 0, len, b, off, off + len)) {
+            if (k != null && k.length == len && Arrays.equals(k, 0, len, b, off, off + len)) {
                 return values[slot];
             }
             String v = new String(b, off, len, StandardCharsets.UTF_8);
             if (len <= 64) {
-                keys[slot] = java.util.Arrays.copyOfRange(b, off, off + len);
+                keys[slot] = Arrays.copyOfRange(b, off, off + len);
                 values[slot] = v;
             }
             return v;
@@ -689,6 +701,6 @@ final class JsonFastPath {
 
     /** Length of the well-formed UTF-8 sequence at {@code b[p]}, or 0. */
     private int utf8Length(int p) {
-        return dev.logpipe.record.Utf8.sequenceLength(b, p, end);
+        return Utf8.sequenceLength(b, p, end);
     }
 }

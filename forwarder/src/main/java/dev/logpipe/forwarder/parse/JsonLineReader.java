@@ -2,6 +2,7 @@ package dev.logpipe.forwarder.parse;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -25,7 +26,8 @@ public final class JsonLineReader extends StructuredReader {
         super(new KeyRoles(keys, timeKey), time);
         this.factory = JsonFactory.builder()
                 .streamReadConstraints(StreamReadConstraints.builder()
-                        .maxNestingDepth(RecordCodec.MAX_NESTING_DEPTH + 2).build())
+                        .maxNestingDepth(RecordCodec.MAX_NESTING_DEPTH + 2)
+                        .build())
                 .build();
         this.arrays = new ObjectMapper(factory);
         this.fast = new JsonFastPath(roles(), time);
@@ -56,8 +58,7 @@ public final class JsonLineReader extends StructuredReader {
             }
             return true;
         } catch (IOException e) {
-            String m = e instanceof com.fasterxml.jackson.core.JsonProcessingException j ? j.getOriginalMessage()
-                    : e.getMessage();
+            String m = e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
             out.error = "invalid JSON: " + (m.length() > 200 ? m.substring(0, 200) : m);
             return false;
         }
@@ -84,9 +85,8 @@ public final class JsonLineReader extends StructuredReader {
                 }
                 case VALUE_STRING -> string(name, p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
                 case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT, VALUE_TRUE, VALUE_FALSE ->
-                        literal(name, p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
-                case VALUE_NULL -> {
-                }
+                    literal(name, p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
+                case VALUE_NULL -> {}
                 default -> {
                     out.error = "unexpected JSON token " + p.currentToken();
                     return false;

@@ -1,5 +1,6 @@
 package dev.logpipe.forwarder.parse;
 
+import dev.logpipe.record.RecordCodec;
 import java.util.Arrays;
 
 /**
@@ -18,6 +19,7 @@ final class JsonShape {
 
     /** Neither a schema field nor a field: reserved, repeated, or null. */
     static final byte SKIP = 0;
+
     static final byte FIELD = 1;
     /** Assigned to its role; this must succeed again (it depends only on the keys before it). */
     static final byte ROLE = 2;
@@ -37,6 +39,7 @@ final class JsonShape {
     int[] gapLen = new int[33];
     /** A gap of up to 16 bytes as two little-endian words and the masks of its bytes, for a compare by words. */
     long[] gapWord0 = new long[33];
+
     long[] gapWord1 = new long[33];
     long[] gapMask0 = new long[33];
     long[] gapMask1 = new long[33];
@@ -97,7 +100,7 @@ final class JsonShape {
 
     /** The line {@code b[off, end)} was read in full: its gaps complete the shape. */
     void commit(byte[] b, int off, int end, int fieldCount) {
-        if (disqualified || fieldCount >= dev.logpipe.record.RecordCodec.MAX_FIELDS) {
+        if (disqualified || fieldCount >= RecordCodec.MAX_FIELDS) {
             return;
         }
         int total = end - off;

@@ -7,7 +7,14 @@ import java.util.Map;
 
 /** Which (flattened) key of a JSON or logfmt line feeds which schema field ({@code parser.keys}). */
 final class KeyRoles {
-    enum Role { MESSAGE, LEVEL, TIME, TRACE_ID, SPAN_ID, SERVICE }
+    enum Role {
+        MESSAGE,
+        LEVEL,
+        TIME,
+        TRACE_ID,
+        SPAN_ID,
+        SERVICE
+    }
 
     private final Map<String, Role> roles = new HashMap<>();
 

@@ -35,10 +35,14 @@ public record KubernetesNames(String pod, String namespace, String container, St
     /** The names as {@code ,"k8s.pod.name":...} pairs for the record's fields (OpenTelemetry's names). */
     public byte[] fieldsJson() {
         JsonBuffer b = new JsonBuffer(256);
-        b.ascii(",\"k8s.pod.name\":").string(pod)
-                .ascii(",\"k8s.namespace.name\":").string(namespace)
-                .ascii(",\"k8s.container.name\":").string(container)
-                .ascii(",\"container.id\":").string(containerId);
+        b.ascii(",\"k8s.pod.name\":")
+                .string(pod)
+                .ascii(",\"k8s.namespace.name\":")
+                .string(namespace)
+                .ascii(",\"k8s.container.name\":")
+                .string(container)
+                .ascii(",\"container.id\":")
+                .string(containerId);
         return b.toByteArray();
     }
 }

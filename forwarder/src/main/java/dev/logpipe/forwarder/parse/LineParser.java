@@ -3,8 +3,17 @@ package dev.logpipe.forwarder.parse;
 /** Every line is a record and commits on its own (docs/watermarks-and-restarts.md: strict per-line watermarks). */
 public final class LineParser implements Parser {
     @Override
-    public void line(byte[] bytes, int off, int len, long startOffset, long endOffset, boolean truncated, long time,
-                     int flags, long nowNanos, Emitter out) {
+    public void line(
+            byte[] bytes,
+            int off,
+            int len,
+            long startOffset,
+            long endOffset,
+            boolean truncated,
+            long time,
+            int flags,
+            long nowNanos,
+            Emitter out) {
         out.record(bytes, off, len, startOffset, endOffset, 1, truncated, time, flags);
     }
 
@@ -14,12 +23,10 @@ public final class LineParser implements Parser {
     }
 
     @Override
-    public void flush(Emitter out) {
-    }
+    public void flush(Emitter out) {}
 
     @Override
-    public void discard() {
-    }
+    public void discard() {}
 
     @Override
     public boolean hasPending() {

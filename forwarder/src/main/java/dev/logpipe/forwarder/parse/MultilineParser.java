@@ -39,8 +39,17 @@ public final class MultilineParser implements Parser {
     }
 
     @Override
-    public void line(byte[] bytes, int off, int len, long startOffset, long endOffset, boolean lineTruncated,
-                     long lineTime, int lineFlags, long nowNanos, Emitter out) {
+    public void line(
+            byte[] bytes,
+            int off,
+            int len,
+            long startOffset,
+            long endOffset,
+            boolean lineTruncated,
+            long lineTime,
+            int lineFlags,
+            long nowNanos,
+            Emitter out) {
         if (isHeader(bytes, off, len) || start < 0) {
             flush(out);
             start = startOffset;

@@ -9,8 +9,17 @@ public interface Parser {
      * Takes one complete line; {@code nowNanos} (a monotonic time) stamps it for idle flushing; {@code time} and
      * {@code flags} are what a container runtime's line said (see {@link Emitter#record}).
      */
-    void line(byte[] bytes, int off, int len, long startOffset, long endOffset, boolean truncated, long time,
-              int flags, long nowNanos, Emitter out);
+    void line(
+            byte[] bytes,
+            int off,
+            int len,
+            long startOffset,
+            long endOffset,
+            boolean truncated,
+            long time,
+            int flags,
+            long nowNanos,
+            Emitter out);
 
     /** Emits a held-back record whose last line arrived at least the idle flush interval ago; returns whether it did. */
     boolean flushIfIdle(long nowNanos, Emitter out);

@@ -2,6 +2,8 @@ package dev.logpipe.forwarder.parse;
 
 import dev.logpipe.forwarder.time.TimeParser;
 import dev.logpipe.record.JsonBuffer;
+import dev.logpipe.record.Level;
+import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.Set;
 
@@ -15,6 +17,7 @@ public final class StructuredLine {
     final JsonBuffer message = new JsonBuffer(256);
     /** {@code ,"name":value} pairs. */
     final JsonBuffer fields = new JsonBuffer(512);
+
     final Set<String> names = new HashSet<>();
     String level;
     String service;
@@ -22,6 +25,7 @@ public final class StructuredLine {
     String spanId;
     /** Set instead of the Strings by the fast path: ranges of {@link #src} holding the raw (unescaped) ids. */
     byte[] src;
+
     int traceOff = -1;
     int traceLen;
     int spanOff = -1;
@@ -31,9 +35,10 @@ public final class StructuredLine {
     String badTime;
     /** Why the line is not valid JSON / logfmt, or null. */
     String error;
+
     int fieldCount;
     private final String[] levelTexts = new String[16];
-    private final dev.logpipe.record.Level[] levelValues = new dev.logpipe.record.Level[16];
+    private final Level[] levelValues = new Level[16];
 
     void reset() {
         message.reset();
@@ -74,7 +79,7 @@ public final class StructuredLine {
      * The level normalized ({@code Level.normalize}); the last few level texts are cached, since a file's lines
      * repeat a handful of them.
      */
-    public dev.logpipe.record.Level normalizedLevel() {
+    public Level normalizedLevel() {
         String l = level;
         if (l == null) {
             return null;
@@ -83,7 +88,7 @@ public final class StructuredLine {
         if (l.equals(levelTexts[slot])) {
             return levelValues[slot];
         }
-        dev.logpipe.record.Level v = dev.logpipe.record.Level.normalize(l);
+        Level v = Level.normalize(l);
         levelTexts[slot] = l;
         levelValues[slot] = v;
         return v;
@@ -95,14 +100,14 @@ public final class StructuredLine {
 
     public String traceId() {
         if (traceId == null && traceOff >= 0) {
-            traceId = new String(src, traceOff, traceLen, java.nio.charset.StandardCharsets.UTF_8);
+            traceId = new String(src, traceOff, traceLen, StandardCharsets.UTF_8);
         }
         return traceId;
     }
 
     public String spanId() {
         if (spanId == null && spanOff >= 0) {
-            spanId = new String(src, spanOff, spanLen, java.nio.charset.StandardCharsets.UTF_8);
+            spanId = new String(src, spanOff, spanLen, StandardCharsets.UTF_8);
         }
         return spanId;
     }

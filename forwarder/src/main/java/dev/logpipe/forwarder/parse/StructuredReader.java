@@ -17,8 +17,16 @@ import java.util.Set;
  */
 public abstract class StructuredReader {
     /** Fields the forwarder writes itself; a line's key of the same name is dropped. */
-    public static final Set<String> RESERVED = Set.of("log.file.path", "log.offset", "log.truncated",
-            "log.parse_error", "log.partial", "stream", "k8s.pod.name", "k8s.namespace.name", "k8s.container.name",
+    public static final Set<String> RESERVED = Set.of(
+            "log.file.path",
+            "log.offset",
+            "log.truncated",
+            "log.parse_error",
+            "log.partial",
+            "stream",
+            "k8s.pod.name",
+            "k8s.namespace.name",
+            "k8s.container.name",
             "container.id");
 
     private final KeyRoles roles;

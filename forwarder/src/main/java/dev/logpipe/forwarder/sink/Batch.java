@@ -1,10 +1,14 @@
 package dev.logpipe.forwarder.sink;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.logpipe.forwarder.parse.StructuredLine;
 import dev.logpipe.forwarder.process.Attributes;
 import dev.logpipe.forwarder.time.EventTimeWriter;
+import dev.logpipe.forwarder.time.TimeParser;
 import dev.logpipe.record.JsonBuffer;
 import dev.logpipe.record.RecordId;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -39,8 +43,8 @@ public final class Batch {
          * @param fileFields pre-encoded {@code ,"name":value} pairs every record of the file carries (Kubernetes
          *                   names), or null
          */
-        public Source(String path, String host, RecordId.Scope ids, String service, String identity,
-                      byte[] fileFields) {
+        public Source(
+                String path, String host, RecordId.Scope ids, String service, String identity, byte[] fileFields) {
             this.path = path;
             this.ids = ids;
             this.service = service;
@@ -112,10 +116,28 @@ public final class Batch {
     }
 
     /** Encodes one record and appends it; {@code bytes} need only be valid during the call. */
-    public void add(byte[] bytes, int offset, int length, long startOffset, long endOffset, int lineCount,
-                    boolean wasTruncated, Attributes attrs) {
-        add(bytes, offset, length, startOffset, endOffset, endOffset, lineCount, wasTruncated, attrs, null,
-                dev.logpipe.forwarder.time.TimeParser.NONE, 0);
+    public void add(
+            byte[] bytes,
+            int offset,
+            int length,
+            long startOffset,
+            long endOffset,
+            int lineCount,
+            boolean wasTruncated,
+            Attributes attrs) {
+        add(
+                bytes,
+                offset,
+                length,
+                startOffset,
+                endOffset,
+                endOffset,
+                lineCount,
+                wasTruncated,
+                attrs,
+                null,
+                TimeParser.NONE,
+                0);
     }
 
     /**
@@ -125,9 +147,19 @@ public final class Batch {
      * {@code eventTime} is in epoch nanoseconds or {@code TimeParser.NONE}; {@code flags} as in
      * {@link dev.logpipe.forwarder.parse.Emitter#record}.
      */
-    public void add(byte[] bytes, int offset, int length, long startOffset, long endOffset, long commit,
-                    int lineCount, boolean wasTruncated, Attributes attrs, StructuredLine body, long eventTime,
-                    int flags) {
+    public void add(
+            byte[] bytes,
+            int offset,
+            int length,
+            long startOffset,
+            long endOffset,
+            long commit,
+            int lineCount,
+            boolean wasTruncated,
+            Attributes attrs,
+            StructuredLine body,
+            long eventTime,
+            int flags) {
         if (size == recordEnd.length) {
             grow();
         }
@@ -138,8 +170,19 @@ public final class Batch {
                 wire.raw(bytes, offset, length).raw((byte) '\n');
             }
         } else {
-            NdjsonEncoder.encode(source, bytes, offset, length, startOffset, wasTruncated, attrs, body, eventTime,
-                    flags, times, wire);
+            NdjsonEncoder.encode(
+                    source,
+                    bytes,
+                    offset,
+                    length,
+                    startOffset,
+                    wasTruncated,
+                    attrs,
+                    body,
+                    eventTime,
+                    flags,
+                    times,
+                    wire);
         }
         recordEnd[size] = wire.size();
         lines[size] = lineCount;
@@ -158,14 +201,13 @@ public final class Batch {
         wire.raw((byte) '\n');
     }
 
-    private static final com.fasterxml.jackson.databind.ObjectMapper UNQUOTE =
-            new com.fasterxml.jackson.databind.ObjectMapper();
+    private static final ObjectMapper UNQUOTE = new ObjectMapper();
 
     private static byte[] unquote(byte[] json, int n) {
         try {
             String s = UNQUOTE.readValue(json, 0, n, String.class);
-            return s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        } catch (java.io.IOException e) {
+            return s.getBytes(StandardCharsets.UTF_8);
+        } catch (IOException e) {
             throw new AssertionError("the forwarder wrote an invalid JSON string", e);
         }
     }
@@ -175,8 +217,17 @@ public final class Batch {
      * one per line from {@code wireOffset}, record {@code i} ending {@code recordEnds[i]} bytes after that offset
      * (after its newline).
      */
-    public void restore(Source src, byte[] wire, int wireOffset, int wireLength, int[] recordEnds, long[] starts,
-                        long[] ends, int[] lineCounts, int n, long commit) {
+    public void restore(
+            Source src,
+            byte[] wire,
+            int wireOffset,
+            int wireLength,
+            int[] recordEnds,
+            long[] starts,
+            long[] ends,
+            int[] lineCounts,
+            int n,
+            long commit) {
         reset(src, commit);
         this.wire.raw(wire, wireOffset, wireLength);
         while (recordEnd.length < n) {

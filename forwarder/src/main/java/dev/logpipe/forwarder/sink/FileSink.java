@@ -7,6 +7,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,8 +35,8 @@ public final class FileSink implements Sink {
             Files.createDirectories(parent);
         }
         cutTornTail(path);
-        this.channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.APPEND);
+        this.channel =
+                FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
     }
 
     /** Truncates a regular file to just past its last newline, if bytes follow it. */
@@ -65,9 +66,12 @@ public final class FileSink implements Sink {
             if (keep < size) {
                 ch.truncate(keep);
                 ch.force(false);
-                log.warn("file sink {} ended in an incomplete record ({} bytes after the last newline, left by a "
-                        + "crash in the middle of a write); cut them off. That record was never acknowledged and is "
-                        + "read again from its source file", path, size - keep);
+                log.warn(
+                        "file sink {} ended in an incomplete record ({} bytes after the last newline, left by a "
+                                + "crash in the middle of a write); cut them off. That record was never acknowledged and is "
+                                + "read again from its source file",
+                        path,
+                        size - keep);
             }
         }
     }
@@ -104,7 +108,7 @@ public final class FileSink implements Sink {
 
     @Override
     public String describe() {
-        return "file " + path + " (" + format.name().toLowerCase(java.util.Locale.ROOT) + ")";
+        return "file " + path + " (" + format.name().toLowerCase(Locale.ROOT) + ")";
     }
 
     @Override

@@ -5,7 +5,6 @@ import dev.logpipe.forwarder.config.ForwarderConfig;
 import dev.logpipe.record.JsonBuffer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -19,6 +18,12 @@ import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.LongConsumer;
 import java.util.zip.Deflater;
 import java.util.zip.GZIPOutputStream;
@@ -45,6 +50,7 @@ public final class HttpSink implements Sink {
     private final LongConsumer deadLettered;
     /** The batch content (object and generation: objects are reused) whose first requests are acknowledged. */
     private Batch current;
+
     private long currentGeneration;
     private int acknowledged;
     private int split = Integer.MAX_VALUE;
@@ -52,8 +58,10 @@ public final class HttpSink implements Sink {
     public HttpSink(ForwarderConfig.HttpSink config, LongConsumer deadLettered) {
         this.config = config;
         this.deadLettered = deadLettered;
-        this.client = HttpClient.newBuilder().connectTimeout(config.connectTimeout())
-                .version(HttpClient.Version.HTTP_1_1).build();
+        this.client = HttpClient.newBuilder()
+                .connectTimeout(config.connectTimeout())
+                .version(HttpClient.Version.HTTP_1_1)
+                .build();
     }
 
     @Override
@@ -70,7 +78,8 @@ public final class HttpSink implements Sink {
             int to = from;
             int start = batch.wireStart(from);
             int limit = Math.min(config.maxRecords(), split);
-            while (to < batch.size() && to - from < limit
+            while (to < batch.size()
+                    && to - from < limit
                     && (to == from || batch.wireEnd(to) + 1 - start <= config.maxBytes())) {
                 to++;
             }
@@ -94,17 +103,18 @@ public final class HttpSink implements Sink {
             case ZSTD -> HttpRequest.BodyPublishers.ofByteArray(zstd(bytes, off, len));
             case NONE -> HttpRequest.BodyPublishers.ofByteArray(bytes, off, len);
         };
-        HttpRequest.Builder req = HttpRequest.newBuilder(config.url()).timeout(config.requestTimeout())
+        HttpRequest.Builder req = HttpRequest.newBuilder(config.url())
+                .timeout(config.requestTimeout())
                 .header("Content-Type", "application/x-ndjson")
                 .POST(body);
         if (config.compression() != ForwarderConfig.HttpCompression.NONE) {
-            req.header("Content-Encoding", config.compression().name().toLowerCase(java.util.Locale.ROOT));
+            req.header("Content-Encoding", config.compression().name().toLowerCase(Locale.ROOT));
         }
         if (config.token() != null) {
             req.header("Authorization", "Bearer " + config.token());
         }
         HttpResponse<byte[]> resp;
-        java.io.ByteArrayOutputStream head = new java.io.ByteArrayOutputStream();
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
         // Keep at most MAX_RESPONSE_BYTES of the body in memory; the rest is read and discarded.
         HttpResponse.BodyHandler<byte[]> bounded = info -> HttpResponse.BodySubscribers.mapping(
                 HttpResponse.BodySubscribers.ofByteArrayConsumer(chunk -> chunk.ifPresent(b -> {
@@ -112,19 +122,22 @@ public final class HttpSink implements Sink {
                     if (room > 0) {
                         head.write(b, 0, Math.min(room, b.length));
                     }
-                })), ignored -> head.toByteArray());
-        java.util.concurrent.CompletableFuture<HttpResponse<byte[]>> call = client.sendAsync(req.build(), bounded);
+                })),
+                ignored -> head.toByteArray());
+        CompletableFuture<HttpResponse<byte[]>> call = client.sendAsync(req.build(), bounded);
         try {
             // The client's own timeout stops at the headers; this one covers the body too.
-            resp = call.get(config.requestTimeout().toMillis() + 1000, java.util.concurrent.TimeUnit.MILLISECONDS);
-        } catch (java.util.concurrent.TimeoutException e) {
+            resp = call.get(config.requestTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
             call.cancel(true);
             throw new IOException("no complete response from " + config.url() + " within "
                     + config.requestTimeout().toMillis() + " ms");
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
-            throw new IOException("POST to " + config.url() + " failed: " + cause.getClass().getSimpleName()
-                    + (cause.getMessage() == null ? "" : ": " + cause.getMessage()), cause);
+            throw new IOException(
+                    "POST to " + config.url() + " failed: " + cause.getClass().getSimpleName()
+                            + (cause.getMessage() == null ? "" : ": " + cause.getMessage()),
+                    cause);
         } catch (InterruptedException e) {
             call.cancel(true);
             Thread.currentThread().interrupt();
@@ -137,13 +150,15 @@ public final class HttpSink implements Sink {
             return true;
         }
         if (status == 429 || status == 503) {
-            throw new SinkBusyException("HTTP " + status + " from " + config.url() + ": " + response,
+            throw new SinkBusyException(
+                    "HTTP " + status + " from " + config.url() + ": " + response,
                     retryAfter(resp.headers().firstValue("Retry-After").orElse(null)));
         }
         if (status == 401 || status == 403) {
             // A rejected credential is a configuration problem, not a poisoned batch: stall and say so.
             throw new IOException("HTTP " + status + " from " + config.url() + ": the credential (sink.http.token or "
-                    + "sink.http.token_env) was rejected; records wait in the source files until it is fixed: " + response);
+                    + "sink.http.token_env) was rejected; records wait in the source files until it is fixed: "
+                    + response);
         }
         if (status == 408) {
             throw new IOException("HTTP 408 from " + config.url() + ": request timed out at the server: " + response);
@@ -169,8 +184,13 @@ public final class HttpSink implements Sink {
             while (nl < end && bytes[nl] != '\n') {
                 nl++;
             }
-            out.ascii("{\"status\":").number(status).ascii(",\"response\":").string(response)
-                    .ascii(",\"source\":").string(batch.source().path()).ascii(",\"record\":");
+            out.ascii("{\"status\":")
+                    .number(status)
+                    .ascii(",\"response\":")
+                    .string(response)
+                    .ascii(",\"source\":")
+                    .string(batch.source().path())
+                    .ascii(",\"record\":");
             out.raw(bytes, pos, nl - pos).ascii("}\n");
             pos = nl + 1;
         }
@@ -179,13 +199,16 @@ public final class HttpSink implements Sink {
         if (parent != null) {
             Files.createDirectories(parent);
         }
-        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.APPEND)) {
+        try (FileChannel ch = FileChannel.open(
+                path, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
             if (ch.size() + out.size() > config.deadLetterMaxBytes()) {
-                // Bounded (invariant I6, docs/architecture.md): rather than grow without limit or drop, stall until an operator makes room.
-                throw new IOException("dead-letter file " + path + " would exceed sink.http.dead_letter_max_bytes ("
-                        + config.deadLetterMaxBytes() + " bytes); " + records + " records rejected with HTTP " + status
-                        + " wait in the source file. Inspect, move the file aside, and they are written on the next try");
+                // Bounded (invariant I6, docs/architecture.md): rather than grow without limit or drop, stall until an
+                // operator makes room.
+                throw new IOException(
+                        "dead-letter file " + path + " would exceed sink.http.dead_letter_max_bytes ("
+                                + config.deadLetterMaxBytes() + " bytes); " + records + " records rejected with HTTP "
+                                + status
+                                + " wait in the source file. Inspect, move the file aside, and they are written on the next try");
             }
             ByteBuffer buf = ByteBuffer.wrap(out.array(), 0, out.size());
             while (buf.hasRemaining()) {
@@ -194,8 +217,14 @@ public final class HttpSink implements Sink {
             ch.force(false);
         }
         deadLettered.accept(records);
-        log.warn("{} rejected {} records with HTTP {} ({}); they were written to the dead-letter file {} and the "
-                + "watermark moves on", config.url(), records, status, response, path);
+        log.warn(
+                "{} rejected {} records with HTTP {} ({}); they were written to the dead-letter file {} and the "
+                        + "watermark moves on",
+                config.url(),
+                records,
+                status,
+                response,
+                path);
     }
 
     private static byte[] gzip(byte[] bytes, int off, int len) throws IOException {
@@ -217,7 +246,7 @@ public final class HttpSink implements Sink {
         if (Zstd.isError(n)) {
             throw new IOException("zstd compression failed: " + Zstd.getErrorName(n));
         }
-        return java.util.Arrays.copyOf(out, (int) n);
+        return Arrays.copyOf(out, (int) n);
     }
 
     /** Retry-After as seconds or an HTTP date; null when absent or unreadable. */

@@ -44,6 +44,7 @@ public final class KafkaSink implements Sink {
     private final long ackWaitMs;
     /** Where a retry of a partly acknowledged batch resumes. Touched only by the publishing thread. */
     private final Map<BatchKey, Integer> resumeAt = new HashMap<>();
+
     private Batch.Source keySource;
     private byte[] key;
 
@@ -57,11 +58,18 @@ public final class KafkaSink implements Sink {
 
     static Map<String, Object> producerSettings(ForwarderConfig.KafkaSink c) {
         // A message is checked against max.request.size before compression; leave room for a full one.
-        Map<String, Object> defaults = Map.of(ProducerConfig.MAX_REQUEST_SIZE_CONFIG,
-                Math.max(1024 * 1024, 2 * c.messageMaxBytes()));
+        Map<String, Object> defaults =
+                Map.of(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Math.max(1024 * 1024, 2 * c.messageMaxBytes()));
         // send() may block for metadata while the broker is unreachable: at most 10 s, never longer than a delivery.
-        Map<String, Object> p = DurableProducer.settings(c.properties(), defaults, new DurableProducer.Tuning(
-                c.bootstrapServers(), c.compression(), c.deliveryTimeout(), c.linger(), Duration.ofSeconds(10)));
+        Map<String, Object> p = DurableProducer.settings(
+                c.properties(),
+                defaults,
+                new DurableProducer.Tuning(
+                        c.bootstrapServers(),
+                        c.compression(),
+                        c.deliveryTimeout(),
+                        c.linger(),
+                        Duration.ofSeconds(10)));
         p.put(ProducerConfig.BATCH_SIZE_CONFIG, (int) c.batchBytes());
         if (c.clientId() != null) {
             p.put(ProducerConfig.CLIENT_ID_CONFIG, c.clientId());
@@ -101,13 +109,14 @@ public final class KafkaSink implements Sink {
             while (i < batch.size()) {
                 int end = messageEnd(batch, i);
                 RecordHeaders headers = new RecordHeaders(new Header[] {
-                        new RecordHeader(HEADER_PATH, path),
-                        new RecordHeader(HEADER_IDENTITY, identity),
-                        new RecordHeader(HEADER_OFFSET, ascii(batch.startOffset(i))),
-                        new RecordHeader(HEADER_RECORDS, ascii(end - i))});
+                    new RecordHeader(HEADER_PATH, path),
+                    new RecordHeader(HEADER_IDENTITY, identity),
+                    new RecordHeader(HEADER_OFFSET, ascii(batch.startOffset(i))),
+                    new RecordHeader(HEADER_RECORDS, ascii(end - i))
+                });
                 byte[] value = Arrays.copyOfRange(wire, batch.wireStart(i), batch.wireEnd(end - 1) + 1);
-                Future<RecordMetadata> f = producer.send(new ProducerRecord<>(config.topic(), null, null, key, value,
-                        headers));
+                Future<RecordMetadata> f =
+                        producer.send(new ProducerRecord<>(config.topic(), null, null, key, value, headers));
                 messageStart[sentCount] = i;
                 sent[sentCount++] = f;
                 i = end;
@@ -127,12 +136,14 @@ public final class KafkaSink implements Sink {
             try {
                 acknowledged = awaitAcknowledged(sent, messageStart, messages);
                 if (failure != null) {
-                    throw new IOException("Kafka producer cannot send to " + config.topic() + " at "
-                            + config.bootstrapServers() + ": " + failure.getMessage(), failure);
+                    throw new IOException(
+                            "Kafka producer cannot send to " + config.topic() + " at " + config.bootstrapServers()
+                                    + ": " + failure.getMessage(),
+                            failure);
                 }
                 if (acknowledged < batch.size()) {
-                    throw new IOException("Kafka producer stopped accepting records for " + config.topic()
-                            + " after " + acknowledged + " of " + batch.size());
+                    throw new IOException("Kafka producer stopped accepting records for " + config.topic() + " after "
+                            + acknowledged + " of " + batch.size());
                 }
                 resumeAt.remove(id);
             } catch (PartialAck e) {
@@ -216,11 +227,16 @@ public final class KafkaSink implements Sink {
                 sent[m].get(waitMs, TimeUnit.MILLISECONDS);
             } catch (ExecutionException e) {
                 Throwable cause = e.getCause() == null ? e : e.getCause();
-                throw new PartialAck(messageStart[m], new IOException("Kafka did not acknowledge a message for "
-                        + config.topic() + ": " + cause, cause));
+                throw new PartialAck(
+                        messageStart[m],
+                        new IOException(
+                                "Kafka did not acknowledge a message for " + config.topic() + ": " + cause, cause));
             } catch (TimeoutException e) {
-                throw new PartialAck(messageStart[m], new IOException("Kafka acknowledgement for " + config.topic()
-                        + " took longer than " + waitMs + " ms", e));
+                throw new PartialAck(
+                        messageStart[m],
+                        new IOException(
+                                "Kafka acknowledgement for " + config.topic() + " took longer than " + waitMs + " ms",
+                                e));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new PartialAck(messageStart[m], new IOException("interrupted while waiting for Kafka", e));

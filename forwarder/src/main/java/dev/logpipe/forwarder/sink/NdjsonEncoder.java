@@ -39,12 +39,18 @@ public final class NdjsonEncoder {
         }
     }
 
-    private NdjsonEncoder() {
-    }
+    private NdjsonEncoder() {}
 
     /** Appends one record as a JSON object followed by a newline (no event time, no structured line). */
-    public static void encode(Batch.Source src, byte[] message, int off, int length, long startOffset,
-                              boolean truncated, Attributes attrs, JsonBuffer out) {
+    public static void encode(
+            Batch.Source src,
+            byte[] message,
+            int off,
+            int length,
+            long startOffset,
+            boolean truncated,
+            Attributes attrs,
+            JsonBuffer out) {
         encode(src, message, off, length, startOffset, truncated, attrs, null, TimeParser.NONE, 0, null, out);
     }
 
@@ -52,9 +58,19 @@ public final class NdjsonEncoder {
      * Appends one record as a JSON object followed by a newline. {@code body} is a JSON/logfmt reader's result
      * (its message replaces the raw text unless it has an error), or null.
      */
-    public static void encode(Batch.Source src, byte[] message, int off, int length, long startOffset,
-                              boolean truncated, Attributes attrs, StructuredLine body, long eventTime, int flags,
-                              EventTimeWriter times, JsonBuffer out) {
+    public static void encode(
+            Batch.Source src,
+            byte[] message,
+            int off,
+            int length,
+            long startOffset,
+            boolean truncated,
+            Attributes attrs,
+            StructuredLine body,
+            long eventTime,
+            int flags,
+            EventTimeWriter times,
+            JsonBuffer out) {
         out.ensureCapacity(HEAD.length + RecordId.LENGTH + 2);
         out.raw(HEAD);
         src.ids().writeAt(startOffset, out.array(), out.size());
@@ -65,14 +81,16 @@ public final class NdjsonEncoder {
             times.write(eventTime, out);
         }
         boolean structured = body != null && body.error() == null;
-        String service = attrs != null && attrs.service() != null ? attrs.service()
+        String service = attrs != null && attrs.service() != null
+                ? attrs.service()
                 : structured && body.service() != null ? body.service() : null;
         if (service != null) {
             out.raw(src.afterIdNoService).ascii(",\"service\":").string(service);
         } else {
             out.raw(src.afterId);
         }
-        Level level = attrs != null && attrs.level() != null ? Level.normalize(attrs.level())
+        Level level = attrs != null && attrs.level() != null
+                ? Level.normalize(attrs.level())
                 : structured ? body.normalizedLevel() : null;
         if (level != null) {
             out.raw(LEVELS[level.ordinal()]);

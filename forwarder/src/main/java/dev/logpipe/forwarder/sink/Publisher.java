@@ -37,10 +37,15 @@ public final class Publisher {
 
     /** What waits while the sink fails, and where publishing resumes, for the log lines. */
     private final String waiting;
+
     private final String resumingFrom;
 
     public Publisher(Sink sink, ForwarderMetrics metrics, CountDownLatch stop) {
-        this(sink, metrics, stop, "lines stay in the source files and watermarks do not advance until it recovers",
+        this(
+                sink,
+                metrics,
+                stop,
+                "lines stay in the source files and watermarks do not advance until it recovers",
                 "watermarks");
     }
 
@@ -63,8 +68,11 @@ public final class Publisher {
         if (failing) {
             failing = false;
             metrics.sinkUp(true);
-            log.info("sink {} is accepting records again after {} ms; resuming from the {}",
-                    sink.describe(), (System.nanoTime() - failingSinceNanos) / 1_000_000, resumingFrom);
+            log.info(
+                    "sink {} is accepting records again after {} ms; resuming from the {}",
+                    sink.describe(),
+                    (System.nanoTime() - failingSinceNanos) / 1_000_000,
+                    resumingFrom);
         }
     }
 
@@ -75,9 +83,14 @@ public final class Publisher {
             failing = true;
             failingSinceNanos = System.nanoTime();
             metrics.sinkUp(false);
-            log.warn("sink {} failed: {}. Retrying with backoff up to {}s (or the destination's Retry-After, "
-                    + "up to {} min); {}", sink.describe(), e.toString(), MAX_BACKOFF.toSeconds(),
-                    MAX_RETRY_AFTER.toMinutes(), waiting);
+            log.warn(
+                    "sink {} failed: {}. Retrying with backoff up to {}s (or the destination's Retry-After, "
+                            + "up to {} min); {}",
+                    sink.describe(),
+                    e.toString(),
+                    MAX_BACKOFF.toSeconds(),
+                    MAX_RETRY_AFTER.toMinutes(),
+                    waiting);
         }
     }
 
@@ -111,7 +124,8 @@ public final class Publisher {
             if (remaining <= 0) {
                 throw new StoppedException();
             }
-            long suggested = hint == null ? backoff
+            long suggested = hint == null
+                    ? backoff
                     : Math.max(FIRST_BACKOFF.toNanos(), Math.min(hint.toNanos(), MAX_RETRY_AFTER.toNanos()));
             long wait = Math.min(suggested, remaining);
             if (deadlineNanos == Long.MAX_VALUE) {

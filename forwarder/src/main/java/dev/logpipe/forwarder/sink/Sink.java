@@ -24,7 +24,7 @@ public interface Sink extends Closeable {
 
     /** A publish in progress. */
     interface Delivery {
-        Delivery DONE = () -> { };
+        Delivery DONE = () -> {};
 
         void await() throws IOException;
     }

@@ -20,16 +20,13 @@ final class SegmentFormat {
     static final int HEADER = 12;
     static final String SUFFIX = ".seg";
 
-    private SegmentFormat() {
-    }
+    private SegmentFormat() {}
 
     /** A frame as read: {@code payload} is null when it is incomplete or does not match its checksum. */
-    record FrameRead(long end, int records, byte[] payload) {
-    }
+    record FrameRead(long end, int records, byte[] payload) {}
 
     /** What recovery found in a segment: its valid length and the records after the delivered position. */
-    record Scanned(long bytes, long pendingRecords) {
-    }
+    record Scanned(long bytes, long pendingRecords) {}
 
     static Path segmentPath(Path dir, long id) {
         return dir.resolve(String.format("%020d%s", id, SUFFIX));
@@ -48,7 +45,10 @@ final class SegmentFormat {
     /** The header and payload of one frame, ready for a gathering write. */
     static ByteBuffer[] frame(byte[] payload, int records) {
         ByteBuffer head = ByteBuffer.allocate(HEADER);
-        head.putInt(payload.length).putInt(records).putInt(checksum(payload.length, records, payload)).flip();
+        head.putInt(payload.length)
+                .putInt(records)
+                .putInt(checksum(payload.length, records, payload))
+                .flip();
         return new ByteBuffer[] {head, ByteBuffer.wrap(payload)};
     }
 
@@ -98,8 +98,11 @@ final class SegmentFormat {
                                 + " (checksum or length does not match). Move the spool directory aside to start; "
                                 + "the records it still held (after offset " + pos + ") are then lost");
                     }
-                    log.warn("spool segment {} ends in a frame torn by a crash at offset {}; cut off (that batch was "
-                            + "never confirmed, so it is read again from its source file)", file, pos);
+                    log.warn(
+                            "spool segment {} ends in a frame torn by a crash at offset {}; cut off (that batch was "
+                                    + "never confirmed, so it is read again from its source file)",
+                            file,
+                            pos);
                     ch.truncate(pos);
                     ch.force(true);
                     break;

@@ -34,8 +34,7 @@ public final class Spool implements Closeable {
     private static final Duration FULL_WAIT = Duration.ofMillis(500);
 
     /** A frame handed to the drainer: where it is and what it holds. */
-    public record Frame(long segment, long offset, long end, int records, byte[] payload) {
-    }
+    public record Frame(long segment, long offset, long end, int records, byte[] payload) {}
 
     private static final class Segment {
         long bytes;
@@ -109,8 +108,11 @@ public final class Spool implements Closeable {
         roll(); // a fresh segment per run; earlier ones are sealed (and deleted if fully delivered)
         long pending = pendingRecords();
         if (pending > 0) {
-            log.info("spool holds {} records ({} bytes) from an earlier run path={}; delivering them first", pending,
-                    bytes, dir);
+            log.info(
+                    "spool holds {} records ({} bytes) from an earlier run path={}; delivering them first",
+                    pending,
+                    bytes,
+                    dir);
         }
     }
 
@@ -163,8 +165,10 @@ public final class Spool implements Closeable {
                 continue;
             }
             if (waitNanos <= 0) {
-                throw new SinkBusyException("spool " + dir + " is full (" + bytes + " of " + maxBytes + " bytes, "
-                        + "when_full: block): files are not read until the sink drains it", Duration.ofMillis(100));
+                throw new SinkBusyException(
+                        "spool " + dir + " is full (" + bytes + " of " + maxBytes + " bytes, "
+                                + "when_full: block): files are not read until the sink drains it",
+                        Duration.ofMillis(100));
             }
             waitNanos = changed.awaitNanos(waitNanos);
         }
@@ -186,15 +190,18 @@ public final class Spool implements Closeable {
             readOffset = 0;
         }
         writeCursor(segments.firstKey(), segments.firstEntry().getValue().ackedTo);
-        log.warn("spool {} is full (max_bytes {}): dropped its oldest segment with {} undelivered records "
-                + "(when_full: drop_oldest; counted in log_forwarder_spool_records_dropped_total)", dir, maxBytes,
+        log.warn(
+                "spool {} is full (max_bytes {}): dropped its oldest segment with {} undelivered records "
+                        + "(when_full: drop_oldest; counted in log_forwarder_spool_records_dropped_total)",
+                dir,
+                maxBytes,
                 seg.pendingRecords);
     }
 
     /** Seals the segment being written and starts the next; the state changes only once the new file is open. */
     private void roll() throws IOException {
-        FileChannel next = FileChannel.open(segmentPath(writeSegment + 1), StandardOpenOption.CREATE,
-                StandardOpenOption.WRITE);
+        FileChannel next =
+                FileChannel.open(segmentPath(writeSegment + 1), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         if (writer != null) {
             writer.close();
         }
@@ -249,8 +256,7 @@ public final class Spool implements Closeable {
                     continue;
                 }
                 if (readOffset < seg.bytes) {
-                    SegmentFormat.FrameRead r = SegmentFormat.readFrame(channelFor(readSegment), readOffset,
-                            seg.bytes);
+                    SegmentFormat.FrameRead r = SegmentFormat.readFrame(channelFor(readSegment), readOffset, seg.bytes);
                     if (r.payload() == null) {
                         throw new IOException("spool segment " + segmentPath(readSegment) + " is corrupt at offset "
                                 + readOffset + " (checksum does not match)");

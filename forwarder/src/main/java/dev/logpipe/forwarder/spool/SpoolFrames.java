@@ -16,8 +16,7 @@ final class SpoolFrames {
     private static final int VERSION = 1;
     private static final int PER_RECORD = 8 + 8 + 4 + 4;
 
-    private SpoolFrames() {
-    }
+    private SpoolFrames() {}
 
     static byte[] encode(Batch batch) {
         Batch.Source src = batch.source();
@@ -27,17 +26,31 @@ final class SpoolFrames {
         byte[] service = src.service() == null ? null : utf8(src.service());
         int n = batch.size();
         int wireLength = n == 0 ? 0 : batch.recordEnd(n - 1);
-        int size = 1 + 4 * 4 + path.length + host.length + identity.length + (service == null ? 0 : service.length)
-                + 8 * 3 + 4 + n * PER_RECORD + 4 + wireLength;
+        int size = 1
+                + 4 * 4
+                + path.length
+                + host.length
+                + identity.length
+                + (service == null ? 0 : service.length)
+                + 8 * 3
+                + 4
+                + n * PER_RECORD
+                + 4
+                + wireLength;
         ByteBuffer out = ByteBuffer.allocate(size);
         out.put((byte) VERSION);
         putString(out, path);
         putString(out, host);
         putString(out, identity);
         putString(out, service);
-        out.putLong(src.ids().a()).putLong(src.ids().b()).putLong(batch.commitOffset()).putInt(n);
+        out.putLong(src.ids().a())
+                .putLong(src.ids().b())
+                .putLong(batch.commitOffset())
+                .putInt(n);
         for (int i = 0; i < n; i++) {
-            out.putLong(batch.startOffset(i)).putLong(batch.endOffset(i)).putInt(batch.lines(i))
+            out.putLong(batch.startOffset(i))
+                    .putLong(batch.endOffset(i))
+                    .putInt(batch.lines(i))
                     .putInt(batch.recordEnd(i));
         }
         out.putInt(wireLength).put(batch.wire().array(), 0, wireLength);
@@ -50,8 +63,8 @@ final class SpoolFrames {
         try {
             int version = in.get() & 0xFF;
             if (version != VERSION) {
-                throw new IOException("spool frame version " + version + " is not supported (this forwarder writes "
-                        + VERSION + ")");
+                throw new IOException(
+                        "spool frame version " + version + " is not supported (this forwarder writes " + VERSION + ")");
             }
             String path = getString(in);
             String host = getString(in);
@@ -75,11 +88,20 @@ final class SpoolFrames {
             }
             int wireLength = in.getInt();
             if (wireLength != in.remaining()) {
-                throw new IOException("spool frame holds " + in.remaining() + " bytes of records, its header says "
-                        + wireLength);
+                throw new IOException(
+                        "spool frame holds " + in.remaining() + " bytes of records, its header says " + wireLength);
             }
-            into.restore(new Batch.Source(path, host, ids, service, identity), payload, in.position(), wireLength,
-                    recordEnds, starts, ends, lines, n, commit);
+            into.restore(
+                    new Batch.Source(path, host, ids, service, identity),
+                    payload,
+                    in.position(),
+                    wireLength,
+                    recordEnds,
+                    starts,
+                    ends,
+                    lines,
+                    n,
+                    commit);
         } catch (BufferUnderflowException e) {
             throw new IOException("spool frame ends before its header does", e);
         }

@@ -1,11 +1,11 @@
 package dev.logpipe.forwarder.spool;
 
 import dev.logpipe.forwarder.config.ForwarderConfig;
-import dev.logpipe.forwarder.sink.Format;
 import dev.logpipe.forwarder.metrics.ForwarderMetrics;
 import dev.logpipe.forwarder.sink.Batch;
-import dev.logpipe.forwarder.sink.Sink;
+import dev.logpipe.forwarder.sink.Format;
 import dev.logpipe.forwarder.sink.Publisher;
+import dev.logpipe.forwarder.sink.Sink;
 import dev.logpipe.forwarder.state.StateException;
 import java.io.IOException;
 import java.time.Duration;
@@ -60,8 +60,8 @@ public final class SpoolingSink implements Sink {
     }
 
     private void drain() {
-        Publisher publisher = new Publisher(target, metrics, stop,
-                "records stay in the spool " + spool.path() + " until it recovers", "spool");
+        Publisher publisher = new Publisher(
+                target, metrics, stop, "records stay in the spool " + spool.path() + " until it recovers", "spool");
         Batch batch = new Batch(target.format());
         Spool.Frame frame = null;
         boolean delivered = false;
@@ -98,8 +98,11 @@ public final class SpoolingSink implements Sink {
             } catch (IOException | RuntimeException e) {
                 // The spool's own files failed (disk full, I/O error): keep the frame and try again.
                 if (backoffMs == 0) {
-                    log.error("spool {} failed: {}; retrying with backoff up to 30s (records stay in the spool)",
-                            spool.path(), e.toString(), e);
+                    log.error(
+                            "spool {} failed: {}; retrying with backoff up to 30s (records stay in the spool)",
+                            spool.path(),
+                            e.toString(),
+                            e);
                 }
                 backoffMs = Math.min(Math.max(100, backoffMs * 2), 30_000);
                 try {
@@ -120,9 +123,13 @@ public final class SpoolingSink implements Sink {
             SpoolFrames.decode(frame.payload(), batch);
             return true;
         } catch (IOException | RuntimeException e) {
-            log.error("spool frame at segment {} offset {} cannot be read ({}); its {} records are dropped and "
-                    + "counted in log_forwarder_spool_records_dropped_total", frame.segment(), frame.offset(),
-                    e.toString(), frame.records());
+            log.error(
+                    "spool frame at segment {} offset {} cannot be read ({}); its {} records are dropped and "
+                            + "counted in log_forwarder_spool_records_dropped_total",
+                    frame.segment(),
+                    frame.offset(),
+                    e.toString(),
+                    frame.records());
             spool.discard(frame);
             return false;
         }

@@ -13,8 +13,7 @@ import java.nio.file.StandardOpenOption;
  * fingerprint of its first bytes (an inode reused by a new file does not match), never by name.
  */
 final class FileIdentity {
-    private FileIdentity() {
-    }
+    private FileIdentity() {}
 
     /** Whether the open file {@code ch}, whose identity is {@code key}, is the file {@code w} describes. */
     static boolean matches(Watermark w, FileKey key, FileChannel ch) throws IOException {

@@ -43,8 +43,7 @@ final class FileOpener {
         }
         closeQuietly(ch);
         scanner.relistNextScan();
-        log.debug("path={} changed between the listing and the open; it is looked at again on the next scan",
-                f.path());
+        log.debug("path={} changed between the listing and the open; it is looked at again on the next scan", f.path());
         return null;
     }
 

@@ -18,7 +18,10 @@ record FileParsers(ForwarderConfig.Parser config) {
     Parser newParser() {
         ForwarderConfig.Parser p = config;
         return p.type() == ForwarderConfig.ParserType.MULTILINE
-                ? new MultilineParser(p.multiline().headerPattern(), p.flushInterval(), p.maxRecordBytes(),
+                ? new MultilineParser(
+                        p.multiline().headerPattern(),
+                        p.flushInterval(),
+                        p.maxRecordBytes(),
                         p.multiline().maxLines())
                 : new LineParser();
     }

@@ -1,7 +1,7 @@
 package dev.logpipe.forwarder.tail;
 
-import dev.logpipe.forwarder.sink.Publisher;
 import dev.logpipe.forwarder.sink.Batch;
+import dev.logpipe.forwarder.sink.Publisher;
 import dev.logpipe.forwarder.sink.Sink;
 import java.io.IOException;
 import java.util.ArrayDeque;
@@ -72,8 +72,7 @@ final class PublishLane {
     }
 
     /** A batch handed to the sink whose acknowledgement is still outstanding. */
-    private record Pending(InFlight f, Sink.Delivery delivery, long startNanos) {
-    }
+    private record Pending(InFlight f, Sink.Delivery delivery, long startNanos) {}
 
     private void run() {
         ArrayDeque<Pending> pending = new ArrayDeque<>();
@@ -145,7 +144,10 @@ final class PublishLane {
                     failed = true;
                 }
             } catch (RuntimeException e) {
-                log.error("unexpected failure publishing a batch of {}", p.f().batch.source().path(), e);
+                log.error(
+                        "unexpected failure publishing a batch of {}",
+                        p.f().batch.source().path(),
+                        e);
                 failed = true;
             }
         }

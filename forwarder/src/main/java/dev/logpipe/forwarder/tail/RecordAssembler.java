@@ -43,6 +43,7 @@ final class RecordAssembler implements Emitter {
     private Batch batch;
     /** The file being read, for the offset no commit may pass (held-back container pieces), or null. */
     private Tailer tailer;
+
     private long filtered;
     private long truncated;
     private long parseFailures;
@@ -80,8 +81,16 @@ final class RecordAssembler implements Emitter {
     }
 
     @Override
-    public void record(byte[] bytes, int off, int len, long startOffset, long endOffset, int lines,
-                       boolean wasTruncated, long runtimeTime, int flags) {
+    public void record(
+            byte[] bytes,
+            int off,
+            int len,
+            long startOffset,
+            long endOffset,
+            int lines,
+            boolean wasTruncated,
+            long runtimeTime,
+            int flags) {
         if (wasTruncated) {
             truncated++;
         }
@@ -133,17 +142,31 @@ final class RecordAssembler implements Emitter {
         if (eventTime == TimeParser.NONE) {
             eventTime = runtimeTime;
         }
-        batch.add(bytes, off, len, startOffset, endOffset, commit(endOffset), lines, wasTruncated, attrs, body,
-                eventTime, flags);
+        batch.add(
+                bytes,
+                off,
+                len,
+                startOffset,
+                endOffset,
+                commit(endOffset),
+                lines,
+                wasTruncated,
+                attrs,
+                body,
+                eventTime,
+                flags);
     }
 
     private void timeFailed(String text) {
         timeFailures++;
         String path = batch.source().path();
         if (timeFailureLogged.size() < 10_000 && timeFailureLogged.add(path)) {
-            log.warn("event time not in layout {} in file {}: \"{}\"; the record is shipped without event_time "
-                    + "(logged once per file, every failure counted in log_forwarder_time_parse_failures_total)",
-                    times.layout(), path, text.length() > 200 ? text.substring(0, 200) + "..." : text);
+            log.warn(
+                    "event time not in layout {} in file {}: \"{}\"; the record is shipped without event_time "
+                            + "(logged once per file, every failure counted in log_forwarder_time_parse_failures_total)",
+                    times.layout(),
+                    path,
+                    text.length() > 200 ? text.substring(0, 200) + "..." : text);
         }
     }
 

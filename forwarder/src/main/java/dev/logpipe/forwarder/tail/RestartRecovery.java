@@ -94,8 +94,12 @@ final class RestartRecovery {
             Tailer t = files.register(new Found(renamed, key, ch.size(), 0, src), ch, w.offset(), null);
             t.markUnseen(0);
             vacated.putIfAbsent(oldPath, t);
-            log.info("resuming file from watermark path={} offset={} (rotated from {} while the forwarder "
-                    + "was stopped; it is read to its end, then closed)", renamed, w.offset(), oldPath);
+            log.info(
+                    "resuming file from watermark path={} offset={} (rotated from {} while the forwarder "
+                            + "was stopped; it is read to its end, then closed)",
+                    renamed,
+                    w.offset(),
+                    oldPath);
             return true;
         } catch (IOException ex) {
             FileOpener.closeQuietly(ch);
@@ -108,8 +112,11 @@ final class RestartRecovery {
         if (w.size() != Watermark.UNKNOWN && w.size() > w.offset()) {
             long lost = w.size() - w.offset();
             metrics.gapBytes.increment(lost);
-            log.warn("file {} was rotated away and deleted while the forwarder was stopped: at least {} bytes "
-                    + "after its watermark were never read (counted in log_forwarder_gap_bytes_total)", p, lost);
+            log.warn(
+                    "file {} was rotated away and deleted while the forwarder was stopped: at least {} bytes "
+                            + "after its watermark were never read (counted in log_forwarder_gap_bytes_total)",
+                    p,
+                    lost);
         } else {
             log.info("forgetting watermark of vanished file path={} offset={}", p, w.offset());
         }

@@ -7,10 +7,13 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,21 +22,18 @@ public final class SourceScanner {
     private static final Logger log = LoggerFactory.getLogger(SourceScanner.class);
 
     /** One file found: where it is, what it is, and the source that matched it. */
-    public record Found(Path path, FileKey key, long size, long modifiedMillis, Source source) {
-    }
+    public record Found(Path path, FileKey key, long size, long modifiedMillis, Source source) {}
 
-    private record Compiled(Source source, List<PathMatcher> matchers) {
-    }
+    private record Compiled(Source source, List<PathMatcher> matchers) {}
 
     /** What one directory listing found, and the directory's modification time then. */
-    private record Listing(long dirModifiedNanos, long listedAtNanos, List<Found> found) {
-    }
+    private record Listing(long dirModifiedNanos, long listedAtNanos, List<Found> found) {}
 
     /** A directory whose mtime has not changed has the same entries; still list it this often to be safe. */
     private static final long RELIST_NANOS = 10_000_000_000L;
 
     private final List<Compiled> sources = new ArrayList<>();
-    private final Map<Compiled, Listing> listings = new java.util.HashMap<>();
+    private final Map<Compiled, Listing> listings = new HashMap<>();
     private final Map<Path, Boolean> missingWarned = new LinkedHashMap<>();
 
     public SourceScanner(List<Source> configured) {
@@ -56,9 +56,10 @@ public final class SourceScanner {
         for (Compiled c : sources) {
             Path dir = c.source().directory();
             try {
-                long dirModified = Files.getLastModifiedTime(dir).to(java.util.concurrent.TimeUnit.NANOSECONDS);
+                long dirModified = Files.getLastModifiedTime(dir).to(TimeUnit.NANOSECONDS);
                 Listing last = listings.get(c);
-                if (last == null || last.dirModifiedNanos() != dirModified
+                if (last == null
+                        || last.dirModifiedNanos() != dirModified
                         || nowNanos - last.listedAtNanos() >= RELIST_NANOS) {
                     last = new Listing(dirModified, nowNanos, list(c));
                     listings.put(c, last);
@@ -136,9 +137,12 @@ public final class SourceScanner {
             if (!Boolean.TRUE.equals(a.get("isRegularFile"))) {
                 return null;
             }
-            return new Found(p, new FileKey(((Number) a.get("dev")).longValue(), ((Number) a.get("ino")).longValue()),
+            return new Found(
+                    p,
+                    new FileKey(((Number) a.get("dev")).longValue(), ((Number) a.get("ino")).longValue()),
                     ((Number) a.get("size")).longValue(),
-                    ((java.nio.file.attribute.FileTime) a.get("lastModifiedTime")).toMillis(), source);
+                    ((FileTime) a.get("lastModifiedTime")).toMillis(),
+                    source);
         } catch (IOException e) {
             return null; // vanished between listing and stat: the next scan sees the truth
         }

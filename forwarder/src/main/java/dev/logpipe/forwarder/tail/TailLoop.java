@@ -1,27 +1,28 @@
 package dev.logpipe.forwarder.tail;
 
-import dev.logpipe.forwarder.sink.Publisher;
 import dev.logpipe.forwarder.config.ForwarderConfig;
-import dev.logpipe.forwarder.sink.Format;
 import dev.logpipe.forwarder.metrics.ForwarderMetrics;
 import dev.logpipe.forwarder.parse.JsonLineReader;
 import dev.logpipe.forwarder.parse.LogfmtLineReader;
 import dev.logpipe.forwarder.parse.StructuredReader;
-import dev.logpipe.forwarder.time.TimeParser;
 import dev.logpipe.forwarder.process.RecordFilter;
 import dev.logpipe.forwarder.process.Transformer;
-import dev.logpipe.forwarder.sink.Sink;
 import dev.logpipe.forwarder.sink.Batch;
+import dev.logpipe.forwarder.sink.Format;
+import dev.logpipe.forwarder.sink.Publisher;
+import dev.logpipe.forwarder.sink.Sink;
+import dev.logpipe.forwarder.time.TimeLayout;
+import dev.logpipe.forwarder.time.TimeParser;
 import dev.logpipe.forwarder.watermark.PublishedJournal;
 import dev.logpipe.forwarder.watermark.WatermarkStore;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.ArrayDeque;
 import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayDeque;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
-import java.time.InstantSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,8 +42,7 @@ public final class TailLoop implements Runnable {
     public static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(5);
 
     /** Timing knobs of the loop. */
-    public record Timing(Duration poll, Duration scanInterval, Duration multilineFlush, Duration drainTimeout) {
-    }
+    public record Timing(Duration poll, Duration scanInterval, Duration multilineFlush, Duration drainTimeout) {}
 
     private final Tailers tailers;
     private final PublishLane lane;
@@ -60,18 +60,37 @@ public final class TailLoop implements Runnable {
     private boolean flushFailing;
 
     /** Wires the loop for one forwarder; the caller runs it on its own thread and owns {@code stop}. */
-    public static TailLoop create(ForwarderConfig config, WatermarkStore store, PublishedJournal journal, Sink sink,
-                                  ForwarderMetrics metrics, CountDownLatch stop, LongSupplier ticker) {
+    public static TailLoop create(
+            ForwarderConfig config,
+            WatermarkStore store,
+            PublishedJournal journal,
+            Sink sink,
+            ForwarderMetrics metrics,
+            CountDownLatch stop,
+            LongSupplier ticker) {
         return create(config, store, journal, sink, metrics, stop, ticker, InstantSource.system());
     }
 
     /** The same with the wall clock that infers the year of syslog timestamps. */
-    public static TailLoop create(ForwarderConfig config, WatermarkStore store, PublishedJournal journal, Sink sink,
-                                  ForwarderMetrics metrics, CountDownLatch stop, LongSupplier ticker,
-                                  InstantSource clock) {
+    public static TailLoop create(
+            ForwarderConfig config,
+            WatermarkStore store,
+            PublishedJournal journal,
+            Sink sink,
+            ForwarderMetrics metrics,
+            CountDownLatch stop,
+            LongSupplier ticker,
+            InstantSource clock) {
         ForwarderConfig.Parser p = config.parser();
-        Tailers tailers = new Tailers(new SourceScanner(config.watch().sources()), store, journal, metrics,
-                new FileParsers(p), p.maxRecordBytes(), config.host(), config.watch().rotateWait().toNanos());
+        Tailers tailers = new Tailers(
+                new SourceScanner(config.watch().sources()),
+                store,
+                journal,
+                metrics,
+                new FileParsers(p),
+                p.maxRecordBytes(),
+                config.host(),
+                config.watch().rotateWait().toNanos());
         ForwarderConfig.EventTime et = config.transform().eventTime();
         TimeParser timeParser = et.newParser(clock);
         StructuredReader reader = switch (p.content()) {
@@ -79,22 +98,45 @@ public final class TailLoop implements Runnable {
             case LOGFMT -> new LogfmtLineReader(p.keys(), et.field(), timeParser);
             default -> null;
         };
-        RecordAssembler.EventTimes times = new RecordAssembler.EventTimes(et.field(), et.newParser(clock),
-                et.layout() == dev.logpipe.forwarder.time.TimeLayout.PATTERN
-                        ? "pattern \"" + et.pattern() + "\"" : et.layout().configName());
+        RecordAssembler.EventTimes times = new RecordAssembler.EventTimes(
+                et.field(),
+                et.newParser(clock),
+                et.layout() == TimeLayout.PATTERN
+                        ? "pattern \"" + et.pattern() + "\""
+                        : et.layout().configName());
         RecordAssembler assembler = new RecordAssembler(
                 new RecordFilter(config.filter().include(), config.filter().exclude()),
-                new Transformer(config.transform()), reader, times);
+                new Transformer(config.transform()),
+                reader,
+                times);
         Duration multilineFlush = p.type() == ForwarderConfig.ParserType.MULTILINE ? p.flushInterval() : Duration.ZERO;
-        Timing timing = new Timing(config.watch().poll(), config.watch().scanInterval(), multilineFlush,
-                DRAIN_TIMEOUT);
-        return new TailLoop(tailers, new Publisher(sink, metrics, stop), assembler, store, journal, metrics, stop,
-                ticker, timing, (int) config.watch().readBufferBytes(), sink.format());
+        Timing timing = new Timing(config.watch().poll(), config.watch().scanInterval(), multilineFlush, DRAIN_TIMEOUT);
+        return new TailLoop(
+                tailers,
+                new Publisher(sink, metrics, stop),
+                assembler,
+                store,
+                journal,
+                metrics,
+                stop,
+                ticker,
+                timing,
+                (int) config.watch().readBufferBytes(),
+                sink.format());
     }
 
-    TailLoop(Tailers tailers, Publisher publisher, RecordAssembler assembler, WatermarkStore store,
-             PublishedJournal journal, ForwarderMetrics metrics, CountDownLatch stop, LongSupplier ticker,
-             Timing timing, int readBufferBytes, Format format) {
+    TailLoop(
+            Tailers tailers,
+            Publisher publisher,
+            RecordAssembler assembler,
+            WatermarkStore store,
+            PublishedJournal journal,
+            ForwarderMetrics metrics,
+            CountDownLatch stop,
+            LongSupplier ticker,
+            Timing timing,
+            int readBufferBytes,
+            Format format) {
         this.tailers = tailers;
         this.lane = new PublishLane(publisher, BATCHES);
         this.assembler = assembler;
@@ -225,17 +267,21 @@ public final class TailLoop implements Runnable {
 
     private static void readFailed(Tailer t, IOException e) {
         if (t.readFailed()) {
-            log.warn("reading {} failed: {}; trying again every round (logged once until it works)", t.path(),
+            log.warn(
+                    "reading {} failed: {}; trying again every round (logged once until it works)",
+                    t.path(),
                     e.toString());
         }
     }
 
     private void handleTruncation(Tailer t, boolean rewritten) throws Publisher.StoppedException, InterruptedException {
         metrics.truncations.increment();
-        log.warn("file {} (copytruncate rotation?) path={} offset={}; reading it again from offset 0. Lines written "
-                + "between the last read and the truncation are lost", rewritten
-                        ? "was rewritten in place: its first line changed" : "shrank below its read offset",
-                t.path(), t.dispatched());
+        log.warn(
+                "file {} (copytruncate rotation?) path={} offset={}; reading it again from offset 0. Lines written "
+                        + "between the last read and the truncation are lost",
+                rewritten ? "was rewritten in place: its first line changed" : "shrank below its read offset",
+                t.path(),
+                t.dispatched());
         // The old content first: a held-back record, then every batch in flight, all committed under the old
         // identity. Only then the new identity at offset 0, written to disk at once.
         Batch batch = start(t);
@@ -254,7 +300,10 @@ public final class TailLoop implements Runnable {
             metrics.watermarkFlushes.increment();
         } catch (IOException e) {
             metrics.watermarkFlushFailures.increment();
-            log.warn("cannot write watermark file {} after the truncation of {}: {}", store.path(), t.path(),
+            log.warn(
+                    "cannot write watermark file {} after the truncation of {}: {}",
+                    store.path(),
+                    t.path(),
                     e.toString());
         }
     }
@@ -359,8 +408,11 @@ public final class TailLoop implements Runnable {
             metrics.watermarkFlushFailures.increment();
             if (!flushFailing) {
                 flushFailing = true;
-                log.warn("cannot write watermark file {}: {}; keeping watermarks in memory and retrying. A crash now "
-                        + "re-sends more lines on restart", store.path(), e.toString());
+                log.warn(
+                        "cannot write watermark file {}: {}; keeping watermarks in memory and retrying. A crash now "
+                                + "re-sends more lines on restart",
+                        store.path(),
+                        e.toString());
             }
         }
     }
@@ -401,8 +453,11 @@ public final class TailLoop implements Runnable {
             metrics.watermarkFlushes.increment();
         } catch (IOException e) {
             metrics.watermarkFlushFailures.increment();
-            log.error("final write of watermark file {} failed: {}; lines since the last write will be sent again on "
-                    + "restart", store.path(), e.toString());
+            log.error(
+                    "final write of watermark file {} failed: {}; lines since the last write will be sent again on "
+                            + "restart",
+                    store.path(),
+                    e.toString());
         }
         tailers.closeAll();
         if (interrupted) {

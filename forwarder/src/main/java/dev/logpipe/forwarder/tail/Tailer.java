@@ -4,8 +4,8 @@ import dev.logpipe.forwarder.parse.ContainerLines;
 import dev.logpipe.forwarder.parse.Emitter;
 import dev.logpipe.forwarder.parse.KubernetesNames;
 import dev.logpipe.forwarder.parse.Parser;
-import dev.logpipe.forwarder.time.TimeParser;
 import dev.logpipe.forwarder.sink.Batch;
+import dev.logpipe.forwarder.time.TimeParser;
 import dev.logpipe.forwarder.watermark.PublishedJournal;
 import dev.logpipe.forwarder.watermark.Watermark;
 import dev.logpipe.record.RecordId;
@@ -25,6 +25,7 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
     static final int TRUNCATED = -1;
     /** {@link #read} result: same inode, but its first line changed (truncated and written again past our offset). */
     static final int REWRITTEN = -2;
+
     static final int QUIET_AFTER = 4;
 
     private final FileKey key;
@@ -39,6 +40,7 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
     private final byte[] kubernetesFields;
     /** Offset up to which the previous run had published this file (its re-read lines are replays); -1 if none. */
     private long replayUntil;
+
     private Fingerprint fingerprint;
     private String path;
     private Batch.Source source;
@@ -46,6 +48,7 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
     private volatile long committed;
     /** Commit offset of the last batch handed to the sink (acknowledged or still in flight). */
     private long dispatched;
+
     private volatile long size;
     private Tailer predecessor;
     private boolean reachedEof;
@@ -58,9 +61,20 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
     private long nowNanos;
     private long linesSeen;
 
-    Tailer(String path, FileKey key, FileChannel channel, Fingerprint fingerprint, long startOffset, long replayUntil,
-           Parser parser, ContainerLines container, KubernetesNames kubernetes, int maxLineBytes, String host,
-           String service) throws IOException {
+    Tailer(
+            String path,
+            FileKey key,
+            FileChannel channel,
+            Fingerprint fingerprint,
+            long startOffset,
+            long replayUntil,
+            Parser parser,
+            ContainerLines container,
+            KubernetesNames kubernetes,
+            int maxLineBytes,
+            String host,
+            String service)
+            throws IOException {
         this.path = path;
         this.key = key;
         this.channel = channel;
@@ -107,7 +121,8 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
             reachedEof = true;
             return 0;
         }
-        if (readOffset > 0 && fingerprint.complete()
+        if (readOffset > 0
+                && fingerprint.complete()
                 && !Fingerprint.matches(channel, fingerprint.hash(), fingerprint.bytes())) {
             return REWRITTEN;
         }
@@ -278,9 +293,13 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
     }
 
     Watermark watermark() {
-        return new Watermark(committed, key.inode(), key.device(),
+        return new Watermark(
+                committed,
+                key.inode(),
+                key.device(),
                 fingerprint.complete() && committed > 0 ? fingerprint.hex() : null,
-                fingerprint.complete() && committed > 0 ? fingerprint.bytes() : 0, size);
+                fingerprint.complete() && committed > 0 ? fingerprint.bytes() : 0,
+                size);
     }
 
     PublishedJournal.Key journalKey() {
@@ -293,9 +312,13 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
     }
 
     private Batch.Source buildSource() {
-        return new Batch.Source(path, host,
-                RecordId.fileScope(host, key.device(), key.inode(), fingerprint.hex()), service,
-                key.device() + ":" + key.inode() + ":" + fingerprint.hex(), kubernetesFields);
+        return new Batch.Source(
+                path,
+                host,
+                RecordId.fileScope(host, key.device(), key.inode(), fingerprint.hex()),
+                service,
+                key.device() + ":" + key.inode() + ":" + fingerprint.hex(),
+                kubernetesFields);
     }
 
     String path() {

@@ -54,6 +54,7 @@ final class Tailers {
             }
         };
     }
+
     private final Map<FileKey, Tailer> open = new LinkedHashMap<>();
     private boolean firstScan = true;
     private boolean journalSettled;
@@ -72,8 +73,15 @@ final class Tailers {
         }
     };
 
-    Tailers(SourceScanner scanner, WatermarkStore store, PublishedJournal journal, ForwarderMetrics metrics,
-            FileParsers parsers, int maxLineBytes, String host, long rotateWaitNanos) {
+    Tailers(
+            SourceScanner scanner,
+            WatermarkStore store,
+            PublishedJournal journal,
+            ForwarderMetrics metrics,
+            FileParsers parsers,
+            int maxLineBytes,
+            String host,
+            long rotateWaitNanos) {
         this.scanner = scanner;
         this.store = store;
         this.journal = journal;
@@ -210,8 +218,10 @@ final class Tailers {
             log.warn("closing {} failed: {}", t.path(), e.toString());
         }
         metrics.fileClosed();
-        log.info("stopped tailing file path={} offset={} (it left the watched sources and was read to its end)",
-                t.path(), t.committed());
+        log.info(
+                "stopped tailing file path={} offset={} (it left the watched sources and was read to its end)",
+                t.path(),
+                t.committed());
     }
 
     void closeAll() {
@@ -239,7 +249,8 @@ final class Tailers {
                 matched = p;
             } else {
                 for (Map.Entry<String, Watermark> e : store.entries().entrySet()) {
-                    if (!e.getKey().equals(p) && !isOpenPath(e.getKey())
+                    if (!e.getKey().equals(p)
+                            && !isOpenPath(e.getKey())
                             && FileIdentity.matches(e.getValue(), f.key(), ch)) {
                         matched = e.getKey();
                         break;
@@ -254,12 +265,20 @@ final class Tailers {
             long start = mw.offset();
             if (ch.size() < start) {
                 metrics.truncations.increment();
-                log.warn("file is shorter than its watermark (truncated while the forwarder was stopped?) path={} "
-                        + "size={} watermark={}; reading it from the beginning", p, ch.size(), start);
+                log.warn(
+                        "file is shorter than its watermark (truncated while the forwarder was stopped?) path={} "
+                                + "size={} watermark={}; reading it from the beginning",
+                        p,
+                        ch.size(),
+                        start);
                 start = 0;
             } else if (!matched.equals(p)) {
-                log.info("resuming file from watermark path={} offset={} (renamed from {} while the forwarder was "
-                        + "stopped)", p, start, matched);
+                log.info(
+                        "resuming file from watermark path={} offset={} (renamed from {} while the forwarder was "
+                                + "stopped)",
+                        p,
+                        start,
+                        matched);
             } else {
                 log.info("resuming file from watermark path={} offset={}", p, start);
             }
@@ -290,7 +309,9 @@ final class Tailers {
             if (predecessor != null || stale != null || pathWasLeft) {
                 metrics.rotations.increment();
             }
-            log.info("tailing file from beginning path={}{}", f.path(),
+            log.info(
+                    "tailing file from beginning path={}{}",
+                    f.path(),
                     stale != null ? " (new identity: inode " + f.key().inode() + ", was " + stale.inode() + ")" : "");
             register(f, ch, 0, predecessor);
         } catch (IOException e) {
@@ -301,12 +322,24 @@ final class Tailers {
 
     private Tailer register(Found f, FileChannel ch, long start, Tailer predecessor) throws IOException {
         Fingerprint fp = Fingerprint.of(ch);
-        PublishedJournal.Key jk = new PublishedJournal.Key(f.key().device(), f.key().inode(), fp.hash());
+        PublishedJournal.Key jk =
+                new PublishedJournal.Key(f.key().device(), f.key().inode(), fp.hash());
         long replayUntil = fp.complete() ? journal.previouslyPublished(jk) : -1;
         var k8s = parsers.kubernetes(f.path().toString());
         String service = parsers.service(f.source().service(), k8s);
-        Tailer t = new Tailer(f.path().toString(), f.key(), ch, fp, start, replayUntil > start ? replayUntil : -1,
-                parsers.newParser(), parsers.newContainerLines(), k8s, maxLineBytes, host, service);
+        Tailer t = new Tailer(
+                f.path().toString(),
+                f.key(),
+                ch,
+                fp,
+                start,
+                replayUntil > start ? replayUntil : -1,
+                parsers.newParser(),
+                parsers.newContainerLines(),
+                k8s,
+                maxLineBytes,
+                host,
+                service);
         if (predecessor != null) {
             t.follows(predecessor);
         }

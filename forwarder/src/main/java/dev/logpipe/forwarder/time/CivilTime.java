@@ -5,8 +5,7 @@ final class CivilTime {
     static final long NANOS_PER_SECOND = 1_000_000_000L;
     private static final int[] DAYS_IN_MONTH = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
 
-    private CivilTime() {
-    }
+    private CivilTime() {}
 
     static boolean isLeap(long y) {
         return (y & 3) == 0 && (y % 100 != 0 || y % 400 == 0);

@@ -4,8 +4,13 @@ package dev.logpipe.forwarder.time;
 final class CommonLogTimeParser implements TimeParser {
     @Override
     public long parse(byte[] b, int off, int len) {
-        if (len != 26 || b[off + 2] != '/' || b[off + 6] != '/' || b[off + 11] != ':' || b[off + 14] != ':'
-                || b[off + 17] != ':' || b[off + 20] != ' ') {
+        if (len != 26
+                || b[off + 2] != '/'
+                || b[off + 6] != '/'
+                || b[off + 11] != ':'
+                || b[off + 14] != ':'
+                || b[off + 17] != ':'
+                || b[off + 20] != ' ') {
             return NONE;
         }
         int d = CivilTime.digits(b, off, 2);

@@ -1,6 +1,7 @@
 package dev.logpipe.forwarder.time;
 
 import dev.logpipe.record.JsonBuffer;
+import java.time.LocalDate;
 
 /**
  * Writes epoch nanoseconds as the record's {@code event_time}: RFC 3339 in UTC with an upper-case T and Z,
@@ -46,7 +47,7 @@ public final class EventTimeWriter {
     }
 
     private void fillDate(long d) {
-        java.time.LocalDate ld = java.time.LocalDate.ofEpochDay(d);
+        LocalDate ld = LocalDate.ofEpochDay(d);
         int y = ld.getYear();
         for (int i = 3; i >= 0; i--) {
             date[i] = (byte) ('0' + y % 10);

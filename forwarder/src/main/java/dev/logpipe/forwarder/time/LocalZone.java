@@ -1,5 +1,6 @@
 package dev.logpipe.forwarder.time;
 
+import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
@@ -24,7 +25,7 @@ final class LocalZone {
         this.zone = zone;
         this.rules = zone.getRules();
         this.fixed = rules.isFixedOffset();
-        this.fixedOffset = fixed ? rules.getOffset(java.time.Instant.EPOCH).getTotalSeconds() : 0;
+        this.fixedOffset = fixed ? rules.getOffset(Instant.EPOCH).getTotalSeconds() : 0;
     }
 
     ZoneId zone() {

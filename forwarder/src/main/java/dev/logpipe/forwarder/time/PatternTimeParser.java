@@ -1,6 +1,8 @@
 package dev.logpipe.forwarder.time;
 
+import java.nio.charset.StandardCharsets;
 import java.text.ParsePosition;
+import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
@@ -25,7 +27,7 @@ final class PatternTimeParser implements TimeParser {
 
     @Override
     public long parse(byte[] b, int off, int len) {
-        return parse(new String(b, off, len, java.nio.charset.StandardCharsets.ISO_8859_1));
+        return parse(new String(b, off, len, StandardCharsets.ISO_8859_1));
     }
 
     @Override
@@ -40,10 +42,11 @@ final class PatternTimeParser implements TimeParser {
             if (t.isSupported(ChronoField.INSTANT_SECONDS)) {
                 instant = Instant.from(t);
             } else {
-                instant = ZonedDateTime.ofLocal(LocalDateTime.from(t), zone, null).toInstant();
+                instant =
+                        ZonedDateTime.ofLocal(LocalDateTime.from(t), zone, null).toInstant();
             }
             return CivilTime.nanos(instant.getEpochSecond(), instant.getNano());
-        } catch (java.time.DateTimeException | ArithmeticException e) {
+        } catch (DateTimeException | ArithmeticException e) {
             return NONE; // fields that parse but do not resolve (31 February); rare, not the common case
         }
     }

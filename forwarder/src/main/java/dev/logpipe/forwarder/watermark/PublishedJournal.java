@@ -7,8 +7,11 @@ import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,15 +37,19 @@ public final class PublishedJournal implements Closeable {
     private final int slots;
     private final Map<Key, Long> previousRun;
     private final Map<Key, Integer> slotOf = new HashMap<>();
-    private final java.util.ArrayDeque<Integer> freed = new java.util.ArrayDeque<>();
+    private final ArrayDeque<Integer> freed = new ArrayDeque<>();
     private boolean warnedFull;
 
     /** Identity of a file in the journal. */
-    public record Key(long device, long inode, long fingerprint) {
-    }
+    public record Key(long device, long inode, long fingerprint) {}
 
-    private PublishedJournal(FileChannel channel, MappedByteBuffer map, int slots, Map<Key, Long> previousRun,
-                             Map<Key, Integer> slotOf, java.util.ArrayDeque<Integer> free) {
+    private PublishedJournal(
+            FileChannel channel,
+            MappedByteBuffer map,
+            int slots,
+            Map<Key, Long> previousRun,
+            Map<Key, Integer> slotOf,
+            ArrayDeque<Integer> free) {
         this.channel = channel;
         this.map = map;
         this.slots = slots;
@@ -52,8 +59,8 @@ public final class PublishedJournal implements Closeable {
     }
 
     /** Forgets the previous run's entries for files other than {@code keep} (called after the first scan). */
-    public void retainOnly(java.util.Set<Key> keep) {
-        for (Key k : new java.util.ArrayList<>(slotOf.keySet())) {
+    public void retainOnly(Set<Key> keep) {
+        for (Key k : new ArrayList<>(slotOf.keySet())) {
             if (!keep.contains(k)) {
                 release(k);
             }
@@ -67,20 +74,22 @@ public final class PublishedJournal implements Closeable {
      */
     public static PublishedJournal open(Path file, int slots) throws IOException {
         long size = HEADER + (long) slots * SLOT;
-        FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                StandardOpenOption.WRITE);
+        FileChannel ch =
+                FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
         try {
             Map<Key, Long> previous = new HashMap<>();
             Map<Key, Integer> slotOf = new HashMap<>();
             long existing = ch.size();
             MappedByteBuffer map = ch.map(FileChannel.MapMode.READ_WRITE, 0, size);
             map.order(ByteOrder.LITTLE_ENDIAN);
-            boolean valid = existing >= HEADER && map.getInt(0) == MAGIC && map.getInt(4) == VERSION
-                    && map.getInt(8) == slots;
+            boolean valid =
+                    existing >= HEADER && map.getInt(0) == MAGIC && map.getInt(4) == VERSION && map.getInt(8) == slots;
             if (!valid) {
                 if (existing > 0) {
-                    log.warn("published-offsets journal {} is not in the expected format; starting it afresh "
-                            + "(only the replay count of this restart is affected)", file);
+                    log.warn(
+                            "published-offsets journal {} is not in the expected format; starting it afresh "
+                                    + "(only the replay count of this restart is affected)",
+                            file);
                 }
                 for (long p = 0; p < size; p += 8) {
                     map.putLong((int) p, 0L);
@@ -89,7 +98,7 @@ public final class PublishedJournal implements Closeable {
                 map.putInt(4, VERSION);
                 map.putInt(8, slots);
             }
-            java.util.ArrayDeque<Integer> free = new java.util.ArrayDeque<>();
+            ArrayDeque<Integer> free = new ArrayDeque<>();
             for (int i = slots - 1; i >= 0; i--) {
                 int base = HEADER + i * SLOT;
                 long dev = map.getLong(base);
@@ -144,8 +153,10 @@ public final class PublishedJournal implements Closeable {
         if (slot == null) {
             if (!warnedFull) {
                 warnedFull = true;
-                log.warn("published-offsets journal is full ({} files); replays of further files are not counted "
-                        + "after a crash", slots);
+                log.warn(
+                        "published-offsets journal is full ({} files); replays of further files are not counted "
+                                + "after a crash",
+                        slots);
             }
             return null;
         }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -14,8 +15,7 @@ import java.util.TreeMap;
 final class WatermarkCodec {
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-    private WatermarkCodec() {
-    }
+    private WatermarkCodec() {}
 
     /** Parses the file's content; any deviation from the format is a reason string in the exception. */
     static Map<String, Watermark> decode(byte[] content) throws CorruptException {
@@ -24,7 +24,7 @@ final class WatermarkCodec {
             root = MAPPER.readTree(content);
         } catch (JsonProcessingException e) {
             throw new CorruptException("invalid JSON: " + e.getOriginalMessage());
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new CorruptException("unreadable: " + e.getMessage());
         }
         if (root == null || root.isMissingNode()) {

@@ -32,7 +32,10 @@ public final class WatermarkStore implements Closeable {
             DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmssSSS'Z'").withZone(ZoneOffset.UTC);
 
     /** What to do with a watermark file that cannot be read. */
-    public enum OnCorrupt { REFUSE, RESET }
+    public enum OnCorrupt {
+        REFUSE,
+        RESET
+    }
 
     private final Path path;
     private final FlushPolicy policy;
@@ -44,8 +47,13 @@ public final class WatermarkStore implements Closeable {
     private Instant lastFlush;
     private boolean closed;
 
-    private WatermarkStore(Path path, FlushPolicy policy, InstantSource clock, FileChannel lockChannel, FileLock lock,
-                           Map<String, Watermark> entries) {
+    private WatermarkStore(
+            Path path,
+            FlushPolicy policy,
+            InstantSource clock,
+            FileChannel lockChannel,
+            FileLock lock,
+            Map<String, Watermark> entries) {
         this.path = path;
         this.policy = policy;
         this.clock = clock;
@@ -107,9 +115,12 @@ public final class WatermarkStore implements Closeable {
             }
             Path backup = path.resolveSibling(path.getFileName() + ".corrupt." + STAMP.format(clock.instant()));
             Files.move(path, backup);
-            log.warn("watermark file {} was corrupt ({}); archived it as {} and started with empty watermarks: "
-                    + "every watched file is read from offset 0 and lines may be delivered again", path,
-                    e.getMessage(), backup);
+            log.warn(
+                    "watermark file {} was corrupt ({}); archived it as {} and started with empty watermarks: "
+                            + "every watched file is read from offset 0 and lines may be delivered again",
+                    path,
+                    e.getMessage(),
+                    backup);
             return new LinkedHashMap<>();
         }
     }

@@ -1,13 +1,14 @@
 package dev.logpipe.forwarder.config;
 
-import dev.logpipe.config.ConfigException;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.logpipe.config.ConfigException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,7 +21,9 @@ class ConfigLoaderTest {
     }
 
     private void rejects(String yaml, String message) {
-        assertThatThrownBy(() -> parse(yaml)).isInstanceOf(ConfigException.class).hasMessageStartingWith(message);
+        assertThatThrownBy(() -> parse(yaml))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith(message);
     }
 
     @Test
@@ -60,11 +63,12 @@ class ConfigLoaderTest {
     void pathsShorthandSplitsGlobsIntoDirectoryAndPattern() throws Exception {
         Files.createDirectories(dir.resolve("d"));
         ForwarderConfig c = parse("watch:\n  paths: [\"./logs/*.log\", \"./d\", \"./one/file.txt\"]\n");
-        assertThat(c.watch().sources()).extracting(ForwarderConfig.Source::directory, ForwarderConfig.Source::patterns)
+        assertThat(c.watch().sources())
+                .extracting(ForwarderConfig.Source::directory, ForwarderConfig.Source::patterns)
                 .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple(dir.resolve("logs"), java.util.List.of("*.log")),
-                        org.assertj.core.groups.Tuple.tuple(dir.resolve("d"), java.util.List.of("*")),
-                        org.assertj.core.groups.Tuple.tuple(dir.resolve("one"), java.util.List.of("file.txt")));
+                        Tuple.tuple(dir.resolve("logs"), List.of("*.log")),
+                        Tuple.tuple(dir.resolve("d"), List.of("*")),
+                        Tuple.tuple(dir.resolve("one"), List.of("file.txt")));
     }
 
     @Test
@@ -72,47 +76,70 @@ class ConfigLoaderTest {
         rejects("watch:\n  state:\n    flush_interval: -1s\n", "watch.state.flush_interval: must be a duration");
         rejects("watch:\n  state:\n    flush_every: -3\n", "watch.state.flush_every: must be between 0");
         rejects("watch:\n  poll: fast\n", "watch.poll: must be a duration");
-        rejects("watch:\n  state:\n    reset_on_corrupt: maybe\n", "watch.state.reset_on_corrupt: must be true or false");
+        rejects(
+                "watch:\n  state:\n    reset_on_corrupt: maybe\n",
+                "watch.state.reset_on_corrupt: must be true or false");
         rejects("parser:\n  type: xml\n", "parser.type: must be one of line, multiline");
         rejects("parser:\n  type: multiline\n", "parser.multiline.header_pattern: is required");
-        rejects("parser:\n  type: multiline\n  multiline:\n    header_pattern: '(unclosed'\n",
+        rejects(
+                "parser:\n  type: multiline\n  multiline:\n    header_pattern: '(unclosed'\n",
                 "parser.multiline.header_pattern: invalid regular expression");
         rejects("sink:\n  type: file\n", "sink.file.path: is required");
         rejects("sink:\n  type: carrier-pigeon\n", "sink.type: must be one of file, stdout, http, kafka");
         rejects("sink:\n  type: kafka\n", "sink.kafka.bootstrap_servers: is required");
-        rejects("sink:\n  type: kafka\n  kafka:\n    bootstrap_servers: h:9092\n    acks: 1\n", "sink.kafka.acks: must be all");
-        rejects("sink:\n  type: kafka\n  kafka:\n    bootstrap_servers: h:9092\n    enable_idempotence: false\n",
+        rejects(
+                "sink:\n  type: kafka\n  kafka:\n    bootstrap_servers: h:9092\n    acks: 1\n",
+                "sink.kafka.acks: must be all");
+        rejects(
+                "sink:\n  type: kafka\n  kafka:\n    bootstrap_servers: h:9092\n    enable_idempotence: false\n",
                 "sink.kafka.enable_idempotence: must be true");
-        rejects("sink:\n  type: kafka\n  kafka:\n    bootstrap_servers: h:9092\n    properties:\n      acks: '0'\n",
+        rejects(
+                "sink:\n  type: kafka\n  kafka:\n    bootstrap_servers: h:9092\n    properties:\n      acks: '0'\n",
                 "sink.kafka.properties.acks: is set by the forwarder");
-        rejects("sink:\n  type: kafka\n  kafka:\n    bootstrap_servers: h:9092\n    properties:\n      linger.ms: 100\n",
+        rejects(
+                "sink:\n  type: kafka\n  kafka:\n    bootstrap_servers: h:9092\n    properties:\n      linger.ms: 100\n",
                 "sink.kafka.properties.linger.ms: is set by the forwarder");
-        rejects("sink:\n  type: kafka\n  kafka:\n    bootstrap_servers: h:9092\n    topic: ..\n", "sink.kafka.topic: must be");
-        rejects("sink:\n  type: kafka\n  kafka:\n    bootstrap_servers: h:9092\n    compression: brotli\n",
+        rejects(
+                "sink:\n  type: kafka\n  kafka:\n    bootstrap_servers: h:9092\n    topic: ..\n",
+                "sink.kafka.topic: must be");
+        rejects(
+                "sink:\n  type: kafka\n  kafka:\n    bootstrap_servers: h:9092\n    compression: brotli\n",
                 "sink.kafka.compression: must be one of");
-        rejects("sink:\n  type: kafka\n  kafka:\n    bootstrap_servers: h:9092\n    topic: 'bad topic'\n",
+        rejects(
+                "sink:\n  type: kafka\n  kafka:\n    bootstrap_servers: h:9092\n    topic: 'bad topic'\n",
                 "sink.kafka.topic: must be a Kafka topic name");
         rejects("sink:\n  type: http\n", "sink.http.url: is required");
-        rejects("sink:\n  spool:\n    enabled: true\n    max_bytes: 100MiB\n    segment_bytes: 64MiB\n",
+        rejects(
+                "sink:\n  spool:\n    enabled: true\n    max_bytes: 100MiB\n    segment_bytes: 64MiB\n",
                 "sink.spool.segment_bytes: must be at most a quarter of sink.spool.max_bytes");
-        rejects("sink:\n  spool:\n    when_full: drop_newest\n",
+        rejects(
+                "sink:\n  spool:\n    when_full: drop_newest\n",
                 "sink.spool.when_full: must be one of block, drop_oldest");
         rejects("sink:\n  spool:\n    max_bytes: 1KiB\n", "sink.spool.max_bytes: must be between");
-        rejects("sink:\n  type: http\n  http:\n    url: http://h/x\n    compression: brotli\n",
+        rejects(
+                "sink:\n  type: http\n  http:\n    url: http://h/x\n    compression: brotli\n",
                 "sink.http.compression: must be one of gzip, zstd, none");
-        rejects("sink:\n  type: http\n  http:\n    url: ftp://x/y\n", "sink.http.url: must be an http:// or https:// URL");
-        rejects("sink:\n  type: http\n  http:\n    url: http://h/x\n    token_env: LOGPIPE_SURELY_UNSET_VAR\n",
+        rejects(
+                "sink:\n  type: http\n  http:\n    url: ftp://x/y\n",
+                "sink.http.url: must be an http:// or https:// URL");
+        rejects(
+                "sink:\n  type: http\n  http:\n    url: http://h/x\n    token_env: LOGPIPE_SURELY_UNSET_VAR\n",
                 "sink.http.token_env: environment variable LOGPIPE_SURELY_UNSET_VAR is not set");
-        rejects("sink:\n  type: http\n  http:\n    url: http://h/x\n    token: a\n    token_env: B\n",
+        rejects(
+                "sink:\n  type: http\n  http:\n    url: http://h/x\n    token: a\n    token_env: B\n",
                 "sink.http.token_env: set either");
-        rejects("sink:\n  type: http\n  http:\n    url: http://h/x\n    token: 'two words'\n",
+        rejects(
+                "sink:\n  type: http\n  http:\n    url: http://h/x\n    token: 'two words'\n",
                 "sink.http.token: the token must be non-empty printable ASCII");
-        rejects("sink:\n  type: http\n  http:\n    url: http://h/x\n    max_records: 0\n",
+        rejects(
+                "sink:\n  type: http\n  http:\n    url: http://h/x\n    max_records: 0\n",
                 "sink.http.max_records: must be between 1");
         rejects("metrics:\n  listen: nowhere\n", "metrics.listen: must be host:port");
         rejects("logging:\n  level: loud\n", "logging.level: must be one of");
         rejects("filter:\n  include: ['a(']\n", "filter.include[0]: invalid regular expression");
-        rejects("transform:\n  extract:\n    pattern: '\\w+'\n", "transform.extract.pattern: must have at least one named group");
+        rejects(
+                "transform:\n  extract:\n    pattern: '\\w+'\n",
+                "transform.extract.pattern: must have at least one named group");
         rejects("watch:\n  poll: 99999999999999999999s\n", "watch.poll: must be a duration");
         rejects("watch:\n  poll: 9999999999999999h\n", "watch.poll: must be a duration");
         rejects("watch:\n  rotate_wait: 3000000h\n", "watch.rotate_wait: must be <= 24h");
@@ -122,8 +149,8 @@ class ConfigLoaderTest {
 
     @Test
     void httpSinkDefaultsAndTokenNeverShowInToString() throws Exception {
-        ForwarderConfig c = parse("sink:\n  type: http\n  http:\n    url: http://127.0.0.1:8080/api/v1/logs\n"
-                + "    token: s3cr3t\n");
+        ForwarderConfig c = parse(
+                "sink:\n  type: http\n  http:\n    url: http://127.0.0.1:8080/api/v1/logs\n" + "    token: s3cr3t\n");
         ForwarderConfig.HttpSink h = c.sink().http();
         assertThat(h.compression()).isEqualTo(dev.logpipe.forwarder.config.ForwarderConfig.HttpCompression.GZIP);
         assertThat(h.maxRecords()).isEqualTo(5000);
@@ -142,18 +169,23 @@ class ConfigLoaderTest {
 
     @Test
     void stateOrLogOrOutputInsideAWatchedSourceIsRejected() {
-        rejects("watch:\n  state:\n    path: ./logs/watermarks.json\n  sources:\n    - path: ./logs\n      patterns: ['*']\n",
+        rejects(
+                "watch:\n  state:\n    path: ./logs/watermarks.json\n  sources:\n    - path: ./logs\n      patterns: ['*']\n",
                 "watch.state.path: ");
-        rejects("watch:\n  sources:\n    - path: ./logs\n      patterns: ['*.log']\nlogging:\n  file: ./logs/forwarder.log\n",
+        rejects(
+                "watch:\n  sources:\n    - path: ./logs\n      patterns: ['*.log']\nlogging:\n  file: ./logs/forwarder.log\n",
                 "logging.file: ");
-        rejects("watch:\n  sources:\n    - path: ./logs\n      patterns: ['*.ndjson']\nsink:\n  type: file\n  file:\n"
-                + "    path: ./logs/out.ndjson\n", "sink.file.path: ");
+        rejects(
+                "watch:\n  sources:\n    - path: ./logs\n      patterns: ['*.ndjson']\nsink:\n  type: file\n  file:\n"
+                        + "    path: ./logs/out.ndjson\n",
+                "sink.file.path: ");
     }
 
     @Test
     void brokenYamlIsReportedWithItsLine() {
         assertThatThrownBy(() -> parse("watch:\n  poll: 1s\n bad: [\n"))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("is not valid YAML");
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("is not valid YAML");
         rejects("watch:\n  poll: 1s\n  poll: 2s\n", "config test is not valid YAML");
     }
 }

@@ -22,7 +22,9 @@ class FormatConfigTest {
     }
 
     private void rejects(String yaml, String message) {
-        assertThatThrownBy(() -> parse(yaml)).isInstanceOf(ConfigException.class).hasMessageStartingWith(message);
+        assertThatThrownBy(() -> parse(yaml))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith(message);
     }
 
     @Test
@@ -44,7 +46,10 @@ class FormatConfigTest {
         assertThat(c.parser().kubernetes().service()).isEqualTo("{container}");
         assertThat(c.parser().keys().message()).containsExactly("text");
         assertThat(c.parser().keys().level()).containsExactly("level", "severity", "lvl");
-        assertThat(parse("parser:\n  format: docker\n  kubernetes:\n    service: ''\n").parser().kubernetes().service())
+        assertThat(parse("parser:\n  format: docker\n  kubernetes:\n    service: ''\n")
+                        .parser()
+                        .kubernetes()
+                        .service())
                 .isNull();
     }
 
@@ -67,28 +72,38 @@ class FormatConfigTest {
     @Test
     void invalidValuesNameTheirKey() {
         rejects("parser:\n  format: xml\n", "parser.format: must be one of text, json, logfmt, cri, docker");
-        rejects("parser:\n  format: json\n  content: json\n", "parser.content: is only for parser.format cri or docker");
+        rejects(
+                "parser:\n  format: json\n  content: json\n",
+                "parser.content: is only for parser.format cri or docker");
         rejects("parser:\n  format: cri\n  content: docker\n", "parser.content: must be one of text, json, logfmt");
         rejects("parser:\n  keys:\n    message: ['']\n", "parser.keys.message[0]: must not be empty");
         rejects("parser:\n  keys:\n    msg: [a]\n", "parser.keys.msg: unknown key");
         rejects("parser:\n  format: cri\n  kubernetes:\n    service: '{deployment}'\n", "parser.kubernetes.service:");
-        rejects("transform:\n  event_time:\n    layout: rfc2822\n", "transform.event_time.layout: must be one of rfc3339");
+        rejects(
+                "transform:\n  event_time:\n    layout: rfc2822\n",
+                "transform.event_time.layout: must be one of rfc3339");
         rejects("transform:\n  event_time:\n    zone: Mars/Olympus\n", "transform.event_time.zone: not a time zone");
         rejects("transform:\n  event_time:\n    layout: pattern\n", "transform.event_time.pattern: is required");
-        rejects("transform:\n  event_time:\n    layout: pattern\n    pattern: 'HH:mm'\n",
+        rejects(
+                "transform:\n  event_time:\n    layout: pattern\n    pattern: 'HH:mm'\n",
                 "transform.event_time.pattern: must name a whole date and time");
-        rejects("transform:\n  event_time:\n    layout: pattern\n    pattern: 'yyyy-{{'\n",
+        rejects(
+                "transform:\n  event_time:\n    layout: pattern\n    pattern: 'yyyy-{{'\n",
                 "transform.event_time.pattern: not a DateTimeFormatter pattern");
         rejects("transform:\n  event_time:\n    pattern: 'yyyy'\n", "transform.event_time.pattern: is set but");
         rejects("transform:\n  event_time:\n    field: ts\n", "transform.event_time.field: \"ts\" is neither");
-        rejects("transform:\n  add_fields:\n    stream: x\n", "transform.add_fields.stream: field \"stream\" is written");
+        rejects(
+                "transform:\n  add_fields:\n    stream: x\n",
+                "transform.add_fields.stream: field \"stream\" is written");
     }
 
     @Test
     void aTimeFieldMayBeAKeyOfAStructuredLine() throws Exception {
-        ForwarderConfig c = parse("parser:\n  format: logfmt\ntransform:\n  event_time:\n    field: at\n    layout: epoch_s\n");
+        ForwarderConfig c =
+                parse("parser:\n  format: logfmt\ntransform:\n  event_time:\n    field: at\n    layout: epoch_s\n");
         assertThat(c.transform().eventTime().field()).isEqualTo("at");
-        assertThat(List.of(TimeLayout.values())).extracting(TimeLayout::configName).contains("common_log", "syslog",
-                "log4j", "epoch_ms", "epoch_us", "epoch_ns");
+        assertThat(List.of(TimeLayout.values()))
+                .extracting(TimeLayout::configName)
+                .contains("common_log", "syslog", "log4j", "epoch_ms", "epoch_us", "epoch_ns");
     }
 }

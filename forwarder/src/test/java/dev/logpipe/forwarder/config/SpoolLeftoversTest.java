@@ -19,8 +19,8 @@ class SpoolLeftoversTest {
         Files.write(spool.resolve("00000000000000000001.seg"), new byte[100]);
         Files.write(spool.resolve("00000000000000000002.seg"), new byte[0]);
         Files.writeString(spool.resolve("cursor"), "x");
-        assertThat(SpoolLeftovers.describe(spool)).contains(spool.toString(), "1 segment file(s), 100 bytes",
-                "sink.spool.enabled: true");
+        assertThat(SpoolLeftovers.describe(spool))
+                .contains(spool.toString(), "1 segment file(s), 100 bytes", "sink.spool.enabled: true");
         assertThat(SpoolLeftovers.describe(dir.resolve("missing"))).isNull();
     }
 }

@@ -22,27 +22,40 @@ class ConfigValidationTest extends WorkspaceTest {
 
     private static final int EXIT_CONFIG = 2;
 
-
     static Stream<Arguments> invalidConfigurations() {
         return Stream.of(
                 invalid("unknown key", c -> c.set("watch.pol", "1s"), "watch.pol: unknown key"),
-                invalid("unknown nested key", c -> c.set("watch.state.flush_intervall", "1s"),
+                invalid(
+                        "unknown nested key",
+                        c -> c.set("watch.state.flush_intervall", "1s"),
                         "watch.state.flush_intervall: unknown key"),
-                invalid("bad duration", c -> c.set("watch.poll", "fast"),
+                invalid(
+                        "bad duration",
+                        c -> c.set("watch.poll", "fast"),
                         "watch.poll: must be a duration like 250ms, 1s, 5m or 0, was \"fast\""),
-                invalid("negative duration", c -> c.set("watch.state.flush_interval", "-1s"),
+                invalid(
+                        "negative duration",
+                        c -> c.set("watch.state.flush_interval", "-1s"),
                         "watch.state.flush_interval: must be a duration"),
-                invalid("watermark file inside a watched source",
+                invalid(
+                        "watermark file inside a watched source",
                         c -> c.source(Path.of("logs"), "*").set("watch.state.path", "logs/watermarks.json"),
                         "watch.state.path: " + "%ROOT%/logs/watermarks.json is inside watched source"),
-                invalid("watermark lock file inside a watched source",
+                invalid(
+                        "watermark lock file inside a watched source",
                         c -> c.source(Path.of("logs"), "*.lock").set("watch.state.path", "logs/wm.json"),
                         "watch.state.path: %ROOT%/logs/wm.json.lock is inside watched source"),
-                invalid("logging.file inside a watched source", c -> c.set("logging.file", "logs/forwarder.log"),
+                invalid(
+                        "logging.file inside a watched source",
+                        c -> c.set("logging.file", "logs/forwarder.log"),
                         "logging.file: %ROOT%/logs/forwarder.log is inside watched source"),
-                invalid("sink file inside a watched source", c -> c.set("sink.file.path", "logs/out.log"),
+                invalid(
+                        "sink file inside a watched source",
+                        c -> c.set("sink.file.path", "logs/out.log"),
                         "sink.file.path: %ROOT%/logs/out.log is inside watched source"),
-                invalid("multiline without header pattern", c -> c.set("parser.type", "multiline"),
+                invalid(
+                        "multiline without header pattern",
+                        c -> c.set("parser.type", "multiline"),
                         "parser.multiline.header_pattern: is required when parser.type is multiline"));
     }
 
@@ -60,8 +73,9 @@ class ConfigValidationTest extends WorkspaceTest {
 
         List<String> lines = p.log().lines().toList();
         assertThat(lines).as("stderr").hasSize(1);
-        assertThat(lines.get(0)).startsWith("log-forwarder: configuration error: "
-                + message.replace("%ROOT%", ws.root().toString()));
+        assertThat(lines.get(0))
+                .startsWith("log-forwarder: configuration error: "
+                        + message.replace("%ROOT%", ws.root().toString()));
         assertThat(ws.watermarks().getParent()).doesNotExist();
         assertThat(ws.sinkFile().getParent()).doesNotExist();
     }

@@ -39,6 +39,7 @@ class CrashLoopTest extends WorkspaceTest {
     private static final int KILLS = 14;
     /** Kill -9 rounds of this run of the loop. */
     protected int kills = KILLS;
+
     static final Duration FLUSH_INTERVAL = Duration.ofMillis(200);
     /** Flush interval plus a poll round plus slack: after this, the watermark file holds every commit. */
     private static final long SETTLED_MILLIS = 600;
@@ -47,6 +48,7 @@ class CrashLoopTest extends WorkspaceTest {
 
     /** Line numbers each run delivered, in sink order; index = run. */
     private final List<List<Integer>> segments = new ArrayList<>();
+
     private final Map<Integer, SinkRecord> firstDelivery = new HashMap<>();
     private final Map<Integer, Integer> firstRun = new HashMap<>();
     private final Map<Integer, List<String>> deliveries = new HashMap<>();
@@ -54,7 +56,8 @@ class CrashLoopTest extends WorkspaceTest {
 
     @BeforeEach
     void configure() {
-        ws.config().source(ws.logs(), "app.log*")
+        ws.config()
+                .source(ws.logs(), "app.log*")
                 .set("watch.state.flush_interval", FLUSH_INTERVAL.toMillis() + "ms")
                 .set("watch.rotate_wait", "1s");
         writer = new RotatingWriter(ws.logs(), 700, 8);
@@ -107,37 +110,52 @@ class CrashLoopTest extends WorkspaceTest {
             persisted = persistedWatermarks();
 
             List<Integer> segment = segments.get(run);
-            assertThat(new HashSet<>(segment)).as("run %d delivers no line twice", run).hasSameSizeAs(segment);
+            assertThat(new HashSet<>(segment))
+                    .as("run %d delivers no line twice", run)
+                    .hasSameSizeAs(segment);
             Set<Integer> duplicates = new HashSet<>(segment);
             duplicates.retainAll(deliveredBefore(run));
-            assertThat(duplicates).as("run %d re-sent exactly the lines at or after the persisted watermark", run)
+            assertThat(duplicates)
+                    .as("run %d re-sent exactly the lines at or after the persisted watermark", run)
                     .isEqualTo(expectedReplays);
             if (previousKillQuiet) {
-                assertThat(replayed).as("lines_replayed of run %d after an idle kill", run)
+                assertThat(replayed)
+                        .as("lines_replayed of run %d after an idle kill", run)
                         .isEqualTo(duplicates.size());
             } else {
-                assertThat(replayed).as("lines_replayed of run %d never over-counts", run)
+                assertThat(replayed)
+                        .as("lines_replayed of run %d never over-counts", run)
                         .isLessThanOrEqualTo(duplicates.size());
             }
-            summary.add(String.format("run %2d: %-22s %5d records, %4d duplicates, replayed=%d", run,
+            summary.add(String.format(
+                    "run %2d: %-22s %5d records, %4d duplicates, replayed=%d",
+                    run,
                     last ? "SIGTERM after catch-up" : (quiet ? "idle" : "busy") + " kill after " + delayMillis + " ms",
-                    segment.size(), duplicates.size(), replayed));
+                    segment.size(),
+                    duplicates.size(),
+                    replayed));
             replayedTotal += replayed;
             duplicatesTotal += duplicates.size();
             previousKillQuiet = quiet;
             if (quiet && delayMillis >= SETTLED_MILLIS) {
-                assertThat(replaysExpected(persisted)).as("an idle kill after the flush window leaves nothing to "
-                        + "replay (run %d)", run).isEmpty();
+                assertThat(replaysExpected(persisted))
+                        .as("an idle kill after the flush window leaves nothing to " + "replay (run %d)", run)
+                        .isEmpty();
             }
         }
 
         List<RotatingWriter.Written> all = writer.written();
         assertThat(delivered).as("every written line delivered").hasSize(all.size());
-        assertThat(firstDelivery.values().stream().map(SinkRecord::recordId).distinct().count())
-                .as("distinct lines, distinct record ids").isEqualTo(all.size());
+        assertThat(firstDelivery.values().stream()
+                        .map(SinkRecord::recordId)
+                        .distinct()
+                        .count())
+                .as("distinct lines, distinct record ids")
+                .isEqualTo(all.size());
         assertThat(writer.inodes().size()).as("rotations happened").isGreaterThan(5);
-        System.out.printf("crash loop seed=%d lines=%d files=%d duplicates=%d replayed_counted=%d%n%s%n", seed,
-                all.size(), writer.inodes().size(), duplicatesTotal, replayedTotal, String.join("\n", summary));
+        System.out.printf(
+                "crash loop seed=%d lines=%d files=%d duplicates=%d replayed_counted=%d%n%s%n",
+                seed, all.size(), writer.inodes().size(), duplicatesTotal, replayedTotal, String.join("\n", summary));
     }
 
     /** Lines already delivered whose offset is at or after their file's persisted watermark. */
@@ -161,7 +179,8 @@ class CrashLoopTest extends WorkspaceTest {
                 missing.add(n);
             }
         }
-        await("run " + run + " to re-send " + replays.size() + " lines and catch up").atMost(Delivered.TIMEOUT)
+        await("run " + run + " to re-send " + replays.size() + " lines and catch up")
+                .atMost(Delivered.TIMEOUT)
                 .pollInterval(Duration.ofMillis(20))
                 .until(() -> {
                     poll(run);
@@ -171,7 +190,9 @@ class CrashLoopTest extends WorkspaceTest {
     }
 
     private void awaitAllWrittenDelivered(int run) {
-        await("every written line delivered").atMost(Delivered.TIMEOUT).pollInterval(Duration.ofMillis(20))
+        await("every written line delivered")
+                .atMost(Delivered.TIMEOUT)
+                .pollInterval(Duration.ofMillis(20))
                 .until(() -> {
                     poll(run);
                     return delivered.size() == writer.count();
@@ -190,9 +211,12 @@ class CrashLoopTest extends WorkspaceTest {
             SinkRecord first = firstDelivery.putIfAbsent(n, r);
             firstRun.putIfAbsent(n, run);
             if (first != null) {
-                assertThat(r.recordId()).as("a replay of line %d in run %d carries the record_id of its first delivery "
-                        + "in run %d (%s); replay: %s; inodes by generation %s; nearby deliveries:%n%s%nlogs:%n%s", n, run,
-                        firstRun.get(n), first, r, writer.inodes(), around(n), logs()).isEqualTo(first.recordId());
+                assertThat(r.recordId())
+                        .as(
+                                "a replay of line %d in run %d carries the record_id of its first delivery "
+                                        + "in run %d (%s); replay: %s; inodes by generation %s; nearby deliveries:%n%s%nlogs:%n%s",
+                                n, run, firstRun.get(n), first, r, writer.inodes(), around(n), logs())
+                        .isEqualTo(first.recordId());
             }
             segments.get(run).add(n);
             delivered.add(n);
@@ -210,7 +234,8 @@ class CrashLoopTest extends WorkspaceTest {
     /** inode -> offset of the watermark file as the killed run left it on disk. */
     private Map<Long, Long> persistedWatermarks() {
         Map<Long, Long> out = new HashMap<>();
-        for (Map.Entry<String, WatermarkFile.Entry> e : WatermarkFile.read(ws.watermarks()).entrySet()) {
+        for (Map.Entry<String, WatermarkFile.Entry> e :
+                WatermarkFile.read(ws.watermarks()).entrySet()) {
             Long before = out.put(e.getValue().inode(), e.getValue().offset());
             assertThat(before).as("one entry per file identity; %s", e.getKey()).isNull();
         }

@@ -12,7 +12,8 @@ class CriCrashLoopTest extends CrashLoopTest {
     @BeforeEach
     @Override
     void configure() {
-        ws.config().source(ws.logs(), "app.log*")
+        ws.config()
+                .source(ws.logs(), "app.log*")
                 .set("watch.state.flush_interval", FLUSH_INTERVAL.toMillis() + "ms")
                 .set("watch.rotate_wait", "1s")
                 .set("parser.format", "cri");

@@ -52,7 +52,8 @@ final class Delivered {
 
     /** Waits until some record carries {@code message}; returns all records. */
     List<SinkRecord> awaitMessage(String message) {
-        return awaitRecords(r -> r.stream().anyMatch(x -> x.message().equals(message)),
+        return awaitRecords(
+                r -> r.stream().anyMatch(x -> x.message().equals(message)),
                 "a record with message \"" + message + "\"");
     }
 }

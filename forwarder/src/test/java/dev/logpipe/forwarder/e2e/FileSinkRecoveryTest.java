@@ -20,7 +20,6 @@ class FileSinkRecoveryTest extends WorkspaceTest {
         return false;
     }
 
-
     @Test
     void tornLastRecordOfACrashedRunIsCutOffBeforeNewRecordsAreAppended() throws IOException {
         String complete = "{\"schema_version\":3,\"record_id\":\"00000000000000000000000000000001\","
@@ -36,7 +35,8 @@ class FileSinkRecoveryTest extends WorkspaceTest {
         p.stop();
 
         List<JsonNode> records = NdjsonTail.readAll(ws.sinkFile()); // fails on any torn or glued line
-        assertThat(records).extracting(n -> n.get("message").textValue())
+        assertThat(records)
+                .extracting(n -> n.get("message").textValue())
                 .containsExactly("from an earlier run", Lines.numbered(1), Lines.numbered(2), Lines.numbered(3));
     }
 }

@@ -15,6 +15,7 @@ final class ForwarderProcess implements AutoCloseable {
     static final String MAIN_CLASS = "dev.logpipe.forwarder.cli.ForwarderCommand";
     /** A JVM that exits because of SIGTERM reports 128 + 15, after its shutdown hooks ran. */
     static final int EXIT_SIGTERM = 143;
+
     static final int EXIT_SIGKILL = 137;
     static final Duration START_TIMEOUT = Duration.ofSeconds(30);
 

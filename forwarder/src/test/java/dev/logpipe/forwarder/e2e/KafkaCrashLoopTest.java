@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -32,16 +33,17 @@ class KafkaCrashLoopTest extends WorkspaceTest {
     private static final int KILLS = 8;
     /** At most this many lines per run, written in chunks while the forwarder publishes. */
     private static final int LINES_PER_RUN = 400;
+
     private static final int LINES_PER_CHUNK = 20;
 
     @RegisterExtension
     static final EmbeddedBrokerExtension KAFKA = new EmbeddedBrokerExtension();
 
-
     @BeforeEach
     void configure() throws Exception {
         KAFKA.createTopic(TOPIC, 1);
-        ws.config().set("sink.type", "kafka")
+        ws.config()
+                .set("sink.type", "kafka")
                 .set("sink.kafka.bootstrap_servers", KAFKA.bootstrapServers())
                 .set("sink.kafka.topic", TOPIC)
                 .set("watch.state.flush_interval", "200ms");
@@ -82,30 +84,41 @@ class KafkaCrashLoopTest extends WorkspaceTest {
         for (String r : records) {
             JsonNode json = JSON.readTree(r);
             String message = json.get("message").asText();
-            String previous = idOfMessage.putIfAbsent(message, json.get("record_id").asText());
+            String previous =
+                    idOfMessage.putIfAbsent(message, json.get("record_id").asText());
             if (previous != null) {
                 duplicates++;
-                assertThat(json.get("record_id").asText()).as("a replay of %s keeps its record_id", message)
+                assertThat(json.get("record_id").asText())
+                        .as("a replay of %s keeps its record_id", message)
                         .isEqualTo(previous);
             }
         }
-        assertThat(idOfMessage.keySet()).as("no line lost (seed %d)", seed)
+        assertThat(idOfMessage.keySet())
+                .as("no line lost (seed %d)", seed)
                 .containsExactlyInAnyOrder(Lines.numbered(1, written));
-        assertThat(duplicates).as("duplicates are bounded by what each killed run published after its last "
-                + "watermark write (%d runs of %d lines)", KILLS, LINES_PER_RUN)
+        assertThat(duplicates)
+                .as(
+                        "duplicates are bounded by what each killed run published after its last "
+                                + "watermark write (%d runs of %d lines)",
+                        KILLS, LINES_PER_RUN)
                 .isLessThanOrEqualTo(KILLS * LINES_PER_RUN);
         // The counter sees replays of acknowledged lines; lines the broker had taken but not yet acknowledged
         // when the process died are duplicates it cannot know about (docs/monitoring.md), never the reverse.
-        assertThat(replayedCounted).as("lines_replayed never over-counts (%d duplicates)", duplicates)
+        assertThat(replayedCounted)
+                .as("lines_replayed never over-counts (%d duplicates)", duplicates)
                 .isLessThanOrEqualTo(duplicates);
-        assertThat(replayedCounted).as("lines_replayed counts the replays (%d duplicates)", duplicates)
+        assertThat(replayedCounted)
+                .as("lines_replayed counts the replays (%d duplicates)", duplicates)
                 .isGreaterThan(0);
     }
 
     private static void awaitInTopic(int lines) {
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).until(() ->
-                distinctMessages(TopicContents.readAll(KAFKA.bootstrapServers(), TOPIC, Duration.ofSeconds(20)))
-                        .size() >= lines);
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(60))
+                .until(() ->
+                        distinctMessages(TopicContents.readAll(KAFKA.bootstrapServers(), TOPIC, Duration.ofSeconds(20)))
+                                        .size()
+                                >= lines);
     }
 
     private static Set<String> distinctMessages(List<ConsumerRecord<String, String>> records) throws Exception {

@@ -28,22 +28,26 @@ class LineWatermarkTest extends WorkspaceTest {
             long lineEnd = app.size();
             int expected = i;
             await("line " + i + " published and the watermark at its end (" + lineEnd + ")")
-                    .atMost(Delivered.TIMEOUT).pollInterval(Duration.ofMillis(10))
+                    .atMost(Delivered.TIMEOUT)
+                    .pollInterval(Duration.ofMillis(10))
                     .until(() -> ws.delivered().records().size() == expected
                             && WatermarkFile.offset(ws.watermarks(), app.path()) == lineEnd);
         }
 
         long endOfLine5 = app.size();
         app.raw("line-006 without its newline yet");
-        await("the partial line is read").atMost(Delivered.TIMEOUT)
+        await("the partial line is read")
+                .atMost(Delivered.TIMEOUT)
                 .until(() -> p.counter("log_forwarder_bytes_read_total") == app.size());
-        await("the watermark stays at the last line boundary").during(Duration.ofMillis(300))
+        await("the watermark stays at the last line boundary")
+                .during(Duration.ofMillis(300))
                 .atMost(Duration.ofSeconds(2))
                 .until(() -> WatermarkFile.offset(ws.watermarks(), app.path()) == endOfLine5
                         && ws.delivered().records().size() == 5);
 
         app.raw("\n");
-        await("line 6 published and the watermark at its end").atMost(Delivered.TIMEOUT)
+        await("line 6 published and the watermark at its end")
+                .atMost(Delivered.TIMEOUT)
                 .until(() -> ws.delivered().records().size() == 6
                         && WatermarkFile.offset(ws.watermarks(), app.path()) == app.size());
         p.stop();

@@ -4,8 +4,7 @@ import java.util.stream.IntStream;
 
 /** Numbered line texts, so a test can state exactly which lines it expects. */
 final class Lines {
-    private Lines() {
-    }
+    private Lines() {}
 
     /** {@code line-001 .. line-NNN} for {@code from..to} inclusive, padded with {@code payload}. */
     static String[] numbered(int from, int to) {

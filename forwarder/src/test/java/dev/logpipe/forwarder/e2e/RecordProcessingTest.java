@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.logpipe.testkit.LogFile;
 import dev.logpipe.testkit.NdjsonTail;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,7 +24,8 @@ class RecordProcessingTest extends WorkspaceTest {
         ForwarderProcess p = ws.startAndAwait();
 
         List<SinkRecord> records = ws.delivered().awaitAtLeast(3);
-        await("watermark past the long line").atMost(Delivered.TIMEOUT)
+        await("watermark past the long line")
+                .atMost(Delivered.TIMEOUT)
                 .until(() -> WatermarkFile.offset(ws.watermarks(), app.path()) == app.size());
         assertThat(p.counter("log_forwarder_lines_truncated_total")).isEqualTo(1);
         assertThat(p.counter("log_forwarder_lines_read_total")).isEqualTo(3);
@@ -31,8 +33,10 @@ class RecordProcessingTest extends WorkspaceTest {
 
         assertThat(records).extracting(SinkRecord::message).containsExactly("short-1", "x".repeat(1024), "short-2");
         assertThat(records).extracting(SinkRecord::truncated).containsExactly(false, true, false);
-        assertThat(records).extracting(SinkRecord::offset)
-                .containsExactlyElementsOf(app.written().stream().map(LogFile.Line::startOffset).toList());
+        assertThat(records)
+                .extracting(SinkRecord::offset)
+                .containsExactlyElementsOf(
+                        app.written().stream().map(LogFile.Line::startOffset).toList());
     }
 
     @Test
@@ -53,20 +57,23 @@ class RecordProcessingTest extends WorkspaceTest {
 
     @Test
     void linesSkippedByTheExtractTransformAdvanceTheWatermarkAndMatchesGetTheirFields() {
-        ws.config().set("transform.extract.pattern", "^(?P<level>[A-Za-z]+) (?P<user>u\\d+) ")
+        ws.config()
+                .set("transform.extract.pattern", "^(?P<level>[A-Za-z]+) (?P<user>u\\d+) ")
                 .set("transform.extract.on_no_match", "skip")
-                .set("transform.add_fields", java.util.Map.of("env", "test"));
-        LogFile app = ws.logFile("app.log").lines("warning u1 disk almost full", "no structure here",
-                "ERROR u2 disk full", "trailing junk");
+                .set("transform.add_fields", Map.of("env", "test"));
+        LogFile app = ws.logFile("app.log")
+                .lines("warning u1 disk almost full", "no structure here", "ERROR u2 disk full", "trailing junk");
         ForwarderProcess p = ws.startAndAwait();
 
-        await("both skipped lines counted and the watermark at the end").atMost(Delivered.TIMEOUT)
+        await("both skipped lines counted and the watermark at the end")
+                .atMost(Delivered.TIMEOUT)
                 .until(() -> p.counter("log_forwarder_records_filtered_total") == 2
                         && WatermarkFile.offset(ws.watermarks(), app.path()) == app.size());
         p.stop();
 
         List<JsonNode> raw = NdjsonTail.readAll(ws.sinkFile());
-        assertThat(raw).extracting(n -> n.get("message").textValue())
+        assertThat(raw)
+                .extracting(n -> n.get("message").textValue())
                 .containsExactly("warning u1 disk almost full", "ERROR u2 disk full");
         assertThat(raw).extracting(n -> n.get("level").textValue()).containsExactly("WARN", "ERROR");
         assertThat(raw).extracting(n -> n.get("fields").get("user").textValue()).containsExactly("u1", "u2");

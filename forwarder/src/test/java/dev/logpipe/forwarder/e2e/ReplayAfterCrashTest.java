@@ -3,8 +3,12 @@ package dev.logpipe.forwarder.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.logpipe.testkit.LogFile;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -57,7 +61,7 @@ class ReplayAfterCrashTest extends WorkspaceTest {
     }
 
     @Test
-    void replaysAreStillCountedWhenTheRunInBetweenDiedBeforeRepublishing() throws java.io.IOException {
+    void replaysAreStillCountedWhenTheRunInBetweenDiedBeforeRepublishing() throws IOException {
         LogFile app = ws.logFile("app.log").lines(Lines.numbered(1, 3));
         ForwarderProcess first = ws.startAndAwait();
         ws.delivered().awaitAtLeast(3);
@@ -65,14 +69,14 @@ class ReplayAfterCrashTest extends WorkspaceTest {
         first.kill();
 
         // A crash loop: the next run dies at startup (here: its sink cannot be opened) before it re-publishes.
-        java.nio.file.Path saved = ws.root().resolve("sink.saved");
-        java.nio.file.Files.move(ws.sinkFile(), saved);
-        java.nio.file.Files.createDirectories(ws.sinkFile());
+        Path saved = ws.root().resolve("sink.saved");
+        Files.move(ws.sinkFile(), saved);
+        Files.createDirectories(ws.sinkFile());
         ForwarderProcess failing = ws.start();
         assertThat(failing.awaitExit()).isEqualTo(1);
         assertThat(failing.log()).contains("log-forwarder: cannot start");
-        java.nio.file.Files.delete(ws.sinkFile());
-        java.nio.file.Files.move(saved, ws.sinkFile());
+        Files.delete(ws.sinkFile());
+        Files.move(saved, ws.sinkFile());
 
         ForwarderProcess third = ws.startAndAwait();
         ws.delivered().awaitAtLeast(6);
@@ -85,7 +89,8 @@ class ReplayAfterCrashTest extends WorkspaceTest {
     private void assertReplaysAreIdentical(int lines) {
         List<SinkRecord> records = ws.delivered().records();
         assertThat(records).hasSize(2 * lines);
-        assertThat(records.subList(lines, 2 * lines)).as("the replay, record for record")
+        assertThat(records.subList(lines, 2 * lines))
+                .as("the replay, record for record")
                 .containsExactlyElementsOf(records.subList(0, lines));
     }
 
@@ -96,7 +101,8 @@ class ReplayAfterCrashTest extends WorkspaceTest {
      * tests are about.
      */
     private static void awaitAcknowledged(ForwarderProcess p, long records) {
-        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
                 .until(() -> p.counter("log_forwarder_records_published_total") == records);
     }
 }

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -16,8 +17,7 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class RotatingWriter implements AutoCloseable {
     /** Where line {@code number} went: generation (0 = first app.log) and start offset in that file. */
-    record Written(int number, int generation, long offset) {
-    }
+    record Written(int number, int generation, long offset) {}
 
     private static final int LINES_PER_CHUNK = 10;
     private static final int LINES_AFTER_RENAME = 2;
@@ -35,7 +35,10 @@ final class RotatingWriter implements AutoCloseable {
     private LogFile file;
 
     /** How lines are written: as they are, or framed like a container runtime's CRI log file. */
-    enum Framing { PLAIN, CRI }
+    enum Framing {
+        PLAIN,
+        CRI
+    }
 
     private final Framing framing;
 
@@ -89,7 +92,7 @@ final class RotatingWriter implements AutoCloseable {
                 } finally {
                     gate.unlock();
                 }
-                java.util.concurrent.locks.LockSupport.parkNanos(pauseBetweenChunksNanos); // pacing, not waiting
+                LockSupport.parkNanos(pauseBetweenChunksNanos); // pacing, not waiting
             }
         } catch (Throwable t) {
             failure = t;

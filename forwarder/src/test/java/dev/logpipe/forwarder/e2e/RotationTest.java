@@ -3,10 +3,14 @@ package dev.logpipe.forwarder.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.logpipe.testkit.LogFile;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -30,7 +34,7 @@ class RotationTest extends WorkspaceTest {
         Path rotated = ws.log("app.log.1");
         app.renameTo(rotated);
         app.lines(Lines.numbered(51, 60)); // the application still writes through its old descriptor
-        app.reopen();                       // then reopens: a new app.log
+        app.reopen(); // then reopens: a new app.log
         app.lines(Lines.numbered(61, 100));
         ws.delivered().awaitAtLeast(100);
 
@@ -46,7 +50,8 @@ class RotationTest extends WorkspaceTest {
         assertExactlyOnce(app, 100);
         String fromBeginning = "tailing file from beginning path=" + app.path();
         assertThat(p.log().lines().filter(l -> l.endsWith(fromBeginning) || l.contains(fromBeginning + " (")))
-                .as("tailed from the beginning twice: the original file and its successor").hasSize(2);
+                .as("tailed from the beginning twice: the original file and its successor")
+                .hasSize(2);
     }
 
     @Test
@@ -65,8 +70,10 @@ class RotationTest extends WorkspaceTest {
 
         List<SinkRecord> records = ws.delivered().records();
         assertThat(records).extracting(SinkRecord::message).containsExactly(Lines.numbered(1, 25));
-        assertThat(records.subList(20, 25)).extracting(SinkRecord::offset)
-                .containsExactlyElementsOf(app.written().subList(20, 25).stream().map(LogFile.Line::startOffset)
+        assertThat(records.subList(20, 25))
+                .extracting(SinkRecord::offset)
+                .containsExactlyElementsOf(app.written().subList(20, 25).stream()
+                        .map(LogFile.Line::startOffset)
                         .toList());
         assertThat(records.get(20).offset()).isZero();
         assertThat(WatermarkFile.offset(ws.watermarks(), app.path())).isEqualTo(app.size());
@@ -100,18 +107,20 @@ class RotationTest extends WorkspaceTest {
         second.stop();
 
         assertExactlyOnce(app, 25);
-        assertThat(ws.delivered().records().subList(10, 25)).extracting(SinkRecord::message)
-                .as("the rest of the old file before the new file").startsWith(Lines.numbered(11, 17));
+        assertThat(ws.delivered().records().subList(10, 25))
+                .extracting(SinkRecord::message)
+                .as("the rest of the old file before the new file")
+                .startsWith(Lines.numbered(11, 17));
     }
 
     @Test
-    void fileDeletedWhileRunningIsStillReadToItsEndThroughTheOpenDescriptor() throws java.io.IOException {
+    void fileDeletedWhileRunningIsStillReadToItsEndThroughTheOpenDescriptor() throws IOException {
         LogFile app = ws.logFile("app.log").lines(Lines.numbered(1, 10));
         ForwarderProcess p = ws.startAndAwait();
         ws.delivered().awaitAtLeast(10);
 
         app.lines(Lines.numbered(11, 60));
-        java.nio.file.Files.delete(app.path()); // rotated away and removed at once, before the forwarder looked
+        Files.delete(app.path()); // rotated away and removed at once, before the forwarder looked
         app.reopen();
         app.lines(Lines.numbered(61, 70));
         ws.delivered().awaitAtLeast(70);
@@ -119,19 +128,20 @@ class RotationTest extends WorkspaceTest {
         p.stop();
 
         assertThat(ws.delivered().messages()).containsExactlyInAnyOrder(Lines.numbered(1, 70));
-        assertThat(ws.delivered().messages().subList(10, 60)).as("the deleted file is drained before its successor")
+        assertThat(ws.delivered().messages().subList(10, 60))
+                .as("the deleted file is drained before its successor")
                 .containsExactly(Lines.numbered(11, 60));
     }
 
     @Test
-    void fileRotatedAndDeletedWhileStoppedIsCountedAsGapBytesNotSilentlyForgotten() throws java.io.IOException {
+    void fileRotatedAndDeletedWhileStoppedIsCountedAsGapBytesNotSilentlyForgotten() throws IOException {
         String unread = "line-011 was still being written at the stop";
         LogFile app = ws.logFile("app.log").lines(Lines.numbered(1, 10)).raw(unread);
         ForwarderProcess first = ws.startAndAwait();
         ws.delivered().awaitAtLeast(10);
         first.stop(); // the watermark stops before the unterminated line; its size includes it
 
-        java.nio.file.Files.delete(app.path());
+        Files.delete(app.path());
         app.reopen();
         app.lines(Lines.numbered(21, 23));
         ForwarderProcess second = ws.startAndAwait();
@@ -141,17 +151,18 @@ class RotationTest extends WorkspaceTest {
         assertThat(second.counter("log_forwarder_gap_bytes_total")).isEqualTo(unread.length());
         second.stop();
 
-        assertThat(ws.delivered().messages()).containsExactly(
-                java.util.stream.Stream.concat(java.util.Arrays.stream(Lines.numbered(1, 10)),
-                        java.util.Arrays.stream(Lines.numbered(21, 23))).toArray(String[]::new));
+        assertThat(ws.delivered().messages())
+                .containsExactly(
+                        Stream.concat(Arrays.stream(Lines.numbered(1, 10)), Arrays.stream(Lines.numbered(21, 23)))
+                                .toArray(String[]::new));
     }
 
     /** Lines 1..n each delivered once, each with the offset it was written at in its file. */
     private void assertExactlyOnce(LogFile app, int n) {
         List<SinkRecord> records = ws.delivered().records();
         assertThat(records).extracting(SinkRecord::message).containsExactlyInAnyOrder(Lines.numbered(1, n));
-        Map<String, Long> writtenAt = app.written().stream()
-                .collect(Collectors.toMap(LogFile.Line::text, LogFile.Line::startOffset));
+        Map<String, Long> writtenAt =
+                app.written().stream().collect(Collectors.toMap(LogFile.Line::text, LogFile.Line::startOffset));
         for (SinkRecord r : records) {
             assertThat(r.offset()).as("offset of %s", r.message()).isEqualTo(writtenAt.get(r.message()));
         }

@@ -7,8 +7,11 @@ record SinkRecord(String recordId, String message, String path, long offset, boo
 
     static SinkRecord of(JsonNode n) {
         JsonNode fields = n.required("fields");
-        return new SinkRecord(n.required("record_id").textValue(), n.required("message").textValue(),
-                fields.required("log.file.path").textValue(), fields.required("log.offset").longValue(),
+        return new SinkRecord(
+                n.required("record_id").textValue(),
+                n.required("message").textValue(),
+                fields.required("log.file.path").textValue(),
+                fields.required("log.offset").longValue(),
                 fields.path("log.truncated").asBoolean(false));
     }
 }

@@ -33,7 +33,8 @@ class SpoolCrashTest extends WorkspaceTest {
     @BeforeEach
     void configure() {
         port = FreePort.pick();
-        ws.config().set("sink.type", "http")
+        ws.config()
+                .set("sink.type", "http")
                 .set("sink.http.url", "http://127.0.0.1:" + port + "/api/v1/logs")
                 .set("sink.http.compression", "none")
                 .set("sink.spool.enabled", true)
@@ -67,9 +68,10 @@ class SpoolCrashTest extends WorkspaceTest {
         LogFile app = ws.logFile("app.log").lines(Lines.numbered(1, 500));
         Path file = ws.log("app.log");
         ForwarderProcess first = ws.startAndAwait();
-        await().atMost(Duration.ofSeconds(20)).until(() -> WatermarkFile.offset(ws.watermarks(), file)
-                == Files.size(file));
-        assertThat(first.metrics().value("log_forwarder_spool_records")).as("all 500 wait in the spool")
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> WatermarkFile.offset(ws.watermarks(), file) == Files.size(file));
+        assertThat(first.metrics().value("log_forwarder_spool_records"))
+                .as("all 500 wait in the spool")
                 .isEqualTo(500);
         assertThat(first.metrics().value("log_forwarder_sink_up")).isZero();
         first.kill();
@@ -78,10 +80,12 @@ class SpoolCrashTest extends WorkspaceTest {
         app.lines(Lines.numbered(501, 600));
         ForwarderProcess second = ws.startAndAwait();
         await().atMost(Duration.ofSeconds(30)).until(() -> received.size() >= 600);
-        assertThat(received).as("each line once, spooled ones first, in file order")
+        assertThat(received)
+                .as("each line once, spooled ones first, in file order")
                 .containsExactly(Lines.numbered(1, 600));
         await().atMost(Duration.ofSeconds(10)).until(() -> second.metrics().value("log_forwarder_spool_records") == 0);
-        assertThat(second.counter("log_forwarder_spool_records_delivered_total")).isEqualTo(600);
+        assertThat(second.counter("log_forwarder_spool_records_delivered_total"))
+                .isEqualTo(600);
         assertThat(second.log()).contains("spool holds 500 records");
         second.stop();
     }

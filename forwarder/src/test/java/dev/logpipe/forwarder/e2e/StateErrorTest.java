@@ -25,7 +25,6 @@ class StateErrorTest extends WorkspaceTest {
     private static final int EXIT_STATE = 3;
     private static final String CORRUPT = "{\"files\": {\"/var/log/app.log\": {\"offset\": 12";
 
-
     @Test
     void corruptWatermarkFileMakesTheForwarderRefuseToStartWithExitCode3NamingTheFile() throws IOException {
         ws.logFile("app.log").lines(Lines.numbered(1, 3));
@@ -34,8 +33,10 @@ class StateErrorTest extends WorkspaceTest {
         ForwarderProcess p = ws.start();
         assertThat(p.awaitExit()).isEqualTo(EXIT_STATE);
 
-        assertThat(p.log()).contains("log-forwarder: watermark file " + ws.watermarks() + " is corrupt")
-                .contains("--reset-watermarks").contains("watch.state.reset_on_corrupt");
+        assertThat(p.log())
+                .contains("log-forwarder: watermark file " + ws.watermarks() + " is corrupt")
+                .contains("--reset-watermarks")
+                .contains("watch.state.reset_on_corrupt");
         assertThat(Files.readString(ws.watermarks())).as("left as it was").isEqualTo(CORRUPT);
         assertThat(archives()).isEmpty();
         assertThat(ws.sinkFile()).as("nothing was published").doesNotExist();
@@ -60,10 +61,12 @@ class StateErrorTest extends WorkspaceTest {
         List<Path> archives = archives();
         assertThat(archives).hasSize(1);
         Path archive = archives.get(0);
-        assertThat(archive.getFileName().toString()).as("{path}.corrupt.{UTC timestamp}")
+        assertThat(archive.getFileName().toString())
+                .as("{path}.corrupt.{UTC timestamp}")
                 .matches("watermarks\\.json\\.corrupt\\.\\d{8}T\\d{6,9}Z");
         assertThat(Files.readString(archive)).isEqualTo(CORRUPT);
-        assertThat(p.log()).contains("watermark file " + ws.watermarks() + " was corrupt")
+        assertThat(p.log())
+                .contains("watermark file " + ws.watermarks() + " was corrupt")
                 .contains("archived it as " + archive);
         assertThat(ws.delivered().messages()).containsExactly(Lines.numbered(1, 3));
         assertThat(WatermarkFile.offset(ws.watermarks(), app.path())).isEqualTo(app.size());
@@ -77,8 +80,9 @@ class StateErrorTest extends WorkspaceTest {
 
         ForwarderProcess second = ws.start();
         assertThat(second.awaitExit()).isEqualTo(EXIT_STATE);
-        assertThat(second.log()).contains("log-forwarder: watermark file " + ws.watermarks()
-                + " is in use by another log-forwarder process");
+        assertThat(second.log())
+                .contains("log-forwarder: watermark file " + ws.watermarks()
+                        + " is in use by another log-forwarder process");
 
         app.lines(Lines.numbered(3));
         ws.delivered().awaitAtLeast(3);
@@ -89,7 +93,8 @@ class StateErrorTest extends WorkspaceTest {
 
     private List<Path> archives() throws IOException {
         try (Stream<Path> s = Files.list(ws.watermarks().getParent())) {
-            return s.filter(f -> f.getFileName().toString().startsWith("watermarks.json.corrupt.")).toList();
+            return s.filter(f -> f.getFileName().toString().startsWith("watermarks.json.corrupt."))
+                    .toList();
         }
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -15,11 +16,9 @@ final class WatermarkFile {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** One entry: byte offset and inode, the two fields the seed specifies. */
-    record Entry(long offset, long inode) {
-    }
+    record Entry(long offset, long inode) {}
 
-    private WatermarkFile() {
-    }
+    private WatermarkFile() {}
 
     /** The entries by source path; empty if the file does not exist yet. */
     static Map<String, Entry> read(Path file) {
@@ -35,13 +34,18 @@ final class WatermarkFile {
             JsonNode files = JSON.readTree(content).required("files");
             Map<String, Entry> out = new LinkedHashMap<>();
             for (Map.Entry<String, JsonNode> e : files.properties()) {
-                out.put(e.getKey(), new Entry(e.getValue().required("offset").longValue(),
-                        e.getValue().required("inode").longValue()));
+                out.put(
+                        e.getKey(),
+                        new Entry(
+                                e.getValue().required("offset").longValue(),
+                                e.getValue().required("inode").longValue()));
             }
             return out;
         } catch (IOException | IllegalArgumentException e) {
-            throw new AssertionError("watermark file " + file + " is not in the seed's format: "
-                    + new String(content, java.nio.charset.StandardCharsets.UTF_8), e);
+            throw new AssertionError(
+                    "watermark file " + file + " is not in the seed's format: "
+                            + new String(content, StandardCharsets.UTF_8),
+                    e);
         }
     }
 

@@ -31,15 +31,18 @@ class WatermarkResumeTest extends WorkspaceTest {
         app.lines(Lines.numbered(11, 12)); // and while it runs again
         ws.delivered().awaitAtLeast(12);
         assertThat(second.counter("log_forwarder_lines_read_total"))
-                .as("the second run reads only the 7 lines after the watermark").isEqualTo(7);
+                .as("the second run reads only the 7 lines after the watermark")
+                .isEqualTo(7);
         assertThat(second.counter("log_forwarder_lines_replayed_total")).isZero();
         second.stop();
 
         assertThat(second.log()).doesNotContain("tailing file from beginning");
         List<SinkRecord> records = ws.delivered().records();
         assertThat(records).extracting(SinkRecord::message).containsExactly(Lines.numbered(1, 12));
-        assertThat(records).extracting(SinkRecord::offset)
-                .containsExactlyElementsOf(app.written().stream().map(LogFile.Line::startOffset).toList());
+        assertThat(records)
+                .extracting(SinkRecord::offset)
+                .containsExactlyElementsOf(
+                        app.written().stream().map(LogFile.Line::startOffset).toList());
         assertThat(records).extracting(SinkRecord::recordId).doesNotHaveDuplicates();
         assertThat(WatermarkFile.offset(ws.watermarks(), app.path())).isEqualTo(app.size());
     }
@@ -52,7 +55,8 @@ class WatermarkResumeTest extends WorkspaceTest {
         ws.delivered().awaitAtLeast(2);
         first.stop();
         assertThat(WatermarkFile.offset(ws.watermarks(), app.path()))
-                .as("the watermark never points inside a line").isEqualTo(endOfLine2);
+                .as("the watermark never points inside a line")
+                .isEqualTo(endOfLine2);
         assertThat(ws.delivered().messages()).containsExactly("line-1", "line-2");
 
         ForwarderProcess second = ws.startAndAwait();
@@ -70,8 +74,10 @@ class WatermarkResumeTest extends WorkspaceTest {
     void seedFormatWatermarkFileLoadsAndResumesFromItsOffset() {
         LogFile app = ws.logFile("app.log").lines(Lines.numbered(1, 6));
         long endOfLine3 = app.written().get(2).endOffset();
-        WatermarkFile.write(ws.watermarks(), "{\n  \"files\": {\n    \"" + app.path() + "\": {\n      \"offset\": "
-                + endOfLine3 + ",\n      \"inode\": " + app.inode() + "\n    }\n  }\n}\n");
+        WatermarkFile.write(
+                ws.watermarks(),
+                "{\n  \"files\": {\n    \"" + app.path() + "\": {\n      \"offset\": " + endOfLine3
+                        + ",\n      \"inode\": " + app.inode() + "\n    }\n  }\n}\n");
 
         ForwarderProcess p = ws.startAndAwait();
         p.awaitLog("resuming file from watermark path=" + app.path() + " offset=" + endOfLine3);
@@ -91,9 +97,11 @@ class WatermarkResumeTest extends WorkspaceTest {
         long firstLineBytes = app.written().get(0).endOffset();
         // An entry a previous file with the same device and inode left behind: same identity to the OS,
         // different first bytes. Trusting it would skip lines 1 and 2 of this new file.
-        WatermarkFile.write(ws.watermarks(), "{\"files\":{\"" + app.path() + "\":{\"offset\":" + endOfLine2
-                + ",\"inode\":" + app.inode() + ",\"device\":" + LogFile.device(app.path())
-                + ",\"fingerprint\":\"0123456789abcdef\",\"fingerprint_bytes\":" + firstLineBytes + "}}}");
+        WatermarkFile.write(
+                ws.watermarks(),
+                "{\"files\":{\"" + app.path() + "\":{\"offset\":" + endOfLine2
+                        + ",\"inode\":" + app.inode() + ",\"device\":" + LogFile.device(app.path())
+                        + ",\"fingerprint\":\"0123456789abcdef\",\"fingerprint_bytes\":" + firstLineBytes + "}}}");
 
         ForwarderProcess p = ws.startAndAwait();
         p.awaitLog("tailing file from beginning path=" + app.path());

@@ -94,7 +94,8 @@ final class Workspace implements AutoCloseable {
             config.set("metrics.listen", "127.0.0.1:" + port);
         }
         config.writeTo(configFile());
-        List<String> args = new ArrayList<>(List.of("-config", configFile().getFileName().toString()));
+        List<String> args =
+                new ArrayList<>(List.of("-config", configFile().getFileName().toString()));
         args.addAll(List.of(extraArgs));
         ChildJvm jvm = ChildJvm.start(root, "forwarder-" + (started.size() + 1), ForwarderProcess.MAIN_CLASS, args);
         ForwarderProcess p = new ForwarderProcess(jvm, this, port);

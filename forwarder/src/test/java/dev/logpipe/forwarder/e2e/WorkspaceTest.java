@@ -13,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 abstract class WorkspaceTest {
     @TempDir
     Path tmp;
+
     Workspace ws;
 
     /** Whether forwarders started in the workspace expose /metrics. */

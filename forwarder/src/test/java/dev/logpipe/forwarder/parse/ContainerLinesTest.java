@@ -5,13 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.logpipe.forwarder.time.TimeParser;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** CRI and Docker lines decoded and reassembled, with the offsets a watermark may take. */
 class ContainerLinesTest {
-    record Rec(String text, long start, long end, long time, int flags, boolean truncated) {
-    }
+    record Rec(String text, long start, long end, long time, int flags, boolean truncated) {}
 
     private final List<Rec> out = new ArrayList<>();
     private final List<Long> floors = new ArrayList<>();
@@ -37,9 +37,10 @@ class ContainerLinesTest {
         feed("2026-12-01T08:00:00.5Z stdout P \"long \"");
         feed("2026-12-01T08:00:01Z stdout F ,\"n\":1}");
         feed("2026-12-01T08:00:02Z stderr F oops");
-        assertThat(out).containsExactly(
-                new Rec("{\"msg\":\"long \",\"n\":1}", 0, 126, 1796112000_000_000_001L, Emitter.STDOUT, false),
-                new Rec("oops", 126, 161, 1796112002_000_000_000L, Emitter.STDERR, false));
+        assertThat(out)
+                .containsExactly(
+                        new Rec("{\"msg\":\"long \",\"n\":1}", 0, 126, 1796112000_000_000_001L, Emitter.STDOUT, false),
+                        new Rec("oops", 126, 161, 1796112002_000_000_000L, Emitter.STDERR, false));
         assertThat(lines.hasPending()).isFalse();
     }
 
@@ -50,7 +51,9 @@ class ContainerLinesTest {
         feed("2026-12-01T08:00:00Z stderr F warning");
         feed("2026-12-01T08:00:00Z stdout F second half");
         assertThat(out).extracting(Rec::text).containsExactly("warning", "first half second half");
-        assertThat(floors.get(0)).as("the stdout piece is still held when stderr's line goes out").isZero();
+        assertThat(floors.get(0))
+                .as("the stdout piece is still held when stderr's line goes out")
+                .isZero();
         assertThat(out.get(1).start()).isZero();
     }
 
@@ -60,7 +63,8 @@ class ContainerLinesTest {
         feed("2026-12-01T08:00:00Z stdout P 0123456");
         feed("2026-12-01T08:00:00Z stdout P 789abc");
         feed("2026-12-01T08:00:00Z stdout F def");
-        assertThat(out).containsExactly(new Rec("0123456789", 0, offset, 1796112000_000_000_000L, Emitter.STDOUT, true));
+        assertThat(out)
+                .containsExactly(new Rec("0123456789", 0, offset, 1796112000_000_000_000L, Emitter.STDOUT, true));
     }
 
     @Test
@@ -68,28 +72,39 @@ class ContainerLinesTest {
         lines = new CriLines(1024);
         feed("2026-12-01T08:00:00Z stdout P cut by a rotation");
         lines.flushPartials(offset, 0, new LineParser(), emitter);
-        assertThat(out).containsExactly(new Rec("cut by a rotation", 0, offset, 1796112000_000_000_000L,
-                Emitter.STDOUT | Emitter.PARTIAL, false));
+        assertThat(out)
+                .containsExactly(new Rec(
+                        "cut by a rotation",
+                        0,
+                        offset,
+                        1796112000_000_000_000L,
+                        Emitter.STDOUT | Emitter.PARTIAL,
+                        false));
         assertThat(lines.hasPending()).isFalse();
     }
 
     @Test
     void criFramesAreDecodedWhereverTheLineStartsInTheBuffer() {
         lines = new CriLines(1024);
-        String[] frames = {"2026-12-01T08:00:00Z stdout F a b", "2026-12-01T08:00:00.123456789Z stderr F:X x",
-                "2026-12-01T08:00:00.1Z stdout F", "2026-12-01T08:00:00Z stdout F  two spaces"};
+        String[] frames = {
+            "2026-12-01T08:00:00Z stdout F a b",
+            "2026-12-01T08:00:00.123456789Z stderr F:X x",
+            "2026-12-01T08:00:00.1Z stdout F",
+            "2026-12-01T08:00:00Z stdout F  two spaces"
+        };
         for (int pad = 0; pad < 17; pad++) {
             for (String f : frames) {
                 byte[] line = f.getBytes(StandardCharsets.UTF_8);
                 byte[] b = new byte[pad + line.length + pad];
-                java.util.Arrays.fill(b, (byte) ' '); // spaces around the line must not be taken for its separators
+                Arrays.fill(b, (byte) ' '); // spaces around the line must not be taken for its separators
                 System.arraycopy(line, 0, b, pad, line.length);
                 lines.line(b, pad, line.length, 0, 1, false, 0, new LineParser(), emitter);
             }
         }
         assertThat(out).hasSize(17 * frames.length);
         for (int k = 0; k < out.size(); k += frames.length) {
-            assertThat(out.subList(k, k + frames.length)).extracting(Rec::text)
+            assertThat(out.subList(k, k + frames.length))
+                    .extracting(Rec::text)
                     .containsExactly("a b", "x", "", " two spaces");
             assertThat(out.get(k + 1).flags()).isEqualTo(Emitter.STDERR);
             assertThat(out.get(k + 1).time()).isEqualTo(1796112000_123456789L);
@@ -121,8 +136,8 @@ class ContainerLinesTest {
         assertThat(out.get(0).start()).isZero();
         assertThat(out.get(0).time()).isEqualTo(1796112000_100_000_000L);
         assertThat(out.get(0).flags()).isEqualTo(Emitter.STDOUT);
-        assertThat(out.get(1)).isEqualTo(new Rec("err", out.get(1).start(), offset, 1796112001_000_000_000L,
-                Emitter.STDERR, false));
+        assertThat(out.get(1))
+                .isEqualTo(new Rec("err", out.get(1).start(), offset, 1796112001_000_000_000L, Emitter.STDERR, false));
     }
 
     @Test
@@ -131,8 +146,9 @@ class ContainerLinesTest {
         feed("{\"log\":1,\"stream\":\"stdout\"}");
         feed("{\"stream\":\"stdout\"}");
         feed("plain");
-        assertThat(out).extracting(Rec::text).containsExactly("{\"log\":1,\"stream\":\"stdout\"}",
-                "{\"stream\":\"stdout\"}", "plain");
+        assertThat(out)
+                .extracting(Rec::text)
+                .containsExactly("{\"log\":1,\"stream\":\"stdout\"}", "{\"stream\":\"stdout\"}", "plain");
         assertThat(lines.takeMalformed()).isEqualTo(3);
     }
 
@@ -144,6 +160,7 @@ class ContainerLinesTest {
         assertThat(KubernetesNames.of("app.log")).isNull();
         assertThat(KubernetesNames.of("a_b_c-123.log")).isNull();
         assertThat(KubernetesNames.of("a_b_c_d-" + id + ".log")).isNull();
-        assertThat(new KubernetesNames("p", "ns", "c", id).service("{namespace}/{container}")).isEqualTo("ns/c");
+        assertThat(new KubernetesNames("p", "ns", "c", id).service("{namespace}/{container}"))
+                .isEqualTo("ns/c");
     }
 }

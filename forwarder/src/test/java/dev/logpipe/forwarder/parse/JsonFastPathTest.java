@@ -8,10 +8,13 @@ import dev.logpipe.forwarder.config.ForwarderConfig.KeyMapping;
 import dev.logpipe.forwarder.time.TimeLayout;
 import dev.logpipe.forwarder.time.TimeParser;
 import dev.logpipe.record.JsonBuffer;
+import dev.logpipe.record.Level;
 import java.nio.charset.StandardCharsets;
 import java.time.InstantSource;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -22,7 +25,8 @@ import org.junit.jupiter.api.Test;
 
 /** The one-pass JSON reader takes the common lines, leaves the rest, and reads what it takes like Jackson does. */
 class JsonFastPathTest {
-    private static final TimeParser RFC3339 = TimeLayout.RFC3339.newParser(ZoneOffset.UTC, null, InstantSource.system());
+    private static final TimeParser RFC3339 =
+            TimeLayout.RFC3339.newParser(ZoneOffset.UTC, null, InstantSource.system());
     private static final ObjectMapper JSON = new ObjectMapper();
     private final JsonFastPath fast = new JsonFastPath(new KeyRoles(KeyMapping.DEFAULT, null), RFC3339);
     private final JsonLineReader slow = new JsonLineReader(KeyMapping.DEFAULT, null, RFC3339);
@@ -61,7 +65,9 @@ class JsonFastPathTest {
         StructuredLine b = new StructuredLine();
         byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
         a.reset();
-        assertThat(reader.read(bytes, 0, bytes.length, a)).as("fast path takes %s", line).isTrue();
+        assertThat(reader.read(bytes, 0, bytes.length, a))
+                .as("fast path takes %s", line)
+                .isTrue();
         assertThat(slow(line, b)).isTrue();
         assertThat(message(a)).isEqualTo(message(b));
         assertThat(a.level()).isEqualTo(b.level());
@@ -77,8 +83,10 @@ class JsonFastPathTest {
     void commonLinesAreReadInOnePassLikeJacksonReadsThem() throws Exception {
         sameAsJackson("{\"time\":\"2026-12-01T08:10:00.000Z\",\"level\":\"INFO\",\"thread\":\"t-3\",\"msg\":\"GET /x\","
                 + "\"http\":{\"method\":\"GET\",\"status\":200,\"took\":1.5e3},\"ok\":true,\"gone\":null,\"seq\":-0}");
-        sameAsJackson(" { \"msg\" : \"tab\\tquote\\\" slash\\/ nl\\n\" , \"caf\u00e9\" : 1 } ".replace("caf\u00e9", "cafe"));
-        sameAsJackson("{\"message\":\"caf\u00e9 \ud83d\ude00\",\"msg\":\"second\",\"a\":1,\"a\":2,\"log\":{\"offset\":5}}");
+        sameAsJackson(
+                " { \"msg\" : \"tab\\tquote\\\" slash\\/ nl\\n\" , \"caf\u00e9\" : 1 } ".replace("caf\u00e9", "cafe"));
+        sameAsJackson(
+                "{\"message\":\"caf\u00e9 \ud83d\ude00\",\"msg\":\"second\",\"a\":1,\"a\":2,\"log\":{\"offset\":5}}");
         sameAsJackson("{\"ts\":\"not a time\",\"service\":{\"name\":\"billing\"},\"traceId\":\"t\",\"spanId\":\"s\"}");
         sameAsJackson("{}");
         sameAsJackson("{\"msg\":12,\"level\":30}");
@@ -87,9 +95,24 @@ class JsonFastPathTest {
     @Test
     void unusualOrInvalidLinesAreLeftToJackson() {
         StructuredLine out = new StructuredLine();
-        for (String line : new String[] {"{\"tags\":[1,2]}", "{\"msg\":\"\\u00e9\"}", "{\"level\":\"\\ninfo\"}",
-                "{\"a\":01}", "{\"a\":1,}", "{\"a\":tru}", "{\"a\":\"x\"} trailing", "[1]", "plain text",
-                "{\"a\":\"\u0001\"}", "{\"k\\\"\":1}", "{\"a\":1", "{\"a\":-}", "{\"a\":1.}", "{\"a\":1e}", "{\"a\" 1}"}) {
+        for (String line : new String[] {
+            "{\"tags\":[1,2]}",
+            "{\"msg\":\"\\u00e9\"}",
+            "{\"level\":\"\\ninfo\"}",
+            "{\"a\":01}",
+            "{\"a\":1,}",
+            "{\"a\":tru}",
+            "{\"a\":\"x\"} trailing",
+            "[1]",
+            "plain text",
+            "{\"a\":\"\u0001\"}",
+            "{\"k\\\"\":1}",
+            "{\"a\":1",
+            "{\"a\":-}",
+            "{\"a\":1.}",
+            "{\"a\":1e}",
+            "{\"a\" 1}"
+        }) {
             assertThat(fast(line, out)).as(line).isFalse();
         }
         byte[] invalidUtf8 = {'{', '"', 'a', '"', ':', '"', (byte) 0xC3, '"', '}'};
@@ -98,21 +121,49 @@ class JsonFastPathTest {
 
     @Provide
     Arbitrary<String> lines() {
-        Arbitrary<String> text = Arbitraries.strings().withCharRange(' ', '~').withChars('\u00e9', '\u4e2d')
+        Arbitrary<String> text = Arbitraries.strings()
+                .withCharRange(' ', '~')
+                .withChars('\u00e9', '\u4e2d')
                 .ofMaxLength(12);
-        Arbitrary<String> keys = Arbitraries.of("msg", "message", "level", "lvl", "ts", "time", "trace_id", "a", "b",
-                "log", "stream", "service", "x.y");
-        Arbitrary<String> values = Arbitraries.oneOf(text.map(s -> {
-            try {
-                return JSON.writeValueAsString(s);
-            } catch (Exception e) {
-                throw new AssertionError(e);
-            }
-        }), Arbitraries.longs().map(String::valueOf), Arbitraries.of("true", "false", "null", "1.25", "-3e2",
-                "\"2026-12-01T08:00:00Z\"", "{\"n\":1}", "{\"name\":\"svc\"}"));
+        Arbitrary<String> keys = Arbitraries.of(
+                "msg",
+                "message",
+                "level",
+                "lvl",
+                "ts",
+                "time",
+                "trace_id",
+                "a",
+                "b",
+                "log",
+                "stream",
+                "service",
+                "x.y");
+        Arbitrary<String> values = Arbitraries.oneOf(
+                text.map(s -> {
+                    try {
+                        return JSON.writeValueAsString(s);
+                    } catch (Exception e) {
+                        throw new AssertionError(e);
+                    }
+                }),
+                Arbitraries.longs().map(String::valueOf),
+                Arbitraries.of(
+                        "true",
+                        "false",
+                        "null",
+                        "1.25",
+                        "-3e2",
+                        "\"2026-12-01T08:00:00Z\"",
+                        "{\"n\":1}",
+                        "{\"name\":\"svc\"}"));
         return Arbitraries.maps(keys, values).ofMaxSize(8).map(m -> {
             StringBuilder b = new StringBuilder("{");
-            m.forEach((k, v) -> b.append(b.length() > 1 ? "," : "").append('"').append(k).append("\":").append(v));
+            m.forEach((k, v) -> b.append(b.length() > 1 ? "," : "")
+                    .append('"')
+                    .append(k)
+                    .append("\":")
+                    .append(v));
             return b.append('}').toString();
         });
     }
@@ -128,11 +179,23 @@ class JsonFastPathTest {
     @Provide
     Arbitrary<String> linesWithRepeats() {
         Arbitrary<String> keys = Arbitraries.of("a", "b", "a.b", "msg", "message", "level", "http", "stream", "ts");
-        Arbitrary<String> values = Arbitraries.of("1", "\"x\"", "\"INFO\"", "true", "null", "{\"b\":2}",
-                "{\"b\":{\"c\":\"d\"}}", "{\"status\":200,\"b\":\"y\"}", "\"2026-12-01T08:00:00Z\"", "{}");
+        Arbitrary<String> values = Arbitraries.of(
+                "1",
+                "\"x\"",
+                "\"INFO\"",
+                "true",
+                "null",
+                "{\"b\":2}",
+                "{\"b\":{\"c\":\"d\"}}",
+                "{\"status\":200,\"b\":\"y\"}",
+                "\"2026-12-01T08:00:00Z\"",
+                "{}");
         return Arbitraries.entries(keys, values).list().ofMaxSize(14).map(pairs -> {
             StringBuilder b = new StringBuilder("{");
-            pairs.forEach(e -> b.append(b.length() > 1 ? "," : "").append('"').append(e.getKey()).append("\":")
+            pairs.forEach(e -> b.append(b.length() > 1 ? "," : "")
+                    .append('"')
+                    .append(e.getKey())
+                    .append("\":")
                     .append(e.getValue()));
             return b.append('}').toString();
         });
@@ -160,35 +223,69 @@ class JsonFastPathTest {
     @Test
     void cachedNormalizedLevelsAreThoseOfLevelNormalize() {
         StructuredLine s = new StructuredLine();
-        String[] texts = {"INFO", "info", "warning", "WARN", "Err", "error", "fatal", "debug", "trace", "bogus", " Info ",
-                "notice", "critical", "", "DEBUG", "I"};
-        java.util.Random r = new java.util.Random(7);
+        String[] texts = {
+            "INFO",
+            "info",
+            "warning",
+            "WARN",
+            "Err",
+            "error",
+            "fatal",
+            "debug",
+            "trace",
+            "bogus",
+            " Info ",
+            "notice",
+            "critical",
+            "",
+            "DEBUG",
+            "I"
+        };
+        Random r = new Random(7);
         for (int k = 0; k < 2000; k++) {
             String t = r.nextInt(4) == 0 ? "x" + r.nextInt(100) : texts[r.nextInt(texts.length)];
             s.level = new String(t); // a new String each time: the cache must compare text, not identity
-            assertThat(s.normalizedLevel()).as(t).isEqualTo(dev.logpipe.record.Level.normalize(t));
+            assertThat(s.normalizedLevel()).as(t).isEqualTo(Level.normalize(t));
         }
         s.level = null;
         assertThat(s.normalizedLevel()).isNull();
     }
 
     @Provide
-    Arbitrary<java.util.List<String>> runsOfOneShape() {
+    Arbitrary<List<String>> runsOfOneShape() {
         // One shape of keys; the values vary in ways that keep the shape, or break it.
-        Arbitrary<String> time = Arbitraries.of("\"2026-12-01T08:00:00Z\"", "\"not a time\"", "\"2026-12-01T08:00:00.5+01:00\"",
-                "null", "1", "\"esc\\\"aped\"");
+        Arbitrary<String> time = Arbitraries.of(
+                "\"2026-12-01T08:00:00Z\"",
+                "\"not a time\"",
+                "\"2026-12-01T08:00:00.5+01:00\"",
+                "null",
+                "1",
+                "\"esc\\\"aped\"");
         Arbitrary<String> level = Arbitraries.of("\"INFO\"", "\"warning\"", "30", "null", "\"in\\tfo\"", "true");
-        Arbitrary<String> text = Arbitraries.of("\"x\"", "\"\"", "\"caf\u00e9\"", "\"a\\nb\"", "12", "-1.5e3", "false", "null",
-                "{\"n\":1}", "\"\\u00e9\"", "[1]", "01");
-        return Combinators.combine(time, level, text, text, Arbitraries.of(" ", "", "  ")).as((t, l, m, x, sp) ->
-                "{\"time\":" + t + ",\"level\":" + l + ",\"msg\":" + m + "," + sp + "\"http\":{\"status\":" + x
-                        + "},\"msg\":\"second\",\"stream\":\"s\",\"log\":" + x + "}")
-                .list().ofMinSize(2).ofMaxSize(12);
+        Arbitrary<String> text = Arbitraries.of(
+                "\"x\"",
+                "\"\"",
+                "\"caf\u00e9\"",
+                "\"a\\nb\"",
+                "12",
+                "-1.5e3",
+                "false",
+                "null",
+                "{\"n\":1}",
+                "\"\\u00e9\"",
+                "[1]",
+                "01");
+        return Combinators.combine(time, level, text, text, Arbitraries.of(" ", "", "  "))
+                .as((t, l, m, x, sp) -> "{\"time\":" + t + ",\"level\":" + l + ",\"msg\":" + m + "," + sp
+                        + "\"http\":{\"status\":" + x + "},\"msg\":\"second\",\"stream\":\"s\",\"log\":" + x + "}")
+                .list()
+                .ofMinSize(2)
+                .ofMaxSize(12);
     }
 
     /** Lines read one after the other by one reader (most in the shape of the line before) read like Jackson reads them. */
     @Property(tries = 500)
-    void linesOfTheLearnedShapeReadLikeJackson(@ForAll("runsOfOneShape") java.util.List<String> lines) throws Exception {
+    void linesOfTheLearnedShapeReadLikeJackson(@ForAll("runsOfOneShape") List<String> lines) throws Exception {
         JsonFastPath reader = new JsonFastPath(new KeyRoles(KeyMapping.DEFAULT, null), RFC3339);
         for (String line : lines) {
             readsLikeAFreshReader(reader, line);
@@ -202,7 +299,8 @@ class JsonFastPathTest {
             sameAsJackson(line, reader);
         } else {
             assertThat(reader.read(bytes, 0, bytes.length, new StructuredLine()))
-                    .as("left to Jackson by a reader that knows a shape, as by a fresh one: %s", line).isFalse();
+                    .as("left to Jackson by a reader that knows a shape, as by a fresh one: %s", line)
+                    .isFalse();
         }
     }
 

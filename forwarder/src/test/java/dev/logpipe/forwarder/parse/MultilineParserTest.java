@@ -14,8 +14,7 @@ import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
 
 class MultilineParserTest {
-    record Rec(String text, long start, long end, int lines, boolean truncated) {
-    }
+    record Rec(String text, long start, long end, int lines, boolean truncated) {}
 
     private final List<Rec> out = new ArrayList<>();
     private final Emitter emitter = (b, off, len, start, end, lines, truncated, time, flags) ->

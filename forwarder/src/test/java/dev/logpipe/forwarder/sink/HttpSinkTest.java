@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.luben.zstd.ZstdInputStream;
 import com.sun.net.httpserver.HttpServer;
 import dev.logpipe.forwarder.RunningLoop;
 import dev.logpipe.forwarder.metrics.ForwarderMetrics;
@@ -24,6 +25,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** The HTTP sink against a real HTTP server on 127.0.0.1 that answers with scripted statuses. */
 class HttpSinkTest {
@@ -32,13 +35,13 @@ class HttpSinkTest {
     @TempDir
     Path dir;
 
-    record Request(long atNanos, String authorization, String encoding, List<String> messages) {
-    }
+    record Request(long atNanos, String authorization, String encoding, List<String> messages) {}
 
     private HttpServer server;
     private final List<Request> requests = Collections.synchronizedList(new ArrayList<>());
     /** Statuses to answer with, in order; 200 once it runs out. Each entry: status or status:retryAfter. */
     private final ConcurrentLinkedQueue<String> script = new ConcurrentLinkedQueue<>();
+
     private RunningLoop loop;
     private ForwarderMetrics metrics;
 
@@ -52,21 +55,23 @@ class HttpSinkTest {
             if ("gzip".equals(enc)) {
                 body = new GZIPInputStream(new ByteArrayInputStream(body)).readAllBytes();
             } else if ("zstd".equals(enc)) {
-                body = new com.github.luben.zstd.ZstdInputStream(new ByteArrayInputStream(body)).readAllBytes();
+                body = new ZstdInputStream(new ByteArrayInputStream(body)).readAllBytes();
             }
             List<String> messages = new ArrayList<>();
             for (String line : new String(body, StandardCharsets.UTF_8).split("\n")) {
                 messages.add(JSON.readTree(line).get("message").asText());
             }
-            requests.add(new Request(System.nanoTime(), ex.getRequestHeaders().getFirst("Authorization"), enc,
-                    messages));
+            requests.add(
+                    new Request(System.nanoTime(), ex.getRequestHeaders().getFirst("Authorization"), enc, messages));
             String next = script.poll();
             int status = next == null ? 200 : Integer.parseInt(next.split(":")[0]);
             if (next != null && next.contains(":")) {
                 ex.getResponseHeaders().set("Retry-After", next.split(":")[1]);
             }
-            byte[] resp = (status == 200 ? "{\"accepted\":" + messages.size() + "}" : "{\"error\":\"scripted " + status
-                    + "\"}").getBytes(StandardCharsets.UTF_8);
+            byte[] resp = (status == 200
+                            ? "{\"accepted\":" + messages.size() + "}"
+                            : "{\"error\":\"scripted " + status + "\"}")
+                    .getBytes(StandardCharsets.UTF_8);
             ex.sendResponseHeaders(status, resp.length);
             ex.getResponseBody().write(resp);
             ex.close();
@@ -118,8 +123,8 @@ class HttpSinkTest {
         assertThat(r.encoding()).isEqualTo("gzip");
     }
 
-    @org.junit.jupiter.params.ParameterizedTest
-    @org.junit.jupiter.params.provider.CsvSource({"zstd,zstd", "none,"})
+    @ParameterizedTest
+    @CsvSource({"zstd,zstd", "none,"})
     void otherCompressionsSendTheirContentEncoding(String compression, String expectedEncoding) throws Exception {
         Path p = log("one", "two", "three");
         start("    compression: " + compression + "\n");
@@ -185,11 +190,13 @@ class HttpSinkTest {
         Path p = log(lines.toArray(String[]::new));
         start("    max_records: 3\n");
         await().atMost(Duration.ofSeconds(10)).until(() -> watermark(p) == Files.size(p));
-        assertThat(requests).extracting(Request::messages).containsExactly(
-                List.of("line 1", "line 2", "line 3"),
-                List.of("line 4", "line 5", "line 6"),
-                List.of("line 4", "line 5", "line 6"),
-                List.of("line 7"));
+        assertThat(requests)
+                .extracting(Request::messages)
+                .containsExactly(
+                        List.of("line 1", "line 2", "line 3"),
+                        List.of("line 4", "line 5", "line 6"),
+                        List.of("line 4", "line 5", "line 6"),
+                        List.of("line 7"));
     }
 
     @Test
@@ -214,12 +221,21 @@ class HttpSinkTest {
         Path p = log("r1", "r2", "r3", "r4");
         start("");
         await().atMost(Duration.ofSeconds(15)).until(() -> watermark(p) == Files.size(p));
-        assertThat(requests).extracting(Request::messages).containsExactly(
-                List.of("r1", "r2", "r3", "r4"), List.of("r1", "r2"), List.of("r1"), List.of("r2"), List.of("r3"),
-                List.of("r4"));
+        assertThat(requests)
+                .extracting(Request::messages)
+                .containsExactly(
+                        List.of("r1", "r2", "r3", "r4"),
+                        List.of("r1", "r2"),
+                        List.of("r1"),
+                        List.of("r2"),
+                        List.of("r3"),
+                        List.of("r4"));
         assertThat(metrics.recordsDeadLettered.count()).isEqualTo(1);
-        assertThat(Files.readAllLines(dir.resolve("dead/letters.ndjson"))).singleElement()
-                .satisfies(l -> assertThat(JSON.readTree(l).get("record").get("message").asText()).isEqualTo("r3"));
+        assertThat(Files.readAllLines(dir.resolve("dead/letters.ndjson")))
+                .singleElement()
+                .satisfies(l -> assertThat(
+                                JSON.readTree(l).get("record").get("message").asText())
+                        .isEqualTo("r3"));
     }
 
     @Test

@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterEach;
@@ -100,18 +101,25 @@ class KafkaSinkTest {
         List<ConsumerRecord<String, String>> records =
                 TopicContents.readAll(KAFKA.bootstrapServers(), "fw-e2e", Duration.ofSeconds(20));
         assertThat(messages(records)).containsExactlyElementsOf(numbered(1, 500));
-        assertThat(records).extracting(ConsumerRecord::key).containsOnly(records.get(0).key());
-        assertThat(records).extracting(ConsumerRecord::partition).containsOnly(records.get(0).partition());
+        assertThat(records)
+                .extracting(ConsumerRecord::key)
+                .containsOnly(records.get(0).key());
+        assertThat(records)
+                .extracting(ConsumerRecord::partition)
+                .containsOnly(records.get(0).partition());
         ConsumerRecord<String, String> first = records.get(0);
         assertThat(new String(first.headers().lastHeader(KafkaSink.HEADER_PATH).value(), StandardCharsets.UTF_8))
                 .isEqualTo(p.toString());
-        assertThat(new String(first.headers().lastHeader(KafkaSink.HEADER_OFFSET).value(), StandardCharsets.UTF_8))
+        assertThat(new String(
+                        first.headers().lastHeader(KafkaSink.HEADER_OFFSET).value(), StandardCharsets.UTF_8))
                 .isEqualTo("0");
         assertThat(records).as("500 short records travel in fewer messages").hasSizeLessThan(500);
-        assertThat(records).as("the records header counts each message's newline-terminated records")
-                .allSatisfy(r -> assertThat(new String(r.headers().lastHeader(KafkaSink.HEADER_RECORDS).value(),
-                        StandardCharsets.US_ASCII)).isEqualTo(Long.toString(r.value().chars().filter(c -> c == '\n')
-                        .count())));
+        assertThat(records)
+                .as("the records header counts each message's newline-terminated records")
+                .allSatisfy(r -> assertThat(new String(
+                                r.headers().lastHeader(KafkaSink.HEADER_RECORDS).value(), StandardCharsets.US_ASCII))
+                        .isEqualTo(Long.toString(
+                                r.value().chars().filter(c -> c == '\n').count())));
         JsonNode json = JSON.readTree(TopicContents.recordLines(records).get(0));
         assertThat(json.get("schema_version").asInt()).isEqualTo(3);
         assertThat(json.get("record_id").asText()).hasSize(32);
@@ -137,7 +145,7 @@ class KafkaSinkTest {
     @Test
     void brokerKilledMidStreamAndRestartedLosesNoLineAndTheForwarderRecoversByItself() throws Exception {
         try (BrokerProcess broker = BrokerProcess.start(dir.resolve("broker"))) {
-            broker.createTopic("fw-crash", 1, java.util.Map.of());
+            broker.createTopic("fw-crash", 1, Map.of());
             Path p = append(numbered(1, 300));
             startForwarder(broker.bootstrapServers(), "fw-crash");
             await().atMost(Duration.ofSeconds(30)).until(() -> watermark(p) == Files.size(p));
@@ -146,12 +154,14 @@ class KafkaSinkTest {
             append(numbered(301, 600));
             long sizeAfterWrite = Files.size(p);
             await().atMost(Duration.ofSeconds(30)).until(() -> metrics.publishFailures.count() >= 1);
-            assertThat(watermark(p)).as("nothing is acknowledged while the broker is down").isLessThan(sizeAfterWrite);
+            assertThat(watermark(p))
+                    .as("nothing is acknowledged while the broker is down")
+                    .isLessThan(sizeAfterWrite);
 
             broker.restart();
             await().atMost(Duration.ofSeconds(60)).until(() -> watermark(p) == Files.size(p));
-            List<String> got = messages(TopicContents.readAll(broker.bootstrapServers(), "fw-crash",
-                    Duration.ofSeconds(20)));
+            List<String> got =
+                    messages(TopicContents.readAll(broker.bootstrapServers(), "fw-crash", Duration.ofSeconds(20)));
             Set<String> distinct = new HashSet<>(got);
             assertThat(distinct).containsExactlyInAnyOrderElementsOf(numbered(1, 600));
             assertThat(got.subList(0, 300)).containsExactlyElementsOf(numbered(1, 300));

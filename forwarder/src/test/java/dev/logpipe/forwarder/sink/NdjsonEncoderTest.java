@@ -2,7 +2,6 @@ package dev.logpipe.forwarder.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.logpipe.forwarder.sink.Format;
 import dev.logpipe.forwarder.process.Attributes;
 import dev.logpipe.record.Level;
 import dev.logpipe.record.LogRecord;
@@ -23,7 +22,14 @@ class NdjsonEncoderTest {
         byte[] a = "plain \"quoted\" line\t".getBytes(StandardCharsets.UTF_8);
         byte[] b = "ERROR boom".getBytes(StandardCharsets.UTF_8);
         batch.add(a, 0, a.length, 0, a.length + 1, 1, false, null);
-        batch.add(b, 0, b.length, 100, 111, 1, true,
+        batch.add(
+                b,
+                0,
+                b.length,
+                100,
+                111,
+                1,
+                true,
                 new Attributes("payments", "err", "t1", null, Map.of("env", "prod")));
         String[] lines = new String(batch.wire().toByteArray(), StandardCharsets.UTF_8).split("\n");
         assertThat(batch.wireStart(1)).isEqualTo(lines[0].length() + 1);
@@ -36,14 +42,18 @@ class NdjsonEncoderTest {
         assertThat(first.message()).isEqualTo("plain \"quoted\" line\t");
         assertThat(first.service()).isEqualTo("billing");
         assertThat(first.instanceId()).isEqualTo("host-1");
-        assertThat(first.fields()).containsEntry("log.file.path", "/var/log/app.log").containsEntry("log.offset", 0L);
+        assertThat(first.fields())
+                .containsEntry("log.file.path", "/var/log/app.log")
+                .containsEntry("log.offset", 0L);
 
         LogRecord second = codec.decode(lines[1].getBytes(StandardCharsets.UTF_8));
         assertThat(second.recordId()).isEqualTo(ids.at(100));
         assertThat(second.service()).isEqualTo("payments");
         assertThat(second.level()).isEqualTo(Level.ERROR);
         assertThat(second.traceId()).isEqualTo("t1");
-        assertThat(second.fields()).containsEntry("env", "prod").containsEntry("log.truncated", true)
+        assertThat(second.fields())
+                .containsEntry("env", "prod")
+                .containsEntry("log.truncated", true)
                 .containsEntry("log.offset", 100L);
     }
 

@@ -71,7 +71,9 @@ class SpoolTest {
             }
             assertThat(order).containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
             assertThat(s.pendingRecords()).isZero();
-            assertThat(segmentFiles()).as("only the segment being written is left").isEqualTo(1);
+            assertThat(segmentFiles())
+                    .as("only the segment being written is left")
+                    .isEqualTo(1);
         }
     }
 
@@ -98,13 +100,18 @@ class SpoolTest {
         }
         Path newest;
         try (Stream<Path> files = Files.list(dir)) {
-            newest = files.filter(p -> p.toString().endsWith(".seg")).sorted().reduce((a, b) -> b).orElseThrow();
+            newest = files.filter(p -> p.toString().endsWith(".seg"))
+                    .sorted()
+                    .reduce((a, b) -> b)
+                    .orElseThrow();
         }
         // A frame header promising 100 bytes, with only 3 written: what a crash mid-append leaves.
-        Files.write(newest, new byte[] {0, 0, 0, 100, 0, 0, 0, 1, 1, 2, 3, 4, 'a', 'b', 'c'},
-                StandardOpenOption.APPEND);
+        Files.write(
+                newest, new byte[] {0, 0, 0, 100, 0, 0, 0, 1, 1, 2, 3, 4, 'a', 'b', 'c'}, StandardOpenOption.APPEND);
         try (Spool s = open(KIB * KIB, 64 * KIB, WhenFull.BLOCK)) {
-            assertThat(Files.size(newest)).as("cut back to the last whole frame").isEqualTo(SegmentFormat.HEADER + 4);
+            assertThat(Files.size(newest))
+                    .as("cut back to the last whole frame")
+                    .isEqualTo(SegmentFormat.HEADER + 4);
             assertThat(drain(s)).containsExactly("kept");
         }
     }
@@ -119,7 +126,10 @@ class SpoolTest {
         }
         Path oldest;
         try (Stream<Path> files = Files.list(dir)) {
-            oldest = files.filter(p -> p.toString().endsWith(".seg")).sorted().findFirst().orElseThrow();
+            oldest = files.filter(p -> p.toString().endsWith(".seg"))
+                    .sorted()
+                    .findFirst()
+                    .orElseThrow();
         }
         byte[] bytes = Files.readAllBytes(oldest);
         bytes[bytes.length - 1] ^= 0x55;
@@ -146,7 +156,8 @@ class SpoolTest {
             for (int i = 0; i < 4; i++) {
                 s.append(chunk, 1);
             }
-            assertThatThrownBy(() -> s.append(chunk, 1)).isInstanceOf(SinkBusyException.class)
+            assertThatThrownBy(() -> s.append(chunk, 1))
+                    .isInstanceOf(SinkBusyException.class)
                     .hasMessageContaining("is full");
             assertThat(s.pendingRecords()).as("nothing was dropped").isEqualTo(4);
             s.acknowledge(s.next(Duration.ZERO)); // the first segment is delivered and deleted
@@ -193,12 +204,16 @@ class SpoolTest {
                 s.append(chunk, 1);
                 s.acknowledge(s.next(Duration.ZERO));
             }
-            assertThat(segmentFiles()).as("sealed, delivered segments are deleted").isLessThanOrEqualTo(2);
+            assertThat(segmentFiles())
+                    .as("sealed, delivered segments are deleted")
+                    .isLessThanOrEqualTo(2);
             assertThat(s.bytes()).isLessThanOrEqualTo(64 * KIB + 30 * KIB + SegmentFormat.HEADER);
             assertThat(s.pendingRecords()).isZero();
         }
         try (Spool s = open(256 * KIB, 64 * KIB, WhenFull.BLOCK)) {
-            assertThat(s.pendingRecords()).as("nothing is delivered twice after a restart").isZero();
+            assertThat(s.pendingRecords())
+                    .as("nothing is delivered twice after a restart")
+                    .isZero();
             assertThat(s.next(Duration.ZERO)).isNull();
         }
     }
@@ -233,7 +248,10 @@ class SpoolTest {
 
     private Path newestSegment() throws IOException {
         try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(p -> p.toString().endsWith(".seg")).sorted().reduce((a, b) -> b).orElseThrow();
+            return files.filter(p -> p.toString().endsWith(".seg"))
+                    .sorted()
+                    .reduce((a, b) -> b)
+                    .orElseThrow();
         }
     }
 }

@@ -21,7 +21,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /** The example configs of examples/ load, and each format's example runs on its sample logs. */
 class ExampleConfigsTest {
-    private static final Path EXAMPLES = Path.of("..", "examples").toAbsolutePath().normalize();
+    private static final Path EXAMPLES =
+            Path.of("..", "examples").toAbsolutePath().normalize();
 
     @TempDir
     Path dir;
@@ -29,7 +30,8 @@ class ExampleConfigsTest {
     private void copyExamples() throws IOException {
         try (Stream<Path> files = Files.walk(EXAMPLES)) {
             for (Path p : files.toList()) {
-                Path target = dir.resolve("examples").resolve(EXAMPLES.relativize(p).toString());
+                Path target =
+                        dir.resolve("examples").resolve(EXAMPLES.relativize(p).toString());
                 if (Files.isDirectory(p)) {
                     Files.createDirectories(target);
                 } else {
@@ -44,7 +46,8 @@ class ExampleConfigsTest {
         try (Stream<Path> files = Files.walk(EXAMPLES)) {
             List<Path> configs = files.filter(p -> p.toString().endsWith(".yaml"))
                     // The other roles' configs (collector, indexer) are not forwarder configs.
-                    .filter(p -> !List.of("collector.yaml", "indexer.yaml").contains(p.getFileName().toString()))
+                    .filter(p -> !List.of("collector.yaml", "indexer.yaml")
+                            .contains(p.getFileName().toString()))
                     .toList();
             assertThat(configs).hasSizeGreaterThanOrEqualTo(7);
             for (Path c : configs) {
@@ -80,10 +83,11 @@ class ExampleConfigsTest {
                     assertThat(got.get(3).fields()).containsKey("log.parse_error");
                     assertThat(loop.metrics().parseFailures.count()).isEqualTo(1);
                 }
-                case "docker.yaml" -> assertThat(got.get(1).message())
-                        .isEqualTo("WARN a line Docker split at 16 KiB: first piece and the rest");
-                case "text-with-time.yaml" -> assertThat(got.get(1).eventTime())
-                        .isEqualTo(Instant.parse("2026-12-01T08:00:03.877Z"));
+                case "docker.yaml" ->
+                    assertThat(got.get(1).message())
+                            .isEqualTo("WARN a line Docker split at 16 KiB: first piece and the rest");
+                case "text-with-time.yaml" ->
+                    assertThat(got.get(1).eventTime()).isEqualTo(Instant.parse("2026-12-01T08:00:03.877Z"));
                 default -> assertThat(loop.metrics().parseFailures.count()).isZero();
             }
         }

@@ -2,6 +2,7 @@ package dev.logpipe.forwarder.tail;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.logpipe.forwarder.config.ConfigLoader;
 import dev.logpipe.forwarder.config.ForwarderConfig;
 import dev.logpipe.forwarder.config.ForwarderConfig.KeyMapping;
 import dev.logpipe.forwarder.parse.ContainerLines;
@@ -22,6 +23,7 @@ import dev.logpipe.record.LogRecord;
 import dev.logpipe.record.RecordCodec;
 import dev.logpipe.record.RecordId;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.time.ZoneOffset;
@@ -43,38 +45,90 @@ import net.jqwik.api.Provide;
  * pieces at random points) and read back by the forwarder gives the same record.
  */
 class FormatRoundTripPropertyTest {
-    enum Format { JSON, LOGFMT, CRI_JSON, DOCKER_JSON }
-
-    record Sample(String message, Level level, String service, String traceId, Long timeMillis, int offsetMinutes,
-                  Map<String, Object> fields, long runtimeMillis, List<Integer> cuts) {
+    enum Format {
+        JSON,
+        LOGFMT,
+        CRI_JSON,
+        DOCKER_JSON
     }
 
-    private static final Set<String> TAKEN = Set.of("message", "msg", "log", "level", "severity", "lvl", "time",
-            "timestamp", "ts", "trace_id", "traceid", "span_id", "spanid", "service", "stream");
+    record Sample(
+            String message,
+            Level level,
+            String service,
+            String traceId,
+            Long timeMillis,
+            int offsetMinutes,
+            Map<String, Object> fields,
+            long runtimeMillis,
+            List<Integer> cuts) {}
+
+    private static final Set<String> TAKEN = Set.of(
+            "message",
+            "msg",
+            "log",
+            "level",
+            "severity",
+            "lvl",
+            "time",
+            "timestamp",
+            "ts",
+            "trace_id",
+            "traceid",
+            "span_id",
+            "spanid",
+            "service",
+            "stream");
 
     @Provide
     Arbitrary<Sample> samples() {
-        Arbitrary<String> text = Arbitraries.strings().withCharRange('\u0000', '\uD7FF')
-                .withChars('"', '\\', '=', ' ', '\n', '\t', '\u00e9', '\uFFFD').ofMaxLength(40);
-        Arbitrary<String> names = Arbitraries.strings().withCharRange('a', 'z').ofMinLength(1).ofMaxLength(6)
+        Arbitrary<String> text = Arbitraries.strings()
+                .withCharRange('\u0000', '\uD7FF')
+                .withChars('"', '\\', '=', ' ', '\n', '\t', '\u00e9', '\uFFFD')
+                .ofMaxLength(40);
+        Arbitrary<String> names = Arbitraries.strings()
+                .withCharRange('a', 'z')
+                .ofMinLength(1)
+                .ofMaxLength(6)
                 .filter(n -> !TAKEN.contains(n));
-        Arbitrary<Object> values = Arbitraries.oneOf(text.map(s -> (Object) s),
-                Arbitraries.longs().map(l -> (Object) l), Arbitraries.of(true, false).map(b -> (Object) b));
+        Arbitrary<Object> values = Arbitraries.oneOf(
+                text.map(s -> (Object) s),
+                Arbitraries.longs().map(l -> (Object) l),
+                Arbitraries.of(true, false).map(b -> (Object) b));
         Arbitrary<Map<String, Object>> fields = Arbitraries.maps(names, values).ofMaxSize(6);
         Arbitrary<Long> millis = Arbitraries.longs().between(0, 4_000_000_000_000L);
-        return Combinators.combine(text, Arbitraries.of(Level.TRACE, Level.DEBUG, Level.INFO, Level.WARN, Level.ERROR,
-                        Level.FATAL), Arbitraries.strings().alpha().ofMinLength(1).ofMaxLength(8).injectNull(0.3),
-                Arbitraries.strings().numeric().ofLength(16).injectNull(0.5), millis.injectNull(0.3),
-                Arbitraries.integers().between(-12 * 60, 14 * 60), fields, millis)
+        return Combinators.combine(
+                        text,
+                        Arbitraries.of(Level.TRACE, Level.DEBUG, Level.INFO, Level.WARN, Level.ERROR, Level.FATAL),
+                        Arbitraries.strings()
+                                .alpha()
+                                .ofMinLength(1)
+                                .ofMaxLength(8)
+                                .injectNull(0.3),
+                        Arbitraries.strings().numeric().ofLength(16).injectNull(0.5),
+                        millis.injectNull(0.3),
+                        Arbitraries.integers().between(-12 * 60, 14 * 60),
+                        fields,
+                        millis)
                 .as((m, l, s, t, tm, off, f, rt) -> new Sample(m, l, s, t, tm, off, f, rt, List.of()))
-                .flatMap(s -> Arbitraries.integers().between(1, 1000).list().ofMaxSize(4)
-                        .map(c -> new Sample(s.message, s.level, s.service, s.traceId, s.timeMillis, s.offsetMinutes,
-                                s.fields, s.runtimeMillis, c)));
+                .flatMap(s -> Arbitraries.integers()
+                        .between(1, 1000)
+                        .list()
+                        .ofMaxSize(4)
+                        .map(c -> new Sample(
+                                s.message,
+                                s.level,
+                                s.service,
+                                s.traceId,
+                                s.timeMillis,
+                                s.offsetMinutes,
+                                s.fields,
+                                s.runtimeMillis,
+                                c)));
     }
 
     @Property(tries = 400)
-    void aLineInAnyFormatReadsBackAsTheSameRecord(@ForAll("samples") Sample s, @ForAll Format format)
-            throws Exception {
+    void aLineInAnyFormatReadsBackAsTheSameRecord(@ForAll("samples") Sample s, @ForAll Format format) throws Exception {
         boolean logfmt = format == Format.LOGFMT;
         String appLine = logfmt ? logfmt(s) : json(s);
         List<byte[]> fileLines = switch (format) {
@@ -88,9 +142,11 @@ class FormatRoundTripPropertyTest {
         assertThat(r.level()).isEqualTo(s.level);
         assertThat(r.service()).isEqualTo(s.service);
         assertThat(r.traceId()).isEqualTo(s.traceId);
-        Instant expectedTime = s.timeMillis != null ? Instant.ofEpochMilli(s.timeMillis)
-                : format == Format.CRI_JSON || format == Format.DOCKER_JSON ? Instant.ofEpochMilli(s.runtimeMillis)
-                : null;
+        Instant expectedTime = s.timeMillis != null
+                ? Instant.ofEpochMilli(s.timeMillis)
+                : format == Format.CRI_JSON || format == Format.DOCKER_JSON
+                        ? Instant.ofEpochMilli(s.runtimeMillis)
+                        : null;
         assertThat(r.eventTime()).isEqualTo(expectedTime);
         Map<String, Object> fields = new LinkedHashMap<>(r.fields());
         assertThat(fields.remove("log.file.path")).isEqualTo("/logs/app.log");
@@ -104,18 +160,22 @@ class FormatRoundTripPropertyTest {
     }
 
     private static LogRecord readBack(List<byte[]> lines, Format format) throws Exception {
-        ForwarderConfig.Parser config = new dev.logpipe.forwarder.config.ConfigLoader(java.nio.file.Path.of("/"))
-                .defaults().parser();
+        ForwarderConfig.Parser config =
+                new ConfigLoader(Path.of("/")).defaults().parser();
         TimeParser time = TimeLayout.RFC3339.newParser(ZoneOffset.UTC, null, InstantSource.system());
-        StructuredReader reader = format == Format.LOGFMT ? new LogfmtLineReader(KeyMapping.DEFAULT, null, time)
+        StructuredReader reader = format == Format.LOGFMT
+                ? new LogfmtLineReader(KeyMapping.DEFAULT, null, time)
                 : new JsonLineReader(KeyMapping.DEFAULT, null, time);
-        RecordAssembler assembler = new RecordAssembler(new RecordFilter(List.of(), List.of()),
-                new Transformer(new dev.logpipe.forwarder.config.ConfigLoader(java.nio.file.Path.of("/"))
-                        .defaults().transform()), reader, RecordAssembler.EventTimes.NONE);
+        RecordAssembler assembler = new RecordAssembler(
+                new RecordFilter(List.of(), List.of()),
+                new Transformer(new ConfigLoader(Path.of("/")).defaults().transform()),
+                reader,
+                RecordAssembler.EventTimes.NONE);
         Batch batch = new Batch(dev.logpipe.forwarder.sink.Format.NDJSON);
         batch.reset(new Batch.Source("/logs/app.log", "h", RecordId.fileScope("h", 1, 2, "f"), null, "1:2:f"), 0);
         assembler.into(batch);
-        ContainerLines container = format == Format.CRI_JSON ? new CriLines(config.maxRecordBytes())
+        ContainerLines container = format == Format.CRI_JSON
+                ? new CriLines(config.maxRecordBytes())
                 : format == Format.DOCKER_JSON ? new DockerLines(config.maxRecordBytes()) : null;
         LineParser parser = new LineParser();
         long offset = 0;
@@ -133,13 +193,17 @@ class FormatRoundTripPropertyTest {
     }
 
     private static String time(Sample s) {
-        return Instant.ofEpochMilli(s.timeMillis).atOffset(ZoneOffset.ofTotalSeconds(s.offsetMinutes * 60))
+        return Instant.ofEpochMilli(s.timeMillis)
+                .atOffset(ZoneOffset.ofTotalSeconds(s.offsetMinutes * 60))
                 .format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
     }
 
     private static String json(Sample s) {
         JsonBuffer b = new JsonBuffer(256);
-        b.ascii("{\"msg\":").string(s.message).ascii(",\"level\":").string(s.level.name().toLowerCase());
+        b.ascii("{\"msg\":")
+                .string(s.message)
+                .ascii(",\"level\":")
+                .string(s.level.name().toLowerCase());
         if (s.service != null) {
             b.ascii(",\"service\":{\"name\":").string(s.service).ascii("}");
         }
@@ -161,8 +225,13 @@ class FormatRoundTripPropertyTest {
     }
 
     private static String quoted(String v) {
-        return "\"" + v.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n").replace("\r", "\\r")
-                .replace("\t", "\\t") + "\"";
+        return "\""
+                + v.replace("\\", "\\\\")
+                        .replace("\"", "\\\"")
+                        .replace("\n", "\\n")
+                        .replace("\r", "\\r")
+                        .replace("\t", "\\t")
+                + "\"";
     }
 
     private static String logfmt(Sample s) {
@@ -225,7 +294,10 @@ class FormatRoundTripPropertyTest {
             String piece = new String(cps, from, cuts.get(i) - from) + (i == cuts.size() - 1 ? "\n" : "");
             from = cuts.get(i);
             JsonBuffer b = new JsonBuffer(128);
-            b.ascii("{\"log\":").string(piece).ascii(",\"stream\":\"stdout\",\"time\":\"").ascii(runtimeTime(s))
+            b.ascii("{\"log\":")
+                    .string(piece)
+                    .ascii(",\"stream\":\"stdout\",\"time\":\"")
+                    .ascii(runtimeTime(s))
                     .ascii("\"}");
             out.add(b.toByteArray());
         }

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 class FormatsTest {
     @TempDir
     Path dir;
+
     private RunningLoop loop;
     private final NdjsonRecordingSink sink = new NdjsonRecordingSink();
     static final String ID = "4f1e9c0d2b7a6e5f".repeat(4);
@@ -61,8 +62,11 @@ class FormatsTest {
         assertThat(good.service()).isEqualTo("billing");
         assertThat(good.traceId()).isEqualTo("t1");
         assertThat(good.eventTime()).isEqualTo(Instant.parse("2026-12-01T07:00:00.123Z"));
-        assertThat(good.fields()).containsEntry("disk.free_mb", 12L).containsEntry("disk.mount", "/var")
-                .containsEntry("note", "caf\u00e9").containsEntry("log.offset", 0L);
+        assertThat(good.fields())
+                .containsEntry("disk.free_mb", 12L)
+                .containsEntry("disk.mount", "/var")
+                .containsEntry("note", "caf\u00e9")
+                .containsEntry("log.offset", 0L);
         LogRecord bad = sink.records().get(1);
         assertThat(bad.message()).isEqualTo("{\"msg\": \"unterminated");
         assertThat((String) bad.fields().get("log.parse_error")).startsWith("invalid JSON");
@@ -100,8 +104,10 @@ class FormatsTest {
 
     @Test
     void logfmtLinesWithAnEpochMillisLayout() throws Exception {
-        append("app.log", "ts=1764576000250 level=error msg=\"payment \\\"failed\\\"\" order=CO-1 span_id=s9\n"
-                + "no pairs here\n");
+        append(
+                "app.log",
+                "ts=1764576000250 level=error msg=\"payment \\\"failed\\\"\" order=CO-1 span_id=s9\n"
+                        + "no pairs here\n");
         start("parser:\n  format: logfmt\ntransform:\n  event_time:\n    layout: epoch_ms\n");
         awaitRecords(2);
         LogRecord r = sink.records().get(0);
@@ -135,9 +141,12 @@ class FormatsTest {
     void criFilesReassemblePiecesBeforeParsingTheApplicationsJson() throws Exception {
         String name = "billing-5d8f7-abcde_payments_api-" + ID + ".log";
         String longValue = "v".repeat(5000);
-        Path f = append(name, "2026-12-01T08:00:00.000000001Z stdout P {\"msg\":\"" + longValue.substring(0, 2500) + "\n"
-                + "2026-12-01T08:00:00.000000002Z stdout F " + longValue.substring(2500) + "\",\"level\":\"info\"}\n"
-                + "2026-12-01T08:00:01Z stderr F not json\n");
+        Path f = append(
+                name,
+                "2026-12-01T08:00:00.000000001Z stdout P {\"msg\":\"" + longValue.substring(0, 2500) + "\n"
+                        + "2026-12-01T08:00:00.000000002Z stdout F " + longValue.substring(2500)
+                        + "\",\"level\":\"info\"}\n"
+                        + "2026-12-01T08:00:01Z stderr F not json\n");
         start("parser:\n  format: cri\n  content: json\n");
         awaitRecords(2);
         LogRecord r = sink.records().get(0);
@@ -145,9 +154,13 @@ class FormatsTest {
         assertThat(r.level()).isEqualTo(Level.INFO);
         assertThat(r.eventTime()).isEqualTo(Instant.parse("2026-12-01T08:00:00.000000001Z"));
         assertThat(r.service()).isEqualTo("api");
-        assertThat(r.fields()).containsEntry("stream", "stdout").containsEntry("k8s.pod.name", "billing-5d8f7-abcde")
-                .containsEntry("k8s.namespace.name", "payments").containsEntry("k8s.container.name", "api")
-                .containsEntry("container.id", ID).containsEntry("log.offset", 0L);
+        assertThat(r.fields())
+                .containsEntry("stream", "stdout")
+                .containsEntry("k8s.pod.name", "billing-5d8f7-abcde")
+                .containsEntry("k8s.namespace.name", "payments")
+                .containsEntry("k8s.container.name", "api")
+                .containsEntry("container.id", ID)
+                .containsEntry("log.offset", 0L);
         LogRecord err = sink.records().get(1);
         assertThat(err.message()).isEqualTo("not json");
         assertThat(err.fields()).containsEntry("stream", "stderr").containsKey("log.parse_error");
@@ -158,8 +171,10 @@ class FormatsTest {
     @Test
     void dockerFilesReassembleSixteenKibPieces() throws Exception {
         String piece = "y".repeat(16 * 1024);
-        append("c.log", "{\"log\":\"" + piece + "\",\"stream\":\"stdout\",\"time\":\"2026-12-01T08:00:00.1Z\"}\n"
-                + "{\"log\":\"end\\n\",\"stream\":\"stdout\",\"time\":\"2026-12-01T08:00:00.2Z\"}\n");
+        append(
+                "c.log",
+                "{\"log\":\"" + piece + "\",\"stream\":\"stdout\",\"time\":\"2026-12-01T08:00:00.1Z\"}\n"
+                        + "{\"log\":\"end\\n\",\"stream\":\"stdout\",\"time\":\"2026-12-01T08:00:00.2Z\"}\n");
         start("parser:\n  format: docker\n");
         awaitRecords(1);
         LogRecord r = sink.records().get(0);
@@ -181,12 +196,14 @@ class FormatsTest {
         loop = null;
         append("app.log", "2026-12-01T08:00:02Z stdout F and the rest\n");
         start("parser:\n  format: cri\n");
-        await().atMost(Duration.ofSeconds(10)).until(() -> sink.records().stream()
-                .anyMatch(r -> r.message().equals("half and the rest")));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> sink.records().stream().anyMatch(r -> r.message().equals("half and the rest")));
         await().until(() -> loop.watermark(f) == Files.size(f));
-        assertThat(sink.records()).extracting(LogRecord::message)
+        assertThat(sink.records())
+                .extracting(LogRecord::message)
                 .containsExactly("whole", "other stream", "other stream", "half and the rest");
-        assertThat(sink.records().get(1).recordId()).isEqualTo(sink.records().get(2).recordId());
+        assertThat(sink.records().get(1).recordId())
+                .isEqualTo(sink.records().get(2).recordId());
     }
 
     @Test
@@ -195,9 +212,11 @@ class FormatsTest {
         start("  rotate_wait: 300ms\nparser:\n  format: cri\n");
         awaitRecords(1);
         Files.move(f, dir.resolve("logs/app.log.1"));
-        Path fresh = append("app.log", "2026-12-01T08:00:02Z stdout F second half\n2026-12-01T08:00:03Z stdout F after\n");
+        Path fresh =
+                append("app.log", "2026-12-01T08:00:02Z stdout F second half\n2026-12-01T08:00:03Z stdout F after\n");
         await().atMost(Duration.ofSeconds(15)).until(() -> sink.records().size() >= 4);
-        assertThat(sink.records()).extracting(LogRecord::message)
+        assertThat(sink.records())
+                .extracting(LogRecord::message)
                 .containsExactly("before", "first half ", "second half", "after");
         assertThat(sink.records().get(1).fields()).containsEntry("log.partial", true);
         assertThat(sink.records().get(2).fields()).doesNotContainKey("log.partial");

@@ -14,23 +14,27 @@ import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
 
 class LineSplitterTest {
-    record Line(String text, long start, long end, boolean truncated) {
-    }
+    record Line(String text, long start, long end, boolean truncated) {}
 
-    private static List<Line> split(byte[] data, List<Integer> chunkSizes, int max, long startOffset,
-                                    LineSplitter[] keep) {
+    private static List<Line> split(
+            byte[] data, List<Integer> chunkSizes, int max, long startOffset, LineSplitter[] keep) {
         List<Line> out = new ArrayList<>();
         LineSplitter s = new LineSplitter(max, startOffset);
         keep[0] = s;
         int pos = 0;
         int k = 0;
         while (pos < data.length) {
-            int n = Math.min(data.length - pos, chunkSizes.isEmpty() ? data.length : chunkSizes.get(k++ % chunkSizes.size()));
+            int n = Math.min(
+                    data.length - pos, chunkSizes.isEmpty() ? data.length : chunkSizes.get(k++ % chunkSizes.size()));
             // Copy into a fresh array so the splitter cannot rely on bytes it was not given.
             byte[] chunk = new byte[n + 7];
             System.arraycopy(data, pos, chunk, 3, n);
-            s.feed(chunk, 3, n, (b, off, len, start, end, truncated) ->
-                    out.add(new Line(new String(b, off, len, StandardCharsets.ISO_8859_1), start, end, truncated)));
+            s.feed(
+                    chunk,
+                    3,
+                    n,
+                    (b, off, len, start, end, truncated) -> out.add(
+                            new Line(new String(b, off, len, StandardCharsets.ISO_8859_1), start, end, truncated)));
             pos += n;
         }
         return out;
@@ -47,8 +51,10 @@ class LineSplitterTest {
     }
 
     @Property(tries = 500)
-    void chunkBoundariesNeverChangeTheLines(@ForAll("text") String text, @ForAll("chunks") List<Integer> chunks,
-                                            @ForAll @IntRange(min = 1, max = 50) int max) {
+    void chunkBoundariesNeverChangeTheLines(
+            @ForAll("text") String text,
+            @ForAll("chunks") List<Integer> chunks,
+            @ForAll @IntRange(min = 1, max = 50) int max) {
         byte[] data = text.getBytes(StandardCharsets.ISO_8859_1);
         LineSplitter[] s = new LineSplitter[1];
         List<Line> whole = split(data, List.of(), max, 100, s);
@@ -57,8 +63,8 @@ class LineSplitterTest {
     }
 
     @Property(tries = 500)
-    void emitsExactlyTheCompleteLinesAndKeepsThePartialOne(@ForAll("text") String text,
-                                                           @ForAll("chunks") List<Integer> chunks) {
+    void emitsExactlyTheCompleteLinesAndKeepsThePartialOne(
+            @ForAll("text") String text, @ForAll("chunks") List<Integer> chunks) {
         byte[] data = text.getBytes(StandardCharsets.ISO_8859_1);
         LineSplitter[] s = new LineSplitter[1];
         List<Line> lines = split(data, chunks, 10_000, 0, s);
@@ -87,9 +93,8 @@ class LineSplitterTest {
         byte[] data = (longLine + "\nshort\n").getBytes(StandardCharsets.US_ASCII);
         LineSplitter[] s = new LineSplitter[1];
         List<Line> lines = split(data, List.of(7, 300, 13), 64, 0, s);
-        assertThat(lines).containsExactly(
-                new Line("x".repeat(64), 0, 1001, true),
-                new Line("short", 1001, 1007, false));
+        assertThat(lines)
+                .containsExactly(new Line("x".repeat(64), 0, 1001, true), new Line("short", 1001, 1007, false));
     }
 
     @Test

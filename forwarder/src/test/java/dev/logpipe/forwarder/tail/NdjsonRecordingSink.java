@@ -1,12 +1,12 @@
 package dev.logpipe.forwarder.tail;
 
-import dev.logpipe.forwarder.config.ForwarderConfig;
-import dev.logpipe.forwarder.sink.Format;
 import dev.logpipe.forwarder.sink.Batch;
+import dev.logpipe.forwarder.sink.Format;
 import dev.logpipe.forwarder.sink.Sink;
 import dev.logpipe.record.LogRecord;
 import dev.logpipe.record.RecordCodec;
 import dev.logpipe.record.RecordFormatException;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,7 +18,7 @@ final class NdjsonRecordingSink implements Sink {
     private final List<String> lines = new ArrayList<>();
 
     @Override
-    public synchronized void publish(Batch batch) throws java.io.IOException {
+    public synchronized void publish(Batch batch) throws IOException {
         for (int i = 0; i < batch.size(); i++) {
             int from = batch.wireStart(i);
             byte[] a = batch.wire().array();
@@ -50,6 +50,5 @@ final class NdjsonRecordingSink implements Sink {
     }
 
     @Override
-    public void close() {
-    }
+    public void close() {}
 }

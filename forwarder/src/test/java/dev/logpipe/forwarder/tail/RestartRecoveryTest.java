@@ -39,8 +39,11 @@ class RestartRecoveryTest {
 
     @BeforeEach
     void open() throws Exception {
-        store = WatermarkStore.open(dir.resolve("state/watermarks.json"), new FlushPolicy(Duration.ofSeconds(1), 1),
-                WatermarkStore.OnCorrupt.REFUSE, InstantSource.system());
+        store = WatermarkStore.open(
+                dir.resolve("state/watermarks.json"),
+                new FlushPolicy(Duration.ofSeconds(1), 1),
+                WatermarkStore.OnCorrupt.REFUSE,
+                InstantSource.system());
         metrics = new ForwarderMetrics(new SimpleMeterRegistry());
     }
 
@@ -65,8 +68,8 @@ class RestartRecoveryTest {
             registered.add(f.path().toString());
             startedAt.put(f.path().toString(), start);
             Fingerprint fp = Fingerprint.of(ch);
-            return new Tailer(f.path().toString(), f.key(), ch, fp, start, -1, new LineParser(), null, null,
-                    1024, "host", "svc");
+            return new Tailer(
+                    f.path().toString(), f.key(), ch, fp, start, -1, new LineParser(), null, null, 1024, "host", "svc");
         }
     };
 
@@ -74,8 +77,7 @@ class RestartRecoveryTest {
         FileKey key = FileKey.of(file);
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             Fingerprint fp = Fingerprint.of(ch);
-            return new Watermark(offset, key.inode(), key.device(), Long.toHexString(fp.hash()), fp.bytes(),
-                    ch.size());
+            return new Watermark(offset, key.inode(), key.device(), Long.toHexString(fp.hash()), fp.bytes(), ch.size());
         }
     }
 

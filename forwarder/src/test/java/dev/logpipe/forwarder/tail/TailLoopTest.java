@@ -5,13 +5,14 @@ import static org.awaitility.Awaitility.await;
 
 import dev.logpipe.forwarder.RunningLoop;
 import dev.logpipe.forwarder.config.ConfigLoader;
-import dev.logpipe.forwarder.config.ForwarderConfig;
-import dev.logpipe.forwarder.sink.Format;
 import dev.logpipe.forwarder.metrics.ForwarderMetrics;
 import dev.logpipe.forwarder.sink.Batch;
+import dev.logpipe.forwarder.sink.Format;
 import dev.logpipe.forwarder.sink.Sink;
 import dev.logpipe.forwarder.watermark.WatermarkStore;
+import dev.logpipe.record.RecordId;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -70,8 +71,7 @@ class TailLoopTest {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 
     private RunningLoop loop;
@@ -94,7 +94,8 @@ class TailLoopTest {
 
     private void append(String file, String text) throws IOException {
         Files.createDirectories(dir.resolve("logs"));
-        Files.writeString(dir.resolve("logs").resolve(file), text, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        Files.writeString(
+                dir.resolve("logs").resolve(file), text, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     }
 
     @Test
@@ -129,13 +130,16 @@ class TailLoopTest {
         Path file = dir.resolve("logs/tiny.log");
         FileKey key = FileKey.of(file);
         Fingerprint fp;
-        try (var ch = java.nio.channels.FileChannel.open(file)) {
+        try (var ch = FileChannel.open(file)) {
             fp = Fingerprint.of(ch);
         }
         assertThat(fp.complete()).isTrue();
-        assertThat(sink.ids()).containsExactly(
-                dev.logpipe.record.RecordId.fileScope(InetHost.name(dir), key.device(), key.inode(), fp.hex()).at(0),
-                dev.logpipe.record.RecordId.fileScope(InetHost.name(dir), key.device(), key.inode(), fp.hex()).at(4));
+        assertThat(sink.ids())
+                .containsExactly(
+                        RecordId.fileScope(InetHost.name(dir), key.device(), key.inode(), fp.hex())
+                                .at(0),
+                        RecordId.fileScope(InetHost.name(dir), key.device(), key.inode(), fp.hex())
+                                .at(4));
     }
 
     /** The host name the config loader picks by default. */
@@ -159,8 +163,9 @@ class TailLoopTest {
         sink.failCall = 2; // the second batch fails once, while later ones are ready to go
         WatermarkStore store = start(CONFIG + "  read_buffer: 4KiB\n", sink);
         String path = dir.resolve("logs/app.log").toString();
-        await().atMost(Duration.ofSeconds(20)).until(() -> store.get(path) != null
-                && store.get(path).offset() == Files.size(dir.resolve("logs/app.log")));
+        await().atMost(Duration.ofSeconds(20))
+                .until(() ->
+                        store.get(path) != null && store.get(path).offset() == Files.size(dir.resolve("logs/app.log")));
         assertThat(sink.messages()).containsExactlyElementsOf(expected);
         assertThat(metrics.publishFailures.count()).isEqualTo(1);
     }
@@ -171,7 +176,8 @@ class TailLoopTest {
         RecordingSink sink = new RecordingSink();
         WatermarkStore store = start(CONFIG + "filter:\n  exclude: ['^healthcheck']\n", sink);
         String path = dir.resolve("logs/app.log").toString();
-        await().atMost(Duration.ofSeconds(10)).until(() -> store.get(path) != null && store.get(path).offset() == 44);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> store.get(path) != null && store.get(path).offset() == 44);
         assertThat(sink.messages()).containsExactly("keep 1", "keep 2");
         assertThat(metrics.recordsFiltered.count()).isEqualTo(2);
     }

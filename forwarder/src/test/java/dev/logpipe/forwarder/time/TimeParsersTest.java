@@ -25,67 +25,88 @@ class TimeParsersTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-            "2026-12-01T08:00:00Z|2026-12-01T08:00:00Z",
-            "2026-12-01T08:00:00.123456789Z|2026-12-01T08:00:00.123456789Z",
-            "2026-12-01t08:00:00.5z|2026-12-01T08:00:00.500Z",
-            "2026-12-01 08:00:00.123+01:00|2026-12-01T07:00:00.123Z",
-            "2026-12-01T08:00:00-0530|2026-12-01T13:30:00Z",
-            "2026-12-01T08:00:00+02|2026-12-01T06:00:00Z",
-            "2026-12-01T08:00:00.1234567891234Z|2026-12-01T08:00:00.123456789Z",
-            "2026-12-01T08:00:00|2026-12-01T07:00:00Z",
-            "2026-07-01T08:00:00|2026-07-01T06:00:00Z",
-            "2026-12-01 08:00:00,250|2026-12-01T07:00:00.250Z",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "2026-12-01T08:00:00Z|2026-12-01T08:00:00Z",
+                "2026-12-01T08:00:00.123456789Z|2026-12-01T08:00:00.123456789Z",
+                "2026-12-01t08:00:00.5z|2026-12-01T08:00:00.500Z",
+                "2026-12-01 08:00:00.123+01:00|2026-12-01T07:00:00.123Z",
+                "2026-12-01T08:00:00-0530|2026-12-01T13:30:00Z",
+                "2026-12-01T08:00:00+02|2026-12-01T06:00:00Z",
+                "2026-12-01T08:00:00.1234567891234Z|2026-12-01T08:00:00.123456789Z",
+                "2026-12-01T08:00:00|2026-12-01T07:00:00Z",
+                "2026-07-01T08:00:00|2026-07-01T06:00:00Z",
+                "2026-12-01 08:00:00,250|2026-12-01T07:00:00.250Z",
+            })
     void rfc3339WithAndWithoutOffsetAndFraction(String text, String expected) {
         assertThat(parse(TimeLayout.RFC3339, BERLIN, text)).isEqualTo(at(expected));
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-            "2026-12-01 08:00:00,000|2026-12-01T08:00:00Z",
-            "2026-12-01 08:00:00,999|2026-12-01T08:00:00.999Z",
-            "2024-02-29 23:59:59,001|2024-02-29T23:59:59.001Z",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "2026-12-01 08:00:00,000|2026-12-01T08:00:00Z",
+                "2026-12-01 08:00:00,999|2026-12-01T08:00:00.999Z",
+                "2024-02-29 23:59:59,001|2024-02-29T23:59:59.001Z",
+            })
     void log4jLayoutIsLocalToTheZone(String text, String expected) {
         assertThat(parse(TimeLayout.LOG4J, ZoneOffset.UTC, text)).isEqualTo(at(expected));
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-            "02/Jan/2006:15:04:05 -0700|2006-01-02T22:04:05Z",
-            "10/Oct/2000:13:55:36 +0000|2000-10-10T13:55:36Z",
-            "31/dec/2026:23:59:59 +0100|2026-12-31T22:59:59Z",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "02/Jan/2006:15:04:05 -0700|2006-01-02T22:04:05Z",
+                "10/Oct/2000:13:55:36 +0000|2000-10-10T13:55:36Z",
+                "31/dec/2026:23:59:59 +0100|2026-12-31T22:59:59Z",
+            })
     void commonLogFormat(String text, String expected) {
         assertThat(parse(TimeLayout.COMMON_LOG, ZoneOffset.UTC, text)).isEqualTo(at(expected));
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-            "1764576000|2025-12-01T08:00:00Z|EPOCH_S",
-            "1764576000.25|2025-12-01T08:00:00.250Z|EPOCH_S",
-            "1764576000123|2025-12-01T08:00:00.123Z|EPOCH_MS",
-            "1764576000123.5|2025-12-01T08:00:00.123500Z|EPOCH_MS",
-            "1764576000123456|2025-12-01T08:00:00.123456Z|EPOCH_US",
-            "1764576000123456789|2025-12-01T08:00:00.123456789Z|EPOCH_NS",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "1764576000|2025-12-01T08:00:00Z|EPOCH_S",
+                "1764576000.25|2025-12-01T08:00:00.250Z|EPOCH_S",
+                "1764576000123|2025-12-01T08:00:00.123Z|EPOCH_MS",
+                "1764576000123.5|2025-12-01T08:00:00.123500Z|EPOCH_MS",
+                "1764576000123456|2025-12-01T08:00:00.123456Z|EPOCH_US",
+                "1764576000123456789|2025-12-01T08:00:00.123456789Z|EPOCH_NS",
+            })
     void epochInEachUnit(String text, String expected, TimeLayout layout) {
         assertThat(parse(layout, ZoneOffset.UTC, text)).isEqualTo(at(expected));
     }
 
     @Test
     void textInAnotherLayoutIsNoTimestamp() {
-        for (String bad : new String[] {"", "2026-13-01T08:00:00Z", "2026-02-30T08:00:00Z", "2026-12-01T24:00:00Z",
-                "2026-12-01T08:00:00+25:00", "2026-12-01T08:00:00Zjunk", "2026-12-01T08:00:00.Z",
-                "2026-12-01", "not a time", "2026-12-01T08:00:00 +01:00", "2026-12-01T08:60:00Z"}) {
+        for (String bad : new String[] {
+            "",
+            "2026-13-01T08:00:00Z",
+            "2026-02-30T08:00:00Z",
+            "2026-12-01T24:00:00Z",
+            "2026-12-01T08:00:00+25:00",
+            "2026-12-01T08:00:00Zjunk",
+            "2026-12-01T08:00:00.Z",
+            "2026-12-01",
+            "not a time",
+            "2026-12-01T08:00:00 +01:00",
+            "2026-12-01T08:60:00Z"
+        }) {
             assertThat(parse(TimeLayout.RFC3339, ZoneOffset.UTC, bad)).as(bad).isEqualTo(TimeParser.NONE);
         }
-        assertThat(parse(TimeLayout.COMMON_LOG, ZoneOffset.UTC, "02/Foo/2006:15:04:05 -0700")).isEqualTo(TimeParser.NONE);
+        assertThat(parse(TimeLayout.COMMON_LOG, ZoneOffset.UTC, "02/Foo/2006:15:04:05 -0700"))
+                .isEqualTo(TimeParser.NONE);
         assertThat(parse(TimeLayout.SYSLOG, ZoneOffset.UTC, "Jan 32 15:04:05")).isEqualTo(TimeParser.NONE);
         assertThat(parse(TimeLayout.EPOCH_MS, ZoneOffset.UTC, "12e3")).isEqualTo(TimeParser.NONE);
-        assertThat(parse(TimeLayout.EPOCH_NS, ZoneOffset.UTC, "99999999999999999999")).isEqualTo(TimeParser.NONE);
-        assertThat(parse(TimeLayout.RFC3339, ZoneOffset.UTC, "2026-12-01T08:00:00\u00e9")).isEqualTo(TimeParser.NONE);
+        assertThat(parse(TimeLayout.EPOCH_NS, ZoneOffset.UTC, "99999999999999999999"))
+                .isEqualTo(TimeParser.NONE);
+        assertThat(parse(TimeLayout.RFC3339, ZoneOffset.UTC, "2026-12-01T08:00:00\u00e9"))
+                .isEqualTo(TimeParser.NONE);
     }
 
     @Test
@@ -115,20 +136,27 @@ class TimeParsersTest {
         assertThat(p.parse("Dec  1 09:59:00")).isEqualTo(at("2026-12-01T09:59:00Z"));
         assertThat(p.parse("Dec 01 09:59:00")).isEqualTo(at("2026-12-01T09:59:00Z"));
         assertThat(p.parse("Mar  3 01:02:03.5")).isEqualTo(at("2026-03-03T01:02:03.500Z"));
-        assertThat(p.parse("Jan  5 00:00:00")).as("eleven months ago, not next month").isEqualTo(at("2026-01-05T00:00:00Z"));
-        assertThat(p.parse("Dec  5 00:00:00")).as("a few days ahead of the clock").isEqualTo(at("2026-12-05T00:00:00Z"));
+        assertThat(p.parse("Jan  5 00:00:00"))
+                .as("eleven months ago, not next month")
+                .isEqualTo(at("2026-01-05T00:00:00Z"));
+        assertThat(p.parse("Dec  5 00:00:00"))
+                .as("a few days ahead of the clock")
+                .isEqualTo(at("2026-12-05T00:00:00Z"));
         assertThat(p.parse("Dec 25 00:00:00")).as("weeks ahead: last year's").isEqualTo(at("2025-12-25T00:00:00Z"));
     }
 
     @Test
     void syslogTimesAroundNewYear() {
-        TimeParser justAfter = TimeLayout.SYSLOG.newParser(BERLIN, null,
+        TimeParser justAfter = TimeLayout.SYSLOG.newParser(
+                BERLIN,
+                null,
                 InstantSource.fixed(Instant.parse("2026-12-31T23:00:30Z"))); // 00:00:30 on 1 Jan 2027 in Berlin
         assertThat(justAfter.parse("Dec 31 23:59:58")).isEqualTo(at("2026-12-31T22:59:58Z"));
         assertThat(justAfter.parse("Jan  1 00:00:10")).isEqualTo(at("2026-12-31T23:00:10Z"));
-        TimeParser justBefore = TimeLayout.SYSLOG.newParser(ZoneOffset.UTC, null,
-                InstantSource.fixed(Instant.parse("2026-12-31T23:59:50Z")));
-        assertThat(justBefore.parse("Jan  1 00:00:05")).as("writer's clock a little ahead")
+        TimeParser justBefore = TimeLayout.SYSLOG.newParser(
+                ZoneOffset.UTC, null, InstantSource.fixed(Instant.parse("2026-12-31T23:59:50Z")));
+        assertThat(justBefore.parse("Jan  1 00:00:05"))
+                .as("writer's clock a little ahead")
                 .isEqualTo(at("2027-01-01T00:00:05Z"));
         assertThat(justBefore.parse("Dec 31 23:59:49")).isEqualTo(at("2026-12-31T23:59:49Z"));
     }

@@ -1,15 +1,15 @@
 package dev.logpipe.forwarder.watermark;
 
-import dev.logpipe.forwarder.state.AtomicFiles;
-import dev.logpipe.forwarder.state.StateException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.logpipe.forwarder.state.StateException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,8 +29,10 @@ class WatermarkStoreTest {
     @Test
     void seedFormatFileLoads() throws Exception {
         Path p = dir.resolve("watermarks.json");
-        Files.writeString(p, "{\n  \"files\": {\n    \"/var/log/billing/application.log\": {\n"
-                + "      \"offset\": 1048576,\n      \"inode\": 883241\n    }\n  }\n}\n");
+        Files.writeString(
+                p,
+                "{\n  \"files\": {\n    \"/var/log/billing/application.log\": {\n"
+                        + "      \"offset\": 1048576,\n      \"inode\": 883241\n    }\n  }\n}\n");
         try (WatermarkStore s = open(p, Duration.ofSeconds(1), 0, WatermarkStore.OnCorrupt.REFUSE)) {
             Watermark w = s.get("/var/log/billing/application.log");
             assertThat(w.offset()).isEqualTo(1048576);
@@ -57,7 +59,8 @@ class WatermarkStoreTest {
 
     @Test
     void flushIsDueByIntervalOrByCountOrAlwaysWithZeroInterval() throws Exception {
-        try (WatermarkStore s = open(dir.resolve("a.json"), Duration.ofSeconds(1), 3, WatermarkStore.OnCorrupt.REFUSE)) {
+        try (WatermarkStore s =
+                open(dir.resolve("a.json"), Duration.ofSeconds(1), 3, WatermarkStore.OnCorrupt.REFUSE)) {
             assertThat(s.flushIfDue()).isFalse();
             s.put("f", new Watermark(1, 1, 1, null, 0, 1));
             assertThat(s.flushIfDue()).isFalse();
@@ -79,7 +82,8 @@ class WatermarkStoreTest {
         Path p = dir.resolve("watermarks.json");
         Files.writeString(p, "{\"files\": {\"/x\": {\"offset\": 12");
         assertThatThrownBy(() -> open(p, Duration.ofSeconds(1), 0, WatermarkStore.OnCorrupt.REFUSE))
-                .isInstanceOf(StateException.class).hasMessageContaining(p.toString())
+                .isInstanceOf(StateException.class)
+                .hasMessageContaining(p.toString())
                 .hasMessageContaining("--reset-watermarks");
         Files.writeString(p, "{\"files\": {\"/x\": {\"offset\": -1, \"inode\": 3}}}");
         assertThatThrownBy(() -> open(p, Duration.ofSeconds(1), 0, WatermarkStore.OnCorrupt.REFUSE))
@@ -106,7 +110,8 @@ class WatermarkStoreTest {
         Path p = dir.resolve("watermarks.json");
         try (WatermarkStore first = open(p, Duration.ofSeconds(1), 0, WatermarkStore.OnCorrupt.REFUSE)) {
             assertThatThrownBy(() -> open(p, Duration.ofSeconds(1), 0, WatermarkStore.OnCorrupt.REFUSE))
-                    .isInstanceOf(StateException.class).hasMessageContaining("in use by another log-forwarder");
+                    .isInstanceOf(StateException.class)
+                    .hasMessageContaining("in use by another log-forwarder");
         }
         open(p, Duration.ofSeconds(1), 0, WatermarkStore.OnCorrupt.REFUSE).close();
     }
@@ -130,7 +135,7 @@ class WatermarkStoreTest {
         }
         try (PublishedJournal third = PublishedJournal.open(j, 16)) {
             assertThat(third.previouslyPublished(a)).isEqualTo(250);
-            third.retainOnly(java.util.Set.of());
+            third.retainOnly(Set.of());
         }
         try (PublishedJournal fourth = PublishedJournal.open(j, 16)) {
             assertThat(fourth.previouslyPublished(a)).isEqualTo(-1);

@@ -143,7 +143,9 @@ final class LogTokenizer extends Tokenizer {
         if (c < 128) {
             return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || isJoiner(c);
         }
-        return Character.isLetterOrDigit(c) || Character.isSurrogate(c) || Character.getType(c) == Character.NON_SPACING_MARK;
+        return Character.isLetterOrDigit(c)
+                || Character.isSurrogate(c)
+                || Character.getType(c) == Character.NON_SPACING_MARK;
     }
 
     @Override

@@ -34,20 +34,20 @@ public final class Fields {
 
     /** Dead-letter shards: the reason code, its detail and the rejected line (redacted by the collector). */
     public static final String DL_REASON = "reason";
+
     public static final String DL_DETAIL = "detail";
     public static final String DL_RAW = "raw";
 
     /** The top-level keyword fields, each single-valued with sorted doc values. */
-    public static final List<String> KEYWORDS = List.of(RECORD_ID, TENANT_ID, LEVEL, SERVICE, INSTANCE_ID, REGION,
-            TRACE_ID, SPAN_ID);
+    public static final List<String> KEYWORDS =
+            List.of(RECORD_ID, TENANT_ID, LEVEL, SERVICE, INSTANCE_ID, REGION, TRACE_ID, SPAN_ID);
     /** Keyword fields whose values a shard's metadata lists, so a planner can prune shards without opening them. */
     public static final List<String> LABELS = List.of(LEVEL, SERVICE, INSTANCE_ID, REGION);
 
     /** Longest keyword indexed; a longer value is indexed by its first this-many characters (the source keeps all). */
     public static final int MAX_KEYWORD_CHARS = 256;
 
-    private Fields() {
-    }
+    private Fields() {}
 
     /** The Lucene field of a structured field's keyword form: {@code fields.} + name. */
     public static String keyword(String fieldName) {

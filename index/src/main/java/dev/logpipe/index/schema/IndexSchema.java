@@ -13,29 +13,29 @@ import org.apache.lucene.search.SortField;
  * {@link #queryAnalyzer()} so that a query term is read the way the indexer wrote it.
  */
 public final class IndexSchema {
-    private IndexSchema() {
-    }
+    private IndexSchema() {}
 
     /**
      * Newest first, then {@code record_id}: a total order inside a shard (one tenant, so record_id is unique), which
      * makes newest-first pages and search-after cursors nearly free (NOTES-kafka-lucene.md).
      */
     public static Sort indexSort() {
-        return new Sort(new SortField(Fields.EVENT_TIME, SortField.Type.LONG, true),
+        return new Sort(
+                new SortField(Fields.EVENT_TIME, SortField.Type.LONG, true),
                 new SortField(Fields.RECORD_ID, SortField.Type.STRING, false));
     }
 
     /** Full-text fields get the log analyzer with parts; everything else is a keyword (indexed as given). */
     public static Analyzer indexAnalyzer() {
         Analyzer log = LogAnalyzer.forIndexing();
-        return new PerFieldAnalyzerWrapper(new KeywordAnalyzer(),
-                Map.of(Fields.MESSAGE, log, Fields.DL_DETAIL, log, Fields.DL_RAW, log));
+        return new PerFieldAnalyzerWrapper(
+                new KeywordAnalyzer(), Map.of(Fields.MESSAGE, log, Fields.DL_DETAIL, log, Fields.DL_RAW, log));
     }
 
     /** For query parsing: full-text terms as whole tokens (lower-cased), keyword fields exactly as typed. */
     public static Analyzer queryAnalyzer() {
         Analyzer log = LogAnalyzer.forQuery();
-        return new PerFieldAnalyzerWrapper(new KeywordAnalyzer(),
-                Map.of(Fields.MESSAGE, log, Fields.DL_DETAIL, log, Fields.DL_RAW, log));
+        return new PerFieldAnalyzerWrapper(
+                new KeywordAnalyzer(), Map.of(Fields.MESSAGE, log, Fields.DL_DETAIL, log, Fields.DL_RAW, log));
     }
 }

@@ -20,15 +20,14 @@ import org.apache.lucene.util.NumericUtils;
  * refers to the caller's bytes without copying them: they must stay unchanged until the document is added.
  */
 public final class RecordDocuments {
-    private RecordDocuments() {
-    }
+    private RecordDocuments() {}
 
     /**
      * @param eventTime the record's event time (the sort key); never null
      * @param source    the record as accepted, one JSON line without its newline
      */
-    public static Document record(LogRecord r, Instant eventTime, Instant observedTime, byte[] source, int off,
-                                  int len) {
+    public static Document record(
+            LogRecord r, Instant eventTime, Instant observedTime, byte[] source, int off, int len) {
         Document d = new Document();
         keyword(d, Fields.RECORD_ID, r.recordId());
         keyword(d, Fields.TENANT_ID, r.tenantId());
@@ -49,8 +48,16 @@ public final class RecordDocuments {
     }
 
     /** A dead letter of the tenant: reason (keyword), detail and raw line (full text), sorted by observed time. */
-    public static Document deadLetter(String recordId, String tenant, String reason, String detail, String raw,
-                                      Instant observedTime, byte[] source, int off, int len) {
+    public static Document deadLetter(
+            String recordId,
+            String tenant,
+            String reason,
+            String detail,
+            String raw,
+            Instant observedTime,
+            byte[] source,
+            int off,
+            int len) {
         Document d = new Document();
         keyword(d, Fields.RECORD_ID, recordId);
         keyword(d, Fields.TENANT_ID, tenant);

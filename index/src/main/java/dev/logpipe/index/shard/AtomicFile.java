@@ -11,15 +11,14 @@ import java.nio.file.StandardOpenOption;
 
 /** Publishes a small file atomically: temp file, fsync, atomic rename, fsync of the directory. */
 public final class AtomicFile {
-    private AtomicFile() {
-    }
+    private AtomicFile() {}
 
     public static void write(Path target, byte[] content) throws IOException {
         Path dir = target.toAbsolutePath().getParent();
         Files.createDirectories(dir);
         Path tmp = dir.resolve(target.getFileName() + ".tmp");
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
+        try (FileChannel ch = FileChannel.open(
+                tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
             ByteBuffer b = ByteBuffer.wrap(content);
             while (b.hasRemaining()) {
                 ch.write(b);

@@ -31,7 +31,8 @@ public final class ShardLayout {
     }
 
     public Path shardDir(ShardId id) {
-        return dataDir.resolve(id.kind().directory()).resolve(TenantDirectory.encode(id.tenant()))
+        return dataDir.resolve(id.kind().directory())
+                .resolve(TenantDirectory.encode(id.tenant()))
                 .resolve(id.day().toString());
     }
 

@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.SortedSet;
@@ -31,10 +32,19 @@ import java.util.TreeSet;
  *
  * @param offsets the Kafka offsets ({@code topic-partition} to next offset) of the shard's last commit
  */
-public record ShardMetadata(ShardKind kind, String tenant, LocalDate day, long docs, Instant minEventTime,
-                            Instant maxEventTime, SortedMap<String, SortedSet<String>> labels,
-                            SortedSet<String> truncatedLabels, SortedMap<String, SortedSet<FieldKind>> fields,
-                            boolean fieldsTruncated, Instant updated, SortedMap<String, Long> offsets) {
+public record ShardMetadata(
+        ShardKind kind,
+        String tenant,
+        LocalDate day,
+        long docs,
+        Instant minEventTime,
+        Instant maxEventTime,
+        SortedMap<String, SortedSet<String>> labels,
+        SortedSet<String> truncatedLabels,
+        SortedMap<String, SortedSet<FieldKind>> fields,
+        boolean fieldsTruncated,
+        Instant updated,
+        SortedMap<String, Long> offsets) {
     public static final int FORMAT = 1;
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -52,8 +62,19 @@ public record ShardMetadata(ShardKind kind, String tenant, LocalDate day, long d
     }
 
     public static ShardMetadata empty(ShardId id) {
-        return new ShardMetadata(id.kind(), id.tenant(), id.day(), 0, null, null, new TreeMap<>(), new TreeSet<>(),
-                new TreeMap<>(), false, null, new TreeMap<>());
+        return new ShardMetadata(
+                id.kind(),
+                id.tenant(),
+                id.day(),
+                0,
+                null,
+                null,
+                new TreeMap<>(),
+                new TreeSet<>(),
+                new TreeMap<>(),
+                false,
+                null,
+                new TreeMap<>());
     }
 
     public ShardId id() {
@@ -99,12 +120,12 @@ public record ShardMetadata(ShardKind kind, String tenant, LocalDate day, long d
      *
      * @throws IOException the file cannot be read or is not shard metadata; the message names the file
      */
-    public static java.util.Optional<ShardMetadata> read(Path file) throws IOException {
+    public static Optional<ShardMetadata> read(Path file) throws IOException {
         byte[] bytes;
         try {
             bytes = Files.readAllBytes(file);
         } catch (NoSuchFileException e) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         try {
             JsonNode o = JSON.readTree(bytes);
@@ -134,10 +155,19 @@ public record ShardMetadata(ShardKind kind, String tenant, LocalDate day, long d
                 Map.Entry<String, JsonNode> e = it.next();
                 offsets.put(e.getKey(), e.getValue().asLong());
             }
-            return java.util.Optional.of(new ShardMetadata(ShardKind.valueOf(o.path("kind").asText()),
-                    o.path("tenant_id").asText(), LocalDate.parse(o.path("day").asText()), o.path("docs").asLong(),
-                    time(o, "min_event_time"), time(o, "max_event_time"), labels, truncated, fields,
-                    o.path("fields_truncated").asBoolean(), time(o, "updated"), offsets));
+            return Optional.of(new ShardMetadata(
+                    ShardKind.valueOf(o.path("kind").asText()),
+                    o.path("tenant_id").asText(),
+                    LocalDate.parse(o.path("day").asText()),
+                    o.path("docs").asLong(),
+                    time(o, "min_event_time"),
+                    time(o, "max_event_time"),
+                    labels,
+                    truncated,
+                    fields,
+                    o.path("fields_truncated").asBoolean(),
+                    time(o, "updated"),
+                    offsets));
         } catch (IOException | RuntimeException e) {
             throw new IOException("shard metadata " + file + " is corrupt: " + e.getMessage(), e);
         }

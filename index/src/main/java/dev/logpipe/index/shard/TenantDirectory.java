@@ -18,8 +18,7 @@ public final class TenantDirectory {
     /** Longest directory name produced (file systems allow 255 bytes). */
     public static final int MAX_NAME_CHARS = 240;
 
-    private TenantDirectory() {
-    }
+    private TenantDirectory() {}
 
     /**
      * The directory name of a tenant id.
@@ -57,7 +56,9 @@ public final class TenantDirectory {
             if (Character.isISOControl(c)) {
                 return "holds a control character";
             }
-            if (Character.isHighSurrogate(c) && i + 1 < tenant.length() && Character.isLowSurrogate(tenant.charAt(i + 1))) {
+            if (Character.isHighSurrogate(c)
+                    && i + 1 < tenant.length()
+                    && Character.isLowSurrogate(tenant.charAt(i + 1))) {
                 i++;
             } else if (Character.isSurrogate(c)) {
                 return "is not valid UTF-16 (an unpaired surrogate)";
@@ -82,7 +83,10 @@ public final class TenantDirectory {
             char c = name.charAt(i);
             if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-') {
                 out[n++] = (byte) c;
-            } else if (c == '_' && i + 2 < name.length() && hex(name.charAt(i + 1)) >= 0 && hex(name.charAt(i + 2)) >= 0) {
+            } else if (c == '_'
+                    && i + 2 < name.length()
+                    && hex(name.charAt(i + 1)) >= 0
+                    && hex(name.charAt(i + 2)) >= 0) {
                 int v = hex(name.charAt(i + 1)) << 4 | hex(name.charAt(i + 2));
                 if ((v >= 'a' && v <= 'z') || (v >= '0' && v <= '9') || v == '-') {
                     return Optional.empty(); // not canonical: encode would not escape it

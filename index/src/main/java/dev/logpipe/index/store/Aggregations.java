@@ -15,8 +15,7 @@ import org.apache.lucene.search.SimpleCollector;
 
 /** Collectors over doc values: a time histogram and the counts of a keyword field's values. */
 public final class Aggregations {
-    private Aggregations() {
-    }
+    private Aggregations() {}
 
     /**
      * Value counts among the matches: {@code counts} holds at most {@code maxValues} values (the first seen beyond

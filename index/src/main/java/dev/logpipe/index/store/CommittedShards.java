@@ -7,6 +7,7 @@ import dev.logpipe.index.shard.ShardMetadata;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +17,7 @@ import java.util.concurrent.locks.LockSupport;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.SearcherManager;
+import org.apache.lucene.store.AlreadyClosedException;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import org.slf4j.Logger;
@@ -84,7 +86,7 @@ public final class CommittedShards implements ShardSource, Closeable {
         IndexSearcher s;
         try {
             s = m.acquire();
-        } catch (org.apache.lucene.store.AlreadyClosedException e) { // closed by the reopen thread just now
+        } catch (AlreadyClosedException e) { // closed by the reopen thread just now
             return open(shard);
         }
         return Optional.of(new ShardSearcher(shard, s.getIndexReader(), () -> m.release(s)));
@@ -95,7 +97,7 @@ public final class CommittedShards implements ShardSource, Closeable {
         if (o != null) {
             return o;
         }
-        java.nio.file.Path dir = layout.luceneDir(shard);
+        Path dir = layout.luceneDir(shard);
         if (!Files.isDirectory(dir)) {
             return null;
         }

@@ -9,8 +9,8 @@ import java.util.Objects;
  * source line as accepted ({@code source[offset, offset + length)}, not copied: leave the bytes alone until the
  * write returns).
  */
-public record IndexRecord(LogRecord record, Instant eventTime, Instant observedTime, byte[] source, int offset,
-                          int length) {
+public record IndexRecord(
+        LogRecord record, Instant eventTime, Instant observedTime, byte[] source, int offset, int length) {
     public IndexRecord {
         Objects.requireNonNull(record, "record");
         Objects.requireNonNull(record.recordId(), "record.recordId");

@@ -33,8 +33,7 @@ final class LuceneSearcher implements StoreSearcher {
     private final IndexSearcher searcher;
     private boolean closed;
 
-    LuceneSearcher(List<ShardId> ids, List<SearcherManager> managers, List<IndexSearcher> acquired)
-            throws IOException {
+    LuceneSearcher(List<ShardId> ids, List<SearcherManager> managers, List<IndexSearcher> acquired) throws IOException {
         this.ids = List.copyOf(ids);
         this.managers = managers;
         this.acquired = acquired;
@@ -61,9 +60,11 @@ final class LuceneSearcher implements StoreSearcher {
     @Override
     public SearchPage search(SearchRequest r) throws IOException {
         Query q = query(r);
-        FieldDoc after = r.after() == null ? null
-                : new FieldDoc(Math.max(0, searcher.getIndexReader().maxDoc() - 1), Float.NaN, new Object[] {r.after().eventTimeMillis(),
-                new BytesRef(r.after().recordId())});
+        FieldDoc after = r.after() == null
+                ? null
+                : new FieldDoc(Math.max(0, searcher.getIndexReader().maxDoc() - 1), Float.NaN, new Object[] {
+                    r.after().eventTimeMillis(), new BytesRef(r.after().recordId())
+                });
         TopFieldDocs top = (TopFieldDocs) searcher.searchAfter(after, q, r.limit(), IndexSchema.indexSort(), false);
         List<SearchPage.Hit> hits = new ArrayList<>(top.scoreDocs.length);
         for (ScoreDoc sd : top.scoreDocs) {
@@ -72,8 +73,10 @@ final class LuceneSearcher implements StoreSearcher {
             BytesRef src = d.getBinaryValue(Fields.SOURCE);
             int shard = ReaderUtil.subIndex(sd.doc, searcher.getIndexReader().leaves());
             int which = readerOf(shard);
-            hits.add(new SearchPage.Hit(new String(src.bytes, src.offset, src.length, StandardCharsets.UTF_8),
-                    Instant.ofEpochMilli((Long) fd.fields[0]), ((BytesRef) fd.fields[1]).utf8ToString(),
+            hits.add(new SearchPage.Hit(
+                    new String(src.bytes, src.offset, src.length, StandardCharsets.UTF_8),
+                    Instant.ofEpochMilli((Long) fd.fields[0]),
+                    ((BytesRef) fd.fields[1]).utf8ToString(),
                     ids.get(which)));
         }
         SearchPage.After next = null;

@@ -13,6 +13,7 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -21,6 +22,7 @@ import java.util.stream.Stream;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.store.FSDirectory;
 
 /**
@@ -158,7 +160,7 @@ public final class LuceneStore implements ShardStore {
     @Override
     public StoreSearcher openSearcher(Collection<ShardId> shards) throws IOException {
         List<ShardId> ids = new ArrayList<>();
-        List<org.apache.lucene.search.SearcherManager> managers = new ArrayList<>();
+        List<SearcherManager> managers = new ArrayList<>();
         List<IndexSearcher> searchers = new ArrayList<>();
         try {
             for (ShardId id : shards) {
@@ -167,7 +169,7 @@ public final class LuceneStore implements ShardStore {
                 }
                 Shard s = shard(id);
                 synchronized (s) {
-                    org.apache.lucene.search.SearcherManager m = s.searchers();
+                    SearcherManager m = s.searchers();
                     searchers.add(m.acquire());
                     managers.add(m);
                     ids.add(id);
@@ -221,7 +223,7 @@ public final class LuceneStore implements ShardStore {
             if (!DirectoryReader.indexExists(dir)) {
                 return Map.of();
             }
-            Map<String, Long> out = new java.util.HashMap<>();
+            Map<String, Long> out = new HashMap<>();
             SegmentInfos.readLatestCommit(dir).getUserData().forEach((k, v) -> out.put(k, Long.parseLong(v)));
             return out;
         }
@@ -239,12 +241,13 @@ public final class LuceneStore implements ShardStore {
             if (exists) {
                 SegmentInfos.readLatestCommit(dir);
                 if (m.isEmpty()) {
-                    throw new IOException("shard " + layout.shardDir(shard) + " has an index but no "
-                            + ShardLayout.METADATA_FILE);
+                    throw new IOException(
+                            "shard " + layout.shardDir(shard) + " has an index but no " + ShardLayout.METADATA_FILE);
                 }
             }
         } catch (IOException e) {
-            if (e.getMessage() != null && e.getMessage().contains(layout.shardDir(shard).toString())) {
+            if (e.getMessage() != null
+                    && e.getMessage().contains(layout.shardDir(shard).toString())) {
                 throw e;
             }
             throw new IOException("shard " + layout.shardDir(shard) + " is corrupt or unreadable: " + e, e);

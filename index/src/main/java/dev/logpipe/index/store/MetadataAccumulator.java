@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -86,13 +87,23 @@ final class MetadataAccumulator {
     }
 
     ShardMetadata snapshot(long docs, Instant now, Map<String, Long> offsets) {
-        TreeMap<String, java.util.SortedSet<String>> l = new TreeMap<>();
+        TreeMap<String, SortedSet<String>> l = new TreeMap<>();
         labels.forEach((k, v) -> l.put(k, new TreeSet<>(v)));
-        TreeMap<String, java.util.SortedSet<FieldKind>> f = new TreeMap<>();
+        TreeMap<String, SortedSet<FieldKind>> f = new TreeMap<>();
         fields.forEach((k, v) -> f.put(k, new TreeSet<>(v)));
         boolean empty = minMillis == Long.MAX_VALUE;
-        return new ShardMetadata(id.kind(), id.tenant(), id.day(), docs,
-                empty ? null : Instant.ofEpochMilli(minMillis), empty ? null : Instant.ofEpochMilli(maxMillis),
-                l, new TreeSet<>(truncated), f, fieldsTruncated, now, new TreeMap<>(offsets));
+        return new ShardMetadata(
+                id.kind(),
+                id.tenant(),
+                id.day(),
+                docs,
+                empty ? null : Instant.ofEpochMilli(minMillis),
+                empty ? null : Instant.ofEpochMilli(maxMillis),
+                l,
+                new TreeSet<>(truncated),
+                f,
+                fieldsTruncated,
+                now,
+                new TreeMap<>(offsets));
     }
 }

@@ -17,8 +17,7 @@ import org.apache.lucene.search.TermQuery;
  * so pruning on the answer never drops a shard that could match.
  */
 public final class QueryLabels {
-    private QueryLabels() {
-    }
+    private QueryLabels() {}
 
     /** Label name to the values one of which every match holds; empty for a blank or unparsable query. */
     public static Map<String, Set<String>> required(String q) {

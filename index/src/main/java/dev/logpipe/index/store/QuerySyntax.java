@@ -8,12 +8,10 @@ import java.util.regex.Pattern;
 public final class QuerySyntax {
     private static final Pattern POSITION = Pattern.compile("line (\\d+), column (\\d+)");
 
-    private QuerySyntax() {
-    }
+    private QuerySyntax() {}
 
     /** Why a query does not parse: the parser's first line and the 1-based column, when it names one. */
-    public record Problem(String message, Integer line, Integer column) {
-    }
+    public record Problem(String message, Integer line, Integer column) {}
 
     /** Empty when {@code q} parses (a blank query matches everything). */
     public static Optional<Problem> check(String q) {

@@ -5,6 +5,7 @@ import dev.logpipe.index.schema.Fields;
 import dev.logpipe.index.schema.IndexSchema;
 import dev.logpipe.index.schema.RecordDocuments;
 import java.time.Instant;
+import java.util.Locale;
 import org.apache.lucene.document.DoublePoint;
 import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.queryparser.classic.ParseException;
@@ -42,12 +43,15 @@ public final class SchemaQueryParser extends QueryParser {
     }
 
     @Override
-    protected Query getRangeQuery(String field, String part1, String part2, boolean startInclusive,
-                                  boolean endInclusive) throws ParseException {
+    protected Query getRangeQuery(
+            String field, String part1, String part2, boolean startInclusive, boolean endInclusive)
+            throws ParseException {
         if (field.equals(Fields.EVENT_TIME) || field.equals(Fields.OBSERVED_TIME)) {
             long lo = part1 == null ? Long.MIN_VALUE : millis(part1);
             long hi = part2 == null ? Long.MAX_VALUE : millis(part2);
-            return LongPoint.newRangeQuery(field, startInclusive || lo == Long.MIN_VALUE ? lo : lo + 1,
+            return LongPoint.newRangeQuery(
+                    field,
+                    startInclusive || lo == Long.MIN_VALUE ? lo : lo + 1,
                     endInclusive || hi == Long.MAX_VALUE ? hi : hi - 1);
         }
         if (field.startsWith(Fields.FIELDS_PREFIX)) {
@@ -59,7 +63,8 @@ public final class SchemaQueryParser extends QueryParser {
                 b.add(longRange(name, lo, hi, startInclusive, endInclusive), BooleanClause.Occur.SHOULD);
                 double l = lo == null ? Double.NEGATIVE_INFINITY : startInclusive ? lo : Math.nextUp(lo);
                 double h = hi == null ? Double.POSITIVE_INFINITY : endInclusive ? hi : Math.nextDown(hi);
-                b.add(DoublePoint.newRangeQuery(RecordDocuments.numericField(name, FieldKind.DOUBLE), l, h),
+                b.add(
+                        DoublePoint.newRangeQuery(RecordDocuments.numericField(name, FieldKind.DOUBLE), l, h),
                         BooleanClause.Occur.SHOULD);
                 return b.build();
             }
@@ -71,7 +76,9 @@ public final class SchemaQueryParser extends QueryParser {
     /** Also reads {@code field:>N}, {@code >=N}, {@code <N}, {@code <=N} as open-ended ranges. */
     @Override
     protected Query getFieldQuery(String field, String queryText, boolean quoted) throws ParseException {
-        if (!quoted && field != null && queryText.length() > 1
+        if (!quoted
+                && field != null
+                && queryText.length() > 1
                 && (queryText.charAt(0) == '>' || queryText.charAt(0) == '<')) {
             boolean inclusive = queryText.charAt(1) == '=';
             String bound = queryText.substring(inclusive ? 2 : 1);
@@ -127,7 +134,7 @@ public final class SchemaQueryParser extends QueryParser {
             return Long.parseLong(s);
         } catch (NumberFormatException e) {
             try {
-                return Instant.parse(s.toUpperCase(java.util.Locale.ROOT)).toEpochMilli();
+                return Instant.parse(s.toUpperCase(Locale.ROOT)).toEpochMilli();
             } catch (RuntimeException e2) {
                 throw new ParseException("a time must be epoch milliseconds or RFC 3339, was \"" + s + "\"");
             }

@@ -1,5 +1,6 @@
 package dev.logpipe.index.store;
 
+import dev.logpipe.index.shard.ShardId;
 import java.time.Instant;
 import java.util.List;
 
@@ -10,10 +11,8 @@ public record SearchPage(List<Hit> hits, long total, After next) {
     }
 
     /** One matching document: its source exactly as accepted, and its sort key. */
-    public record Hit(String source, Instant eventTime, String recordId, dev.logpipe.index.shard.ShardId shard) {
-    }
+    public record Hit(String source, Instant eventTime, String recordId, ShardId shard) {}
 
     /** The sort key of the last hit of a page: the next page starts after it. */
-    public record After(long eventTimeMillis, String recordId) {
-    }
+    public record After(long eventTimeMillis, String recordId) {}
 }

@@ -1,5 +1,6 @@
 package dev.logpipe.index.store;
 
+import dev.logpipe.index.schema.Fields;
 import dev.logpipe.index.schema.IndexSchema;
 import dev.logpipe.index.schema.RecordDocuments;
 import dev.logpipe.index.shard.ShardId;
@@ -9,9 +10,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.lucene.codecs.lucene912.Lucene912Codec;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.index.ConcurrentMergeScheduler;
@@ -25,6 +28,7 @@ import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.index.TieredMergePolicy;
 import org.apache.lucene.search.SearcherManager;
+import org.apache.lucene.store.AlreadyClosedException;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 
@@ -43,13 +47,20 @@ final class Shard implements AutoCloseable {
     private final MetadataAccumulator metadata;
     private final IdSet fresh;
     /** Batches written, and how many of them the last commit covers: dirty while they differ. */
-    private final java.util.concurrent.atomic.AtomicLong writes = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong writes = new AtomicLong();
+
     private volatile long committedWrites;
     private volatile long lastUsedNanos = System.nanoTime();
     private volatile boolean closed;
 
-    private Shard(ShardId id, Path metadataFile, Directory directory, IndexWriter writer, MetadataAccumulator metadata,
-                  IdSet fresh) throws IOException {
+    private Shard(
+            ShardId id,
+            Path metadataFile,
+            Directory directory,
+            IndexWriter writer,
+            MetadataAccumulator metadata,
+            IdSet fresh)
+            throws IOException {
         this.id = id;
         this.metadataFile = metadataFile;
         this.directory = directory;
@@ -73,8 +84,9 @@ final class Shard implements AutoCloseable {
             ShardMetadata start;
             if (exists) {
                 SegmentInfos.readLatestCommit(directory); // checksummed: a corrupt commit fails here
-                start = ShardMetadata.read(layout.metadataFile(id)).orElseThrow(() -> new IOException(
-                        "shard " + layout.shardDir(id) + " has an index but no " + ShardLayout.METADATA_FILE));
+                start = ShardMetadata.read(layout.metadataFile(id))
+                        .orElseThrow(() -> new IOException(
+                                "shard " + layout.shardDir(id) + " has an index but no " + ShardLayout.METADATA_FILE));
             } else {
                 start = ShardMetadata.read(layout.metadataFile(id)).orElse(ShardMetadata.empty(id));
             }
@@ -83,8 +95,10 @@ final class Shard implements AutoCloseable {
                     .setIndexSort(IndexSchema.indexSort())
                     .setRAMBufferSizeMB(ramMb)
                     .setCommitOnClose(false)
-                    .setCodec(new Lucene912Codec(settings.compression() == StoreSettings.Compression.BEST_COMPRESSION
-                            ? Lucene912Codec.Mode.BEST_COMPRESSION : Lucene912Codec.Mode.BEST_SPEED));
+                    .setCodec(new Lucene912Codec(
+                            settings.compression() == StoreSettings.Compression.BEST_COMPRESSION
+                                    ? Lucene912Codec.Mode.BEST_COMPRESSION
+                                    : Lucene912Codec.Mode.BEST_SPEED));
             TieredMergePolicy merges = new TieredMergePolicy();
             merges.setSegmentsPerTier(10);
             config.setMergePolicy(merges);
@@ -105,7 +119,9 @@ final class Shard implements AutoCloseable {
             throw new IOException("shard " + layout.shardDir(id) + " is corrupt: " + e.getMessage(), e);
         } catch (IOException | RuntimeException e) {
             directory.close();
-            if (e instanceof IOException io && io.getMessage() != null && io.getMessage().contains(dir.getParent().toString())) {
+            if (e instanceof IOException io
+                    && io.getMessage() != null
+                    && io.getMessage().contains(dir.getParent().toString())) {
                 throw io;
             }
             throw new IOException("shard " + layout.shardDir(id) + " cannot be opened: " + e.getMessage(), e);
@@ -123,14 +139,14 @@ final class Shard implements AutoCloseable {
             for (int i = 0; i < batch.size(); i++) {
                 IndexRecord r = batch.get(i);
                 try {
-                    Document d = RecordDocuments.record(r.record(), r.eventTime(), r.observedTime(), r.source(),
-                            r.offset(), r.length());
+                    Document d = RecordDocuments.record(
+                            r.record(), r.eventTime(), r.observedTime(), r.source(), r.offset(), r.length());
                     upsert(r.record().recordId(), d);
                     synchronized (metadata) {
                         metadata.add(r.record(), r.eventTime());
                     }
                 } catch (IllegalArgumentException e) { // a document Lucene refuses (the writer stays healthy)
-                    rejected = rejected.isEmpty() ? new java.util.ArrayList<>() : rejected;
+                    rejected = rejected.isEmpty() ? new ArrayList<>() : rejected;
                     rejected.add(new ShardStore.Rejection(i, "the index refused the record: " + e.getMessage()));
                 }
             }
@@ -147,15 +163,23 @@ final class Shard implements AutoCloseable {
             for (int i = 0; i < batch.size(); i++) {
                 DeadLetterEntry e = batch.get(i);
                 try {
-                    Document d = RecordDocuments.deadLetter(e.id(), e.tenant(), e.reason(), e.detail(), e.raw(),
-                            e.observedTime(), e.source(), e.offset(), e.length());
+                    Document d = RecordDocuments.deadLetter(
+                            e.id(),
+                            e.tenant(),
+                            e.reason(),
+                            e.detail(),
+                            e.raw(),
+                            e.observedTime(),
+                            e.source(),
+                            e.offset(),
+                            e.length());
                     upsert(e.id(), d);
                     synchronized (metadata) {
                         metadata.time(e.observedTime());
                         metadata.label("reason", e.reason());
                     }
                 } catch (IllegalArgumentException ex) {
-                    rejected = rejected.isEmpty() ? new java.util.ArrayList<>() : rejected;
+                    rejected = rejected.isEmpty() ? new ArrayList<>() : rejected;
                     rejected.add(new ShardStore.Rejection(i, "the index refused the dead letter: " + ex.getMessage()));
                 }
             }
@@ -169,7 +193,7 @@ final class Shard implements AutoCloseable {
         if (fresh != null && fresh.add(IdSet.hash(recordId))) {
             writer.addDocument(d); // surely new: no document of this shard has the id, so no delete to buffer
         } else {
-            writer.updateDocument(new Term(dev.logpipe.index.schema.Fields.RECORD_ID, recordId), d);
+            writer.updateDocument(new Term(Fields.RECORD_ID, recordId), d);
         }
     }
 
@@ -229,7 +253,7 @@ final class Shard implements AutoCloseable {
     long ramBytesUsed() {
         try {
             return writer.ramBytesUsed();
-        } catch (org.apache.lucene.store.AlreadyClosedException e) {
+        } catch (AlreadyClosedException e) {
             return 0;
         }
     }

@@ -1,5 +1,6 @@
 package dev.logpipe.index.store;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -23,14 +24,13 @@ public record ShardQuery(String tenant, String query, long fromMillis, long toMi
     }
 
     public ShardQuery with(Filter f) {
-        List<Filter> all = new java.util.ArrayList<>(filters);
+        List<Filter> all = new ArrayList<>(filters);
         all.add(f);
         return new ShardQuery(tenant, query, fromMillis, toMillis, all);
     }
 
     /** A filter outside the query text. */
-    public sealed interface Filter permits Exact, LongRange {
-    }
+    public sealed interface Filter permits Exact, LongRange {}
 
     /**
      * The keyword field equals the value: a top-level keyword ({@code instance_id}) or {@code fields.<name>}.

@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.Set;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.index.IndexReader;
@@ -21,6 +22,8 @@ import org.apache.lucene.index.QueryTimeout;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.Collector;
+import org.apache.lucene.search.CollectorManager;
 import org.apache.lucene.search.FieldDoc;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.MatchAllDocsQuery;
@@ -68,7 +71,10 @@ public final class ShardSearcher implements Closeable {
     }
 
     /** Sort direction over the merge key (event_time, record_id); OLDEST_FIRST is the exact reverse. */
-    public enum Order { NEWEST_FIRST, OLDEST_FIRST }
+    public enum Order {
+        NEWEST_FIRST,
+        OLDEST_FIRST
+    }
 
     /** A page of one shard: hits in order, the matching total (exact, or a lower bound). */
     public record Page(List<SearchPage.Hit> hits, long total, boolean totalExact) {
@@ -85,40 +91,53 @@ public final class ShardSearcher implements Closeable {
     }
 
     public static Sort sort(Order order) {
-        return order == Order.NEWEST_FIRST ? IndexSchema.indexSort()
-                : new Sort(new SortField(Fields.EVENT_TIME, SortField.Type.LONG, false),
-                new SortField(Fields.RECORD_ID, SortField.Type.STRING, true));
+        return order == Order.NEWEST_FIRST
+                ? IndexSchema.indexSort()
+                : new Sort(
+                        new SortField(Fields.EVENT_TIME, SortField.Type.LONG, false),
+                        new SortField(Fields.RECORD_ID, SortField.Type.STRING, true));
     }
 
     /** Up to {@code limit} hits after {@code after} (null: from the start) in the given order. */
     public Page search(ShardQuery q, Order order, SearchPage.After after, int limit, long deadlineNanos)
             throws IOException {
         IndexSearcher s = searcher(deadlineNanos);
-        FieldDoc a = after == null ? null : new FieldDoc(Integer.MAX_VALUE, Float.NaN,
-                new Object[] {after.eventTimeMillis(), new BytesRef(after.recordId())});
+        FieldDoc a = after == null
+                ? null
+                : new FieldDoc(Integer.MAX_VALUE, Float.NaN, new Object[] {
+                    after.eventTimeMillis(), new BytesRef(after.recordId())
+                });
         TopFieldDocs top = run(s, query(q), new TopFieldCollectorManager(sort(order), limit, a, TOTAL_HITS_THRESHOLD));
         List<SearchPage.Hit> hits = new ArrayList<>(top.scoreDocs.length);
         for (ScoreDoc sd : top.scoreDocs) {
             FieldDoc fd = (FieldDoc) sd;
-            hits.add(new SearchPage.Hit(source(s, sd.doc), Instant.ofEpochMilli((Long) fd.fields[0]),
-                    ((BytesRef) fd.fields[1]).utf8ToString(), id));
+            hits.add(new SearchPage.Hit(
+                    source(s, sd.doc),
+                    Instant.ofEpochMilli((Long) fd.fields[0]),
+                    ((BytesRef) fd.fields[1]).utf8ToString(),
+                    id));
         }
         return new Page(hits, top.totalHits.value, top.totalHits.relation == TotalHits.Relation.EQUAL_TO);
     }
 
     /** Up to {@code limit} hits sorted by a whole-number structured field ({@code log.offset}), then the merge key. */
-    public List<SearchPage.Hit> byLong(ShardQuery q, String structuredField, boolean ascending, int limit,
-                                       long deadlineNanos) throws IOException {
+    public List<SearchPage.Hit> byLong(
+            ShardQuery q, String structuredField, boolean ascending, int limit, long deadlineNanos) throws IOException {
         IndexSearcher s = searcher(deadlineNanos);
-        Sort sort = new Sort(new SortField(RecordDocuments.numericField(structuredField, FieldKind.LONG),
-                SortField.Type.LONG, !ascending), new SortField(Fields.EVENT_TIME, SortField.Type.LONG, !ascending),
+        Sort sort = new Sort(
+                new SortField(
+                        RecordDocuments.numericField(structuredField, FieldKind.LONG), SortField.Type.LONG, !ascending),
+                new SortField(Fields.EVENT_TIME, SortField.Type.LONG, !ascending),
                 new SortField(Fields.RECORD_ID, SortField.Type.STRING, !ascending));
         TopFieldDocs top = run(s, query(q), new TopFieldCollectorManager(sort, limit, null, limit));
         List<SearchPage.Hit> hits = new ArrayList<>(top.scoreDocs.length);
         for (ScoreDoc sd : top.scoreDocs) {
             FieldDoc fd = (FieldDoc) sd;
-            hits.add(new SearchPage.Hit(source(s, sd.doc), Instant.ofEpochMilli((Long) fd.fields[1]),
-                    ((BytesRef) fd.fields[2]).utf8ToString(), id));
+            hits.add(new SearchPage.Hit(
+                    source(s, sd.doc),
+                    Instant.ofEpochMilli((Long) fd.fields[1]),
+                    ((BytesRef) fd.fields[2]).utf8ToString(),
+                    id));
         }
         return hits;
     }
@@ -167,8 +186,7 @@ public final class ShardSearcher implements Closeable {
         return s;
     }
 
-    private <C extends org.apache.lucene.search.Collector, T> T run(
-            IndexSearcher s, Query query, org.apache.lucene.search.CollectorManager<C, T> m) throws IOException {
+    private <C extends Collector, T> T run(IndexSearcher s, Query query, CollectorManager<C, T> m) throws IOException {
         T out;
         try {
             out = s.search(query, m);
@@ -186,7 +204,7 @@ public final class ShardSearcher implements Closeable {
     }
 
     private static String source(IndexSearcher s, int doc) throws IOException {
-        Document d = s.storedFields().document(doc, java.util.Set.of(Fields.SOURCE));
+        Document d = s.storedFields().document(doc, Set.of(Fields.SOURCE));
         BytesRef src = d.getBinaryValue(Fields.SOURCE);
         return new String(src.bytes, src.offset, src.length, StandardCharsets.UTF_8);
     }
@@ -194,7 +212,8 @@ public final class ShardSearcher implements Closeable {
     /** The Lucene keyword field of a schema name: top-level as is, {@code fields.<name>} escaped. */
     static String luceneKeyword(String field) {
         return field.startsWith(Fields.FIELDS_PREFIX)
-                ? RecordDocuments.keywordField(field.substring(Fields.FIELDS_PREFIX.length())) : field;
+                ? RecordDocuments.keywordField(field.substring(Fields.FIELDS_PREFIX.length()))
+                : field;
     }
 
     Query query(ShardQuery q) {
@@ -209,12 +228,15 @@ public final class ShardSearcher implements Closeable {
         b.add(LongPoint.newRangeQuery(Fields.EVENT_TIME, q.fromMillis(), q.toMillis() - 1), BooleanClause.Occur.FILTER);
         for (ShardQuery.Filter f : q.filters()) {
             if (f instanceof ShardQuery.Exact e) {
-                b.add(new TermQuery(new Term(luceneKeyword(e.field()), Fields.cap(e.value()))),
+                b.add(
+                        new TermQuery(new Term(luceneKeyword(e.field()), Fields.cap(e.value()))),
                         BooleanClause.Occur.FILTER);
             } else if (f instanceof ShardQuery.LongRange r) {
                 String name = r.field().startsWith(Fields.FIELDS_PREFIX)
-                        ? r.field().substring(Fields.FIELDS_PREFIX.length()) : r.field();
-                b.add(LongPoint.newRangeQuery(RecordDocuments.numericField(name, FieldKind.LONG), r.lo(), r.hi()),
+                        ? r.field().substring(Fields.FIELDS_PREFIX.length())
+                        : r.field();
+                b.add(
+                        LongPoint.newRangeQuery(RecordDocuments.numericField(name, FieldKind.LONG), r.lo(), r.hi()),
                         BooleanClause.Occur.FILTER);
             }
         }

@@ -30,8 +30,7 @@ public interface ShardStore extends Closeable {
     List<Rejection> writeDeadLetters(ShardId shard, List<DeadLetterEntry> batch) throws IOException;
 
     /** A record of a batch that was not written: its index in the batch and why. */
-    record Rejection(int index, String reason) {
-    }
+    record Rejection(int index, String reason) {}
 
     /**
      * Makes every write so far durable: each shard written since its last commit writes its metadata, then commits

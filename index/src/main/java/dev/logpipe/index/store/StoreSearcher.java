@@ -1,5 +1,6 @@
 package dev.logpipe.index.store;
 
+import dev.logpipe.index.shard.ShardId;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.List;
@@ -17,7 +18,7 @@ public interface StoreSearcher extends Closeable {
     long count(SearchRequest request) throws IOException;
 
     /** The shards this searcher covers (those that existed when it was opened). */
-    List<dev.logpipe.index.shard.ShardId> shards();
+    List<ShardId> shards();
 
     @Override
     void close() throws IOException;

@@ -9,7 +9,10 @@ package dev.logpipe.index.store;
  * @param compression        stored fields (the source): BEST_SPEED (LZ4) or BEST_COMPRESSION (DEFLATE)
  */
 public record StoreSettings(int ramBufferMb, int maxOpenShards, int trackedIdsPerShard, Compression compression) {
-    public enum Compression { BEST_SPEED, BEST_COMPRESSION }
+    public enum Compression {
+        BEST_SPEED,
+        BEST_COMPRESSION
+    }
 
     public StoreSettings {
         if (ramBufferMb < 8) {

@@ -82,8 +82,14 @@ class LogAnalyzerTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"java.net.SocketTimeoutException", "sockettimeoutexception", "SocketTimeoutException",
-        "java", "net"})
+    @ValueSource(
+            strings = {
+                "java.net.SocketTimeoutException",
+                "sockettimeoutexception",
+                "SocketTimeoutException",
+                "java",
+                "net"
+            })
     void javaClassNameIsFoundWholeAndByItsParts(String q) throws IOException {
         assertThat(found(q)).containsExactly(MESSAGES[4]);
     }
@@ -109,8 +115,22 @@ class LogAnalyzerTest {
     @Test
     void indexingEmitsTheWholeThenItsPartsAtTheSamePosition() throws IOException {
         assertThat(tokens(LogAnalyzer.forIndexing(), "order_id=CO-9931, (10.0.0.1) /api/v1/users."))
-                .containsExactly("order_id", "order", "id", "co-9931", "co", "9931", "10.0.0.1", "10", "0", "0", "1",
-                        "api/v1/users", "api", "v1", "users");
+                .containsExactly(
+                        "order_id",
+                        "order",
+                        "id",
+                        "co-9931",
+                        "co",
+                        "9931",
+                        "10.0.0.1",
+                        "10",
+                        "0",
+                        "0",
+                        "1",
+                        "api/v1/users",
+                        "api",
+                        "v1",
+                        "users");
         assertThat(tokens(LogAnalyzer.forQuery(), "order_id=CO-9931, /api/v1/users."))
                 .containsExactly("order_id", "co-9931", "api/v1/users");
     }
@@ -118,8 +138,8 @@ class LogAnalyzerTest {
     @Test
     void aVeryLongRunIsCutIntoBoundedTokens() throws IOException {
         String blob = "x".repeat(600);
-        assertThat(tokens(LogAnalyzer.forIndexing(), blob)).containsExactly("x".repeat(255), "x".repeat(255),
-                "x".repeat(90));
+        assertThat(tokens(LogAnalyzer.forIndexing(), blob))
+                .containsExactly("x".repeat(255), "x".repeat(255), "x".repeat(90));
     }
 
     @Test

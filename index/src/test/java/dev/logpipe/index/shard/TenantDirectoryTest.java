@@ -51,8 +51,8 @@ class TenantDirectoryTest {
     }
 
     @Property(tries = 500)
-    void encodingIsInjectiveCaseSafeAndReversible(@ForAll @StringLength(min = 1, max = 40) String a,
-                                                  @ForAll @StringLength(min = 1, max = 40) String b) {
+    void encodingIsInjectiveCaseSafeAndReversible(
+            @ForAll @StringLength(min = 1, max = 40) String a, @ForAll @StringLength(min = 1, max = 40) String b) {
         if (TenantDirectory.problem(a) != null || TenantDirectory.problem(b) != null) {
             return;
         }

@@ -22,12 +22,17 @@ import org.junit.jupiter.api.io.TempDir;
 class CommittedShardsTest {
     static final RecordCodec CODEC = new RecordCodec();
     static final Instant T = Instant.parse("2026-12-01T08:00:00Z");
+
     @TempDir
     Path data;
 
     static IndexRecord record(String id, Instant t) throws Exception {
-        byte[] line = CODEC.encode(LogRecord.builder("hello " + id).recordId(id).tenantId("acme").eventTime(t)
-                .observedTime(t).build());
+        byte[] line = CODEC.encode(LogRecord.builder("hello " + id)
+                .recordId(id)
+                .tenantId("acme")
+                .eventTime(t)
+                .observedTime(t)
+                .build());
         return new IndexRecord(CODEC.decode(line), t, t, line, 0, line.length);
     }
 
@@ -47,7 +52,7 @@ class CommittedShardsTest {
         ShardId day1 = ShardId.records("acme", LocalDate.parse("2026-12-01"));
         ShardId day2 = ShardId.records("acme", LocalDate.parse("2026-12-02"));
         try (LuceneStore store = new LuceneStore(layout, StoreSettings.defaults(), InstantSource.fixed(T));
-             CommittedShards shards = new CommittedShards(layout, Duration.ofHours(1))) {
+                CommittedShards shards = new CommittedShards(layout, Duration.ofHours(1))) {
             assertThat(count(shards, day1)).isEqualTo(-1); // no shard yet
             store.write(day1, List.of(record("a", T), record("b", T)));
             store.refresh();

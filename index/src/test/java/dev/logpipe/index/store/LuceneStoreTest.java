@@ -8,6 +8,7 @@ import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.shard.ShardLayout;
 import dev.logpipe.index.shard.ShardMetadata;
+import dev.logpipe.record.Level;
 import dev.logpipe.record.LogRecord;
 import dev.logpipe.record.RecordCodec;
 import java.io.IOException;
@@ -17,8 +18,12 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.time.LocalDate;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,8 +36,13 @@ class LuceneStoreTest {
     Path data;
 
     static IndexRecord record(String tenant, String id, String message, Map<String, Object> fields) throws Exception {
-        LogRecord.Builder b = LogRecord.builder(message).recordId(id).tenantId(tenant).eventTime(T).observedTime(T)
-                .service("billing").level(dev.logpipe.record.Level.ERROR);
+        LogRecord.Builder b = LogRecord.builder(message)
+                .recordId(id)
+                .tenantId(tenant)
+                .eventTime(T)
+                .observedTime(T)
+                .service("billing")
+                .level(Level.ERROR);
         fields.forEach(b::field);
         byte[] line = CODEC.encode(b.build());
         LogRecord r = CODEC.decode(line);
@@ -77,13 +87,17 @@ class LuceneStoreTest {
             store.refresh();
             List<ShardId> both = List.of(ShardId.records("acme", DAY), ShardId.records("globex", DAY));
             try (StoreSearcher s = store.openSearcher(both)) {
-                assertThat(s.search(SearchRequest.of("acme", "*:*", 10)).hits()).singleElement()
+                assertThat(s.search(SearchRequest.of("acme", "*:*", 10)).hits())
+                        .singleElement()
                         .satisfies(h -> assertThat(h.source()).contains("acme's"));
-                assertThat(s.search(SearchRequest.of("globex", "*:*", 10)).hits()).singleElement()
+                assertThat(s.search(SearchRequest.of("globex", "*:*", 10)).hits())
+                        .singleElement()
                         .satisfies(h -> assertThat(h.source()).contains("globex's"));
                 // the tenant filter is outside the user's query: no query text widens it
-                assertThat(s.count(SearchRequest.of("acme", "tenant_id:globex", 10))).isZero();
-                assertThat(s.count(SearchRequest.of("acme", "*:* OR tenant_id:globex", 10))).isEqualTo(1);
+                assertThat(s.count(SearchRequest.of("acme", "tenant_id:globex", 10)))
+                        .isZero();
+                assertThat(s.count(SearchRequest.of("acme", "*:* OR tenant_id:globex", 10)))
+                        .isEqualTo(1);
             }
         }
     }
@@ -91,8 +105,11 @@ class LuceneStoreTest {
     @Test
     void aHitReturnsTheSourceExactlyAsAcceptedAndFieldsAreTyped() throws Exception {
         ShardId shard = ShardId.records("acme", DAY);
-        IndexRecord r = record("acme", "id-7", "took a while", Map.of("took_ms", 512L, "ratio", 0.75, "ok", true,
-                "http.path", "/api/v1/users"));
+        IndexRecord r = record(
+                "acme",
+                "id-7",
+                "took a while",
+                Map.of("took_ms", 512L, "ratio", 0.75, "ok", true, "http.path", "/api/v1/users"));
         try (LuceneStore store = store()) {
             store.write(shard, List.of(r));
             store.refresh();
@@ -101,15 +118,21 @@ class LuceneStoreTest {
                 assertThat(page.hits()).singleElement().satisfies(h -> {
                     assertThat(h.source()).isEqualTo(new String(r.source(), StandardCharsets.UTF_8));
                     assertThat(h.recordId()).isEqualTo("id-7");
-                    assertThat(h.eventTime()).isEqualTo(T.truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
+                    assertThat(h.eventTime()).isEqualTo(T.truncatedTo(ChronoUnit.MILLIS));
                     assertThat(h.shard()).isEqualTo(shard);
                 });
-                assertThat(s.count(SearchRequest.of("acme", "fields.took_ms:<500", 10))).isZero();
-                assertThat(s.count(SearchRequest.of("acme", "fields.took_ms:512", 10))).isEqualTo(1);
-                assertThat(s.count(SearchRequest.of("acme", "fields.ratio:[0.5 TO 1]", 10))).isEqualTo(1);
-                assertThat(s.count(SearchRequest.of("acme", "fields.ok:true", 10))).isEqualTo(1);
-                assertThat(s.count(SearchRequest.of("acme", "fields.http.path:\"/api/v1/users\"", 10))).isEqualTo(1);
-                assertThat(s.count(SearchRequest.of("acme", "level:ERROR AND service:billing", 10))).isEqualTo(1);
+                assertThat(s.count(SearchRequest.of("acme", "fields.took_ms:<500", 10)))
+                        .isZero();
+                assertThat(s.count(SearchRequest.of("acme", "fields.took_ms:512", 10)))
+                        .isEqualTo(1);
+                assertThat(s.count(SearchRequest.of("acme", "fields.ratio:[0.5 TO 1]", 10)))
+                        .isEqualTo(1);
+                assertThat(s.count(SearchRequest.of("acme", "fields.ok:true", 10)))
+                        .isEqualTo(1);
+                assertThat(s.count(SearchRequest.of("acme", "fields.http.path:\"/api/v1/users\"", 10)))
+                        .isEqualTo(1);
+                assertThat(s.count(SearchRequest.of("acme", "level:ERROR AND service:billing", 10)))
+                        .isEqualTo(1);
             }
         }
     }
@@ -118,17 +141,19 @@ class LuceneStoreTest {
     void metadataIsWrittenBeforeEachCommitAndReadableWithoutTheIndex() throws Exception {
         ShardId shard = ShardId.records("acme", DAY);
         try (LuceneStore store = store()) {
-            store.write(shard, List.of(record("acme", "a", "x", Map.of("n", 1L)), record("acme", "b", "y",
-                    Map.of("n", "text"))));
+            store.write(
+                    shard,
+                    List.of(record("acme", "a", "x", Map.of("n", 1L)), record("acme", "b", "y", Map.of("n", "text"))));
             assertThat(store.metadata(shard)).isEmpty();
             store.commit(Map.of("logpipe.records-0", 10L));
         }
-        ShardMetadata m = ShardMetadata.read(new ShardLayout(data).metadataFile(shard)).orElseThrow();
+        ShardMetadata m =
+                ShardMetadata.read(new ShardLayout(data).metadataFile(shard)).orElseThrow();
         assertThat(m.docs()).isEqualTo(2);
         assertThat(m.labels().get("service")).containsExactly("billing");
         assertThat(m.labels().get("level")).containsExactly("ERROR");
         assertThat(m.fields().get("n")).containsExactly(FieldKind.KEYWORD, FieldKind.LONG);
-        assertThat(m.minEventTime()).isEqualTo(T.truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
+        assertThat(m.minEventTime()).isEqualTo(T.truncatedTo(ChronoUnit.MILLIS));
         assertThat(m.offsets()).containsEntry("logpipe.records-0", 10L);
         assertThat(new ShardLayout(data).list(ShardKind.RECORDS)).containsExactly(shard);
     }
@@ -142,13 +167,14 @@ class LuceneStoreTest {
         }
         Path lucene = new ShardLayout(data).luceneDir(shard);
         try (var files = Files.list(lucene)) {
-            for (Path f : files.filter(p -> p.getFileName().toString().startsWith("segments_")).toList()) {
+            for (Path f : files.filter(p -> p.getFileName().toString().startsWith("segments_"))
+                    .toList()) {
                 Files.write(f, new byte[] {1, 2, 3});
             }
         }
         try (LuceneStore store = store()) {
-            assertThatThrownBy(() -> store.verify(shard)).hasMessageContaining(new ShardLayout(data).shardDir(shard)
-                    .toString());
+            assertThatThrownBy(() -> store.verify(shard))
+                    .hasMessageContaining(new ShardLayout(data).shardDir(shard).toString());
             assertThatThrownBy(() -> store.write(shard, List.of(record("acme", "b", "y", Map.of()))))
                     .hasMessageContaining(new ShardLayout(data).shardDir(shard).toString());
         }
@@ -170,14 +196,14 @@ class LuceneStoreTest {
     void pagesContinueAfterTheLastHitWithoutRepeats() throws Exception {
         ShardId shard = ShardId.records("acme", DAY);
         try (LuceneStore store = store()) {
-            List<IndexRecord> batch = new java.util.ArrayList<>();
+            List<IndexRecord> batch = new ArrayList<>();
             for (int i = 0; i < 25; i++) {
                 batch.add(record("acme", "id-" + (100 + i), "same time " + i, Map.of()));
             }
             store.write(shard, batch);
             store.refresh();
             try (StoreSearcher s = store.openSearcher(List.of(shard))) {
-                java.util.Set<String> seen = new java.util.LinkedHashSet<>();
+                Set<String> seen = new LinkedHashSet<>();
                 SearchPage.After after = null;
                 do {
                     SearchPage p = s.search(new SearchRequest("acme", "", null, null, 10, after));

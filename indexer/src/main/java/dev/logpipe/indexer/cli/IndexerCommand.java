@@ -18,7 +18,9 @@ import picocli.CommandLine.Option;
  * {@code logpipe indexer --config FILE}: runs the indexer until SIGTERM. Exit codes: 2 bad configuration, 3 a shard
  * or state file is corrupt (the message names it), 4 the indexing loop stopped on an error.
  */
-@Command(name = "logpipe indexer", mixinStandardHelpOptions = true,
+@Command(
+        name = "logpipe indexer",
+        mixinStandardHelpOptions = true,
         description = "Kafka to Lucene day shards per tenant: upsert, index-then-commit, refresh, retention.")
 public final class IndexerCommand implements Callable<Integer> {
     @Option(names = "--config", required = true, description = "the indexer's YAML configuration")
@@ -48,15 +50,18 @@ public final class IndexerCommand implements Callable<Integer> {
             return 3;
         }
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                indexer.close();
-            } catch (Exception e) {
-                System.err.println("logpipe indexer: error while stopping: " + e);
-            } finally {
-                stopped.countDown();
-            }
-        }, "indexer-shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            try {
+                                indexer.close();
+                            } catch (Exception e) {
+                                System.err.println("logpipe indexer: error while stopping: " + e);
+                            } finally {
+                                stopped.countDown();
+                            }
+                        },
+                        "indexer-shutdown"));
         while (!stopped.await(1, TimeUnit.SECONDS)) {
             if (!indexer.loop().isAlive() && indexer.loop().failure() != null) {
                 System.err.println("logpipe indexer: stopped: " + indexer.loop().failure());

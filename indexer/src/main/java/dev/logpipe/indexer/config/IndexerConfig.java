@@ -8,8 +8,16 @@ import java.util.List;
 import java.util.Map;
 
 /** The indexer's validated configuration (docs/indexer.md#configuration); built by {@link IndexerConfigLoader}. */
-public record IndexerConfig(InetSocketAddress listen, Path dataDir, Kafka kafka, Commit commit, Duration refreshInterval,
-                            Index index, Retention retention, Admin admin, Path auditLog) {
+public record IndexerConfig(
+        InetSocketAddress listen,
+        Path dataDir,
+        Kafka kafka,
+        Commit commit,
+        Duration refreshInterval,
+        Index index,
+        Retention retention,
+        Admin admin,
+        Path auditLog) {
     public IndexerConfig {
         admin = admin == null ? new Admin(List.of()) : admin;
     }
@@ -18,21 +26,30 @@ public record IndexerConfig(InetSocketAddress listen, Path dataDir, Kafka kafka,
      * The consumer group and its bounds: records per poll, bytes per fetch. {@code defaultTenant} (or null) is the
      * tenant of records that carry no {@code tenant_id} (written to the topic by a forwarder's Kafka sink).
      */
-    public record Kafka(String bootstrapServers, String topic, String deadLetterTopic, String groupId,
-                        int maxPollRecords, int fetchMaxBytes, Map<String, String> properties, String defaultTenant) {
+    public record Kafka(
+            String bootstrapServers,
+            String topic,
+            String deadLetterTopic,
+            String groupId,
+            int maxPollRecords,
+            int fetchMaxBytes,
+            Map<String, String> properties,
+            String defaultTenant) {
         public Kafka {
             properties = Map.copyOf(properties);
         }
     }
 
     /** Index-then-commit every {@code interval} or every {@code maxRecords} records, whichever comes first. */
-    public record Commit(Duration interval, long maxRecords) {
+    public record Commit(Duration interval, long maxRecords) {}
+
+    public enum OnCorruptShard {
+        FAIL,
+        MOVE_ASIDE
     }
 
-    public enum OnCorruptShard { FAIL, MOVE_ASIDE }
-
-    public record Index(StoreSettings store, Duration idleClose, OnCorruptShard onCorruptShard, Duration maxFutureSkew) {
-    }
+    public record Index(
+            StoreSettings store, Duration idleClose, OnCorruptShard onCorruptShard, Duration maxFutureSkew) {}
 
     public record Retention(int defaultDays, Map<String, Integer> tenantDays, Duration checkInterval) {
         public Retention {

@@ -13,9 +13,16 @@ import java.util.Set;
 
 /** Reads and validates the indexer's YAML; every error names the key path. */
 public final class IndexerConfigLoader {
-    private static final Set<String> FIXED_CONSUMER_SETTINGS = Set.of("bootstrap.servers", "group.id",
-            "enable.auto.commit", "key.deserializer", "value.deserializer", "max.poll.records", "fetch.max.bytes",
-            "isolation.level", "auto.offset.reset");
+    private static final Set<String> FIXED_CONSUMER_SETTINGS = Set.of(
+            "bootstrap.servers",
+            "group.id",
+            "enable.auto.commit",
+            "key.deserializer",
+            "value.deserializer",
+            "max.poll.records",
+            "fetch.max.bytes",
+            "isolation.level",
+            "auto.offset.reset");
 
     public IndexerConfig load(Path file) throws ConfigException {
         return parse(ConfigNode.readFile(file), file.toAbsolutePath().toString());
@@ -23,7 +30,9 @@ public final class IndexerConfigLoader {
 
     public IndexerConfig parse(String yaml, String origin) throws ConfigException {
         ConfigNode root = ConfigNode.fromYaml(yaml, origin);
-        Path base = origin.startsWith("/") ? Path.of(origin).getParent() : Path.of("").toAbsolutePath();
+        Path base = origin.startsWith("/")
+                ? Path.of(origin).getParent()
+                : Path.of("").toAbsolutePath();
         var listen = ConfigNode.parseAddress("listen", root.string("listen", "127.0.0.1:9300"));
         Path data = root.path("data_dir", base, base.resolve("data"));
         IndexerConfig.Kafka kafka = kafka(root.child("kafka"));
@@ -50,8 +59,8 @@ public final class IndexerConfigLoader {
         Path audit = au.path("path", base, data.resolve("audit").resolve("indexer-audit.jsonl"));
         au.rejectUnknownKeys();
         root.rejectUnknownKeys();
-        return new IndexerConfig(listen, data, kafka, commit, refresh, index, retention,
-                new IndexerConfig.Admin(hashes), audit);
+        return new IndexerConfig(
+                listen, data, kafka, commit, refresh, index, retention, new IndexerConfig.Admin(hashes), audit);
     }
 
     private static IndexerConfig.Kafka kafka(ConfigNode k) throws ConfigException {
@@ -77,8 +86,8 @@ public final class IndexerConfigLoader {
             }
         }
         if (topic.equals(deadLetter)) {
-            throw new ConfigException("kafka.dead_letter_topic: must differ from kafka.topic, both were \"" + topic
-                    + "\"");
+            throw new ConfigException(
+                    "kafka.dead_letter_topic: must differ from kafka.topic, both were \"" + topic + "\"");
         }
         for (String key : props.keySet()) {
             if (FIXED_CONSUMER_SETTINGS.contains(key)) {
@@ -93,15 +102,15 @@ public final class IndexerConfigLoader {
         long ram = n.bytes("ram_buffer", 128L * 1024 * 1024, 8L * 1024 * 1024, 16L * 1024 * 1024 * 1024);
         int maxOpen = (int) n.integer("max_open_shards", 64, 1, 100_000);
         int tracked = (int) n.integer("tracked_ids_per_shard", 1 << 20, 0, 1 << 26);
-        StoreSettings.Compression compression = n.choice("compression", StoreSettings.Compression.class,
-                StoreSettings.Compression.BEST_SPEED);
+        StoreSettings.Compression compression =
+                n.choice("compression", StoreSettings.Compression.class, StoreSettings.Compression.BEST_SPEED);
         Duration idle = n.duration("idle_close", Duration.ofMinutes(5), Duration.ZERO);
-        IndexerConfig.OnCorruptShard onCorrupt = n.choice("on_corrupt_shard", IndexerConfig.OnCorruptShard.class,
-                IndexerConfig.OnCorruptShard.FAIL);
+        IndexerConfig.OnCorruptShard onCorrupt =
+                n.choice("on_corrupt_shard", IndexerConfig.OnCorruptShard.class, IndexerConfig.OnCorruptShard.FAIL);
         Duration skew = n.duration("max_future_skew", Duration.ofDays(1), Duration.ZERO);
         n.rejectUnknownKeys();
-        return new IndexerConfig.Index(new StoreSettings((int) (ram >> 20), maxOpen, tracked, compression), idle,
-                onCorrupt, skew);
+        return new IndexerConfig.Index(
+                new StoreSettings((int) (ram >> 20), maxOpen, tracked, compression), idle, onCorrupt, skew);
     }
 
     private static IndexerConfig.Retention retention(ConfigNode n) throws ConfigException {

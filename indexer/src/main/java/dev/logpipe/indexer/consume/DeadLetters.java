@@ -3,11 +3,10 @@ package dev.logpipe.indexer.consume;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.logpipe.kafka.DurableProducer;
-import java.time.Duration;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -34,15 +33,27 @@ final class DeadLetters implements AutoCloseable {
 
     DeadLetters(String bootstrap, String topic, Map<String, String> properties) {
         // Kafka's own delivery and blocking defaults (2 min, 1 min): the loop waits for dead letters before it commits.
-        Map<String, Object> p = DurableProducer.settings(properties, Map.of(), new DurableProducer.Tuning(bootstrap,
-                "none", Duration.ofMinutes(2), Duration.ofMillis(5), Duration.ofMinutes(1)));
+        Map<String, Object> p = DurableProducer.settings(
+                properties,
+                Map.of(),
+                new DurableProducer.Tuning(
+                        bootstrap, "none", Duration.ofMinutes(2), Duration.ofMillis(5), Duration.ofMinutes(1)));
         p.put(ProducerConfig.CLIENT_ID_CONFIG, "logpipe-indexer-dead-letters");
         this.producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
         this.topic = topic;
     }
 
-    synchronized void publish(String reason, String detail, String tenant, byte[] line, int off, int len, String from,
-                 int partition, long offset, Instant now) {
+    synchronized void publish(
+            String reason,
+            String detail,
+            String tenant,
+            byte[] line,
+            int off,
+            int len,
+            String from,
+            int partition,
+            long offset,
+            Instant now) {
         ObjectNode o = JSON.createObjectNode();
         o.put("reason", reason);
         o.put("detail", detail.length() > 256 ? detail.substring(0, 256) : detail);
@@ -78,6 +89,6 @@ final class DeadLetters implements AutoCloseable {
 
     @Override
     public void close() {
-        producer.close(java.time.Duration.ofSeconds(5));
+        producer.close(Duration.ofSeconds(5));
     }
 }

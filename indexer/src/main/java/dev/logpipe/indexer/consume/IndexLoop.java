@@ -9,15 +9,20 @@ import dev.logpipe.indexer.config.IndexerConfig;
 import dev.logpipe.indexer.metrics.IndexerMetrics;
 import dev.logpipe.indexer.retention.Retention;
 import dev.logpipe.indexer.stage.StageOffsets;
-import dev.logpipe.record.RecordCodec;
 import dev.logpipe.kafka.CommittingConsumer;
+import dev.logpipe.record.RecordCodec;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -25,6 +30,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
@@ -72,37 +78,42 @@ public final class IndexLoop implements AutoCloseable {
     private long sinceCommit;
     private long lastCommitNanos = System.nanoTime();
     private long lastEndOffsetsNanos;
-    private final java.util.concurrent.ExecutorService decoder = java.util.concurrent.Executors.newSingleThreadExecutor(
-            r -> {
-                Thread t = new Thread(r, "indexer-decode");
-                t.setDaemon(true);
-                return t;
-            });
+    private final ExecutorService decoder = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "indexer-decode");
+        t.setDaemon(true);
+        return t;
+    });
     /** The decoded poll not yet written, or null. */
-    private java.util.concurrent.Future<Decoded> pending;
+    private Future<Decoded> pending;
     /** Lucene commits run here while the loop keeps writing; the Kafka commit follows on the loop thread. */
-    private final java.util.concurrent.ExecutorService committer =
-            java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
-                Thread t = new Thread(r, "indexer-commit");
-                t.setDaemon(true);
-                return t;
-            });
+    private final ExecutorService committer = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "indexer-commit");
+        t.setDaemon(true);
+        return t;
+    });
     /** The Lucene commit in flight, or null. */
     private InFlight committing;
     /** Why every assigned partition is paused, or null while consuming. */
     private String pausedFor;
 
     /** A Lucene commit started on the committer thread: the offsets it covers and when it started. */
-    private record InFlight(java.util.concurrent.Future<Integer> done, Map<String, Long> offsets,
-                            Map<TopicPartition, OffsetAndMetadata> kafka, long startedNanos) {
-    }
+    private record InFlight(
+            Future<Integer> done,
+            Map<String, Long> offsets,
+            Map<TopicPartition, OffsetAndMetadata> kafka,
+            long startedNanos) {}
 
-    private record Decoded(ConsumerRecords<byte[], byte[]> polled, PollBatch batch) {
-    }
+    private record Decoded(ConsumerRecords<byte[], byte[]> polled, PollBatch batch) {}
 
     /** @param rebuild replay every partition from its beginning (a corrupt shard was moved aside) */
-    public IndexLoop(IndexerConfig config, LuceneStore store, StageOffsets stages, IndexerMetrics metrics,
-                     Retention retention, InstantSource clock, boolean rebuild) {
+    public IndexLoop(
+            IndexerConfig config,
+            LuceneStore store,
+            StageOffsets stages,
+            IndexerMetrics metrics,
+            Retention retention,
+            InstantSource clock,
+            boolean rebuild) {
         this.config = config;
         this.store = store;
         this.stages = stages;
@@ -133,16 +144,24 @@ public final class IndexLoop implements AutoCloseable {
 
     private KafkaConsumer<byte[], byte[]> consumer() {
         IndexerConfig.Kafka k = config.kafka();
-        Map<String, Object> p = CommittingConsumer.settings(k.properties(), k.bootstrapServers(), k.groupId(),
-                Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, k.maxPollRecords(),
-                        ConsumerConfig.FETCH_MAX_BYTES_CONFIG, k.fetchMaxBytes()));
+        Map<String, Object> p = CommittingConsumer.settings(
+                k.properties(),
+                k.bootstrapServers(),
+                k.groupId(),
+                Map.of(
+                        ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
+                        k.maxPollRecords(),
+                        ConsumerConfig.FETCH_MAX_BYTES_CONFIG,
+                        k.fetchMaxBytes()));
         p.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, "logpipe-indexer");
         return new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
     private void run() {
         try {
-            deadLetters = new DeadLetters(config.kafka().bootstrapServers(), config.kafka().deadLetterTopic(),
+            deadLetters = new DeadLetters(
+                    config.kafka().bootstrapServers(),
+                    config.kafka().deadLetterTopic(),
                     config.kafka().properties());
             if (!new TopicWait(config.kafka().bootstrapServers(), config.kafka().properties(), Duration.ofSeconds(30))
                     .await(List.of(config.kafka().topic(), config.kafka().deadLetterTopic()), () -> running)) {
@@ -152,15 +171,16 @@ public final class IndexLoop implements AutoCloseable {
             consumer.subscribe(List.of(config.kafka().topic(), config.kafka().deadLetterTopic()), new Rebalance());
             while (running) {
                 ConsumerRecords<byte[], byte[]> polled = consumer.poll(Duration.ofMillis(pending == null ? 100 : 5));
-                java.util.concurrent.Future<Decoded> next = polled.isEmpty() ? null : decode(polled);
+                Future<Decoded> next = polled.isEmpty() ? null : decode(polled);
                 writePending();
                 pending = next;
                 finishCommit(false);
                 backpressure();
                 long now = System.nanoTime();
-                if (committing == null && sinceCommit > 0
+                if (committing == null
+                        && sinceCommit > 0
                         && (now - lastCommitNanos >= config.commit().interval().toNanos()
-                        || sinceCommit >= config.commit().maxRecords())) {
+                                || sinceCommit >= config.commit().maxRecords())) {
                     startCommit();
                 }
                 if (now - lastEndOffsetsNanos >= TimeUnit.SECONDS.toNanos(1)) {
@@ -187,7 +207,7 @@ public final class IndexLoop implements AutoCloseable {
         } finally {
             assigned = false;
             if (consumer != null) {
-                consumer.close(org.apache.kafka.clients.consumer.CloseOptions.timeout(Duration.ofSeconds(5)));
+                consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
             }
             if (deadLetters != null) {
                 deadLetters.close();
@@ -198,7 +218,7 @@ public final class IndexLoop implements AutoCloseable {
     }
 
     /** Marks the poll READ and hands its splitting and decoding to the decode thread. */
-    private java.util.concurrent.Future<Decoded> decode(ConsumerRecords<byte[], byte[]> polled) {
+    private Future<Decoded> decode(ConsumerRecords<byte[], byte[]> polled) {
         for (TopicPartition tp : polled.partitions()) {
             List<ConsumerRecord<byte[], byte[]>> list = polled.records(tp);
             ConsumerRecord<byte[], byte[]> last = list.get(list.size() - 1);
@@ -206,7 +226,12 @@ public final class IndexLoop implements AutoCloseable {
         }
         String recordsTopic = config.kafka().topic();
         return decoder.submit(() -> {
-            PollBatch batch = new PollBatch(codec, router, deadLetters, metrics, clock.instant(),
+            PollBatch batch = new PollBatch(
+                    codec,
+                    router,
+                    deadLetters,
+                    metrics,
+                    clock.instant(),
                     config.kafka().defaultTenant());
             for (TopicPartition tp : polled.partitions()) {
                 boolean records = tp.topic().equals(recordsTopic);
@@ -230,7 +255,7 @@ public final class IndexLoop implements AutoCloseable {
         Decoded d;
         try {
             d = pending.get();
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             throw new IllegalStateException("decoding a poll failed: " + e.getCause(), e.getCause());
         } finally {
             pending = null;
@@ -247,8 +272,17 @@ public final class IndexLoop implements AutoCloseable {
                 IndexRecord rec = e.getValue().get(r.index());
                 PollBatch.Origin o = batch.origins.get(e.getKey()).get(r.index());
                 metrics.deadLettered("INDEX_REJECTED");
-                deadLetters.publish("INDEX_REJECTED", r.reason(), o.tenant(), rec.source(), rec.offset(),
-                        rec.length(), o.topic(), o.partition(), o.offset(), clock.instant());
+                deadLetters.publish(
+                        "INDEX_REJECTED",
+                        r.reason(),
+                        o.tenant(),
+                        rec.source(),
+                        rec.offset(),
+                        rec.length(),
+                        o.topic(),
+                        o.partition(),
+                        o.offset(),
+                        clock.instant());
             }
         }
         for (Map.Entry<ShardId, List<DeadLetterEntry>> e : batch.deadLetterDocs.entrySet()) {
@@ -300,15 +334,19 @@ public final class IndexLoop implements AutoCloseable {
             kafka.put(tp, new OffsetAndMetadata(next));
         });
         sinceCommit = 0;
-        committing = new InFlight(committer.submit(() -> {
-            if (slowCommitMs > 0) {
-                Thread.sleep(slowCommitMs);
-            }
-            deadLetters.awaitAll();
-            int shards = store.dirtyShards().size();
-            store.commit(offsets);
-            return shards;
-        }), offsets, kafka, started);
+        committing = new InFlight(
+                committer.submit(() -> {
+                    if (slowCommitMs > 0) {
+                        Thread.sleep(slowCommitMs);
+                    }
+                    deadLetters.awaitAll();
+                    int shards = store.dirtyShards().size();
+                    store.commit(offsets);
+                    return shards;
+                }),
+                offsets,
+                kafka,
+                started);
         return true;
     }
 
@@ -325,7 +363,7 @@ public final class IndexLoop implements AutoCloseable {
         int shards;
         try {
             shards = c.done().get();
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             throw e.getCause() instanceof Exception ex ? ex : e;
         }
         if (PAUSE_BEFORE_KAFKA_COMMIT_MS > 0) {
@@ -372,7 +410,7 @@ public final class IndexLoop implements AutoCloseable {
         try {
             Map<TopicPartition, Long> end = consumer.endOffsets(consumer.assignment(), Duration.ofSeconds(2));
             end.forEach((tp, v) -> stages.durable(key(tp), v));
-        } catch (org.apache.kafka.common.errors.TimeoutException e) {
+        } catch (TimeoutException e) {
             metrics.endOffsetsFailed();
         }
     }
@@ -403,8 +441,8 @@ public final class IndexLoop implements AutoCloseable {
         public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
             if (rebuild && !rebuilt) {
                 rebuilt = true;
-                log.warn("rebuilding moved-aside shards: reading {} partitions from their beginning",
-                        partitions.size());
+                log.warn(
+                        "rebuilding moved-aside shards: reading {} partitions from their beginning", partitions.size());
                 consumer.seekToBeginning(partitions);
             }
             for (TopicPartition tp : partitions) {

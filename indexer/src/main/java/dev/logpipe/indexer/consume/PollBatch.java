@@ -11,6 +11,8 @@ import dev.logpipe.record.LogRecord;
 import dev.logpipe.record.RecordCodec;
 import dev.logpipe.record.RecordFormatException;
 import dev.logpipe.record.RecordId;
+import java.io.IOException;
+import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -33,6 +35,7 @@ final class PollBatch {
     final Map<ShardId, List<DeadLetterEntry>> deadLetterDocs = new HashMap<>();
     /** Where each written record came from, parallel to {@link #records}' lists, for refusals. */
     final Map<ShardId, List<Origin>> origins = new HashMap<>();
+
     int lines;
 
     private final RecordCodec codec;
@@ -42,12 +45,16 @@ final class PollBatch {
     private final Instant now;
     private final String defaultTenant;
 
-    record Origin(String topic, int partition, long offset, String tenant) {
-    }
+    record Origin(String topic, int partition, long offset, String tenant) {}
 
     /** @param defaultTenant the tenant of a record without {@code tenant_id} ({@code kafka.default_tenant}), or null */
-    PollBatch(RecordCodec codec, Router router, DeadLetters deadLetters, IndexerMetrics metrics, Instant now,
-              String defaultTenant) {
+    PollBatch(
+            RecordCodec codec,
+            Router router,
+            DeadLetters deadLetters,
+            IndexerMetrics metrics,
+            Instant now,
+            String defaultTenant) {
         this.codec = codec;
         this.router = router;
         this.deadLetters = deadLetters;
@@ -60,8 +67,17 @@ final class PollBatch {
         byte[] v = m.value();
         if (v == null) {
             metrics.deadLettered("EMPTY_MESSAGE");
-            deadLetters.publish("EMPTY_MESSAGE", "a records-topic message without a value", null, new byte[0], 0, 0,
-                    m.topic(), m.partition(), m.offset(), now);
+            deadLetters.publish(
+                    "EMPTY_MESSAGE",
+                    "a records-topic message without a value",
+                    null,
+                    new byte[0],
+                    0,
+                    0,
+                    m.topic(),
+                    m.partition(),
+                    m.offset(),
+                    now);
             return;
         }
         int start = 0;
@@ -93,21 +109,35 @@ final class PollBatch {
         }
         String problem = TenantDirectory.problem(r.tenantId());
         if (problem != null) {
-            reject(r.tenantId() == null ? "NO_TENANT" : "TENANT_INVALID", "tenant_id " + problem
-                    + (r.tenantId() == null ? " (set kafka.default_tenant to index records without one)" : ""),
-                    null, m, v, off, len);
+            reject(
+                    r.tenantId() == null ? "NO_TENANT" : "TENANT_INVALID",
+                    "tenant_id " + problem
+                            + (r.tenantId() == null ? " (set kafka.default_tenant to index records without one)" : ""),
+                    null,
+                    m,
+                    v,
+                    off,
+                    len);
             return;
         }
         if (r.recordId() == null || r.recordId().isEmpty()) {
             // Deterministic from tenant and content, so a replay of the same line gets the same id.
-            r = r.toBuilder().recordId(RecordId.ofContent(RecordId.hashOf(r.tenantId()), v, off, len)).build();
+            r = r.toBuilder()
+                    .recordId(RecordId.ofContent(RecordId.hashOf(r.tenantId()), v, off, len))
+                    .build();
         }
         Router.Route route;
         try {
             route = router.route(r, m.timestamp());
-        } catch (ArithmeticException | java.time.DateTimeException e) {
-            reject("TIME_OUT_OF_RANGE", "event_time or observed_time cannot be indexed: " + e.getMessage(),
-                    r.tenantId(), m, v, off, len);
+        } catch (ArithmeticException | DateTimeException e) {
+            reject(
+                    "TIME_OUT_OF_RANGE",
+                    "event_time or observed_time cannot be indexed: " + e.getMessage(),
+                    r.tenantId(),
+                    m,
+                    v,
+                    off,
+                    len);
             return;
         }
         byte[] src = v;
@@ -131,8 +161,8 @@ final class PollBatch {
                 .add(new Origin(m.topic(), m.partition(), m.offset(), r.tenantId()));
     }
 
-    void reject(String reason, String detail, String tenant, ConsumerRecord<byte[], byte[]> m, byte[] v, int off,
-                int len) {
+    void reject(
+            String reason, String detail, String tenant, ConsumerRecord<byte[], byte[]> m, byte[] v, int off, int len) {
         metrics.deadLettered(reason);
         deadLetters.publish(reason, detail, tenant, v, off, len, m.topic(), m.partition(), m.offset(), now);
     }
@@ -152,16 +182,18 @@ final class PollBatch {
                 return;
             }
             Instant observed = o.path("observed_time").isTextual()
-                    ? Instant.parse(o.get("observed_time").textValue()) : Instant.ofEpochMilli(m.timestamp());
+                    ? Instant.parse(o.get("observed_time").textValue())
+                    : Instant.ofEpochMilli(m.timestamp());
             observed.toEpochMilli();
             String reason = o.path("reason").asText("UNKNOWN");
             String detail = o.path("detail").isTextual() ? o.get("detail").textValue() : null;
             String raw = o.path("raw").isTextual() ? o.get("raw").textValue() : null;
             ShardId shard = ShardId.deadLetters(tenant, LocalDate.ofInstant(observed, ZoneOffset.UTC));
             String id = RecordId.ofContent(RecordId.hashOf(tenant), v, 0, v.length);
-            deadLetterDocs.computeIfAbsent(shard, k -> new ArrayList<>())
+            deadLetterDocs
+                    .computeIfAbsent(shard, k -> new ArrayList<>())
                     .add(new DeadLetterEntry(id, tenant, reason, detail, raw, observed, v, 0, v.length));
-        } catch (java.io.IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             metrics.deadLettersSkipped("NOT_READABLE");
         }
     }

@@ -26,8 +26,7 @@ final class Router {
     }
 
     /** Where a record goes and under which times it is indexed. */
-    record Route(ShardId shard, Instant eventTime, Instant observedTime, boolean outOfRange) {
-    }
+    record Route(ShardId shard, Instant eventTime, Instant observedTime, boolean outOfRange) {}
 
     /** @param kafkaTimestamp stands in for a missing observed time (a record that did not pass a collector) */
     Route route(LogRecord r, long kafkaTimestamp) {
@@ -36,8 +35,8 @@ final class Router {
         Instant observed = r.observedTime() != null ? r.observedTime() : appended;
         boolean outOfRange = false;
         // observed_time is the collector's clock; one that disagrees with the broker's append time is not trusted
-        if (observed.isAfter(appended.plus(maxFutureSkew)) || observed.isBefore(appended.minus(Duration.ofDays(
-                retention.days(r.tenantId()))))) {
+        if (observed.isAfter(appended.plus(maxFutureSkew))
+                || observed.isBefore(appended.minus(Duration.ofDays(retention.days(r.tenantId()))))) {
             observed = appended;
             outOfRange = true;
         }
@@ -48,7 +47,7 @@ final class Router {
         }
         event.toEpochMilli(); // throws ArithmeticException for a time no index can sort by
         observed.toEpochMilli();
-        return new Route(ShardId.records(r.tenantId(), LocalDate.ofInstant(event, ZoneOffset.UTC)), event, observed,
-                outOfRange);
+        return new Route(
+                ShardId.records(r.tenantId(), LocalDate.ofInstant(event, ZoneOffset.UTC)), event, observed, outOfRange);
     }
 }

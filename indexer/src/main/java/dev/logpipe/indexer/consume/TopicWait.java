@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -56,9 +57,12 @@ final class TopicWait {
                     if (missing == null) {
                         log.warn("waiting for Kafka at {}: it did not list its topics (is it up?)", bootstrap);
                     } else {
-                        log.warn("waiting for topic{} {} at {}: not created yet (the collector creates them at its "
-                                + "start; or create them with kafka-topics.sh --create)", missing.size() == 1 ? "" : "s",
-                                String.join(", ", missing), bootstrap);
+                        log.warn(
+                                "waiting for topic{} {} at {}: not created yet (the collector creates them at its "
+                                        + "start; or create them with kafka-topics.sh --create)",
+                                missing.size() == 1 ? "" : "s",
+                                String.join(", ", missing),
+                                bootstrap);
                     }
                 }
                 Thread.sleep(200);
@@ -78,7 +82,7 @@ final class TopicWait {
                 }
             }
             return out;
-        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (ExecutionException | TimeoutException e) {
             return null;
         }
     }

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
@@ -38,7 +39,8 @@ public final class HoldsHandler {
         if (keyHashes.isEmpty()) {
             return error(403, "the admin API is disabled: set admin.api_key_sha256");
         }
-        if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)
+        if (authorization == null
+                || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)
                 || !keyHashes.contains(sha256(authorization.substring(7).strip()))) {
             return error(401, "a valid admin key is required (Authorization: Bearer KEY)");
         }
@@ -55,7 +57,8 @@ public final class HoldsHandler {
             return error(405, "use DELETE");
         }
         Optional<LegalHold> removed = holds.remove(id, who);
-        return removed.isEmpty() ? error(404, "no legal hold " + id)
+        return removed.isEmpty()
+                ? error(404, "no legal hold " + id)
                 : new IndexerServer.Answer(200, hold(removed.get()).toString());
     }
 
@@ -94,7 +97,11 @@ public final class HoldsHandler {
             return error(400, "from and to must be RFC 3339 times like 2026-12-01T00:00:00Z");
         }
         try {
-            LegalHold h = holds.add(tenant, from, to, o.path("reason").asText(null),
+            LegalHold h = holds.add(
+                    tenant,
+                    from,
+                    to,
+                    o.path("reason").asText(null),
                     o.path("who").isTextual() ? o.get("who").textValue() + " (" + who + ")" : null);
             return new IndexerServer.Answer(201, hold(h).toString());
         } catch (IllegalArgumentException e) {
@@ -122,9 +129,9 @@ public final class HoldsHandler {
 
     public static String sha256(String key) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                    .digest(key.getBytes(StandardCharsets.UTF_8)));
-        } catch (java.security.NoSuchAlgorithmException e) {
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JVM has SHA-256", e);
         }
     }

@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.function.BooleanSupplier;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -24,8 +25,12 @@ public final class IndexerServer implements AutoCloseable {
     private final Server server;
     private final ServerConnector connector;
 
-    public IndexerServer(InetSocketAddress listen, StatusHandler status, HoldsHandler holds,
-                         PrometheusMeterRegistry registry, BooleanSupplier ready) {
+    public IndexerServer(
+            InetSocketAddress listen,
+            StatusHandler status,
+            HoldsHandler holds,
+            PrometheusMeterRegistry registry,
+            BooleanSupplier ready) {
         QueuedThreadPool pool = new QueuedThreadPool(16, 2);
         pool.setName("indexer-http");
         server = new Server(pool);
@@ -53,8 +58,11 @@ public final class IndexerServer implements AutoCloseable {
                     } else if (path.equals("/api/v1/status")) {
                         a = new Answer(200, status.json());
                     } else if (path.equals(HoldsHandler.PATH) || path.startsWith(HoldsHandler.PATH + "/")) {
-                        a = holds.handle(request.getMethod(), path, request.getHeaders().get(HttpHeader.AUTHORIZATION),
-                                () -> org.eclipse.jetty.io.Content.Source.asInputStream(request));
+                        a = holds.handle(
+                                request.getMethod(),
+                                path,
+                                request.getHeaders().get(HttpHeader.AUTHORIZATION),
+                                () -> Content.Source.asInputStream(request));
                     } else {
                         a = new Answer(404, "{\"error\":\"not found\"}");
                     }
@@ -68,8 +76,7 @@ public final class IndexerServer implements AutoCloseable {
     }
 
     /** An HTTP answer: status and JSON body. */
-    public record Answer(int status, String body) {
-    }
+    public record Answer(int status, String body) {}
 
     private static void send(Response response, Callback callback, int status, String type, String body) {
         response.setStatus(status);

@@ -24,8 +24,8 @@ public final class AuditLog implements AutoCloseable {
 
     public AuditLog(Path path, InstantSource clock) throws IOException {
         Files.createDirectories(path.toAbsolutePath().getParent());
-        this.channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.APPEND);
+        this.channel =
+                FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
         this.clock = clock;
         this.path = path;
     }

@@ -6,8 +6,8 @@ import java.time.ZoneOffset;
 import java.util.Objects;
 
 /** A legal hold: the tenant's shards overlapping [{@code from}, {@code to}) are kept past retention. */
-public record LegalHold(String id, String tenant, Instant from, Instant to, String reason, String who,
-                        Instant created) {
+public record LegalHold(
+        String id, String tenant, Instant from, Instant to, String reason, String who, Instant created) {
     public LegalHold {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(tenant, "tenant");

@@ -46,9 +46,14 @@ public final class LegalHolds {
         }
         try {
             for (JsonNode h : JSON.readTree(bytes).path("holds")) {
-                LegalHold hold = new LegalHold(h.get("id").asText(), h.get("tenant_id").asText(),
-                        Instant.parse(h.get("from").asText()), Instant.parse(h.get("to").asText()),
-                        h.get("reason").asText(), h.get("who").asText(), Instant.parse(h.get("created").asText()));
+                LegalHold hold = new LegalHold(
+                        h.get("id").asText(),
+                        h.get("tenant_id").asText(),
+                        Instant.parse(h.get("from").asText()),
+                        Instant.parse(h.get("to").asText()),
+                        h.get("reason").asText(),
+                        h.get("who").asText(),
+                        Instant.parse(h.get("created").asText()));
                 holds.put(hold.id(), hold);
             }
         } catch (IOException | RuntimeException e) {

@@ -29,8 +29,13 @@ public final class Retention {
     private final InstantSource clock;
     private long lastRunMillis = Long.MIN_VALUE;
 
-    public Retention(ShardStore store, IndexerConfig.Retention config, LegalHolds holds, AuditLog audit,
-                     IndexerMetrics metrics, InstantSource clock) {
+    public Retention(
+            ShardStore store,
+            IndexerConfig.Retention config,
+            LegalHolds holds,
+            AuditLog audit,
+            IndexerMetrics metrics,
+            InstantSource clock) {
         this.store = store;
         this.config = config;
         this.holds = holds;
@@ -42,7 +47,8 @@ public final class Retention {
     /** Runs a check when {@code check_interval} has passed since the last one. */
     public void runIfDue() throws IOException {
         long now = clock.millis();
-        if (lastRunMillis != Long.MIN_VALUE && now - lastRunMillis < config.checkInterval().toMillis()) {
+        if (lastRunMillis != Long.MIN_VALUE
+                && now - lastRunMillis < config.checkInterval().toMillis()) {
             return;
         }
         lastRunMillis = now;
@@ -62,7 +68,10 @@ public final class Retention {
                 Optional<LegalHold> hold = holds.holding(shard.tenant(), shard.day());
                 if (hold.isPresent()) {
                     metrics.shardHeld();
-                    log.info("retention keeps expired shard {} (retention_days={}): legal hold {}", shard, days,
+                    log.info(
+                            "retention keeps expired shard {} (retention_days={}): legal hold {}",
+                            shard,
+                            days,
                             hold.get().id());
                     continue;
                 }

@@ -18,6 +18,7 @@ import java.util.function.LongConsumer;
 public final class StageOffsets {
     /** One in this many records is sampled for the freshness histogram. */
     public static final int SAMPLE_EVERY = 16;
+
     private static final int MAX_SAMPLES = 8192;
 
     private final InstantSource clock;
@@ -112,9 +113,18 @@ public final class StageOffsets {
     public synchronized List<PartitionStages> snapshot() {
         long now = clock.millis();
         List<PartitionStages> out = new ArrayList<>();
-        partitions.forEach((k, p) -> out.add(new PartitionStages(k, p.durable, p.read, p.indexed, p.queryable,
-                p.committed, age(now, p.read == p.durable ? p.readTs : -1), age(now, p.readTs),
-                age(now, p.indexedTs), age(now, p.queryableTs), age(now, p.committedTs))));
+        partitions.forEach((k, p) -> out.add(new PartitionStages(
+                k,
+                p.durable,
+                p.read,
+                p.indexed,
+                p.queryable,
+                p.committed,
+                age(now, p.read == p.durable ? p.readTs : -1),
+                age(now, p.readTs),
+                age(now, p.indexedTs),
+                age(now, p.queryableTs),
+                age(now, p.committedTs))));
         return out;
     }
 

@@ -7,8 +7,11 @@ import dev.logpipe.config.ConfigException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class IndexerConfigLoaderTest {
     static final String BASE = "kafka:\n  bootstrap_servers: 127.0.0.1:9092\n";
@@ -27,44 +30,55 @@ class IndexerConfigLoaderTest {
         assertThat(Files.exists(example)).isTrue();
     }
 
-    static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> invalid() {
-        return java.util.stream.Stream.of(
-                org.junit.jupiter.params.provider.Arguments.of("listen: nowhere", "listen: must be host:port"),
-                org.junit.jupiter.params.provider.Arguments.of("commit:\n  interval: -1s", "commit.interval: must be a duration"),
-                org.junit.jupiter.params.provider.Arguments.of("commit:\n  interval: 1ms", "commit.interval: must be >= 10ms"),
-                org.junit.jupiter.params.provider.Arguments.of("refresh:\n  every: 1s", "refresh.every: unknown key"),
-                org.junit.jupiter.params.provider.Arguments.of("index:\n  compression: zip", "index.compression: must be one of"),
-                org.junit.jupiter.params.provider.Arguments.of("index:\n  ram_buffer: 1MiB", "index.ram_buffer: must be between"),
-                org.junit.jupiter.params.provider.Arguments.of("retention:\n  tenants:\n    - id: \"\"", "retention.tenants[0].id: is required"),
-                org.junit.jupiter.params.provider.Arguments.of("retention:\n  tenants:\n    - id: a\n    - id: a", "retention.tenants[1].id: tenant \"a\" is listed twice"),
-                org.junit.jupiter.params.provider.Arguments.of("admin:\n  api_key_sha256: [nothex]", "admin.api_key_sha256[0]: must be 64 lower-case hex digits"),
-                org.junit.jupiter.params.provider.Arguments.of("kafka2: {}", "kafka2: unknown key"));
+    static Stream<Arguments> invalid() {
+        return Stream.of(
+                Arguments.of("listen: nowhere", "listen: must be host:port"),
+                Arguments.of("commit:\n  interval: -1s", "commit.interval: must be a duration"),
+                Arguments.of("commit:\n  interval: 1ms", "commit.interval: must be >= 10ms"),
+                Arguments.of("refresh:\n  every: 1s", "refresh.every: unknown key"),
+                Arguments.of("index:\n  compression: zip", "index.compression: must be one of"),
+                Arguments.of("index:\n  ram_buffer: 1MiB", "index.ram_buffer: must be between"),
+                Arguments.of("retention:\n  tenants:\n    - id: \"\"", "retention.tenants[0].id: is required"),
+                Arguments.of(
+                        "retention:\n  tenants:\n    - id: a\n    - id: a",
+                        "retention.tenants[1].id: tenant \"a\" is listed twice"),
+                Arguments.of(
+                        "admin:\n  api_key_sha256: [nothex]",
+                        "admin.api_key_sha256[0]: must be 64 lower-case hex digits"),
+                Arguments.of("kafka2: {}", "kafka2: unknown key"));
     }
 
     @ParameterizedTest
-    @org.junit.jupiter.params.provider.MethodSource("invalid")
+    @MethodSource("invalid")
     void invalidValuesNameTheirKeyPath(String extra, String message) {
         String yaml = BASE + extra + "\n";
-        assertThatThrownBy(() -> new IndexerConfigLoader().parse(yaml, "test")).isInstanceOf(ConfigException.class)
+        assertThatThrownBy(() -> new IndexerConfigLoader().parse(yaml, "test"))
+                .isInstanceOf(ConfigException.class)
                 .hasMessageContaining(message);
     }
 
     @Test
     void kafkaSettingsTheIndexerOwnsCannotBeOverridden() {
-        assertThatThrownBy(() -> new IndexerConfigLoader().parse(BASE + "  properties:\n    enable.auto.commit: "
-                + "\"true\"\n", "test")).hasMessageContaining("kafka.properties.enable.auto.commit: is fixed");
+        assertThatThrownBy(() -> new IndexerConfigLoader()
+                        .parse(BASE + "  properties:\n    enable.auto.commit: " + "\"true\"\n", "test"))
+                .hasMessageContaining("kafka.properties.enable.auto.commit: is fixed");
         assertThatThrownBy(() -> new IndexerConfigLoader().parse("kafka:\n  topic: x\n", "test"))
                 .hasMessageContaining("kafka.bootstrap_servers: is required");
-        assertThatThrownBy(() -> new IndexerConfigLoader().parse(BASE + "  topic: a\n  dead_letter_topic: a\n",
-                "test")).hasMessageContaining("kafka.dead_letter_topic: must differ");
+        assertThatThrownBy(() -> new IndexerConfigLoader().parse(BASE + "  topic: a\n  dead_letter_topic: a\n", "test"))
+                .hasMessageContaining("kafka.dead_letter_topic: must differ");
     }
 
     @Test
     void theDefaultTenantIsOffUnlessSetAndMustBeAStorableTenant() throws Exception {
-        assertThat(new IndexerConfigLoader().parse(BASE, "test").kafka().defaultTenant()).isNull();
-        assertThat(new IndexerConfigLoader().parse(BASE + "  default_tenant: web-team\n", "test").kafka()
-                .defaultTenant()).isEqualTo("web-team");
-        assertThatThrownBy(() -> new IndexerConfigLoader().parse(BASE + "  default_tenant: \"bad\\u0001\"\n",
-                "test")).isInstanceOf(ConfigException.class).hasMessageContaining("kafka.default_tenant: tenant_id");
+        assertThat(new IndexerConfigLoader().parse(BASE, "test").kafka().defaultTenant())
+                .isNull();
+        assertThat(new IndexerConfigLoader()
+                        .parse(BASE + "  default_tenant: web-team\n", "test")
+                        .kafka()
+                        .defaultTenant())
+                .isEqualTo("web-team");
+        assertThatThrownBy(() -> new IndexerConfigLoader().parse(BASE + "  default_tenant: \"bad\\u0001\"\n", "test"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("kafka.default_tenant: tenant_id");
     }
 }

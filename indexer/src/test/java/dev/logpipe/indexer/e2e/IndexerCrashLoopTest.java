@@ -16,6 +16,7 @@ import dev.logpipe.index.store.StoreSearcher;
 import dev.logpipe.index.store.StoreSettings;
 import dev.logpipe.indexer.IndexerFixture;
 import dev.logpipe.testkit.ChildJvm;
+import dev.logpipe.testkit.FreePort;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -25,6 +26,8 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -32,8 +35,11 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,6 +53,7 @@ import org.junit.jupiter.api.io.TempDir;
 class IndexerCrashLoopTest {
     @RegisterExtension
     static final EmbeddedBrokerExtension KAFKA = new EmbeddedBrokerExtension();
+
     static final ObjectMapper JSON = new ObjectMapper();
     static final String COMMIT_LINE = "index committed, committing offsets";
 
@@ -58,13 +65,17 @@ class IndexerCrashLoopTest {
         KAFKA.createTopic("crash.records", 3);
         KAFKA.createTopic("crash.dead-letter", 1);
         Path data = work.resolve("data");
-        int port = dev.logpipe.testkit.FreePort.pick();
+        int port = FreePort.pick();
         Path config = work.resolve("indexer.yaml");
         // Static membership: a restarted indexer takes its partitions back at once instead of after a session timeout.
-        Files.writeString(config, IndexerFixture.yaml(KAFKA.bootstrapServers(), "crash", data, "")
-                .replace("listen: 127.0.0.1:0", "listen: 127.0.0.1:" + port)
-                .replace("  group_id: crash-indexer\n", "  group_id: crash-indexer\n  properties:\n"
-                        + "    group.instance.id: crash-indexer-1\n    session.timeout.ms: \"10000\"\n"));
+        Files.writeString(
+                config,
+                IndexerFixture.yaml(KAFKA.bootstrapServers(), "crash", data, "")
+                        .replace("listen: 127.0.0.1:0", "listen: 127.0.0.1:" + port)
+                        .replace(
+                                "  group_id: crash-indexer\n",
+                                "  group_id: crash-indexer\n  properties:\n"
+                                        + "    group.instance.id: crash-indexer-1\n    session.timeout.ms: \"10000\"\n"));
         Set<String> produced = ConcurrentHashMap.newKeySet();
         AtomicBoolean producing = new AtomicBoolean(true);
         Random random = new Random(42);
@@ -77,7 +88,8 @@ class IndexerCrashLoopTest {
                     child.awaitStderr("indexer ready", Duration.ofSeconds(60));
                     if (run % 2 == 0) { // inside a commit: after the Lucene commit, before the Kafka commit
                         int before = occurrences(child.stderr(), COMMIT_LINE);
-                        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(5))
+                        await().atMost(Duration.ofSeconds(60))
+                                .pollInterval(Duration.ofMillis(5))
                                 .until(() -> occurrences(child.stderr(), COMMIT_LINE) > before);
                     } else {
                         Thread.sleep(200 + random.nextInt(1500));
@@ -95,7 +107,8 @@ class IndexerCrashLoopTest {
         try (ChildJvm last = start(99, config)) {
             last.awaitStderr("indexer ready", Duration.ofSeconds(60));
             Map<String, Long> end = endOffsets();
-            await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
+            await().atMost(Duration.ofSeconds(120))
+                    .pollInterval(Duration.ofMillis(200))
                     .until(() -> caughtUp(port, end));
             assertThat(last.terminate(Duration.ofSeconds(60))).isEqualTo(143);
         }
@@ -116,24 +129,31 @@ class IndexerCrashLoopTest {
             }
         }
         assertThat(indexed).as("missing: some produced pairs are not indexed").containsAll(produced);
-        assertThat(produced).as("unexpected: pairs indexed that were never produced").containsAll(indexed);
+        assertThat(produced)
+                .as("unexpected: pairs indexed that were never produced")
+                .containsAll(indexed);
         assertThat(docs).as("no pair is indexed twice").isEqualTo(produced.size());
     }
 
     private ChildJvm start(int run, Path config) {
-        return ChildJvm.start(work, "indexer-" + run, List.of("-Xmx256m", "-Dlogpipe.indexer.pauseBeforeKafkaCommitMs=300"),
-                "dev.logpipe.indexer.cli.IndexerCommand", List.of("--config", config.toString()));
+        return ChildJvm.start(
+                work,
+                "indexer-" + run,
+                List.of("-Xmx256m", "-Dlogpipe.indexer.pauseBeforeKafkaCommitMs=300"),
+                "dev.logpipe.indexer.cli.IndexerCommand",
+                List.of("--config", config.toString()));
     }
 
     /** The records topic's end offsets, read by the test itself (not from the indexer's status). */
     private static Map<String, Long> endOffsets() {
-        Map<String, Long> out = new java.util.HashMap<>();
-        try (var c = new org.apache.kafka.clients.consumer.KafkaConsumer<>(Map.<String, Object>of(
-                "bootstrap.servers", KAFKA.bootstrapServers()),
-                new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
-                new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
-            List<org.apache.kafka.common.TopicPartition> tps = List.of(0, 1, 2).stream()
-                    .map(i -> new org.apache.kafka.common.TopicPartition("crash.records", i)).toList();
+        Map<String, Long> out = new HashMap<>();
+        try (var c = new KafkaConsumer<>(
+                Map.<String, Object>of("bootstrap.servers", KAFKA.bootstrapServers()),
+                new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            List<TopicPartition> tps = List.of(0, 1, 2).stream()
+                    .map(i -> new TopicPartition("crash.records", i))
+                    .toList();
             c.endOffsets(tps).forEach((tp, v) -> out.put(tp.topic() + "-" + tp.partition(), v));
         }
         return out;
@@ -141,9 +161,11 @@ class IndexerCrashLoopTest {
 
     private static boolean caughtUp(int port, Map<String, Long> end) {
         try {
-            HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                    URI.create("http://127.0.0.1:" + port + "/api/v1/status")).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> r = HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/status"))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
             JsonNode parts = JSON.readTree(r.body()).get("partitions");
             for (Map.Entry<String, Long> e : end.entrySet()) {
                 JsonNode s = parts.get(e.getKey());
@@ -166,13 +188,17 @@ class IndexerCrashLoopTest {
                 int m = seq % 5 == 4 ? seq - 3 : seq;
                 String tenant = m % 2 == 0 ? "acme" : "globex";
                 StringBuilder v = new StringBuilder();
-                List<String> pairs = new java.util.ArrayList<>();
+                List<String> pairs = new ArrayList<>();
                 for (int i = 0; i < 20; i++) {
                     String id = "m" + m + "-" + i;
                     v.append(Lines.record(tenant, id, "crash loop " + m + " " + i, t.plusMillis(m)));
                     pairs.add(tenant + "/" + id);
                 }
-                p.send(new ProducerRecord<>("crash.records", ("k" + m).getBytes(), v.toString().getBytes()),
+                p.send(
+                        new ProducerRecord<>(
+                                "crash.records",
+                                ("k" + m).getBytes(),
+                                v.toString().getBytes()),
                         (md, e) -> {
                             if (e == null) {
                                 produced.addAll(pairs);

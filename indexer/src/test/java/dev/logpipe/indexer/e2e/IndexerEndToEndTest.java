@@ -12,25 +12,26 @@ import dev.logpipe.collector.Collector;
 import dev.logpipe.collector.auth.ApiKeys;
 import dev.logpipe.collector.config.CollectorConfigLoader;
 import dev.logpipe.index.shard.ShardId;
-import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.store.SearchPage;
 import dev.logpipe.index.store.SearchRequest;
 import dev.logpipe.index.store.StoreSearcher;
 import dev.logpipe.indexer.Indexer;
 import dev.logpipe.indexer.IndexerFixture;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
 class IndexerEndToEndTest {
     @RegisterExtension
     static final EmbeddedBrokerExtension KAFKA = new EmbeddedBrokerExtension();
+
     static final ObjectMapper JSON = new ObjectMapper();
     static final Duration WAIT = Duration.ofSeconds(60);
 
@@ -66,32 +68,42 @@ class IndexerEndToEndTest {
                 """.formatted(ApiKeys.sha256("acme-key-0123456789"), KAFKA.bootstrapServers());
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         Instant yesterday = now.minus(Duration.ofDays(1));
-        try (Collector collector = Collector.start(new CollectorConfigLoader().parse(yaml, "test"), Clock.systemUTC(),
-                Duration.ofSeconds(60));
-             Indexer indexer = IndexerFixture.start(KAFKA.bootstrapServers(), "e2e", data, "", Clock.systemUTC())) {
+        try (Collector collector = Collector.start(
+                        new CollectorConfigLoader().parse(yaml, "test"), Clock.systemUTC(), Duration.ofSeconds(60));
+                Indexer indexer = IndexerFixture.start(KAFKA.bootstrapServers(), "e2e", data, "", Clock.systemUTC())) {
             String body = "{\"record_id\":\"r-1\",\"event_time\":\"" + yesterday + "\",\"level\":\"warning\","
                     + "\"service\":\"billing\",\"tenant_id\":\"globex\",\"message\":\"payment provider timed out "
                     + "order_id=CO-9931\",\"fields\":{\"took_ms\":512,\"ok\":false,\"http\":{\"path\":\"/api/v1/users\"}}}\n"
                     + "{\"record_id\":\"r-2\",\"message\":\"second\",\"fields\":{\"took_ms\":12.5}}\n"
                     + "this is not json\n";
-            HttpResponse<String> answer = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
-                    "http://127.0.0.1:" + collector.address().getPort() + "/api/v1/logs"))
-                    .header("Authorization", "Bearer acme-key-0123456789")
-                    .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> answer = HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                                            + collector.address().getPort() + "/api/v1/logs"))
+                                    .header("Authorization", "Bearer acme-key-0123456789")
+                                    .POST(HttpRequest.BodyPublishers.ofString(body))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
             assertThat(answer.statusCode()).isEqualTo(200);
 
-            ShardId old = ShardId.records("acme", LocalDate.ofInstant(yesterday, java.time.ZoneOffset.UTC));
-            ShardId today = ShardId.records("acme", LocalDate.ofInstant(now, java.time.ZoneOffset.UTC));
+            ShardId old = ShardId.records("acme", LocalDate.ofInstant(yesterday, ZoneOffset.UTC));
+            ShardId today = ShardId.records("acme", LocalDate.ofInstant(now, ZoneOffset.UTC));
             List<ShardId> both = List.of(old, today);
             await().atMost(WAIT).until(() -> count(indexer.store(), both, "acme", "*:*") == 2);
             // routed by event_time: r-1 is in yesterday's shard, r-2 (event_time filled by the collector) in today's
-            assertThat(count(indexer.store(), List.of(old), "acme", "record_id:r-1")).isEqualTo(1);
-            assertThat(count(indexer.store(), List.of(today), "acme", "record_id:r-2")).isEqualTo(1);
+            assertThat(count(indexer.store(), List.of(old), "acme", "record_id:r-1"))
+                    .isEqualTo(1);
+            assertThat(count(indexer.store(), List.of(today), "acme", "record_id:r-2"))
+                    .isEqualTo(1);
             assertThat(count(indexer.store(), both, "globex", "*:*")).isZero(); // the payload's tenant was overwritten
-            assertThat(count(indexer.store(), both, "acme", "fields.took_ms:>500 AND level:WARN")).isEqualTo(1);
-            assertThat(count(indexer.store(), both, "acme", "fields.took_ms:[10 TO 13]")).isEqualTo(1);
-            assertThat(count(indexer.store(), both, "acme", "fields.ok:false AND service:billing")).isEqualTo(1);
-            assertThat(count(indexer.store(), both, "acme", "fields.http.path:\"/api/v1/users\"")).isEqualTo(1);
+            assertThat(count(indexer.store(), both, "acme", "fields.took_ms:>500 AND level:WARN"))
+                    .isEqualTo(1);
+            assertThat(count(indexer.store(), both, "acme", "fields.took_ms:[10 TO 13]"))
+                    .isEqualTo(1);
+            assertThat(count(indexer.store(), both, "acme", "fields.ok:false AND service:billing"))
+                    .isEqualTo(1);
+            assertThat(count(indexer.store(), both, "acme", "fields.http.path:\"/api/v1/users\""))
+                    .isEqualTo(1);
             assertThat(count(indexer.store(), both, "acme", "9931")).isEqualTo(1);
             try (StoreSearcher s = indexer.store().openSearcher(both)) {
                 SearchPage page = s.search(SearchRequest.of("acme", "CO-9931", 10));
@@ -101,7 +113,7 @@ class IndexerEndToEndTest {
                 assertThat(hit.get("fields").get("http.path").asText()).isEqualTo("/api/v1/users");
             }
             // the collector's dead letter (tenant acme) lands in acme's dead-letter shard, with its reason
-            ShardId dl = ShardId.deadLetters("acme", LocalDate.ofInstant(now, java.time.ZoneOffset.UTC));
+            ShardId dl = ShardId.deadLetters("acme", LocalDate.ofInstant(now, ZoneOffset.UTC));
             await().atMost(WAIT).until(() -> count(indexer.store(), List.of(dl), "acme", "reason:SCHEMA_INVALID") == 1);
             await().atMost(WAIT).until(() -> indexer.store().metadata(today).isPresent());
             assertThat(indexer.store().metadata(today).orElseThrow().fields()).containsKey("took_ms");
@@ -116,8 +128,13 @@ class IndexerEndToEndTest {
         for (int i = 0; i < 1000; i++) {
             value.append(Lines.record("acme", "id-" + i, "line " + i, t.plusMillis(i)));
         }
-        try (Indexer indexer = IndexerFixture.start(KAFKA.bootstrapServers(), "thousand", data, "retention:\n  default_days: 36500\n", Clock.systemUTC());
-             KafkaProducer<byte[], byte[]> p = IndexerFixture.producer(KAFKA.bootstrapServers())) {
+        try (Indexer indexer = IndexerFixture.start(
+                        KAFKA.bootstrapServers(),
+                        "thousand",
+                        data,
+                        "retention:\n  default_days: 36500\n",
+                        Clock.systemUTC());
+                KafkaProducer<byte[], byte[]> p = IndexerFixture.producer(KAFKA.bootstrapServers())) {
             IndexerFixture.send(p, "thousand.records", value.toString());
             ShardId shard = ShardId.records("acme", LocalDate.parse("2026-12-01"));
             await().atMost(WAIT).until(() -> count(indexer.store(), List.of(shard), "acme", "*:*") == 1000);
@@ -128,22 +145,28 @@ class IndexerEndToEndTest {
     void aReplayLeavesOneDocumentAndTwoTenantsWithOneIdKeepTwo() throws Exception {
         topics("replay", 2);
         Instant t = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-        ShardId acme = ShardId.records("acme", LocalDate.ofInstant(t, java.time.ZoneOffset.UTC));
-        ShardId globex = ShardId.records("globex", LocalDate.ofInstant(t, java.time.ZoneOffset.UTC));
+        ShardId acme = ShardId.records("acme", LocalDate.ofInstant(t, ZoneOffset.UTC));
+        ShardId globex = ShardId.records("globex", LocalDate.ofInstant(t, ZoneOffset.UTC));
         try (KafkaProducer<byte[], byte[]> p = IndexerFixture.producer(KAFKA.bootstrapServers())) {
-            try (Indexer indexer = IndexerFixture.start(KAFKA.bootstrapServers(), "replay", data, "", Clock.systemUTC())) {
+            try (Indexer indexer =
+                    IndexerFixture.start(KAFKA.bootstrapServers(), "replay", data, "", Clock.systemUTC())) {
                 for (int i = 0; i < 3; i++) { // a forwarder crash, a collector retry: the same record again
                     IndexerFixture.send(p, "replay.records", Lines.record("acme", "same-id", "hello", t));
                 }
                 IndexerFixture.send(p, "replay.records", Lines.record("globex", "same-id", "hello", t));
-                await().atMost(WAIT).until(() -> indexer.stages().snapshot().stream()
-                        .filter(s -> s.partition().startsWith("replay.records"))
-                        .mapToLong(s -> s.committed()).sum() == 4);
+                await().atMost(WAIT)
+                        .until(() -> indexer.stages().snapshot().stream()
+                                        .filter(s -> s.partition().startsWith("replay.records"))
+                                        .mapToLong(s -> s.committed())
+                                        .sum()
+                                == 4);
                 assertThat(count(indexer.store(), List.of(acme), "acme", "*:*")).isEqualTo(1);
-                assertThat(count(indexer.store(), List.of(globex), "globex", "*:*")).isEqualTo(1);
+                assertThat(count(indexer.store(), List.of(globex), "globex", "*:*"))
+                        .isEqualTo(1);
             }
             // after a restart the shards are not fresh: the replayed id must still replace, not duplicate
-            try (Indexer indexer = IndexerFixture.start(KAFKA.bootstrapServers(), "replay", data, "", Clock.systemUTC())) {
+            try (Indexer indexer =
+                    IndexerFixture.start(KAFKA.bootstrapServers(), "replay", data, "", Clock.systemUTC())) {
                 IndexerFixture.send(p, "replay.records", Lines.record("acme", "same-id", "hello again", t));
                 await().atMost(WAIT).until(() -> count(indexer.store(), List.of(acme), "acme", "again") == 1);
                 assertThat(count(indexer.store(), List.of(acme), "acme", "*:*")).isEqualTo(1);
@@ -155,29 +178,37 @@ class IndexerEndToEndTest {
     void aPoisonedMessageIsDeadLetteredWhileItsPartitionKeepsFlowing() throws Exception {
         topics("poison", 1);
         Instant t = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-        ShardId shard = ShardId.records("acme", LocalDate.ofInstant(t, java.time.ZoneOffset.UTC));
+        ShardId shard = ShardId.records("acme", LocalDate.ofInstant(t, ZoneOffset.UTC));
         try (Indexer indexer = IndexerFixture.start(KAFKA.bootstrapServers(), "poison", data, "", Clock.systemUTC());
-             KafkaProducer<byte[], byte[]> p = IndexerFixture.producer(KAFKA.bootstrapServers())) {
+                KafkaProducer<byte[], byte[]> p = IndexerFixture.producer(KAFKA.bootstrapServers())) {
             IndexerFixture.send(p, "poison.records", Lines.record("acme", "before", "before", t));
-            IndexerFixture.send(p, "poison.records", "{\"message\":\"no tenant\"}\n\u0000garbage{{{\n"
-                    + "{\"message\":\"bad time\",\"tenant_id\":\"acme\",\"event_time\":\"+999999-01-01T00:00:00Z\","
-                    + "\"observed_time\":\"+999999-01-01T00:00:00Z\"}\n" + Lines.record("acme", "inside", "inside", t));
+            IndexerFixture.send(
+                    p,
+                    "poison.records",
+                    "{\"message\":\"no tenant\"}\n\u0000garbage{{{\n"
+                            + "{\"message\":\"bad time\",\"tenant_id\":\"acme\",\"event_time\":\"+999999-01-01T00:00:00Z\","
+                            + "\"observed_time\":\"+999999-01-01T00:00:00Z\"}\n"
+                            + Lines.record("acme", "inside", "inside", t));
             IndexerFixture.send(p, "poison.records", Lines.record("acme", "after", "after", t));
             await().atMost(WAIT).until(() -> count(indexer.store(), List.of(shard), "acme", "*:*") == 4);
             // the record with absurd times is kept, routed by the broker's append time and marked
             assertThat(count(indexer.store(), List.of(shard), "acme", "fields._event_time_out_of_range:true"))
                     .isEqualTo(1);
-            await().atMost(WAIT).untilAsserted(() -> assertThat(TopicContents.readAll(KAFKA.bootstrapServers(),
-                    "poison.dead-letter", WAIT).stream().map(r -> reason(r.value())).toList())
-                    .containsExactlyInAnyOrder("NO_TENANT", "SCHEMA_INVALID"));
-            assertThat(indexer.registry().scrape()).contains("logpipe_indexer_records_dead_lettered_total{reason=\"NO_TENANT\"} 1.0");
+            await().atMost(WAIT)
+                    .untilAsserted(() -> assertThat(
+                                    TopicContents.readAll(KAFKA.bootstrapServers(), "poison.dead-letter", WAIT).stream()
+                                            .map(r -> reason(r.value()))
+                                            .toList())
+                            .containsExactlyInAnyOrder("NO_TENANT", "SCHEMA_INVALID"));
+            assertThat(indexer.registry().scrape())
+                    .contains("logpipe_indexer_records_dead_lettered_total{reason=\"NO_TENANT\"} 1.0");
         }
     }
 
     private static String reason(String deadLetter) {
         try {
             return JSON.readTree(deadLetter).get("reason").asText();
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new AssertionError(e);
         }
     }
@@ -187,8 +218,9 @@ class IndexerEndToEndTest {
         topics("lag", 3);
         Instant t = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         try (Indexer indexer = IndexerFixture.start(KAFKA.bootstrapServers(), "lag", data, "", Clock.systemUTC());
-             KafkaProducer<byte[], byte[]> p = IndexerFixture.producer(KAFKA.bootstrapServers())) {
-            await().atMost(WAIT).until(() -> IndexerFixture.get(indexer, "/readyz", null).statusCode() == 200);
+                KafkaProducer<byte[], byte[]> p = IndexerFixture.producer(KAFKA.bootstrapServers())) {
+            await().atMost(WAIT)
+                    .until(() -> IndexerFixture.get(indexer, "/readyz", null).statusCode() == 200);
             Thread producer = new Thread(() -> {
                 try {
                     for (int m = 0; m < 60; m++) {
@@ -196,8 +228,10 @@ class IndexerEndToEndTest {
                         for (int i = 0; i < 500; i++) {
                             v.append(Lines.record("acme", "lag-" + m + "-" + i, "lagging " + i, t));
                         }
-                        p.send(new org.apache.kafka.clients.producer.ProducerRecord<>("lag.records",
-                                Integer.toString(m).getBytes(), v.toString().getBytes()));
+                        p.send(new ProducerRecord<>(
+                                "lag.records",
+                                Integer.toString(m).getBytes(),
+                                v.toString().getBytes()));
                     }
                     p.flush();
                 } catch (RuntimeException e) {
@@ -209,7 +243,8 @@ class IndexerEndToEndTest {
             boolean sawLag = false;
             long deadline = System.nanoTime() + WAIT.toNanos();
             while (System.nanoTime() < deadline) {
-                JsonNode status = JSON.readTree(IndexerFixture.get(indexer, "/api/v1/status", null).body());
+                JsonNode status = JSON.readTree(
+                        IndexerFixture.get(indexer, "/api/v1/status", null).body());
                 samples++;
                 long queryableTotal = 0;
                 for (var it = status.get("partitions").fields(); it.hasNext(); ) {
@@ -236,7 +271,7 @@ class IndexerEndToEndTest {
             producer.join();
             assertThat(samples).isGreaterThan(5);
             assertThat(sawLag).as("sampled while the indexer lagged").isTrue();
-            ShardId shard = ShardId.records("acme", LocalDate.ofInstant(t, java.time.ZoneOffset.UTC));
+            ShardId shard = ShardId.records("acme", LocalDate.ofInstant(t, ZoneOffset.UTC));
             assertThat(count(indexer.store(), List.of(shard), "acme", "*:*")).isEqualTo(30_000);
         }
     }

@@ -4,8 +4,7 @@ import java.time.Instant;
 
 /** Records-topic lines as a collector writes them (tenant and observed_time set). */
 final class Lines {
-    private Lines() {
-    }
+    private Lines() {}
 
     static String record(String tenant, String id, String message, Instant time) {
         return "{\"schema_version\":3,\"record_id\":\"" + id + "\",\"event_time\":\"" + time + "\",\"observed_time\":\""

@@ -2,6 +2,7 @@ package dev.logpipe.query.api;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.logpipe.config.ConfigNode;
 import dev.logpipe.index.schema.FieldKind;
 import dev.logpipe.index.schema.Fields;
 import dev.logpipe.index.shard.ShardId;
@@ -37,8 +38,22 @@ import java.util.TreeSet;
 public final class AggregateEndpoints {
     static final int MAX_BUCKETS = 10_000;
     static final int VALUES_PER_SHARD = 10_000;
-    private static final long[] STEPS = {1_000, 5_000, 10_000, 30_000, 60_000, 300_000, 600_000, 1_800_000,
-            3_600_000, 10_800_000, 21_600_000, 43_200_000, 86_400_000, 604_800_000};
+    private static final long[] STEPS = {
+        1_000,
+        5_000,
+        10_000,
+        30_000,
+        60_000,
+        300_000,
+        600_000,
+        1_800_000,
+        3_600_000,
+        10_800_000,
+        21_600_000,
+        43_200_000,
+        86_400_000,
+        604_800_000
+    };
     private final Env env;
 
     public AggregateEndpoints(Env env) {
@@ -47,8 +62,15 @@ public final class AggregateEndpoints {
 
     private Plan plan(Call call, String q, TimeRange requested) throws IOException {
         call.audit().put("query", q);
-        return env.planner().plan(call.tenant(), ShardKind.RECORDS, requested, call.policy().maxWindow().toMillis(),
-                q, ShardSearcher.Order.NEWEST_FIRST, null);
+        return env.planner()
+                .plan(
+                        call.tenant(),
+                        ShardKind.RECORDS,
+                        requested,
+                        call.policy().maxWindow().toMillis(),
+                        q,
+                        ShardSearcher.Order.NEWEST_FIRST,
+                        null);
     }
 
     private long deadline() {
@@ -67,12 +89,16 @@ public final class AggregateEndpoints {
         long span = Math.max(1, r.toMillis() - start);
         int buckets = (int) Math.min(MAX_BUCKETS + 1L, (span + interval - 1) / interval);
         if (buckets > MAX_BUCKETS) {
-            throw Params.bad("interval: gives more than " + MAX_BUCKETS + " buckets over the range; choose a larger one");
+            throw Params.bad(
+                    "interval: gives more than " + MAX_BUCKETS + " buckets over the range; choose a larger one");
         }
         ShardQuery sq = ShardQuery.of(call.tenant(), q, r.fromMillis(), r.toMillis());
-        Map<ShardId, FanOut.Outcome<long[]>> results = env.fanOut().run(plan.searched(),
-                env.config().limits().shardConcurrency(), deadline(), (s, d) -> s.histogram(sq, start, interval,
-                        buckets, d));
+        Map<ShardId, FanOut.Outcome<long[]>> results = env.fanOut()
+                .run(
+                        plan.searched(),
+                        env.config().limits().shardConcurrency(),
+                        deadline(),
+                        (s, d) -> s.histogram(sq, start, interval, buckets, d));
         long[] counts = new long[buckets];
         for (FanOut.Outcome<long[]> o : results.values()) {
             if (o.ok()) {
@@ -87,7 +113,9 @@ public final class AggregateEndpoints {
         ArrayNode b = root.putArray("buckets");
         long total = 0;
         for (int i = 0; i < buckets; i++) {
-            b.addObject().put("start", Instant.ofEpochMilli(start + i * interval).toString()).put("count", counts[i]);
+            b.addObject()
+                    .put("start", Instant.ofEpochMilli(start + i * interval).toString())
+                    .put("count", counts[i]);
             total += counts[i];
         }
         root.put("total", total);
@@ -111,7 +139,7 @@ public final class AggregateEndpoints {
         if (t.matches("\\d{1,6}d")) {
             d = Duration.ofDays(Long.parseLong(t.substring(0, t.length() - 1)));
         } else {
-            d = dev.logpipe.config.ConfigNode.parseDuration(t);
+            d = ConfigNode.parseDuration(t);
         }
         if (d == null || d.toMillis() < 1) {
             throw Params.bad("interval: must be a duration like 1s, 5m, 1h or 1d (or auto), was \"" + text + "\"");
@@ -137,8 +165,15 @@ public final class AggregateEndpoints {
         TimeRange requested = Scope.range(p, env.clock().instant());
         Plan plan = plan(call, "", requested);
         SortedMap<String, SortedSet<String>> kinds = new TreeMap<>();
-        for (String f : List.of(Fields.MESSAGE, Fields.LEVEL, Fields.SERVICE, Fields.INSTANCE_ID, Fields.REGION,
-                Fields.TRACE_ID, Fields.SPAN_ID, Fields.RECORD_ID)) {
+        for (String f : List.of(
+                Fields.MESSAGE,
+                Fields.LEVEL,
+                Fields.SERVICE,
+                Fields.INSTANCE_ID,
+                Fields.REGION,
+                Fields.TRACE_ID,
+                Fields.SPAN_ID,
+                Fields.RECORD_ID)) {
             kinds.put(f, new TreeSet<>(List.of(f.equals(Fields.MESSAGE) ? "TEXT" : "KEYWORD")));
         }
         kinds.put(Fields.EVENT_TIME, new TreeSet<>(List.of("TIME")));
@@ -179,8 +214,8 @@ public final class AggregateEndpoints {
         long started = System.nanoTime();
         String rest = call.pathRest(); // "/<name>/top"
         String name = URLDecoder.decode(rest.substring(1, rest.length() - "/top".length()), StandardCharsets.UTF_8);
-        if (!(Fields.KEYWORDS.contains(name) || (name.startsWith(Fields.FIELDS_PREFIX)
-                && name.length() > Fields.FIELDS_PREFIX.length()))) {
+        if (!(Fields.KEYWORDS.contains(name)
+                || (name.startsWith(Fields.FIELDS_PREFIX) && name.length() > Fields.FIELDS_PREFIX.length()))) {
             throw Params.bad("field: top values are counted for level, service, instance_id, region, trace_id, "
                     + "span_id, record_id and fields.<name>, was \"" + name + "\"");
         }
@@ -189,10 +224,14 @@ public final class AggregateEndpoints {
         int size = p.integer("size", 10, 1, 1000);
         TimeRange requested = Scope.range(p, env.clock().instant());
         Plan plan = plan(call, q, requested);
-        ShardQuery sq = ShardQuery.of(call.tenant(), q, plan.range().fromMillis(), plan.range().toMillis());
-        Map<ShardId, FanOut.Outcome<Aggregations.Values>> results = env.fanOut().run(plan.searched(),
-                env.config().limits().shardConcurrency(), deadline(), (s, d) -> s.values(sq, name, VALUES_PER_SHARD,
-                        d));
+        ShardQuery sq = ShardQuery.of(
+                call.tenant(), q, plan.range().fromMillis(), plan.range().toMillis());
+        Map<ShardId, FanOut.Outcome<Aggregations.Values>> results = env.fanOut()
+                .run(
+                        plan.searched(),
+                        env.config().limits().shardConcurrency(),
+                        deadline(),
+                        (s, d) -> s.values(sq, name, VALUES_PER_SHARD, d));
         Map<String, Long> counts = new HashMap<>();
         long matched = 0;
         long missing = 0;
@@ -214,7 +253,9 @@ public final class AggregateEndpoints {
         ArrayNode vs = root.putArray("values");
         long shown = 0;
         for (int i = 0; i < Math.min(size, sorted.size()); i++) {
-            vs.addObject().put("value", sorted.get(i).getKey()).put("count", sorted.get(i).getValue());
+            vs.addObject()
+                    .put("value", sorted.get(i).getKey())
+                    .put("count", sorted.get(i).getValue());
             shown += sorted.get(i).getValue();
         }
         root.put("other", matched - missing - shown);

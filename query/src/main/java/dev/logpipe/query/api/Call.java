@@ -9,8 +9,13 @@ import dev.logpipe.query.http.Params;
  * One authenticated request: the credential's tenant (the only scope), its policy, the parameters, and the audit
  * line the endpoint adds its query, range, shards and hits to.
  */
-public record Call(String endpoint, Credential credential, QueryConfig.Tenant policy, Params params, String pathRest,
-                   ObjectNode audit) {
+public record Call(
+        String endpoint,
+        Credential credential,
+        QueryConfig.Tenant policy,
+        Params params,
+        String pathRest,
+        ObjectNode audit) {
     public String tenant() {
         return credential.tenant();
     }

@@ -23,6 +23,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -52,13 +53,23 @@ public final class ContextEndpoint {
         long window = call.policy().maxWindow().toMillis();
         TimeRange whole = new TimeRange(now - window, now + DAY);
         call.audit().put("record_id", id);
-        Plan plan = env.planner().plan(call.tenant(), ShardKind.RECORDS, whole, window + DAY, "",
-                ShardSearcher.Order.NEWEST_FIRST, null);
+        Plan plan = env.planner()
+                .plan(
+                        call.tenant(),
+                        ShardKind.RECORDS,
+                        whole,
+                        window + DAY,
+                        "",
+                        ShardSearcher.Order.NEWEST_FIRST,
+                        null);
         ShardQuery byId = ShardQuery.of(call.tenant(), "", whole.fromMillis(), whole.toMillis())
                 .with(new ShardQuery.Exact(Fields.RECORD_ID, id));
-        Map<ShardId, FanOut.Outcome<ShardSearcher.Page>> found = env.fanOut().run(plan.searched(),
-                env.config().limits().shardConcurrency(), deadline(),
-                (s, d) -> s.search(byId, ShardSearcher.Order.NEWEST_FIRST, null, 1, d));
+        Map<ShardId, FanOut.Outcome<ShardSearcher.Page>> found = env.fanOut()
+                .run(
+                        plan.searched(),
+                        env.config().limits().shardConcurrency(),
+                        deadline(),
+                        (s, d) -> s.search(byId, ShardSearcher.Order.NEWEST_FIRST, null, 1, d));
         SearchPage.Hit anchor = null;
         for (FanOut.Outcome<ShardSearcher.Page> o : found.values()) {
             if (o.ok() && !o.value().hits().isEmpty()) {
@@ -77,8 +88,8 @@ public final class ContextEndpoint {
         }
         long t = anchor.eventTime().toEpochMilli();
         TimeRange near = new TimeRange(Math.max(whole.fromMillis(), t - DAY), Math.min(whole.toMillis(), t + DAY + 1));
-        Plan nearPlan = env.planner().plan(call.tenant(), ShardKind.RECORDS, near, 3 * DAY, "",
-                ShardSearcher.Order.NEWEST_FIRST, null);
+        Plan nearPlan = env.planner()
+                .plan(call.tenant(), ShardKind.RECORDS, near, 3 * DAY, "", ShardSearcher.Order.NEWEST_FIRST, null);
         Object path = rec.fields().get(PATH);
         Object offset = rec.fields().get(OFFSET);
         ShardQuery base = ShardQuery.of(call.tenant(), "", near.fromMillis(), near.toMillis());
@@ -92,7 +103,8 @@ public final class ContextEndpoint {
             orderedBy = OFFSET;
             ShardQuery same = base.with(new ShardQuery.Exact(Fields.FIELDS_PREFIX + PATH, file));
             long o = off.longValue();
-            older = byOffset(nearPlan, same.with(new ShardQuery.LongRange(OFFSET, Long.MIN_VALUE, o - 1)), false, before);
+            older = byOffset(
+                    nearPlan, same.with(new ShardQuery.LongRange(OFFSET, Long.MIN_VALUE, o - 1)), false, before);
             newer = byOffset(nearPlan, same.with(new ShardQuery.LongRange(OFFSET, o + 1, Long.MAX_VALUE)), true, after);
         } else {
             orderedBy = Fields.EVENT_TIME;
@@ -119,13 +131,17 @@ public final class ContextEndpoint {
         return System.nanoTime() + env.config().limits().queryTimeout().toNanos();
     }
 
-    private List<SearchPage.Hit> byTime(Plan plan, ShardQuery q, ShardSearcher.Order order, SearchPage.After key,
-                                        int n) {
+    private List<SearchPage.Hit> byTime(
+            Plan plan, ShardQuery q, ShardSearcher.Order order, SearchPage.After key, int n) {
         if (n == 0) {
             return new ArrayList<>();
         }
-        Map<ShardId, FanOut.Outcome<ShardSearcher.Page>> r = env.fanOut().run(plan.searched(),
-                env.config().limits().shardConcurrency(), deadline(), (s, d) -> s.search(q, order, key, n, d));
+        Map<ShardId, FanOut.Outcome<ShardSearcher.Page>> r = env.fanOut()
+                .run(
+                        plan.searched(),
+                        env.config().limits().shardConcurrency(),
+                        deadline(),
+                        (s, d) -> s.search(q, order, key, n, d));
         List<List<SearchPage.Hit>> pages = new ArrayList<>();
         r.values().forEach(o -> {
             if (o.ok()) {
@@ -139,10 +155,14 @@ public final class ContextEndpoint {
         if (n == 0) {
             return new ArrayList<>();
         }
-        Map<ShardId, FanOut.Outcome<List<SearchPage.Hit>>> r = env.fanOut().run(plan.searched(),
-                env.config().limits().shardConcurrency(), deadline(), (s, d) -> s.byLong(q, OFFSET, ascending, n, d));
+        Map<ShardId, FanOut.Outcome<List<SearchPage.Hit>>> r = env.fanOut()
+                .run(
+                        plan.searched(),
+                        env.config().limits().shardConcurrency(),
+                        deadline(),
+                        (s, d) -> s.byLong(q, OFFSET, ascending, n, d));
         List<SearchPage.Hit> all = new ArrayList<>();
-        Map<SearchPage.Hit, Long> offsets = new java.util.IdentityHashMap<>();
+        Map<SearchPage.Hit, Long> offsets = new IdentityHashMap<>();
         for (FanOut.Outcome<List<SearchPage.Hit>> o : r.values()) {
             if (o.ok()) {
                 all.addAll(o.value());
@@ -151,7 +171,9 @@ public final class ContextEndpoint {
         RecordCodec codec = new RecordCodec();
         for (SearchPage.Hit h : all) {
             try {
-                Object off = codec.decode(h.source().getBytes(StandardCharsets.UTF_8)).fields().get(OFFSET);
+                Object off = codec.decode(h.source().getBytes(StandardCharsets.UTF_8))
+                        .fields()
+                        .get(OFFSET);
                 offsets.put(h, off instanceof Number x ? x.longValue() : 0L);
             } catch (Exception e) {
                 offsets.put(h, 0L);

@@ -9,6 +9,12 @@ import dev.logpipe.query.search.FanOut;
 import java.time.InstantSource;
 
 /** What every endpoint works with; built once by {@link dev.logpipe.query.QueryService}. */
-public record Env(QueryConfig config, ShardSource source, QueryPlanner planner, FanOut fanOut, Cursor.Codec cursors,
-                  InstantSource clock, QueryMetrics metrics, IndexerProgress progress) {
-}
+public record Env(
+        QueryConfig config,
+        ShardSource source,
+        QueryPlanner planner,
+        FanOut fanOut,
+        Cursor.Codec cursors,
+        InstantSource clock,
+        QueryMetrics metrics,
+        IndexerProgress progress) {}

@@ -16,6 +16,5 @@ public interface IndexerProgress {
      * @param recordsBehind          records durable in Kafka but not yet visible to search (all tenants)
      * @param queryableAgeSeconds    age of the newest record visible to search, from its Kafka timestamp, or null
      */
-    record Snapshot(long recordsBehind, Double queryableAgeSeconds) {
-    }
+    record Snapshot(long recordsBehind, Double queryableAgeSeconds) {}
 }

@@ -9,6 +9,7 @@ import dev.logpipe.query.http.Params;
 import dev.logpipe.query.plan.Plan;
 import dev.logpipe.query.plan.TimeRange;
 import dev.logpipe.query.search.FanOut;
+import java.time.DateTimeException;
 import java.time.Instant;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -21,8 +22,7 @@ public final class Scope {
     static final String DEFAULT_FROM = "now-1h";
     static final String DEFAULT_TO = "now";
 
-    private Scope() {
-    }
+    private Scope() {}
 
     /** {@code q}, checked: a query that does not parse is a 400 with the parser's message and position. */
     public static String query(Params p) {
@@ -57,7 +57,7 @@ public final class Scope {
     private static Instant parse(String name, String v, Instant now) {
         try {
             return TimeRange.parse(name, v, now);
-        } catch (IllegalArgumentException | ArithmeticException | java.time.DateTimeException e) {
+        } catch (IllegalArgumentException | ArithmeticException | DateTimeException e) {
             throw Params.bad(e.getMessage() == null ? name + ": not a time" : e.getMessage());
         }
     }
@@ -66,8 +66,13 @@ public final class Scope {
      * Writes {@code range}, {@code partial}, {@code partial_reasons} and {@code shards} for a plan and the shards'
      * outcomes, and counts the partial reasons. Returns whether the answer is partial.
      */
-    public static boolean describe(ObjectNode root, Plan plan, Map<ShardId, ? extends FanOut.Outcome<?>> results,
-                                   TimeRange requested, Env env, Call call) {
+    public static boolean describe(
+            ObjectNode root,
+            Plan plan,
+            Map<ShardId, ? extends FanOut.Outcome<?>> results,
+            TimeRange requested,
+            Env env,
+            Call call) {
         ObjectNode r = root.putObject("range");
         r.put("from", Instant.ofEpochMilli(plan.range().fromMillis()).toString());
         r.put("to", Instant.ofEpochMilli(plan.range().toMillis()).toString());
@@ -93,7 +98,9 @@ public final class Scope {
                 searched++;
             } else if (!e.getValue().failure().equals("gone")) {
                 failed++;
-                skipped.addObject().put("day", e.getKey().day().toString()).put("reason", e.getValue().failure());
+                skipped.addObject()
+                        .put("day", e.getKey().day().toString())
+                        .put("reason", e.getValue().failure());
                 reasons.add(e.getValue().failure());
             }
         }
@@ -103,7 +110,8 @@ public final class Scope {
         ArrayNode pr = root.putArray("partial_reasons");
         reasons.forEach(pr::add);
         reasons.forEach(env.metrics()::partial);
-        env.metrics().shards(call.endpoint(), searched, plan.pruned(), plan.skipped().size(), failed);
+        env.metrics()
+                .shards(call.endpoint(), searched, plan.pruned(), plan.skipped().size(), failed);
         ObjectNode a = call.audit();
         a.put("from", r.get("from").asText());
         a.put("to", r.get("to").asText());
@@ -115,6 +123,9 @@ public final class Scope {
     }
 
     static List<ShardId> ok(Map<ShardId, ? extends FanOut.Outcome<?>> results) {
-        return results.entrySet().stream().filter(e -> e.getValue().ok()).map(Map.Entry::getKey).toList();
+        return results.entrySet().stream()
+                .filter(e -> e.getValue().ok())
+                .map(Map.Entry::getKey)
+                .toList();
     }
 }

@@ -45,8 +45,8 @@ public final class SearchEndpoint {
         };
         int limit = p.integer("limit", 100, 1, env.config().limits().maxLimit());
         Instant now = env.clock().instant();
-        Cursor.Binding binding = new Cursor.Binding(call.endpoint(), call.tenant(), q, p.get("from"), p.get("to"),
-                order);
+        Cursor.Binding binding =
+                new Cursor.Binding(call.endpoint(), call.tenant(), q, p.get("from"), p.get("to"), order);
         TimeRange requested;
         SearchPage.After after = null;
         String cursorText = p.get("cursor");
@@ -63,14 +63,18 @@ public final class SearchEndpoint {
             requested = Scope.range(p, now);
         }
         call.audit().put("query", q);
-        Plan plan = env.planner().plan(call.tenant(), kind, requested, call.policy().maxWindow().toMillis(), q, order,
-                after);
-        ShardQuery sq = ShardQuery.of(call.tenant(), q, plan.range().fromMillis(), plan.range().toMillis());
+        Plan plan = env.planner()
+                .plan(call.tenant(), kind, requested, call.policy().maxWindow().toMillis(), q, order, after);
+        ShardQuery sq = ShardQuery.of(
+                call.tenant(), q, plan.range().fromMillis(), plan.range().toMillis());
         SearchPage.After from = after;
         long deadline = System.nanoTime() + env.config().limits().queryTimeout().toNanos();
-        Map<ShardId, FanOut.Outcome<ShardSearcher.Page>> results = env.fanOut().run(plan.searched(),
-                env.config().limits().shardConcurrency(), deadline,
-                (s, d) -> s.search(sq, order, from, limit, d));
+        Map<ShardId, FanOut.Outcome<ShardSearcher.Page>> results = env.fanOut()
+                .run(
+                        plan.searched(),
+                        env.config().limits().shardConcurrency(),
+                        deadline,
+                        (s, d) -> s.search(sq, order, from, limit, d));
         List<List<SearchPage.Hit>> pages = new ArrayList<>();
         long total = 0;
         boolean exact = true;

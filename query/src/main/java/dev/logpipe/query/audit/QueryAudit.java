@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.InstantSource;
+import org.slf4j.LoggerFactory;
 
 /**
  * The query audit log: one JSON line per request, answered or refused, with the resolved tenant and the credential
@@ -24,8 +25,12 @@ public final class QueryAudit implements Closeable {
 
     public QueryAudit(Path file, InstantSource clock) throws IOException {
         Files.createDirectories(file.toAbsolutePath().getParent());
-        this.out = Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
-                StandardOpenOption.APPEND, StandardOpenOption.WRITE);
+        this.out = Files.newBufferedWriter(
+                file,
+                StandardCharsets.UTF_8,
+                StandardOpenOption.CREATE,
+                StandardOpenOption.APPEND,
+                StandardOpenOption.WRITE);
         this.clock = clock;
     }
 
@@ -43,7 +48,7 @@ public final class QueryAudit implements Closeable {
             out.flush();
         } catch (IOException e) {
             failures++;
-            org.slf4j.LoggerFactory.getLogger(QueryAudit.class).warn("audit line not written: {}", e.toString());
+            LoggerFactory.getLogger(QueryAudit.class).warn("audit line not written: {}", e.toString());
         }
     }
 

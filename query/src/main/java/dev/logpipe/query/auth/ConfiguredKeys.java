@@ -24,7 +24,8 @@ public final class ConfiguredKeys implements Authenticator {
 
     @Override
     public Optional<Credential> authenticate(String authorization) {
-        if (authorization == null || authorization.length() < 8
+        if (authorization == null
+                || authorization.length() < 8
                 || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
             return Optional.empty();
         }
@@ -39,8 +40,8 @@ public final class ConfiguredKeys implements Authenticator {
 
     public static String sha256(String key) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                    .digest(key.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JVM has SHA-256", e);
         }

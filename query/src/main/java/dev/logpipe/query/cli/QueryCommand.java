@@ -14,7 +14,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code logpipe query --config FILE}: serves the query API until SIGTERM. Exit codes: 2 bad configuration, 3 a state file is unusable. */
-@Command(name = "logpipe query", mixinStandardHelpOptions = true,
+@Command(
+        name = "logpipe query",
+        mixinStandardHelpOptions = true,
         description = "Tenant-scoped search over the indexer's shards: search, histogram, fields, context, tail.")
 public final class QueryCommand implements Callable<Integer> {
     @Option(names = "--config", required = true, description = "the query service's YAML configuration")
@@ -44,15 +46,18 @@ public final class QueryCommand implements Callable<Integer> {
             return 3;
         }
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                process.close();
-            } catch (Exception e) {
-                System.err.println("logpipe query: error while stopping: " + e);
-            } finally {
-                stopped.countDown();
-            }
-        }, "query-shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            try {
+                                process.close();
+                            } catch (Exception e) {
+                                System.err.println("logpipe query: error while stopping: " + e);
+                            } finally {
+                                stopped.countDown();
+                            }
+                        },
+                        "query-shutdown"));
         stopped.await();
         return 0;
     }

@@ -3,13 +3,20 @@ package dev.logpipe.query.config;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
 /** The query service's validated configuration (docs/query.md#configuration); built by {@link QueryConfigLoader}. */
-public record QueryConfig(InetSocketAddress listen, Path dataDir, Duration reopenInterval, List<Tenant> tenants,
-                          Limits limits, Path cursorSecretFile, Path auditLog) {
+public record QueryConfig(
+        InetSocketAddress listen,
+        Path dataDir,
+        Duration reopenInterval,
+        List<Tenant> tenants,
+        Limits limits,
+        Path cursorSecretFile,
+        Path auditLog) {
     public QueryConfig {
         tenants = List.copyOf(tenants);
         Objects.requireNonNull(limits, "limits");
@@ -26,13 +33,19 @@ public record QueryConfig(InetSocketAddress listen, Path dataDir, Duration reope
      * Plan-time limits for every query: shards and documents scanned at most (the budget), shards searched at once
      * per query, the per-query deadline, hits per page, live tails at once, search threads.
      */
-    public record Limits(int maxShards, long maxDocuments, int shardConcurrency, Duration queryTimeout, int maxLimit,
-                         int maxTails, int searchThreads, Duration tailPoll) {
-    }
+    public record Limits(
+            int maxShards,
+            long maxDocuments,
+            int shardConcurrency,
+            Duration queryTimeout,
+            int maxLimit,
+            int maxTails,
+            int searchThreads,
+            Duration tailPoll) {}
 
     /** Tenant id to key hashes, for {@link dev.logpipe.query.auth.ConfiguredKeys}. */
     public Map<String, List<String>> keys() {
-        Map<String, List<String>> m = new java.util.HashMap<>();
+        Map<String, List<String>> m = new HashMap<>();
         tenants.forEach(t -> m.put(t.id(), t.apiKeySha256()));
         return m;
     }

@@ -22,7 +22,9 @@ public final class QueryConfigLoader {
 
     public QueryConfig parse(String yaml, String origin) throws ConfigException {
         ConfigNode root = ConfigNode.fromYaml(yaml, origin);
-        Path base = origin.startsWith("/") ? Path.of(origin).getParent() : Path.of("").toAbsolutePath();
+        Path base = origin.startsWith("/")
+                ? Path.of(origin).getParent()
+                : Path.of("").toAbsolutePath();
         var listen = ConfigNode.parseAddress("listen", root.string("listen", "127.0.0.1:9400"));
         Path data = root.path("data_dir", base, base.resolve("data"));
         Duration reopen = root.duration("reopen_interval", Duration.ofSeconds(1), Duration.ofMillis(10));

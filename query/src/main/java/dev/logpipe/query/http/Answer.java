@@ -1,6 +1,7 @@
 package dev.logpipe.query.http;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Map;
 
@@ -8,8 +9,7 @@ import java.util.Map;
 public record Answer(int status, String body, Map<String, String> headers) {
     static final ObjectMapper JSON = new ObjectMapper();
     /** For endpoints building JSON trees. */
-    public static final com.fasterxml.jackson.databind.node.JsonNodeFactory JSON_NODES =
-            com.fasterxml.jackson.databind.node.JsonNodeFactory.instance;
+    public static final JsonNodeFactory JSON_NODES = JsonNodeFactory.instance;
 
     public Answer {
         headers = Map.copyOf(headers);

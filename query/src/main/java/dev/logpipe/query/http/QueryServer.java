@@ -26,8 +26,12 @@ public final class QueryServer implements AutoCloseable {
     private final Server server;
     private final ServerConnector connector;
 
-    public QueryServer(InetSocketAddress listen, QueryService service, PrometheusMeterRegistry registry,
-                       BooleanSupplier ready, int threads) {
+    public QueryServer(
+            InetSocketAddress listen,
+            QueryService service,
+            PrometheusMeterRegistry registry,
+            BooleanSupplier ready,
+            int threads) {
         QueuedThreadPool pool = new QueuedThreadPool(threads, 4);
         pool.setName("query-http");
         server = new Server(pool);
@@ -50,11 +54,15 @@ public final class QueryServer implements AutoCloseable {
                     case "/healthz" -> send(response, callback, 200, "application/json", "{\"status\":\"up\"}");
                     case "/readyz" -> {
                         boolean ok = ready.getAsBoolean();
-                        send(response, callback, ok ? 200 : 503, "application/json",
+                        send(
+                                response,
+                                callback,
+                                ok ? 200 : 503,
+                                "application/json",
                                 ok ? "{\"status\":\"ready\"}" : "{\"status\":\"not ready\"}");
                     }
-                    case "/metrics" -> send(response, callback, 200, "text/plain; version=0.0.4; charset=utf-8",
-                            registry.scrape());
+                    case "/metrics" ->
+                        send(response, callback, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape());
                     default -> send(response, callback, 404, "application/json", "{\"error\":\"not found\"}");
                 }
                 return true;

@@ -22,9 +22,12 @@ public final class QueryMetrics {
 
     /** One answered or refused request. */
     public void request(String endpoint, int status, long nanos) {
-        Timer.builder("logpipe_query.request.seconds").description("Query API latency by endpoint and status")
+        Timer.builder("logpipe_query.request.seconds")
+                .description("Query API latency by endpoint and status")
                 .tags("endpoint", endpoint, "status", Integer.toString(status))
-                .publishPercentiles(0.5, 0.99).register(registry).record(Duration.ofNanos(nanos));
+                .publishPercentiles(0.5, 0.99)
+                .register(registry)
+                .record(Duration.ofNanos(nanos));
     }
 
     /** The shards of one planned query by what became of them: searched, pruned, skipped, failed. */
@@ -36,18 +39,26 @@ public final class QueryMetrics {
     }
 
     private DistributionSummary summary(String state, String endpoint) {
-        return DistributionSummary.builder("logpipe_query.shards").description("Shards per query by state")
-                .tags("state", state, "endpoint", endpoint).register(registry);
+        return DistributionSummary.builder("logpipe_query.shards")
+                .description("Shards per query by state")
+                .tags("state", state, "endpoint", endpoint)
+                .register(registry);
     }
 
     public void partial(String reason) {
-        Counter.builder("logpipe_query.partial").description("Partial answers by reason").tag("reason", reason)
-                .register(registry).increment();
+        Counter.builder("logpipe_query.partial")
+                .description("Partial answers by reason")
+                .tag("reason", reason)
+                .register(registry)
+                .increment();
     }
 
     public void refused(String reason) {
-        Counter.builder("logpipe_query.refused").description("Refused requests by reason").tag("reason", reason)
-                .register(registry).increment();
+        Counter.builder("logpipe_query.refused")
+                .description("Refused requests by reason")
+                .tag("reason", reason)
+                .register(registry)
+                .increment();
     }
 
     public void gauge(String name, String description, Supplier<Number> value) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.logpipe.index.store.SearchPage;
 import dev.logpipe.index.store.ShardSearcher;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
@@ -23,8 +24,8 @@ public record Cursor(TimeRange range, ShardSearcher.Order order, SearchPage.Afte
     private static final int MAX_CHARS = 2048;
 
     /** The request a cursor is bound to. */
-    public record Binding(String endpoint, String tenant, String query, String from, String to,
-                          ShardSearcher.Order order) {
+    public record Binding(
+            String endpoint, String tenant, String query, String from, String to, ShardSearcher.Order order) {
         byte[] bytes() {
             StringBuilder b = new StringBuilder();
             for (String s : new String[] {endpoint, tenant, query, from, to, order.name()}) {
@@ -79,8 +80,11 @@ public record Cursor(TimeRange range, ShardSearcher.Order order, SearchPage.Afte
             }
             try {
                 JsonNode o = JSON.readTree(payload);
-                if (o.path("v").asInt() != 1 || !o.path("f").isIntegralNumber() || !o.path("t").isIntegralNumber()
-                        || !o.path("k").isIntegralNumber() || !o.path("i").isTextual()) {
+                if (o.path("v").asInt() != 1
+                        || !o.path("f").isIntegralNumber()
+                        || !o.path("t").isIntegralNumber()
+                        || !o.path("k").isIntegralNumber()
+                        || !o.path("i").isTextual()) {
                     throw new IllegalArgumentException("bad fields");
                 }
                 ShardSearcher.Order order = switch (o.path("o").asText()) {
@@ -88,9 +92,11 @@ public record Cursor(TimeRange range, ShardSearcher.Order order, SearchPage.Afte
                     case "a" -> ShardSearcher.Order.OLDEST_FIRST;
                     default -> throw new IllegalArgumentException("bad order");
                 };
-                return new Cursor(new TimeRange(o.path("f").asLong(), o.path("t").asLong()), order,
+                return new Cursor(
+                        new TimeRange(o.path("f").asLong(), o.path("t").asLong()),
+                        order,
                         new SearchPage.After(o.path("k").asLong(), o.path("i").asText()));
-            } catch (java.io.IOException | RuntimeException e) {
+            } catch (IOException | RuntimeException e) {
                 throw new IllegalArgumentException("cursor: is not a cursor this service handed out");
             }
         }

@@ -2,8 +2,11 @@ package dev.logpipe.query.plan;
 
 import dev.logpipe.index.shard.AtomicFile;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 
@@ -12,8 +15,7 @@ import java.util.HexFormat;
  * start (temp, fsync, rename) so every restart, and every replica sharing the file, accepts earlier cursors.
  */
 public final class CursorSecret {
-    private CursorSecret() {
-    }
+    private CursorSecret() {}
 
     /** @throws IOException the file cannot be created, or exists and is not 64 hex digits (named in the message) */
     public static byte[] loadOrCreate(Path file) throws IOException {
@@ -22,14 +24,14 @@ public final class CursorSecret {
             new SecureRandom().nextBytes(key);
             Files.createDirectories(file.toAbsolutePath().getParent());
             Path tmp = file.resolveSibling(file.getFileName() + ".new");
-            AtomicFile.write(tmp, HexFormat.of().formatHex(key).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            AtomicFile.write(tmp, HexFormat.of().formatHex(key).getBytes(StandardCharsets.US_ASCII));
             try {
                 Files.createLink(file, tmp); // fails if another process created it meanwhile: then we read theirs
-            } catch (java.nio.file.FileAlreadyExistsException e) {
+            } catch (FileAlreadyExistsException e) {
                 // another replica won the race
             } catch (UnsupportedOperationException | IOException e) {
                 if (!Files.exists(file)) {
-                    Files.move(tmp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                    Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
                 }
             } finally {
                 Files.deleteIfExists(tmp);
@@ -38,8 +40,9 @@ public final class CursorSecret {
         }
         String text = Files.readString(file).strip();
         if (!text.matches("[0-9a-f]{64}")) {
-            throw new IOException("cursor secret " + file + " is corrupt: it must hold 64 hex digits (delete it to make "
-                    + "a new one; cursors handed out before stop working)");
+            throw new IOException(
+                    "cursor secret " + file + " is corrupt: it must hold 64 hex digits (delete it to make "
+                            + "a new one; cursors handed out before stop working)");
         }
         return HexFormat.of().parseHex(text);
     }

@@ -34,8 +34,15 @@ public final class QueryPlanner {
         this.maxDocuments = maxDocuments;
     }
 
-    public Plan plan(String tenant, ShardKind kind, TimeRange requested, long maxWindowMillis, String q,
-                     ShardSearcher.Order order, SearchPage.After after) throws IOException {
+    public Plan plan(
+            String tenant,
+            ShardKind kind,
+            TimeRange requested,
+            long maxWindowMillis,
+            String q,
+            ShardSearcher.Order order,
+            SearchPage.After after)
+            throws IOException {
         TimeRange range = requested;
         boolean clamped = false;
         if (requested.toMillis() - requested.fromMillis() > maxWindowMillis) {
@@ -88,14 +95,20 @@ public final class QueryPlanner {
             ShardId last = searched.get(searched.size() - 1);
             long dayStart = last.day().atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli();
             // every record of a later shard in merge order lies beyond this key (day shards are disjoint in time)
-            resume = order == ShardSearcher.Order.NEWEST_FIRST ? new SearchPage.After(dayStart - 1, "")
+            resume = order == ShardSearcher.Order.NEWEST_FIRST
+                    ? new SearchPage.After(dayStart - 1, "")
                     : new SearchPage.After(dayStart + DAY - 1, "");
         }
         return new Plan(tenant, kind, range, clamped, maxWindowMillis, order, searched, pruned, skipped, docs, resume);
     }
 
-    private static boolean prunable(ShardMetadata m, long dayStart, TimeRange range, Map<String, Set<String>> labels,
-                                    ShardSearcher.Order order, SearchPage.After after) {
+    private static boolean prunable(
+            ShardMetadata m,
+            long dayStart,
+            TimeRange range,
+            Map<String, Set<String>> labels,
+            ShardSearcher.Order order,
+            SearchPage.After after) {
         long min = dayStart;
         long max = dayStart + DAY - 1;
         if (m != null) {
@@ -108,7 +121,8 @@ public final class QueryPlanner {
                 if (m.truncatedLabels().contains(e.getKey())) {
                     continue;
                 }
-                Set<String> present = m.labels().containsKey(e.getKey()) ? m.labels().get(e.getKey()) : Set.of();
+                Set<String> present =
+                        m.labels().containsKey(e.getKey()) ? m.labels().get(e.getKey()) : Set.of();
                 if (Collections.disjoint(present, e.getValue())) {
                     return true;
                 }
@@ -118,7 +132,8 @@ public final class QueryPlanner {
             return true;
         }
         if (after != null) {
-            return order == ShardSearcher.Order.NEWEST_FIRST ? min > after.eventTimeMillis()
+            return order == ShardSearcher.Order.NEWEST_FIRST
+                    ? min > after.eventTimeMillis()
                     : max < after.eventTimeMillis();
         }
         return false;

@@ -9,11 +9,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.LoggerFactory;
 
 /**
  * Searches the shards of a plan in parallel on a shared, bounded pool, at most {@code lanes} at once for one query
@@ -44,11 +47,11 @@ public final class FanOut {
     }
 
     public <T> Map<ShardId, Outcome<T>> run(List<ShardId> shards, int lanes, long deadlineNanos, Task<T> task) {
-        Map<ShardId, Outcome<T>> out = new java.util.concurrent.ConcurrentHashMap<>();
+        Map<ShardId, Outcome<T>> out = new ConcurrentHashMap<>();
         ConcurrentLinkedQueue<ShardId> todo = new ConcurrentLinkedQueue<>(shards);
         int n = Math.min(lanes, shards.size());
         CountDownLatch done = new CountDownLatch(n);
-        List<RuntimeException> queryErrors = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<RuntimeException> queryErrors = new CopyOnWriteArrayList<>();
         Runnable lane = () -> {
             try {
                 ShardId id;
@@ -112,7 +115,7 @@ public final class FanOut {
             queryErrors.add(e);
             return new Outcome<>(null, "query");
         } catch (IOException | RuntimeException e) {
-            org.slf4j.LoggerFactory.getLogger(FanOut.class).warn("searching shard {} failed: {}", id, e.toString());
+            LoggerFactory.getLogger(FanOut.class).warn("searching shard {} failed: {}", id, e.toString());
             return new Outcome<>(null, "error");
         }
     }

@@ -2,7 +2,9 @@ package dev.logpipe.query.search;
 
 import dev.logpipe.index.store.SearchPage;
 import dev.logpipe.index.store.ShardSearcher;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.PriorityQueue;
@@ -13,8 +15,7 @@ import java.util.PriorityQueue;
  * beyond it (invariant I9: times from independent clocks).
  */
 public final class Merge {
-    private Merge() {
-    }
+    private Merge() {}
 
     public static Comparator<SearchPage.Hit> order(ShardSearcher.Order order) {
         // NEWEST_FIRST: time descending, record_id ascending (the index sort); OLDEST_FIRST is its exact reverse
@@ -27,15 +28,14 @@ public final class Merge {
 
     /** Lucene compares keywords as UTF-8 bytes; so does the merge (UTF-16 order differs beyond the BMP). */
     static int compareUtf8(String a, String b) {
-        return java.util.Arrays.compareUnsigned(a.getBytes(java.nio.charset.StandardCharsets.UTF_8),
-                b.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
     }
 
     /** The first {@code limit} hits of the merged pages. */
     public static List<SearchPage.Hit> merge(List<List<SearchPage.Hit>> pages, ShardSearcher.Order order, int limit) {
         Comparator<SearchPage.Hit> cmp = order(order);
-        PriorityQueue<int[]> heads = new PriorityQueue<>((x, y) -> cmp.compare(pages.get(x[0]).get(x[1]),
-                pages.get(y[0]).get(y[1])));
+        PriorityQueue<int[]> heads = new PriorityQueue<>(
+                (x, y) -> cmp.compare(pages.get(x[0]).get(x[1]), pages.get(y[0]).get(y[1])));
         for (int i = 0; i < pages.size(); i++) {
             if (!pages.get(i).isEmpty()) {
                 heads.add(new int[] {i, 0});

@@ -1,6 +1,5 @@
 package dev.logpipe.query.tail;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.logpipe.index.schema.Fields;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
@@ -11,6 +10,7 @@ import dev.logpipe.query.api.Call;
 import dev.logpipe.query.api.Env;
 import dev.logpipe.query.api.Scope;
 import dev.logpipe.query.http.Answer;
+import dev.logpipe.query.search.Merge;
 import java.io.Closeable;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
@@ -44,7 +45,7 @@ public final class Tails implements Closeable {
     private final Env env;
     private final Semaphore slots;
     private final AtomicBoolean closed = new AtomicBoolean();
-    private final java.util.concurrent.atomic.AtomicInteger active = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger active = new AtomicInteger();
 
     public Tails(Env env, int maxTails) {
         this.env = env;
@@ -97,8 +98,11 @@ public final class Tails implements Closeable {
             for (int i = fresh.size() - 1; i >= 0; i--) {
                 SearchPage.Hit h = fresh.get(i);
                 if (seen.put(h.recordId(), Boolean.TRUE) == null && !first) {
-                    out.append("event: record\nid: ").append(h.recordId().replaceAll("[\\r\\n]", "")).append("\ndata: ")
-                            .append(h.source()).append("\n\n");
+                    out.append("event: record\nid: ")
+                            .append(h.recordId().replaceAll("[\\r\\n]", ""))
+                            .append("\ndata: ")
+                            .append(h.source())
+                            .append("\n\n");
                 }
             }
             first = false;
@@ -128,11 +132,17 @@ public final class Tails implements Closeable {
                 continue;
             }
             try (ShardSearcher searcher = s.get()) {
-                pages.add(searcher.search(sq, ShardSearcher.Order.NEWEST_FIRST, null, PER_POLL,
-                        System.nanoTime() + env.config().limits().queryTimeout().toNanos()).hits());
+                pages.add(searcher.search(
+                                sq,
+                                ShardSearcher.Order.NEWEST_FIRST,
+                                null,
+                                PER_POLL,
+                                System.nanoTime()
+                                        + env.config().limits().queryTimeout().toNanos())
+                        .hits());
             }
         }
-        return dev.logpipe.query.search.Merge.merge(pages, ShardSearcher.Order.NEWEST_FIRST, PER_POLL);
+        return Merge.merge(pages, ShardSearcher.Order.NEWEST_FIRST, PER_POLL);
     }
 
     private static void write(Response response, String text) throws Exception {

@@ -16,11 +16,17 @@ import picocli.CommandLine.Parameters;
  * standalone picks changes up within a second. Exit codes: 1 the key file is unusable, 2 bad arguments, 4 no such
  * key.
  */
-@Command(name = "keys", mixinStandardHelpOptions = true,
+@Command(
+        name = "keys",
+        mixinStandardHelpOptions = true,
         description = "Tenants and API keys of a standalone data directory (stored hashed in DATA/keys.json).",
         subcommands = {KeysCommand.Create.class, KeysCommand.ListKeys.class, KeysCommand.Revoke.class})
 public final class KeysCommand implements Callable<Integer> {
-    @Option(names = "--data", paramLabel = "DIR", defaultValue = "data", scope = CommandLine.ScopeType.INHERIT,
+    @Option(
+            names = "--data",
+            paramLabel = "DIR",
+            defaultValue = "data",
+            scope = CommandLine.ScopeType.INHERIT,
             description = "the standalone's data directory (default ./data)")
     Path data;
 
@@ -37,7 +43,9 @@ public final class KeysCommand implements Callable<Integer> {
         return new KeyStore(data.toAbsolutePath(), Clock.systemUTC());
     }
 
-    @Command(name = "create", mixinStandardHelpOptions = true,
+    @Command(
+            name = "create",
+            mixinStandardHelpOptions = true,
             description = "Makes a key for a tenant (and the tenant if new) and prints it once.")
     static final class Create implements Callable<Integer> {
         @CommandLine.ParentCommand
@@ -72,7 +80,9 @@ public final class KeysCommand implements Callable<Integer> {
         }
     }
 
-    @Command(name = "list", mixinStandardHelpOptions = true,
+    @Command(
+            name = "list",
+            mixinStandardHelpOptions = true,
             description = "Tenants and their key ids (never the keys).")
     static final class ListKeys implements Callable<Integer> {
         @CommandLine.ParentCommand

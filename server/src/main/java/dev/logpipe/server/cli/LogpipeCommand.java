@@ -14,7 +14,10 @@ import picocli.CommandLine.Command;
  * {@code logpipe}: every role behind one command. Each role's own command does the work ({@code broker},
  * {@code collector}, {@code indexer}, the Kafka tools); {@code standalone} and {@code keys} live here.
  */
-@Command(name = "logpipe", mixinStandardHelpOptions = true, version = "logpipe 0.1.0",
+@Command(
+        name = "logpipe",
+        mixinStandardHelpOptions = true,
+        version = "logpipe 0.1.0",
         description = "A distributed logging pipeline: run one role, or all of them with `standalone`.")
 public final class LogpipeCommand implements Callable<Integer> {
     @CommandLine.Spec

@@ -18,17 +18,25 @@ import picocli.CommandLine.Option;
  * {@code logpipe standalone ready url=http://HOST:PORT/} on standard output once it serves. Exit codes: 2 bad
  * configuration, 3 cannot start (data directory, key file, shard, port: the message names it).
  */
-@Command(name = "standalone", mixinStandardHelpOptions = true,
+@Command(
+        name = "standalone",
+        mixinStandardHelpOptions = true,
         description = "Embedded Kafka broker, collector, indexer, query service and web UI in one JVM, on one "
                 + "HTTP port on 127.0.0.1. Zero config: the first start makes tenant 'default' and prints its key.",
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:stopped cleanly", "2:invalid configuration or arguments",
-                "3:cannot start (data directory, key file, shard or port; the message says which)"})
+        exitCodeList = {
+            "0:stopped cleanly",
+            "2:invalid configuration or arguments",
+            "3:cannot start (data directory, key file, shard or port; the message says which)"
+        })
 public final class StandaloneCommand implements Callable<Integer> {
     public static final String READY_PREFIX = "logpipe standalone ready url=";
 
-    @Option(names = "--config", paramLabel = "FILE", description = "YAML with listen, data_dir, broker, collector, "
-            + "indexer and query sections (docs/standalone.md); optional")
+    @Option(
+            names = "--config",
+            paramLabel = "FILE",
+            description = "YAML with listen, data_dir, broker, collector, "
+                    + "indexer and query sections (docs/standalone.md); optional")
     Path config;
 
     @Option(names = "--data", paramLabel = "DIR", description = "data directory (default ./data)")
@@ -37,20 +45,25 @@ public final class StandaloneCommand implements Callable<Integer> {
     @Option(names = "--port", paramLabel = "N", description = "the HTTP port for everything (default 7070)")
     Integer port;
 
-    @Option(names = "--broker-port", paramLabel = "N", description = "the embedded broker's client port (default "
-            + "9092; 0 picks a free one); its controller port is always a free one")
+    @Option(
+            names = "--broker-port",
+            paramLabel = "N",
+            description = "the embedded broker's client port (default "
+                    + "9092; 0 picks a free one); its controller port is always a free one")
     Integer brokerPort;
 
-    @Option(names = "--demo", description = "also generate realistic, growing log files under DATA/demo-logs and "
-            + "ship them with a built-in forwarder")
+    @Option(
+            names = "--demo",
+            description = "also generate realistic, growing log files under DATA/demo-logs and "
+                    + "ship them with a built-in forwarder")
     boolean demo;
 
     @Override
     public Integer call() throws Exception {
         StandaloneConfig c;
         try {
-            c = new StandaloneConfigLoader().load(config,
-                    new StandaloneConfigLoader.Flags(data, port, brokerPort, demo));
+            c = new StandaloneConfigLoader()
+                    .load(config, new StandaloneConfigLoader.Flags(data, port, brokerPort, demo));
         } catch (ConfigException e) {
             System.err.println("logpipe standalone: configuration error: " + e.getMessage());
             return 2;
@@ -66,19 +79,26 @@ public final class StandaloneCommand implements Callable<Integer> {
             return 3;
         }
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                s.close();
-            } finally {
-                stopped.countDown();
-            }
-        }, "standalone-shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            try {
+                                s.close();
+                            } finally {
+                                stopped.countDown();
+                            }
+                        },
+                        "standalone-shutdown"));
         if (s.firstStart() != null) {
             System.out.println(s.firstStart().banner(s.baseUrl()));
         }
         if (c.demo()) {
-            Demo d = Demo.start(c.dataDir().resolve("demo-logs"), c.dataDir().resolve("demo-state"), s.baseUrl(),
-                    s.keys(), Clock.systemUTC());
+            Demo d = Demo.start(
+                    c.dataDir().resolve("demo-logs"),
+                    c.dataDir().resolve("demo-state"),
+                    s.baseUrl(),
+                    s.keys(),
+                    Clock.systemUTC());
             s.stopFirst(d);
         }
         System.out.println(READY_PREFIX + s.baseUrl() + "/");

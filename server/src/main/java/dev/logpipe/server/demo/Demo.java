@@ -3,6 +3,7 @@ package dev.logpipe.server.demo;
 import dev.logpipe.config.ConfigException;
 import dev.logpipe.forwarder.Forwarder;
 import dev.logpipe.forwarder.config.ConfigLoader;
+import dev.logpipe.forwarder.state.StateException;
 import dev.logpipe.server.keys.LiveKeys;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -34,10 +35,12 @@ public final class Demo implements AutoCloseable {
         Forwarder text = null;
         try {
             ConfigLoader loader = new ConfigLoader(stateDir);
-            text = Forwarder.start(loader.parse(textConfig(logs.textDir(), stateDir, baseUrl, key), "demo text"),
+            text = Forwarder.start(
+                    loader.parse(textConfig(logs.textDir(), stateDir, baseUrl, key), "demo text"),
                     Forwarder.StartMode.RESET_IF_CORRUPT);
-            Forwarder json = Forwarder.start(loader.parse(jsonConfig(logs.jsonDir(), stateDir, baseUrl, key),
-                    "demo json"), Forwarder.StartMode.RESET_IF_CORRUPT);
+            Forwarder json = Forwarder.start(
+                    loader.parse(jsonConfig(logs.jsonDir(), stateDir, baseUrl, key), "demo json"),
+                    Forwarder.StartMode.RESET_IF_CORRUPT);
             return new Demo(logs, text, json);
         } catch (ConfigException e) {
             logs.close();
@@ -45,7 +48,7 @@ public final class Demo implements AutoCloseable {
                 text.close();
             }
             throw new AssertionError("the demo's own forwarder config is invalid: " + e.getMessage(), e);
-        } catch (dev.logpipe.forwarder.state.StateException e) {
+        } catch (StateException e) {
             logs.close();
             if (text != null) {
                 text.close();
@@ -63,8 +66,13 @@ public final class Demo implements AutoCloseable {
     static String textConfig(Path dir, Path state, String baseUrl, String key) {
         StringBuilder sources = new StringBuilder();
         for (String s : DemoLogs.TEXT_SERVICES) {
-            sources.append("    - path: '").append(dir).append("'\n      patterns: ['").append(s)
-                    .append(".log']\n      service: ").append(s).append('\n');
+            sources.append("    - path: '")
+                    .append(dir)
+                    .append("'\n      patterns: ['")
+                    .append(s)
+                    .append(".log']\n      service: ")
+                    .append(s)
+                    .append('\n');
         }
         return """
                 watch:

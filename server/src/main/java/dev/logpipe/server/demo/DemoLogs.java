@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.Locale;
 import java.util.Random;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -26,10 +27,17 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class DemoLogs implements AutoCloseable {
     static final String[] TEXT_SERVICES = {"api-gateway", "payments", "auth", "search-worker"};
-    private static final DateTimeFormatter TS = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss,SSS")
-            .withZone(ZoneOffset.UTC);
-    private static final String[] PATHS = {"/api/v1/orders", "/api/v1/cart", "/api/v1/users/me", "/api/v1/search",
-            "/healthz", "/api/v1/payments", "/api/v1/login"};
+    private static final DateTimeFormatter TS =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss,SSS").withZone(ZoneOffset.UTC);
+    private static final String[] PATHS = {
+        "/api/v1/orders",
+        "/api/v1/cart",
+        "/api/v1/users/me",
+        "/api/v1/search",
+        "/healthz",
+        "/api/v1/payments",
+        "/api/v1/login"
+    };
     private static final String[] USERS = {"u-1042", "u-2231", "u-3379", "u-4410", "u-5120", "u-6001", "u-7777"};
 
     private final Path dir;
@@ -105,8 +113,8 @@ public final class DemoLogs implements AutoCloseable {
         if (random.nextInt(4) == 0) {
             append(jsonDir().resolve("checkout.log"), jsonLine(at, burst));
         } else {
-            String service = burst && random.nextBoolean() ? burstService
-                    : TEXT_SERVICES[random.nextInt(TEXT_SERVICES.length)];
+            String service =
+                    burst && random.nextBoolean() ? burstService : TEXT_SERVICES[random.nextInt(TEXT_SERVICES.length)];
             append(textDir().resolve(service + ".log"), textLine(at, service, burst && service.equals(burstService)));
         }
         lines.incrementAndGet();
@@ -139,19 +147,29 @@ public final class DemoLogs implements AutoCloseable {
         String level = error ? "ERROR" : random.nextInt(10) == 0 ? "WARN" : "INFO";
         int took = error ? 2000 + random.nextInt(3000) : 5 + random.nextInt(level.equals("WARN") ? 2000 : 300);
         String order = "CO-" + (1000 + random.nextInt(9000));
-        String msg = error ? "order " + order + " failed: payment declined by upstream (gateway timeout)"
+        String msg = error
+                ? "order " + order + " failed: payment declined by upstream (gateway timeout)"
                 : level.equals("WARN") ? "order " + order + " slow checkout" : "order " + order + " placed";
-        return String.format(java.util.Locale.ROOT, "{\"time\":\"%s\",\"level\":\"%s\",\"message\":\"%s\","
+        return String.format(
+                Locale.ROOT,
+                "{\"time\":\"%s\",\"level\":\"%s\",\"message\":\"%s\","
                         + "\"service\":\"checkout\",\"trace_id\":\"%032x\",\"order_id\":\"%s\",\"user_id\":\"%s\","
-                        + "\"took_ms\":%d,\"status\":%d,\"region\":\"%s\"}%n", at.toString(), level, msg,
-                random.nextLong() & Long.MAX_VALUE, order, pick(USERS), took, error ? 502 : 200,
+                        + "\"took_ms\":%d,\"status\":%d,\"region\":\"%s\"}%n",
+                at.toString(),
+                level,
+                msg,
+                random.nextLong() & Long.MAX_VALUE,
+                order,
+                pick(USERS),
+                took,
+                error ? 502 : 200,
                 pick(new String[] {"eu-west-1", "us-east-1"}));
     }
 
     private String errorMessage(String service) {
         return switch (service) {
-            case "payments" -> "charge failed for invoice INV-" + (10000 + random.nextInt(90000))
-                    + ": upstream timeout after 5000 ms";
+            case "payments" ->
+                "charge failed for invoice INV-" + (10000 + random.nextInt(90000)) + ": upstream timeout after 5000 ms";
             case "auth" -> "token validation failed: signature expired for user " + pick(USERS);
             case "search-worker" -> "index batch rejected: shard search-" + random.nextInt(6) + " unavailable";
             default -> "request failed: connection reset by peer (upstream payments:8443)";
@@ -179,8 +197,8 @@ public final class DemoLogs implements AutoCloseable {
         if (Files.exists(file) && Files.size(file) > rotateBytes) {
             Files.move(file, file.resolveSibling(file.getFileName() + ".1"), StandardCopyOption.REPLACE_EXISTING);
         }
-        try (BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
-                StandardOpenOption.APPEND)) {
+        try (BufferedWriter w = Files.newBufferedWriter(
+                file, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
             w.write(text);
         }
     }

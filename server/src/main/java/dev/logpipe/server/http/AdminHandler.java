@@ -24,8 +24,7 @@ public final class AdminHandler {
     private static final int MAX_BODY = 4096;
 
     /** An answer: status and JSON body. */
-    public record Answer(int status, String body) {
-    }
+    public record Answer(int status, String body) {}
 
     private final KeyStore store;
     private final LiveKeys keys;
@@ -73,9 +72,11 @@ public final class AdminHandler {
                     return error(404, "no tenant " + parts[1]);
                 }
                 keys.reload();
-                return new Answer(200, "{\"tenant\":" + JSON.writeValueAsString(parts[1]) + ",\"records_per_second\":"
-                        + records + ",\"bytes_per_second\":" + bytes
-                        + ",\"note\":\"stored; the collector applies changed limits at the next start\"}");
+                return new Answer(
+                        200,
+                        "{\"tenant\":" + JSON.writeValueAsString(parts[1]) + ",\"records_per_second\":"
+                                + records + ",\"bytes_per_second\":" + bytes
+                                + ",\"note\":\"stored; the collector applies changed limits at the next start\"}");
             }
             if (parts.length == 2 && parts[0].equals("keys")) {
                 if (!method.equals("DELETE")) {

@@ -8,8 +8,7 @@ import org.eclipse.jetty.util.Callback;
 
 /** Writes a whole answer. */
 final class Send {
-    private Send() {
-    }
+    private Send() {}
 
     static void json(Response response, Callback callback, int status, String body) {
         bytes(response, callback, status, "application/json", body.getBytes(StandardCharsets.UTF_8));

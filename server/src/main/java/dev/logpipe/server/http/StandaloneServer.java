@@ -1,10 +1,12 @@
 package dev.logpipe.server.http;
 
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -23,16 +25,26 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  */
 public final class StandaloneServer implements AutoCloseable {
     /** The query API's paths (issue 10); served by the query handler when there is one. */
-    static final List<String> QUERY_PATHS = List.of("/api/v1/search", "/api/v1/histogram", "/api/v1/fields",
-            "/api/v1/context", "/api/v1/tail", "/api/v1/dead-letters", "/api/v1/status");
+    static final List<String> QUERY_PATHS = List.of(
+            "/api/v1/search",
+            "/api/v1/histogram",
+            "/api/v1/fields",
+            "/api/v1/context",
+            "/api/v1/tail",
+            "/api/v1/dead-letters",
+            "/api/v1/status");
     /** The indexer's own stage offsets (its {@code /api/v1/status}; that path is the query service's here). */
     public static final String INDEXER_STATUS = "/api/v1/indexer/status";
 
     /** The roles' handlers and probes this port routes to. {@code query} may be null (not part of this build). */
-    public record Routes(Handler collector, Handler indexer, Supplier<String> indexerStatus, Handler query,
-                         AdminHandler admin,
-                         BooleanSupplier ready, Supplier<String> metrics) {
-    }
+    public record Routes(
+            Handler collector,
+            Handler indexer,
+            Supplier<String> indexerStatus,
+            Handler query,
+            AdminHandler admin,
+            BooleanSupplier ready,
+            Supplier<String> metrics) {}
 
     private final Server server;
     private final ServerConnector connector;
@@ -59,30 +71,44 @@ public final class StandaloneServer implements AutoCloseable {
                     Send.json(response, callback, 200, "{\"status\":\"up\"}");
                 } else if (path.equals("/readyz")) {
                     boolean ok = routes.ready().getAsBoolean();
-                    Send.json(response, callback, ok ? 200 : 503,
+                    Send.json(
+                            response,
+                            callback,
+                            ok ? 200 : 503,
                             ok ? "{\"status\":\"ready\"}" : "{\"status\":\"not ready\"}");
                 } else if (path.equals("/metrics")) {
-                    Send.bytes(response, callback, 200, "text/plain; version=0.0.4; charset=utf-8",
-                            routes.metrics().get().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    Send.bytes(
+                            response,
+                            callback,
+                            200,
+                            "text/plain; version=0.0.4; charset=utf-8",
+                            routes.metrics().get().getBytes(StandardCharsets.UTF_8));
                 } else if (path.equals(INDEXER_STATUS)) {
                     Send.json(response, callback, 200, routes.indexerStatus().get());
                 } else if (path.startsWith("/api/v1/admin/legal-holds")) {
                     return routes.indexer().handle(request, response, callback);
                 } else if (path.equals("/api/v1/whoami")) {
-                    AdminHandler.Answer a = routes.admin().whoami(request.getHeaders().get(HttpHeader.AUTHORIZATION));
+                    AdminHandler.Answer a =
+                            routes.admin().whoami(request.getHeaders().get(HttpHeader.AUTHORIZATION));
                     if (a.status() == 401) {
                         response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer");
                     }
                     Send.json(response, callback, a.status(), a.body());
                 } else if (path.startsWith(AdminHandler.PREFIX)) {
-                    AdminHandler.Answer a = routes.admin().handle(request.getMethod(), path,
-                            request.getHeaders().get(HttpHeader.AUTHORIZATION),
-                            () -> org.eclipse.jetty.io.Content.Source.asInputStream(request));
+                    AdminHandler.Answer a = routes.admin()
+                            .handle(
+                                    request.getMethod(),
+                                    path,
+                                    request.getHeaders().get(HttpHeader.AUTHORIZATION),
+                                    () -> Content.Source.asInputStream(request));
                     Send.json(response, callback, a.status(), a.body());
                 } else if (isQuery(path)) {
                     if (routes.query() == null) {
-                        Send.json(response, callback, 503, "{\"error\":\"the query service is not part of this "
-                                + "build\"}");
+                        Send.json(
+                                response,
+                                callback,
+                                503,
+                                "{\"error\":\"the query service is not part of this " + "build\"}");
                         return true;
                     }
                     return routes.query().handle(request, response, callback);

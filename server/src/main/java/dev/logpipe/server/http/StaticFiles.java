@@ -17,9 +17,21 @@ import org.eclipse.jetty.util.Callback;
 final class StaticFiles {
     static final String CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
             + "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
-    private static final Map<String, String> TYPES = Map.of("html", "text/html; charset=utf-8",
-            "js", "text/javascript; charset=utf-8", "css", "text/css; charset=utf-8", "svg", "image/svg+xml",
-            "txt", "text/plain; charset=utf-8", "png", "image/png", "ico", "image/x-icon");
+    private static final Map<String, String> TYPES = Map.of(
+            "html",
+            "text/html; charset=utf-8",
+            "js",
+            "text/javascript; charset=utf-8",
+            "css",
+            "text/css; charset=utf-8",
+            "svg",
+            "image/svg+xml",
+            "txt",
+            "text/plain; charset=utf-8",
+            "png",
+            "image/png",
+            "ico",
+            "image/x-icon");
     private final Map<String, byte[]> cache = new ConcurrentHashMap<>();
 
     /** True when it answered (a UI path); false for paths that are not the UI's. */

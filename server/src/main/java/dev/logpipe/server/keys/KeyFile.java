@@ -1,6 +1,7 @@
 package dev.logpipe.server.keys;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -57,13 +58,14 @@ public record KeyFile(Map<String, Tenant> tenants, List<StoredKey> keys) {
     }
 
     public KeyFile withKey(StoredKey k) {
-        List<StoredKey> copy = new java.util.ArrayList<>(keys);
+        List<StoredKey> copy = new ArrayList<>(keys);
         copy.add(k);
         return new KeyFile(tenants, copy);
     }
 
     public KeyFile withoutKey(String keyId) {
-        return new KeyFile(tenants, keys.stream().filter(k -> !k.id().equals(keyId)).toList());
+        return new KeyFile(
+                tenants, keys.stream().filter(k -> !k.id().equals(keyId)).toList());
     }
 
     public boolean hasAdminKey() {

@@ -19,8 +19,7 @@ final class KeyFileCodec {
     private static final ObjectMapper JSON = new ObjectMapper();
     static final int VERSION = 1;
 
-    private KeyFileCodec() {
-    }
+    private KeyFileCodec() {}
 
     static byte[] encode(KeyFile f) {
         ObjectNode root = JSON.createObjectNode();
@@ -65,8 +64,13 @@ final class KeyFileCodec {
             while (it.hasNext()) {
                 var e = it.next();
                 JsonNode t = e.getValue();
-                tenants.put(e.getKey(), new KeyFile.Tenant(e.getKey(), Instant.parse(text(t, "created")),
-                        t.path("records_per_second").asLong(0), t.path("bytes_per_second").asLong(0)));
+                tenants.put(
+                        e.getKey(),
+                        new KeyFile.Tenant(
+                                e.getKey(),
+                                Instant.parse(text(t, "created")),
+                                t.path("records_per_second").asLong(0),
+                                t.path("bytes_per_second").asLong(0)));
             }
             List<KeyFile.StoredKey> keys = new ArrayList<>();
             Set<String> ids = new HashSet<>();
@@ -78,8 +82,8 @@ final class KeyFileCodec {
                 if (tenant != null && !tenants.containsKey(tenant)) {
                     throw new IllegalArgumentException("key " + k.path("id") + " names unknown tenant " + tenant);
                 }
-                KeyFile.StoredKey key = new KeyFile.StoredKey(text(k, "id"), tenant, text(k, "sha256"),
-                        Instant.parse(text(k, "created")));
+                KeyFile.StoredKey key = new KeyFile.StoredKey(
+                        text(k, "id"), tenant, text(k, "sha256"), Instant.parse(text(k, "created")));
                 if (!ids.add(key.id())) {
                     throw new IllegalArgumentException("key id " + key.id() + " appears twice");
                 }
@@ -87,8 +91,10 @@ final class KeyFileCodec {
             }
             return new KeyFile(tenants, keys);
         } catch (IOException | RuntimeException e) {
-            throw new IOException("key file " + file + " is corrupt (" + e.getMessage() + "); restore it from a "
-                    + "backup, or move it aside to start with new keys", e);
+            throw new IOException(
+                    "key file " + file + " is corrupt (" + e.getMessage() + "); restore it from a "
+                            + "backup, or move it aside to start with new keys",
+                    e);
         }
     }
 

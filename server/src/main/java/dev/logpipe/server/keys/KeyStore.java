@@ -14,6 +14,8 @@ import java.time.InstantSource;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.function.UnaryOperator;
 
 /**
@@ -33,8 +35,7 @@ public final class KeyStore {
         }
     }
 
-    private static final java.util.concurrent.ConcurrentMap<Path, Object> IN_JVM =
-            new java.util.concurrent.ConcurrentHashMap<>();
+    private static final ConcurrentMap<Path, Object> IN_JVM = new ConcurrentHashMap<>();
 
     private final Path file;
     private final Path lockFile;
@@ -106,15 +107,15 @@ public final class KeyStore {
     private Issued issue(String tenant, String presetKey) throws IOException {
         String key = presetKey != null ? presetKey : newKey(tenant == null ? "lpa_" : "lpk_");
         if (key.isBlank() || key.length() < 16 || key.chars().anyMatch(c -> c <= ' ' || c > '~')) {
-            throw new IllegalArgumentException("an API key must be at least 16 printable ASCII characters without "
-                    + "spaces");
+            throw new IllegalArgumentException(
+                    "an API key must be at least 16 printable ASCII characters without " + "spaces");
         }
         String id = (tenant == null ? "admin-" : "key-") + HexFormat.of().formatHex(bytes(5));
         String hash = ApiKeys.sha256(key);
         update(f -> {
             if (f.keys().stream().anyMatch(k -> k.sha256().equals(hash))) {
-                throw new IllegalArgumentException("this key is already in use (key ids are listed by `logpipe keys "
-                        + "list`)");
+                throw new IllegalArgumentException(
+                        "this key is already in use (key ids are listed by `logpipe keys " + "list`)");
             }
             KeyFile next = f;
             if (tenant != null && !f.tenants().containsKey(tenant)) {
@@ -136,7 +137,7 @@ public final class KeyStore {
 
     private void updateLocked(UnaryOperator<KeyFile> change) throws IOException {
         try (FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-             FileLock ignored = ch.lock()) {
+                FileLock ignored = ch.lock()) {
             KeyFile before = read();
             KeyFile after = change.apply(before);
             if (after != before) {

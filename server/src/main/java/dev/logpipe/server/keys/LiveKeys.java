@@ -6,12 +6,18 @@ import dev.logpipe.collector.config.CollectorConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
+import java.security.SecureRandom;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -35,9 +41,10 @@ public final class LiveKeys implements AutoCloseable {
     private volatile Map<String, KeyFile.StoredKey> byHash = Map.of();
     private byte[] lastBytes = new byte[0];
     /** Keys of this process only (the demo forwarder's), never written to the key file. */
-    private final Map<String, KeyFile.StoredKey> internal = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, KeyFile.StoredKey> internal = new ConcurrentHashMap<>();
+
     private ScheduledExecutorService poller;
-    private final List<Runnable> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
 
     public LiveKeys(KeyStore store) {
         this.store = store;
@@ -94,23 +101,23 @@ public final class LiveKeys implements AutoCloseable {
             throw new IllegalArgumentException("no tenant " + tenant + " in " + store.file());
         }
         byte[] b = new byte[24];
-        new java.security.SecureRandom().nextBytes(b);
-        String key = "lpi_" + java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(b);
+        new SecureRandom().nextBytes(b);
+        String key = "lpi_" + Base64.getUrlEncoder().withoutPadding().encodeToString(b);
         String h = ApiKeys.sha256(key);
-        internal.put(h, new KeyFile.StoredKey(id, tenant, h, java.time.Instant.now()));
+        internal.put(h, new KeyFile.StoredKey(id, tenant, h, Instant.now()));
         apply(current, lastBytes);
         return key;
     }
 
     private void apply(KeyFile f, byte[] bytes) {
-        List<KeyFile.StoredKey> all = new java.util.ArrayList<>(f.keys());
+        List<KeyFile.StoredKey> all = new ArrayList<>(f.keys());
         all.addAll(internal.values());
         Map<String, KeyFile.StoredKey> hashes = new HashMap<>();
         Map<String, List<String>> tenantHashes = new HashMap<>();
         for (KeyFile.StoredKey k : all) {
             hashes.put(k.sha256(), k);
             if (!k.admin()) {
-                tenantHashes.computeIfAbsent(k.tenant(), t -> new java.util.ArrayList<>()).add(k.sha256());
+                tenantHashes.computeIfAbsent(k.tenant(), t -> new ArrayList<>()).add(k.sha256());
             }
         }
         Map<String, CollectorConfig.Tenant> collector = new HashMap<>();
@@ -127,7 +134,11 @@ public final class LiveKeys implements AutoCloseable {
         current = f;
         lastBytes = bytes;
         if (!first && bytes != lastBytesBefore) {
-            log.info("keys reloaded from {}: {} tenants, {} keys", store.file(), f.tenants().size(), f.keys().size());
+            log.info(
+                    "keys reloaded from {}: {} tenants, {} keys",
+                    store.file(),
+                    f.tenants().size(),
+                    f.keys().size());
         }
         if (!first) {
             listeners.forEach(Runnable::run);
@@ -141,8 +152,8 @@ public final class LiveKeys implements AutoCloseable {
 
     /** The collector's view of a tenant: its keys and ingest limits (burst one second). */
     public static CollectorConfig.Tenant collectorTenant(KeyFile.Tenant t, List<String> hashes) {
-        return new CollectorConfig.Tenant(t.id(), hashes, List.of(), t.recordsPerSecond(), t.bytesPerSecond(),
-                Duration.ofSeconds(1), 0);
+        return new CollectorConfig.Tenant(
+                t.id(), hashes, List.of(), t.recordsPerSecond(), t.bytesPerSecond(), Duration.ofSeconds(1), 0);
     }
 
     /** Key hashes to tenants, for the collector's {@link ApiKeys}; follows every reload. */
@@ -164,7 +175,8 @@ public final class LiveKeys implements AutoCloseable {
 
     /** The key of an {@code Authorization: Bearer KEY} header value, or null. */
     public static String bearer(String authorization) {
-        if (authorization == null || authorization.length() < 8
+        if (authorization == null
+                || authorization.length() < 8
                 || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
             return null;
         }

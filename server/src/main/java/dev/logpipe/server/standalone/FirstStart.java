@@ -36,22 +36,38 @@ public record FirstStart(KeyStore.Issued tenantKey, KeyStore.Issued adminKey) {
         StringBuilder b = new StringBuilder();
         b.append("\n=== logpipe standalone: first start ===\n");
         if (tenantKey != null) {
-            b.append("tenant ").append(tenantKey.tenant()).append(" API key (shown only now, stored hashed; key id ")
-                    .append(tenantKey.keyId()).append("):\n    ").append(tenantKey.key()).append('\n');
+            b.append("tenant ")
+                    .append(tenantKey.tenant())
+                    .append(" API key (shown only now, stored hashed; key id ")
+                    .append(tenantKey.keyId())
+                    .append("):\n    ")
+                    .append(tenantKey.key())
+                    .append('\n');
         }
         if (adminKey != null) {
-            b.append("admin key (shown only now; key id ").append(adminKey.keyId()).append("):\n    ")
-                    .append(adminKey.key()).append('\n');
+            b.append("admin key (shown only now; key id ")
+                    .append(adminKey.keyId())
+                    .append("):\n    ")
+                    .append(adminKey.key())
+                    .append('\n');
         }
         String key = tenantKey == null ? "$LOGPIPE_API_KEY" : tenantKey.key();
         b.append("\nweb UI:   ").append(baseUrl).append("/   (sign in with the API key)\n");
-        b.append("ingest:   POST ").append(baseUrl).append("/api/v1/logs   search: GET ").append(baseUrl)
+        b.append("ingest:   POST ")
+                .append(baseUrl)
+                .append("/api/v1/logs   search: GET ")
+                .append(baseUrl)
                 .append("/api/v1/search?q=...\n");
-        b.append("\nsend a line:\n  curl -sS -H 'Authorization: Bearer ").append(key).append("' --data-binary ")
+        b.append("\nsend a line:\n  curl -sS -H 'Authorization: Bearer ")
+                .append(key)
+                .append("' --data-binary ")
                 .append("'{\"message\":\"hello from curl\",\"level\":\"INFO\",\"service\":\"shell\"}' ")
-                .append(baseUrl).append("/api/v1/logs\n");
+                .append(baseUrl)
+                .append("/api/v1/logs\n");
         b.append("\nship ./logs/*.log with log-forwarder (save as forwarder.yaml, then\n")
-                .append("  LOGPIPE_API_KEY=").append(key).append(" bin/log-forwarder -config forwarder.yaml):\n");
+                .append("  LOGPIPE_API_KEY=")
+                .append(key)
+                .append(" bin/log-forwarder -config forwarder.yaml):\n");
         b.append("""
                 watch:
                   state:

@@ -41,11 +41,16 @@ final class QueryMount implements AutoCloseable {
     private volatile Current current;
     private boolean closed;
 
-    private record Current(Set<String> tenants, QueryService service, PrometheusMeterRegistry registry) {
-    }
+    private record Current(Set<String> tenants, QueryService service, PrometheusMeterRegistry registry) {}
 
-    QueryMount(QueryConfig base, QueryConfig.Tenant defaults, ShardSource shards, LiveKeys keys,
-               IndexerProgress progress, InstantSource clock) throws IOException {
+    QueryMount(
+            QueryConfig base,
+            QueryConfig.Tenant defaults,
+            ShardSource shards,
+            LiveKeys keys,
+            IndexerProgress progress,
+            InstantSource clock)
+            throws IOException {
         this.base = base;
         this.defaults = defaults;
         this.shards = shards;
@@ -59,18 +64,25 @@ final class QueryMount implements AutoCloseable {
         List<QueryConfig.Tenant> tenants = new ArrayList<>();
         for (KeyFile.Tenant t : f.tenants().values()) {
             // the keys are checked by the authenticator below; the list only carries the tenant's policy
-            tenants.add(new QueryConfig.Tenant(t.id(), List.of(), defaults.maxWindow(),
-                    defaults.maxConcurrentQueries()));
+            tenants.add(
+                    new QueryConfig.Tenant(t.id(), List.of(), defaults.maxWindow(), defaults.maxConcurrentQueries()));
         }
-        QueryConfig c = new QueryConfig(base.listen(), base.dataDir(), base.reopenInterval(), tenants, base.limits(),
-                base.cursorSecretFile(), base.auditLog());
+        QueryConfig c = new QueryConfig(
+                base.listen(),
+                base.dataDir(),
+                base.reopenInterval(),
+                tenants,
+                base.limits(),
+                base.cursorSecretFile(),
+                base.auditLog());
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         QueryService s = QueryService.create(c, shards, this::authenticate, progress, clock, registry);
         return new Current(new TreeSet<>(f.tenants().keySet()), s, registry);
     }
 
     private Optional<Credential> authenticate(String authorization) {
-        return keys.authenticate(LiveKeys.bearer(authorization)).filter(k -> !k.admin())
+        return keys.authenticate(LiveKeys.bearer(authorization))
+                .filter(k -> !k.admin())
                 .map(k -> new Credential(k.tenant(), k.id()));
     }
 
@@ -90,7 +102,10 @@ final class QueryMount implements AutoCloseable {
             old.service().close();
             log.info("query service now serves tenants {}", next.tenants());
         } catch (IOException | RuntimeException e) {
-            log.error("cannot rebuild the query service for tenants {}; the old one stays", f.tenants().keySet(), e);
+            log.error(
+                    "cannot rebuild the query service for tenants {}; the old one stays",
+                    f.tenants().keySet(),
+                    e);
         }
     }
 

@@ -6,13 +6,12 @@ import dev.logpipe.collector.Collector;
 import dev.logpipe.collector.auth.ApiKeys;
 import dev.logpipe.collector.config.CollectorConfig;
 import dev.logpipe.config.ConfigException;
-import dev.logpipe.indexer.Indexer;
 import dev.logpipe.index.store.LiveShards;
+import dev.logpipe.indexer.Indexer;
 import dev.logpipe.indexer.config.IndexerConfig;
 import dev.logpipe.indexer.http.StatusHandler;
 import dev.logpipe.indexer.stage.PartitionStages;
 import dev.logpipe.query.api.IndexerProgress;
-import java.util.Optional;
 import dev.logpipe.server.http.AdminHandler;
 import dev.logpipe.server.http.StandaloneServer;
 import dev.logpipe.server.keys.KeyFile;
@@ -24,8 +23,10 @@ import java.nio.file.Files;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,8 +47,12 @@ public final class Standalone implements AutoCloseable {
     private final LiveKeys keys;
     private boolean closed;
 
-    private Standalone(List<AutoCloseable> inOrder, StandaloneServer http, FirstStart firstStart,
-                       EmbeddedBroker broker, LiveKeys keys) {
+    private Standalone(
+            List<AutoCloseable> inOrder,
+            StandaloneServer http,
+            FirstStart firstStart,
+            EmbeddedBroker broker,
+            LiveKeys keys) {
         this.inOrder = inOrder;
         this.http = http;
         this.firstStart = firstStart;
@@ -71,8 +76,8 @@ public final class Standalone implements AutoCloseable {
             FirstStart first = FirstStart.ensureKeys(store, env);
             LiveKeys keys = new LiveKeys(store).start(Duration.ofSeconds(1));
             started.add(keys);
-            EmbeddedBroker broker = EmbeddedBroker.start(new BrokerConfig(config.brokerDir(), config.brokerPort(),
-                    config.brokerControllerPort(), Map.of()));
+            EmbeddedBroker broker = EmbeddedBroker.start(
+                    new BrokerConfig(config.brokerDir(), config.brokerPort(), config.brokerControllerPort(), Map.of()));
             broker.closeOnlyExplicitly();
             started.add(broker);
             KeyFile k = keys.current();
@@ -81,40 +86,67 @@ public final class Standalone implements AutoCloseable {
                 tenants.add(LiveKeys.collectorTenant(t, List.of()));
             }
             CollectorConfig cc = StandaloneConfigLoader.collector(config, broker.bootstrapServers(), tenants);
-            IndexerConfig ic = StandaloneConfigLoader.indexer(config, broker.bootstrapServers(),
-                    k.keys().stream().filter(KeyFile.StoredKey::admin).map(KeyFile.StoredKey::sha256).toList());
-            Collector collector = Collector.start(cc, clock, Duration.ofSeconds(60),
-                    new ApiKeys(List.of(), keys.collectorKeys()), Collector.Listen.MOUNTED);
+            IndexerConfig ic = StandaloneConfigLoader.indexer(
+                    config,
+                    broker.bootstrapServers(),
+                    k.keys().stream()
+                            .filter(KeyFile.StoredKey::admin)
+                            .map(KeyFile.StoredKey::sha256)
+                            .toList());
+            Collector collector = Collector.start(
+                    cc,
+                    clock,
+                    Duration.ofSeconds(60),
+                    new ApiKeys(List.of(), keys.collectorKeys()),
+                    Collector.Listen.MOUNTED);
             started.add(collector);
             Indexer indexer = Indexer.start(ic, clock);
             started.add(indexer);
             StandaloneConfigLoader.Query qc = StandaloneConfigLoader.query(config);
-            QueryMount query = new QueryMount(qc.config(), qc.defaults(), new LiveShards(indexer.store()), keys,
-                    () -> Optional.of(progress(indexer.stages().snapshot())), clock);
+            QueryMount query = new QueryMount(
+                    qc.config(),
+                    qc.defaults(),
+                    new LiveShards(indexer.store()),
+                    keys,
+                    () -> Optional.of(progress(indexer.stages().snapshot())),
+                    clock);
             started.add(query);
             keys.onChange(query::refresh);
             StatusHandler indexerStatus = new StatusHandler(indexer.stages(), indexer.store()::openShards);
-            StandaloneServer http = new StandaloneServer(new InetSocketAddress(config.host(), config.port()),
+            StandaloneServer http = new StandaloneServer(
+                    new InetSocketAddress(config.host(), config.port()),
                     cc.limits().maxConcurrentRequests() + 64,
-                    new StandaloneServer.Routes(collector.handler(), indexer.httpHandler(), indexerStatus::json,
-                            query.handler(), new AdminHandler(store, keys),
+                    new StandaloneServer.Routes(
+                            collector.handler(),
+                            indexer.httpHandler(),
+                            indexerStatus::json,
+                            query.handler(),
+                            new AdminHandler(store, keys),
                             () -> collector.brokerReachable() && indexer.loop().ready(),
-                            () -> collector.registry().scrape() + indexer.registry().scrape() + query.scrape()));
+                            () -> collector.registry().scrape()
+                                    + indexer.registry().scrape()
+                                    + query.scrape()));
             try {
                 http.start();
             } catch (IOException e) {
-                throw new IOException("cannot listen on " + config.host() + ":" + config.port() + " (" + e.getMessage()
-                        + "); choose another port with --port N", e);
+                throw new IOException(
+                        "cannot listen on " + config.host() + ":" + config.port() + " (" + e.getMessage()
+                                + "); choose another port with --port N",
+                        e);
             }
             started.add(http);
-            log.info("standalone ready in {} ms: http://{}:{}/ broker={} data={}",
-                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began), http.address().getHostString(),
-                    http.address().getPort(), broker.bootstrapServers(), config.dataDir());
+            log.info(
+                    "standalone ready in {} ms: http://{}:{}/ broker={} data={}",
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began),
+                    http.address().getHostString(),
+                    http.address().getPort(),
+                    broker.bootstrapServers(),
+                    config.dataDir());
             // intake, drain into Kafka, index commit then Kafka commit, key polling, broker last
             List<AutoCloseable> order = new ArrayList<>(List.of(http, collector, query, indexer, keys, broker));
             return new Standalone(order, http, first, broker, keys);
         } catch (Exception | Error e) {
-            java.util.Collections.reverse(started);
+            Collections.reverse(started);
             closeAll(started);
             throw e;
         }

@@ -9,8 +9,16 @@ import java.util.Objects;
  * whether the demo runs, and the role sections of the config file ({@code collector:}, {@code indexer:},
  * {@code query:}), each laid over the standalone defaults and then validated by that role's own loader.
  */
-public record StandaloneConfig(String host, int port, Path dataDir, int brokerPort, int brokerControllerPort,
-                               boolean demo, ObjectNode collector, ObjectNode indexer, ObjectNode query) {
+public record StandaloneConfig(
+        String host,
+        int port,
+        Path dataDir,
+        int brokerPort,
+        int brokerControllerPort,
+        boolean demo,
+        ObjectNode collector,
+        ObjectNode indexer,
+        ObjectNode query) {
     public StandaloneConfig {
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(dataDir, "dataDir");
@@ -28,7 +36,7 @@ public record StandaloneConfig(String host, int port, Path dataDir, int brokerPo
     }
 
     public StandaloneConfig withPorts(int newPort, int newBrokerPort) {
-        return new StandaloneConfig(host, newPort, dataDir, newBrokerPort, brokerControllerPort, demo, collector,
-                indexer, query);
+        return new StandaloneConfig(
+                host, newPort, dataDir, newBrokerPort, brokerControllerPort, demo, collector, indexer, query);
     }
 }

@@ -27,24 +27,29 @@ public final class StandaloneConfigLoader {
     private static final Set<String> TOP = Set.of("listen", "data_dir", "broker", "collector", "indexer", "query");
 
     /** Flags given on the command line; null fields were not given. */
-    public record Flags(Path data, Integer port, Integer brokerPort, boolean demo) {
-    }
+    public record Flags(Path data, Integer port, Integer brokerPort, boolean demo) {}
 
     public StandaloneConfig load(Path file, Flags flags) throws ConfigException {
         ObjectNode root = file == null ? JSON.createObjectNode() : read(file);
         for (var it = root.fieldNames(); it.hasNext(); ) {
             String k = it.next();
             if (!TOP.contains(k)) {
-                throw new ConfigException(k + ": unknown key (expected one of listen, data_dir, broker, collector, "
-                        + "indexer, query)");
+                throw new ConfigException(
+                        k + ": unknown key (expected one of listen, data_dir, broker, collector, " + "indexer, query)");
             }
         }
         String origin = file == null ? "(defaults)" : file.toAbsolutePath().toString();
-        ConfigNode node = ConfigNode.fromYaml(root.deepCopy().without(List.of("collector", "indexer", "query"))
-                .toString(), origin);
+        ConfigNode node = ConfigNode.fromYaml(
+                root.deepCopy()
+                        .without(List.of("collector", "indexer", "query"))
+                        .toString(),
+                origin);
         var listen = ConfigNode.parseAddress("listen", node.string("listen", "127.0.0.1:7070"));
-        Path base = file == null ? Path.of("").toAbsolutePath() : file.toAbsolutePath().getParent();
-        Path data = flags.data() != null ? flags.data().toAbsolutePath()
+        Path base = file == null
+                ? Path.of("").toAbsolutePath()
+                : file.toAbsolutePath().getParent();
+        Path data = flags.data() != null
+                ? flags.data().toAbsolutePath()
                 : node.path("data_dir", base, Path.of("data").toAbsolutePath());
         ConfigNode b = node.child("broker");
         int brokerPort = (int) b.integer("port", 9092, 0, 65535);
@@ -58,8 +63,16 @@ public final class StandaloneConfigLoader {
         if (flags.brokerPort() != null) {
             brokerPort = flags.brokerPort();
         }
-        StandaloneConfig c = new StandaloneConfig(listen.getHostString(), port, data, brokerPort, controllerPort,
-                flags.demo(), section(root, "collector"), section(root, "indexer"), section(root, "query"));
+        StandaloneConfig c = new StandaloneConfig(
+                listen.getHostString(),
+                port,
+                data,
+                brokerPort,
+                controllerPort,
+                flags.demo(),
+                section(root, "collector"),
+                section(root, "indexer"),
+                section(root, "query"));
         refuseOwned(c.collector(), "collector", "listen", "--port");
         if (c.collector().get("kafka") instanceof ObjectNode k) {
             refuseOwned(k, "collector.kafka", "bootstrap_servers", "--broker-port");
@@ -79,8 +92,8 @@ public final class StandaloneConfigLoader {
     }
 
     /** The collector's configuration for a broker at {@code bootstrap}; tenants come from the key file. */
-    public static CollectorConfig collector(StandaloneConfig c, String bootstrap,
-                                            List<CollectorConfig.Tenant> tenants) throws ConfigException {
+    public static CollectorConfig collector(StandaloneConfig c, String bootstrap, List<CollectorConfig.Tenant> tenants)
+            throws ConfigException {
         ObjectNode d = JSON.createObjectNode();
         d.put("listen", "127.0.0.1:0");
         ObjectNode k = d.putObject("kafka");
@@ -89,10 +102,10 @@ public final class StandaloneConfigLoader {
         k.put("replication_factor", 1);
         k.put("min_insync_replicas", 1);
         merge(d, c.collector());
-        CollectorConfig parsed = prefixed("collector", () -> new CollectorConfigLoader().parse(d.toString(),
-                "standalone collector section"));
-        return new CollectorConfig(parsed.listen(), parsed.tls(), parsed.limits(), tenants, parsed.kafka(),
-                parsed.redaction());
+        CollectorConfig parsed = prefixed(
+                "collector", () -> new CollectorConfigLoader().parse(d.toString(), "standalone collector section"));
+        return new CollectorConfig(
+                parsed.listen(), parsed.tls(), parsed.limits(), tenants, parsed.kafka(), parsed.redaction());
     }
 
     /** The indexer's configuration: shards under {@code data/index}, the admin keys given. */
@@ -108,14 +121,18 @@ public final class StandaloneConfigLoader {
         d.putObject("index").put("ram_buffer", "32MiB");
         d.putObject("commit").put("interval", "2s");
         merge(d, c.indexer());
-        d.putObject("admin").putArray("api_key_sha256").addAll(
-                adminHashes.stream().map(JSON.getNodeFactory()::textNode).toList());
-        return prefixed("indexer", () -> new IndexerConfigLoader().parse(d.toString(), c.indexDir().toString()));
+        d.putObject("admin")
+                .putArray("api_key_sha256")
+                .addAll(adminHashes.stream()
+                        .map(JSON.getNodeFactory()::textNode)
+                        .toList());
+        return prefixed(
+                "indexer",
+                () -> new IndexerConfigLoader().parse(d.toString(), c.indexDir().toString()));
     }
 
     /** The query service's configuration (tenants left out) and the policy every tenant gets. */
-    public record Query(QueryConfig config, QueryConfig.Tenant defaults) {
-    }
+    public record Query(QueryConfig config, QueryConfig.Tenant defaults) {}
 
     public static Query query(StandaloneConfig c) throws ConfigException {
         ObjectNode d = JSON.createObjectNode();
@@ -123,16 +140,34 @@ public final class StandaloneConfigLoader {
         d.put("data_dir", c.indexDir().toString());
         ObjectNode cursor = d.putObject("cursor");
         cursor.put("secret_file", c.dataDir().resolve("query-cursor.key").toString());
-        d.putObject("audit").put("path", c.dataDir().resolve("audit").resolve("query-audit.jsonl").toString());
+        d.putObject("audit")
+                .put(
+                        "path",
+                        c.dataDir()
+                                .resolve("audit")
+                                .resolve("query-audit.jsonl")
+                                .toString());
         merge(d, c.query());
         // a probe tenant reads the tenant defaults (max_window, max_concurrent_queries) the loader derives
         ObjectNode probe = d.putArray("tenants").addObject();
         probe.put("id", "probe");
         probe.putArray("api_key_sha256").add("0".repeat(64));
-        QueryConfig parsed = prefixed("query", () -> new QueryConfigLoader().parse(d.toString(),
-                c.dataDir().resolve("standalone.yaml").toString()));
-        return new Query(new QueryConfig(parsed.listen(), parsed.dataDir(), parsed.reopenInterval(), List.of(),
-                parsed.limits(), parsed.cursorSecretFile(), parsed.auditLog()), parsed.tenant("probe"));
+        QueryConfig parsed = prefixed(
+                "query",
+                () -> new QueryConfigLoader()
+                        .parse(
+                                d.toString(),
+                                c.dataDir().resolve("standalone.yaml").toString()));
+        return new Query(
+                new QueryConfig(
+                        parsed.listen(),
+                        parsed.dataDir(),
+                        parsed.reopenInterval(),
+                        List.of(),
+                        parsed.limits(),
+                        parsed.cursorSecretFile(),
+                        parsed.auditLog()),
+                parsed.tenant("probe"));
     }
 
     interface Parse<T> {
@@ -172,7 +207,8 @@ public final class StandaloneConfigLoader {
             return JSON.createObjectNode();
         }
         if (!n.isObject()) {
-            throw new ConfigException(name + ": must be a mapping, was " + n.getNodeType().name().toLowerCase());
+            throw new ConfigException(
+                    name + ": must be a mapping, was " + n.getNodeType().name().toLowerCase());
         }
         return (ObjectNode) n;
     }

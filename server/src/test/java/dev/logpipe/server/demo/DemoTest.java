@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.logpipe.server.standalone.Http;
 import dev.logpipe.server.standalone.Standalone;
 import dev.logpipe.server.standalone.StandaloneConfigLoader;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -25,24 +27,36 @@ class DemoTest {
     Path dir;
 
     private static JsonNode search(Standalone s, String q) throws Exception {
-        return JSON.readTree(Http.get(s.baseUrl() + "/api/v1/search?from=now-2h&limit=5&q="
-                + java.net.URLEncoder.encode(q, java.nio.charset.StandardCharsets.UTF_8), KEY).body());
+        return JSON.readTree(Http.get(
+                        s.baseUrl() + "/api/v1/search?from=now-2h&limit=5&q="
+                                + URLEncoder.encode(q, StandardCharsets.UTF_8),
+                        KEY)
+                .body());
     }
 
     @Test
     void demoLogsOfSeveralServicesWithStackTracesAndFieldsBecomeSearchable() throws Exception {
         Path data = dir.resolve("data");
-        try (Standalone s = Standalone.start(new StandaloneConfigLoader().load(null,
-                new StandaloneConfigLoader.Flags(data, 0, 0, true)), Map.of("LOGPIPE_API_KEY", KEY),
+        try (Standalone s = Standalone.start(
+                new StandaloneConfigLoader().load(null, new StandaloneConfigLoader.Flags(data, 0, 0, true)),
+                Map.of("LOGPIPE_API_KEY", KEY),
                 Clock.systemUTC())) {
-            Demo demo = Demo.start(data.resolve("demo-logs"), data.resolve("demo-state"), s.baseUrl(), s.keys(),
-                    Clock.systemUTC());
+            Demo demo = Demo.start(
+                    data.resolve("demo-logs"), data.resolve("demo-state"), s.baseUrl(), s.keys(), Clock.systemUTC());
             s.stopFirst(demo);
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() ->
-                    search(s, "service:payments").path("hits").size() > 0
-                            && search(s, "service:checkout AND fields.took_ms:>=0").path("hits").size() > 0
-                            && search(s, "level:ERROR AND TimeoutException").path("hits").size() > 0);
-            JsonNode trace = search(s, "level:ERROR AND TimeoutException").path("hits").get(0);
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(500))
+                    .until(() -> search(s, "service:payments").path("hits").size() > 0
+                            && search(s, "service:checkout AND fields.took_ms:>=0")
+                                            .path("hits")
+                                            .size()
+                                    > 0
+                            && search(s, "level:ERROR AND TimeoutException")
+                                            .path("hits")
+                                            .size()
+                                    > 0);
+            JsonNode trace =
+                    search(s, "level:ERROR AND TimeoutException").path("hits").get(0);
             assertThat(trace.path("message").asText()).contains("\n\tat ");
             assertThat(trace.path("tenant_id").asText()).isEqualTo("default");
             // the demo's key lives only in this process

@@ -30,7 +30,10 @@ class KeyStoreTest {
         String file = Files.readString(store.file());
         assertThat(file).doesNotContain(i.key()).contains(i.keyId()).contains("acme");
         KeyFile f = store.read();
-        assertThat(KeyStore.find(f, i.key())).get().extracting(KeyFile.StoredKey::tenant).isEqualTo("acme");
+        assertThat(KeyStore.find(f, i.key()))
+                .get()
+                .extracting(KeyFile.StoredKey::tenant)
+                .isEqualTo("acme");
         assertThat(KeyStore.find(f, i.key() + "x")).isEmpty();
         assertThat(i.toString()).doesNotContain(i.key());
     }
@@ -52,10 +55,13 @@ class KeyStoreTest {
     void presetKeysBecomeTheKeyButAreNeverReusedAcrossTenants() throws Exception {
         KeyStore store = new KeyStore(dir, clock);
         store.createKey("default", "a-preset-key-of-some-length");
-        assertThat(KeyStore.find(store.read(), "a-preset-key-of-some-length")).get()
-                .extracting(KeyFile.StoredKey::tenant).isEqualTo("default");
+        assertThat(KeyStore.find(store.read(), "a-preset-key-of-some-length"))
+                .get()
+                .extracting(KeyFile.StoredKey::tenant)
+                .isEqualTo("default");
         assertThatThrownBy(() -> store.createKey("other", "a-preset-key-of-some-length"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("already in use");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("already in use");
         assertThatThrownBy(() -> store.createKey("default", "short")).hasMessageContaining("at least 16");
     }
 
@@ -63,7 +69,8 @@ class KeyStoreTest {
     void badTenantNamesAreRefusedWithTheRule() {
         KeyStore store = new KeyStore(dir, clock);
         for (String bad : new String[] {"", "Acme", "../x", "a b", "-x", "x".repeat(64)}) {
-            assertThatThrownBy(() -> store.createKey(bad, null)).isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() -> store.createKey(bad, null))
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("tenant: must be");
         }
     }
@@ -72,10 +79,14 @@ class KeyStoreTest {
     void aCorruptKeyFileIsAnErrorNamingTheFile() throws Exception {
         KeyStore store = new KeyStore(dir, clock);
         Files.writeString(store.file(), "{\"version\":1,\"tenants\":{},\"keys\":[{\"id\":\"k\"");
-        assertThatThrownBy(store::read).isInstanceOf(IOException.class).hasMessageContaining(store.file().toString())
+        assertThatThrownBy(store::read)
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining(store.file().toString())
                 .hasMessageContaining("corrupt");
-        Files.writeString(store.file(), "{\"version\":1,\"tenants\":{},\"keys\":[{\"id\":\"k\",\"tenant\":\"ghost\","
-                + "\"sha256\":\"" + "0".repeat(64) + "\",\"created\":\"2026-12-01T00:00:00Z\"}]}");
+        Files.writeString(
+                store.file(),
+                "{\"version\":1,\"tenants\":{},\"keys\":[{\"id\":\"k\",\"tenant\":\"ghost\"," + "\"sha256\":\""
+                        + "0".repeat(64) + "\",\"created\":\"2026-12-01T00:00:00Z\"}]}");
         assertThatThrownBy(store::read).hasMessageContaining("unknown tenant ghost");
     }
 

@@ -8,13 +8,12 @@ import java.time.Duration;
 
 /** A small HTTP client for tests: one request, the whole answer. */
 public final class Http {
-    private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final HttpClient CLIENT =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    public record Answer(int status, String body) {
-    }
+    public record Answer(int status, String body) {}
 
-    private Http() {
-    }
+    private Http() {}
 
     public static Answer get(String url, String key) throws Exception {
         return send(HttpRequest.newBuilder(URI.create(url)).GET(), key);
@@ -25,8 +24,14 @@ public final class Http {
     }
 
     public static Answer send(String method, String url, String key, String body) throws Exception {
-        return send(HttpRequest.newBuilder(URI.create(url)).method(method, body == null
-                ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body)), key);
+        return send(
+                HttpRequest.newBuilder(URI.create(url))
+                        .method(
+                                method,
+                                body == null
+                                        ? HttpRequest.BodyPublishers.noBody()
+                                        : HttpRequest.BodyPublishers.ofString(body)),
+                key);
     }
 
     private static Answer send(HttpRequest.Builder b, String key) throws Exception {

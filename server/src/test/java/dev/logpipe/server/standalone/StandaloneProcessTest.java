@@ -26,11 +26,23 @@ class StandaloneProcessTest {
     Path dir;
 
     private Process start(String name) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElseThrow(),
-                "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp",
-                System.getProperty("java.class.path"), "dev.logpipe.server.cli.LogpipeCommand", "standalone",
-                "--data", dir.resolve("data").toString(), "--port", "0", "--broker-port", "0"));
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile())
+        List<String> cmd = new ArrayList<>(List.of(
+                ProcessHandle.current().info().command().orElseThrow(),
+                "-Xmx384m",
+                "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "dev.logpipe.server.cli.LogpipeCommand",
+                "standalone",
+                "--data",
+                dir.resolve("data").toString(),
+                "--port",
+                "0",
+                "--broker-port",
+                "0"));
+        ProcessBuilder pb = new ProcessBuilder(cmd)
+                .directory(dir.toFile())
                 .redirectOutput(dir.resolve(name + ".stdout").toFile())
                 .redirectError(dir.resolve(name + ".stderr").toFile());
         pb.environment().put("LOGPIPE_API_KEY", KEY);
@@ -41,11 +53,13 @@ class StandaloneProcessTest {
         Path out = dir.resolve(name + ".stdout");
         String[] url = new String[1];
         await().atMost(Duration.ofSeconds(60)).until(() -> {
-            assertThat(p.isAlive()).as("standalone alive; stderr: %s", Files.readString(
-                    dir.resolve(name + ".stderr"))).isTrue();
+            assertThat(p.isAlive())
+                    .as("standalone alive; stderr: %s", Files.readString(dir.resolve(name + ".stderr")))
+                    .isTrue();
             for (String line : Files.readAllLines(out)) {
                 if (line.startsWith(StandaloneCommand.READY_PREFIX)) {
-                    url[0] = line.substring(StandaloneCommand.READY_PREFIX.length()).replaceAll("/$", "");
+                    url[0] = line.substring(StandaloneCommand.READY_PREFIX.length())
+                            .replaceAll("/$", "");
                     return true;
                 }
             }
@@ -55,7 +69,9 @@ class StandaloneProcessTest {
     }
 
     private static long queryable(String base) throws Exception {
-        return JSON.readTree(Http.get(base + "/api/v1/indexer/status", null).body()).path("totals").path("queryable")
+        return JSON.readTree(Http.get(base + "/api/v1/indexer/status", null).body())
+                .path("totals")
+                .path("queryable")
                 .asLong();
     }
 
@@ -64,33 +80,49 @@ class StandaloneProcessTest {
         Process first = start("first");
         try {
             String base = awaitReady(first, "first");
-            assertThat(Files.readString(dir.resolve("first.stdout"))).contains("tenant default API key")
-                    .contains(KEY).contains("curl -sS");
+            assertThat(Files.readString(dir.resolve("first.stdout")))
+                    .contains("tenant default API key")
+                    .contains(KEY)
+                    .contains("curl -sS");
             assertThat(Http.post(base + "/api/v1/logs", KEY, "{\"message\":\"one\"}\n{\"message\":\"two\"}\n")
-                    .status()).isEqualTo(200);
+                            .status())
+                    .isEqualTo(200);
             await().atMost(Duration.ofSeconds(20)).until(() -> queryable(base) >= 1);
             long before = queryable(base);
             long t0 = System.nanoTime();
             first.destroy(); // SIGTERM
-            assertThat(first.waitFor(15, TimeUnit.SECONDS)).as("stopped within 15 s").isTrue();
+            assertThat(first.waitFor(15, TimeUnit.SECONDS))
+                    .as("stopped within 15 s")
+                    .isTrue();
             assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(15));
             String err = Files.readString(dir.resolve("first.stderr"));
-            assertThat(err).contains("collector stopped").contains("indexer stopped").contains("standalone stopped");
+            assertThat(err)
+                    .contains("collector stopped")
+                    .contains("indexer stopped")
+                    .contains("standalone stopped");
             assertThat(err.indexOf("collector stopped")).isLessThan(err.indexOf("indexer stopped"));
             assertThat(err.indexOf("indexer stopped")).isLessThan(err.indexOf("broker on"));
 
             Process second = start("second");
             try {
                 String base2 = awaitReady(second, "second");
-                assertThat(Files.readString(dir.resolve("second.stdout"))).doesNotContain("first start")
+                assertThat(Files.readString(dir.resolve("second.stdout")))
+                        .doesNotContain("first start")
                         .doesNotContain(KEY);
-                assertThat(Http.post(base2 + "/api/v1/logs", KEY, "{\"message\":\"three\"}\n").status())
+                assertThat(Http.post(base2 + "/api/v1/logs", KEY, "{\"message\":\"three\"}\n")
+                                .status())
                         .isEqualTo(200);
                 await().atMost(Duration.ofSeconds(30)).until(() -> queryable(base2) > before);
                 // found through the query API after the restart: the records from before and the new one
-                await().atMost(Duration.ofSeconds(20)).until(() -> JSON.readTree(Http.get(base2
-                        + "/api/v1/search?from=now-1h&q=one%20OR%20two%20OR%20three", KEY).body())
-                        .path("hits").size() == 3);
+                await().atMost(Duration.ofSeconds(20))
+                        .until(() -> JSON.readTree(Http.get(
+                                                        base2
+                                                                + "/api/v1/search?from=now-1h&q=one%20OR%20two%20OR%20three",
+                                                        KEY)
+                                                .body())
+                                        .path("hits")
+                                        .size()
+                                == 3);
             } finally {
                 second.destroy();
                 second.waitFor(20, TimeUnit.SECONDS);

@@ -8,12 +8,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.logpipe.config.ConfigException;
 import dev.logpipe.server.cli.LogpipeCommand;
+import dev.logpipe.server.keys.KeyStore;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,17 +32,20 @@ class StandaloneTest {
     Path dir;
 
     private StandaloneConfig config() throws ConfigException {
-        return new StandaloneConfigLoader().load(null,
-                new StandaloneConfigLoader.Flags(dir.resolve("data"), 0, 0, false));
+        return new StandaloneConfigLoader()
+                .load(null, new StandaloneConfigLoader.Flags(dir.resolve("data"), 0, 0, false));
     }
 
     private Standalone start() throws Exception {
-        return Standalone.start(config(), Map.of("LOGPIPE_API_KEY", KEY, "LOGPIPE_ADMIN_KEY", ADMIN),
-                Clock.systemUTC());
+        return Standalone.start(
+                config(), Map.of("LOGPIPE_API_KEY", KEY, "LOGPIPE_ADMIN_KEY", ADMIN), Clock.systemUTC());
     }
 
     private static long queryable(Standalone s) throws Exception {
-        return JSON.readTree(Http.get(s.baseUrl() + "/api/v1/indexer/status", null).body()).path("totals").path("queryable")
+        return JSON.readTree(
+                        Http.get(s.baseUrl() + "/api/v1/indexer/status", null).body())
+                .path("totals")
+                .path("queryable")
                 .asLong();
     }
 
@@ -46,16 +53,24 @@ class StandaloneTest {
     void onePortServesIngestStatusHealthMetricsAndTheUiWithTheKeysOfTheFirstStart() throws Exception {
         try (Standalone s = start()) {
             assertThat(s.firstStart().tenantKey().key()).isEqualTo(KEY);
-            assertThat(s.firstStart().banner(s.baseUrl())).contains(KEY).contains(ADMIN).contains("curl")
-                    .contains(s.baseUrl() + "/api/v1/logs").contains("patterns: [\"*.log\"]");
-            assertThat(Files.readString(dir.resolve("data/keys.json"))).doesNotContain(KEY).doesNotContain(ADMIN);
+            assertThat(s.firstStart().banner(s.baseUrl()))
+                    .contains(KEY)
+                    .contains(ADMIN)
+                    .contains("curl")
+                    .contains(s.baseUrl() + "/api/v1/logs")
+                    .contains("patterns: [\"*.log\"]");
+            assertThat(Files.readString(dir.resolve("data/keys.json")))
+                    .doesNotContain(KEY)
+                    .doesNotContain(ADMIN);
             Http.Answer ok = Http.post(s.baseUrl() + "/api/v1/logs", KEY, "{\"message\":\"hello one port\"}\n");
             assertThat(ok.status()).as(ok.body()).isEqualTo(200);
             assertThat(ok.body()).contains("DURABLE_IN_BROKER");
-            assertThat(Http.post(s.baseUrl() + "/api/v1/logs", "wrong-key-wrong-key", "{\"message\":\"x\"}").status())
+            assertThat(Http.post(s.baseUrl() + "/api/v1/logs", "wrong-key-wrong-key", "{\"message\":\"x\"}")
+                            .status())
                     .isEqualTo(401);
             assertThat(Http.get(s.baseUrl() + "/healthz", null).status()).isEqualTo(200);
-            await().atMost(Duration.ofSeconds(30)).until(() -> Http.get(s.baseUrl() + "/readyz", null).status() == 200);
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> Http.get(s.baseUrl() + "/readyz", null).status() == 200);
             await().atMost(Duration.ofSeconds(15)).until(() -> queryable(s) == 1);
             String metrics = Http.get(s.baseUrl() + "/metrics", null).body();
             assertThat(metrics).contains("logpipe_collector").contains("logpipe_indexer");
@@ -63,10 +78,13 @@ class StandaloneTest {
             assertThat(ui.status()).isEqualTo(200);
             assertThat(ui.body()).contains("<script src=\"/ui/app.js\">");
             assertThat(Http.get(s.baseUrl() + "/ui/app.js", null).status()).isEqualTo(200);
-            assertThat(Http.get(s.baseUrl() + "/ui/..%2Fkeys.json", null).status()).isIn(400, 404);
+            assertThat(Http.get(s.baseUrl() + "/ui/..%2Fkeys.json", null).status())
+                    .isIn(400, 404);
             assertThat(Http.get(s.baseUrl() + "/ui/keys.json", null).status()).isEqualTo(404);
             assertThat(Http.get(s.baseUrl() + "/api/v1/whoami", KEY).body()).contains("\"tenant\":\"default\"");
-            assertThat(Http.get(s.baseUrl() + "/api/v1/whoami", "nope-nope-nope-nope").status()).isEqualTo(401);
+            assertThat(Http.get(s.baseUrl() + "/api/v1/whoami", "nope-nope-nope-nope")
+                            .status())
+                    .isEqualTo(401);
             assertThat(Http.get(s.baseUrl() + "/api/v1/whoami", ADMIN).status()).isEqualTo(403);
         }
     }
@@ -79,22 +97,41 @@ class StandaloneTest {
             System.setOut(new PrintStream(captured, true));
             int code;
             try {
-                code = LogpipeCommand.commandLine().execute("keys", "create", "--tenant", "globex", "--data",
-                        dir.resolve("data").toString());
+                code = LogpipeCommand.commandLine()
+                        .execute(
+                                "keys",
+                                "create",
+                                "--tenant",
+                                "globex",
+                                "--data",
+                                dir.resolve("data").toString());
             } finally {
                 System.setOut(out);
             }
             assertThat(code).isZero();
             String key = captured.toString().strip();
             assertThat(key).startsWith("lpk_");
-            await().atMost(Duration.ofSeconds(5)).until(() ->
-                    Http.post(s.baseUrl() + "/api/v1/logs", key, "{\"message\":\"globex line\"}").status() == 200);
-            String id = s.keys().current().keys().stream().filter(k -> "globex".equals(k.tenant())).findFirst()
-                    .orElseThrow().id();
-            assertThat(LogpipeCommand.commandLine().execute("keys", "revoke", id, "--data",
-                    dir.resolve("data").toString())).isZero();
-            await().atMost(Duration.ofSeconds(5)).until(() ->
-                    Http.post(s.baseUrl() + "/api/v1/logs", key, "{\"message\":\"after revoke\"}").status() == 401);
+            await().atMost(Duration.ofSeconds(5))
+                    .until(() -> Http.post(s.baseUrl() + "/api/v1/logs", key, "{\"message\":\"globex line\"}")
+                                    .status()
+                            == 200);
+            String id = s.keys().current().keys().stream()
+                    .filter(k -> "globex".equals(k.tenant()))
+                    .findFirst()
+                    .orElseThrow()
+                    .id();
+            assertThat(LogpipeCommand.commandLine()
+                            .execute(
+                                    "keys",
+                                    "revoke",
+                                    id,
+                                    "--data",
+                                    dir.resolve("data").toString()))
+                    .isZero();
+            await().atMost(Duration.ofSeconds(5))
+                    .until(() -> Http.post(s.baseUrl() + "/api/v1/logs", key, "{\"message\":\"after revoke\"}")
+                                    .status()
+                            == 401);
         }
     }
 
@@ -108,23 +145,39 @@ class StandaloneTest {
             assertThat(made.status()).as(made.body()).isEqualTo(201);
             JsonNode m = JSON.readTree(made.body());
             String key = m.get("key").asText();
-            assertThat(Http.post(s.baseUrl() + "/api/v1/logs", key, "{\"message\":\"initech\"}").status())
+            assertThat(Http.post(s.baseUrl() + "/api/v1/logs", key, "{\"message\":\"initech\"}")
+                            .status())
                     .isEqualTo(200);
             String list = Http.get(base + "tenants", ADMIN).body();
-            assertThat(list).contains("initech").contains(m.get("key_id").asText()).doesNotContain(key);
-            assertThat(Http.send("PUT", base + "tenants/initech/limits", ADMIN,
-                    "{\"records_per_second\":100,\"bytes_per_second\":0}").status()).isEqualTo(200);
-            assertThat(Http.send("PUT", base + "tenants/initech/limits", ADMIN, "{\"records_per_second\":-1}")
-                    .status()).isEqualTo(400);
-            assertThat(Http.send("DELETE", base + "keys/" + m.get("key_id").asText(), ADMIN, null).status())
+            assertThat(list)
+                    .contains("initech")
+                    .contains(m.get("key_id").asText())
+                    .doesNotContain(key);
+            assertThat(Http.send(
+                                    "PUT",
+                                    base + "tenants/initech/limits",
+                                    ADMIN,
+                                    "{\"records_per_second\":100,\"bytes_per_second\":0}")
+                            .status())
                     .isEqualTo(200);
-            assertThat(Http.post(s.baseUrl() + "/api/v1/logs", key, "{\"message\":\"gone\"}").status())
+            assertThat(Http.send("PUT", base + "tenants/initech/limits", ADMIN, "{\"records_per_second\":-1}")
+                            .status())
+                    .isEqualTo(400);
+            assertThat(Http.send("DELETE", base + "keys/" + m.get("key_id").asText(), ADMIN, null)
+                            .status())
+                    .isEqualTo(200);
+            assertThat(Http.post(s.baseUrl() + "/api/v1/logs", key, "{\"message\":\"gone\"}")
+                            .status())
                     .isEqualTo(401);
-            assertThat(Http.post(base + "tenants/Bad Name/keys".replace(" ", "%20"), ADMIN, "").status())
+            assertThat(Http.post(base + "tenants/Bad Name/keys".replace(" ", "%20"), ADMIN, "")
+                            .status())
                     .isEqualTo(400);
             // the legal-hold admin API of the indexer is on the same port, guarded by the same admin key
-            assertThat(Http.get(s.baseUrl() + "/api/v1/admin/legal-holds", ADMIN).status()).isEqualTo(200);
-            assertThat(Http.get(s.baseUrl() + "/api/v1/admin/legal-holds", KEY).status()).isIn(401, 403);
+            assertThat(Http.get(s.baseUrl() + "/api/v1/admin/legal-holds", ADMIN)
+                            .status())
+                    .isEqualTo(200);
+            assertThat(Http.get(s.baseUrl() + "/api/v1/admin/legal-holds", KEY).status())
+                    .isIn(401, 403);
         }
     }
 
@@ -132,14 +185,16 @@ class StandaloneTest {
     void aRestartKeepsKeysRecordsAndOffsets() throws Exception {
         try (Standalone s = start()) {
             for (int i = 0; i < 5; i++) {
-                assertThat(Http.post(s.baseUrl() + "/api/v1/logs", KEY, "{\"message\":\"before " + i + "\"}").status())
+                assertThat(Http.post(s.baseUrl() + "/api/v1/logs", KEY, "{\"message\":\"before " + i + "\"}")
+                                .status())
                         .isEqualTo(200);
             }
             await().atMost(Duration.ofSeconds(20)).until(() -> queryable(s) == 5);
         }
         try (Standalone s = Standalone.start(config(), Map.of(), Clock.systemUTC())) {
             assertThat(s.firstStart()).as("no new keys on a restart").isNull();
-            assertThat(Http.post(s.baseUrl() + "/api/v1/logs", KEY, "{\"message\":\"after\"}").status())
+            assertThat(Http.post(s.baseUrl() + "/api/v1/logs", KEY, "{\"message\":\"after\"}")
+                            .status())
                     .isEqualTo(200);
             // offsets kept: the indexer resumes, it does not re-read from zero (queryable counts offsets)
             await().atMost(Duration.ofSeconds(30)).until(() -> queryable(s) == 6);
@@ -147,8 +202,8 @@ class StandaloneTest {
     }
 
     private static JsonNode search(Standalone s, String key, String q) throws Exception {
-        Http.Answer a = Http.get(s.baseUrl() + "/api/v1/search?from=now-1h&q="
-                + java.net.URLEncoder.encode(q, java.nio.charset.StandardCharsets.UTF_8), key);
+        Http.Answer a = Http.get(
+                s.baseUrl() + "/api/v1/search?from=now-1h&q=" + URLEncoder.encode(q, StandardCharsets.UTF_8), key);
         assertThat(a.status()).as(a.body()).isEqualTo(200);
         return JSON.readTree(a.body());
     }
@@ -156,27 +211,37 @@ class StandaloneTest {
     @Test
     void recordsAreFoundThroughTheQueryApiAndASecondTenantSeesOnlyItsOwn() throws Exception {
         try (Standalone s = start()) {
-            String other = s.keys().current().tenants().containsKey("globex") ? null
-                    : new dev.logpipe.server.keys.KeyStore(dir.resolve("data"), Clock.systemUTC())
-                    .createKey("globex", null).key();
-            assertThat(Http.post(s.baseUrl() + "/api/v1/logs", KEY,
-                    "{\"message\":\"needle-default alpha\",\"level\":\"ERROR\"}").status()).isEqualTo(200);
-            await().atMost(Duration.ofSeconds(5)).until(() ->
-                    Http.post(s.baseUrl() + "/api/v1/logs", other, "{\"message\":\"needle-globex beta\"}")
-                            .status() == 200);
-            await().atMost(Duration.ofSeconds(20)).until(() ->
-                    search(s, KEY, "needle").path("hits").size() == 1
+            String other = s.keys().current().tenants().containsKey("globex")
+                    ? null
+                    : new KeyStore(dir.resolve("data"), Clock.systemUTC())
+                            .createKey("globex", null)
+                            .key();
+            assertThat(Http.post(
+                                    s.baseUrl() + "/api/v1/logs",
+                                    KEY,
+                                    "{\"message\":\"needle-default alpha\",\"level\":\"ERROR\"}")
+                            .status())
+                    .isEqualTo(200);
+            await().atMost(Duration.ofSeconds(5))
+                    .until(() -> Http.post(s.baseUrl() + "/api/v1/logs", other, "{\"message\":\"needle-globex beta\"}")
+                                    .status()
+                            == 200);
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> search(s, KEY, "needle").path("hits").size() == 1
                             && search(s, other, "needle").path("hits").size() == 1);
             JsonNode mine = search(s, KEY, "needle");
             assertThat(mine.path("hits").get(0).path("message").asText()).isEqualTo("needle-default alpha");
             assertThat(mine.path("hits").get(0).path("tenant_id").asText()).isEqualTo("default");
             JsonNode theirs = search(s, other, "needle OR tenant_id:default OR *:*");
-            assertThat(theirs.path("hits")).allSatisfy(h -> assertThat(h.path("tenant_id").asText())
-                    .isEqualTo("globex"));
-            assertThat(Http.get(s.baseUrl() + "/api/v1/search?q=needle&tenant=default", other).status())
+            assertThat(theirs.path("hits"))
+                    .allSatisfy(h -> assertThat(h.path("tenant_id").asText()).isEqualTo("globex"));
+            assertThat(Http.get(s.baseUrl() + "/api/v1/search?q=needle&tenant=default", other)
+                            .status())
                     .isEqualTo(403);
-            assertThat(Http.get(s.baseUrl() + "/api/v1/search?q=needle", ADMIN).status()).isEqualTo(401);
-            assertThat(Http.get(s.baseUrl() + "/api/v1/search?q=needle", null).status()).isEqualTo(401);
+            assertThat(Http.get(s.baseUrl() + "/api/v1/search?q=needle", ADMIN).status())
+                    .isEqualTo(401);
+            assertThat(Http.get(s.baseUrl() + "/api/v1/search?q=needle", null).status())
+                    .isEqualTo(401);
             Http.Answer bad = Http.get(s.baseUrl() + "/api/v1/search?q=%28unclosed", KEY);
             assertThat(bad.status()).isEqualTo(400);
             assertThat(bad.body()).contains("position");
@@ -187,16 +252,18 @@ class StandaloneTest {
     void configErrorsNameTheKeyPath() throws Exception {
         Path file = dir.resolve("standalone.yaml");
         Files.writeString(file, "indexer:\n  commit:\n    interval: -1s\n");
-        StandaloneConfig c = new StandaloneConfigLoader().load(file,
-                new StandaloneConfigLoader.Flags(dir.resolve("data"), 0, 0, false));
-        assertThatThrownBy(() -> StandaloneConfigLoader.indexer(c, "127.0.0.1:1", java.util.List.of()))
-                .isInstanceOf(ConfigException.class).hasMessageStartingWith("indexer.commit.interval");
+        StandaloneConfig c = new StandaloneConfigLoader()
+                .load(file, new StandaloneConfigLoader.Flags(dir.resolve("data"), 0, 0, false));
+        assertThatThrownBy(() -> StandaloneConfigLoader.indexer(c, "127.0.0.1:1", List.of()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("indexer.commit.interval");
         Files.writeString(file, "collector:\n  listen: 0.0.0.0:80\n");
-        assertThatThrownBy(() -> new StandaloneConfigLoader().load(file,
-                new StandaloneConfigLoader.Flags(null, null, null, false)))
+        assertThatThrownBy(() -> new StandaloneConfigLoader()
+                        .load(file, new StandaloneConfigLoader.Flags(null, null, null, false)))
                 .hasMessageContaining("collector.listen: is set by logpipe standalone; use --port");
         Files.writeString(file, "colector: {}\n");
-        assertThatThrownBy(() -> new StandaloneConfigLoader().load(file,
-                new StandaloneConfigLoader.Flags(null, null, null, false))).hasMessageStartingWith("colector: unknown");
+        assertThatThrownBy(() -> new StandaloneConfigLoader()
+                        .load(file, new StandaloneConfigLoader.Flags(null, null, null, false)))
+                .hasMessageStartingWith("colector: unknown");
     }
 }

@@ -2,6 +2,7 @@ package dev.logpipe.server.ui;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -31,11 +32,22 @@ final class Browser implements AutoCloseable {
         }
         ChromeOptions o = new ChromeOptions();
         o.setBinary(chromium);
-        o.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                "--window-size=1280,720", "--no-first-run", "--no-default-browser-check", "--disable-extensions",
-                "--disable-background-networking", "--disable-sync", "--disable-component-update");
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(new File(driverPath))
-                .usingAnyFreePort().build();
+        o.addArguments(
+                "--headless=new",
+                "--no-sandbox",
+                "--disable-dev-shm-usage",
+                "--disable-gpu",
+                "--window-size=1280,720",
+                "--no-first-run",
+                "--no-default-browser-check",
+                "--disable-extensions",
+                "--disable-background-networking",
+                "--disable-sync",
+                "--disable-component-update");
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(new File(driverPath))
+                .usingAnyFreePort()
+                .build();
         driver = new ChromeDriver(service, o);
         driver.manage().timeouts().scriptTimeout(Duration.ofSeconds(20));
     }
@@ -50,7 +62,7 @@ final class Browser implements AutoCloseable {
             File f = ((TakesScreenshot) driver).getScreenshotAs(OutputType.FILE);
             Files.copy(f.toPath(), SCREENSHOTS.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -21,14 +21,17 @@ class SignInBrowserTest {
 
     @TempDir
     static Path dir;
+
     static Standalone standalone;
     static Browser browser;
 
     @BeforeAll
     static void start() throws Exception {
-        standalone = Standalone.start(new StandaloneConfigLoader().load(null,
-                new StandaloneConfigLoader.Flags(dir.resolve("data"), 0, 0, false)),
-                Map.of("LOGPIPE_API_KEY", KEY), Clock.systemUTC());
+        standalone = Standalone.start(
+                new StandaloneConfigLoader()
+                        .load(null, new StandaloneConfigLoader.Flags(dir.resolve("data"), 0, 0, false)),
+                Map.of("LOGPIPE_API_KEY", KEY),
+                Clock.systemUTC());
         browser = new Browser();
     }
 
@@ -47,7 +50,8 @@ class SignInBrowserTest {
         var d = browser.driver;
         d.get(standalone.baseUrl() + "/");
         var wait = browser.waitUpTo(Duration.ofSeconds(15));
-        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("signin-key"))).sendKeys("not-a-key-of-anyone");
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("signin-key")))
+                .sendKeys("not-a-key-of-anyone");
         d.findElement(By.id("signin-submit")).click();
         wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("signin-error")));
         assertThat(d.findElement(By.id("signin-error")).getText()).contains("refused");
@@ -65,6 +69,7 @@ class SignInBrowserTest {
         wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("app")));
         d.findElement(By.id("signout")).click();
         wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("signin-key")));
-        assertThat(d.executeScript("return sessionStorage.getItem('logpipe.apiKey')")).isNull();
+        assertThat(d.executeScript("return sessionStorage.getItem('logpipe.apiKey')"))
+                .isNull();
     }
 }

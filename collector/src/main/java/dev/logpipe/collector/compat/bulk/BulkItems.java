@@ -1,6 +1,7 @@
 package dev.logpipe.collector.compat.bulk;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,10 +23,10 @@ final class BulkItems {
     void add(String action, String indexOrNull, String id) {
         String index = indexOrNull == null ? "" : indexOrNull;
         if (size == packed.length) {
-            packed = java.util.Arrays.copyOf(packed, size * 2);
-            ids = java.util.Arrays.copyOf(ids, size * 2);
+            packed = Arrays.copyOf(packed, size * 2);
+            ids = Arrays.copyOf(ids, size * 2);
         }
-        int a = java.util.Arrays.asList(ACTIONS).indexOf(action);
+        int a = Arrays.asList(ACTIONS).indexOf(action);
         Integer i = indexIds.get(index);
         if (i == null) {
             i = indexNames.size();

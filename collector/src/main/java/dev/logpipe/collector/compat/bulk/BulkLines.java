@@ -9,7 +9,7 @@ import dev.logpipe.collector.ingest.LineReader;
 import dev.logpipe.collector.ingest.RecordLines;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.function.LongPredicate;
 
@@ -23,6 +23,7 @@ import java.util.function.LongPredicate;
 final class BulkLines implements RecordLines {
     /** A document's tree holds up to this many times its length (Jackson nodes), besides the line itself. */
     static final int TREE_FACTOR = 32;
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final LineReader lines;
@@ -35,8 +36,8 @@ final class BulkLines implements RecordLines {
     private String refused;
 
     BulkLines(InputStream in, int maxRecordBytes, LongPredicate mayHold, String defaultIndex, BulkItems items) {
-        this.lines = new LineReader(in, maxRecordBytes, capacity -> mayHold.test(
-                LineReader.CHUNK + capacity + items.heldBytes()));
+        this.lines = new LineReader(
+                in, maxRecordBytes, capacity -> mayHold.test(LineReader.CHUNK + capacity + items.heldBytes()));
         this.defaultIndex = defaultIndex;
         this.mayHold = mayHold;
         this.items = items;
@@ -79,8 +80,9 @@ final class BulkLines implements RecordLines {
                 items.add(type, index, id);
                 refuse("delete is not supported: logpipe records are immutable (retention removes them)", lines);
             }
-            default -> throw malformed(actionLine, "unknown action [" + type + "], expected index, create, "
-                    + "delete or update");
+            default ->
+                throw malformed(
+                        actionLine, "unknown action [" + type + "], expected index, create, " + "delete or update");
         }
         return true;
     }
@@ -101,7 +103,9 @@ final class BulkLines implements RecordLines {
         } catch (IOException e) {
             throw malformed(line, "the action line is not JSON: " + firstLine(e));
         }
-        if (!(n instanceof ObjectNode o) || o.size() != 1 || !o.elements().next().isObject()) {
+        if (!(n instanceof ObjectNode o)
+                || o.size() != 1
+                || !o.elements().next().isObject()) {
             throw malformed(line, "expected one action {\"index\"|\"create\"|\"delete\"|\"update\": {...}}");
         }
         return o.fields().next();
@@ -132,7 +136,7 @@ final class BulkLines implements RecordLines {
 
     private void refuse(String reason, LineReader raw) {
         refused = reason;
-        set(java.util.Arrays.copyOfRange(raw.array(), raw.offset(), raw.offset() + raw.length()));
+        set(Arrays.copyOfRange(raw.array(), raw.offset(), raw.offset() + raw.length()));
     }
 
     private void set(byte[] line) {

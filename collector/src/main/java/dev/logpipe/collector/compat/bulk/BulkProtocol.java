@@ -1,7 +1,7 @@
 package dev.logpipe.collector.compat.bulk;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import dev.logpipe.collector.ingest.IngestHandler.Answer;
 import dev.logpipe.collector.ingest.IngestResult;
 import dev.logpipe.collector.ingest.IngestRun;
@@ -54,8 +54,12 @@ public final class BulkProtocol implements Protocol {
     @Override
     public Answer answer(IngestRun.Outcome outcome, int status, String reason, long retryAfterSeconds) {
         if (reason != null) {
-            return error(status, reason + "; the items before item " + outcome.stoppedAtLine() + " were taken, a resend "
-                    + "of the whole request is de-duplicated", retryAfterSeconds, false);
+            return error(
+                    status,
+                    reason + "; the items before item " + outcome.stoppedAtLine() + " were taken, a resend "
+                            + "of the whole request is de-duplicated",
+                    retryAfterSeconds,
+                    false);
         }
         IngestResult result = outcome.result();
         Map<Integer, IngestResult.DeadLetter> listed = new HashMap<>();
@@ -98,13 +102,20 @@ public final class BulkProtocol implements Protocol {
             int status = dead == IngestResult.Reason.RECORD_TOO_LARGE ? 413 : 400;
             g.writeNumberField("status", status);
             g.writeObjectFieldStart("error");
-            g.writeStringField("type", switch (dead) {
-                case RECORD_TOO_LARGE -> "content_too_long_exception";
-                case REDACTION_FAIL_CLOSED -> "redaction_fail_closed_exception";
-                case SCHEMA_INVALID -> "document_parsing_exception";
-            });
-            g.writeStringField("reason", dead.name() + ": " + (detail != null ? detail.detail()
-                    : "dead-lettered (the reasons of the first " + IngestResult.MAX_ERRORS + " are listed)"));
+            g.writeStringField(
+                    "type",
+                    switch (dead) {
+                        case RECORD_TOO_LARGE -> "content_too_long_exception";
+                        case REDACTION_FAIL_CLOSED -> "redaction_fail_closed_exception";
+                        case SCHEMA_INVALID -> "document_parsing_exception";
+                    });
+            g.writeStringField(
+                    "reason",
+                    dead.name() + ": "
+                            + (detail != null
+                                    ? detail.detail()
+                                    : "dead-lettered (the reasons of the first " + IngestResult.MAX_ERRORS
+                                            + " are listed)"));
             g.writeEndObject();
         }
         g.writeEndObject();

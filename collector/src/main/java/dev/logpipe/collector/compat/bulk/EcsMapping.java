@@ -18,8 +18,7 @@ import java.util.Map;
 final class EcsMapping {
     static final String INDEX_FIELD = "elasticsearch.index";
 
-    private EcsMapping() {
-    }
+    private EcsMapping() {}
 
     /** The record line, or throws {@link IllegalArgumentException} with why the document cannot be one. */
     static byte[] toLine(ObjectNode doc, String index, String id) {

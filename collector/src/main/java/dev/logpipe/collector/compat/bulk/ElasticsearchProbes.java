@@ -12,12 +12,12 @@ import java.util.regex.Pattern;
 public final class ElasticsearchProbes {
     /** The version reported: 8.x, which Fluent Bit, Vector, Filebeat 8, Logstash 8 and the Java client accept. */
     public static final String VERSION = "8.19.0";
+
     private static final Pattern MANAGED = Pattern.compile(
             "/_(index_template|template|component_template|ilm|ingest|data_stream|alias|aliases|security)(/.*)?"
                     + "|/[^_/][^/]*(/_(mapping|settings|alias|aliases)(/.*)?)?");
 
-    private ElasticsearchProbes() {
-    }
+    private ElasticsearchProbes() {}
 
     /** The answer to {@code method path}, or null when it is not a probe. */
     public static Answer answer(String method, String path) {
@@ -29,7 +29,10 @@ public final class ElasticsearchProbes {
                     "minimum_wire_compatibility_version":"7.17.0","minimum_index_compatibility_version":"7.0.0"},\
                     "tagline":"You Know, for Search"}""".formatted(VERSION));
         }
-        if (!"GET".equals(method) && !"HEAD".equals(method) && !"PUT".equals(method) && !"POST".equals(method)
+        if (!"GET".equals(method)
+                && !"HEAD".equals(method)
+                && !"PUT".equals(method)
+                && !"POST".equals(method)
                 && !"DELETE".equals(method)) {
             return null;
         }

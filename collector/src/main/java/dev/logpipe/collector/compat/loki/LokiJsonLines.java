@@ -8,6 +8,7 @@ import dev.logpipe.collector.compat.WholeBody;
 import java.io.IOException;
 import java.io.InputStream;
 import java.math.BigInteger;
+import java.time.DateTimeException;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -33,8 +34,8 @@ final class LokiJsonLines extends DecodedLines {
     }
 
     static LokiJsonLines open(InputStream in, int maxRecordBytes, LongPredicate mayHold) throws IOException {
-        return new LokiJsonLines(new JsonSlices(WholeBody.read(in, mayHold), mayHold, "a Loki push request"),
-                maxRecordBytes);
+        return new LokiJsonLines(
+                new JsonSlices(WholeBody.read(in, mayHold), mayHold, "a Loki push request"), maxRecordBytes);
     }
 
     @Override
@@ -83,11 +84,14 @@ final class LokiJsonLines extends DecodedLines {
         }
         Map<String, String> metadata = new LinkedHashMap<>();
         if (a.size() > 2 && a.get(2).isObject()) {
-            a.get(2).fields().forEachRemaining(e -> metadata.put(e.getKey(), e.getValue().asText()));
+            a.get(2)
+                    .fields()
+                    .forEachRemaining(e -> metadata.put(e.getKey(), e.getValue().asText()));
         }
         try {
-            emit(LokiMapping.toLine(labels, t[0].longValueExact(), t[1].intValue(), a.get(1).asText(), metadata));
-        } catch (ArithmeticException | java.time.DateTimeException e) {
+            emit(LokiMapping.toLine(
+                    labels, t[0].longValueExact(), t[1].intValue(), a.get(1).asText(), metadata));
+        } catch (ArithmeticException | DateTimeException e) {
             refuse("the timestamp is out of range: " + a.get(0).asText(), json.bytes(v));
         }
     }

@@ -13,10 +13,10 @@ import java.util.Map;
  * trace and span ids.
  */
 final class LokiMapping {
-    private LokiMapping() {
-    }
+    private LokiMapping() {}
 
-    static byte[] toLine(Map<String, String> labels, long seconds, int nanos, String line, Map<String, String> metadata) {
+    static byte[] toLine(
+            Map<String, String> labels, long seconds, int nanos, String line, Map<String, String> metadata) {
         RecordTree r = new RecordTree();
         r.forceMessage(line == null ? "" : line);
         if (seconds != 0 || nanos != 0) {

@@ -4,10 +4,14 @@ import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.WireFormat;
 import dev.logpipe.collector.compat.DecodedLines;
+import dev.logpipe.collector.compat.JsonSlices;
 import dev.logpipe.collector.compat.WholeBody;
 import dev.logpipe.collector.ingest.BodyException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.DateTimeException;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.LongPredicate;
@@ -46,8 +50,10 @@ final class LokiProtoLines extends DecodedLines {
             throw new BodyException(400, "the body is not a snappy block: " + e.getMessage());
         }
         if (length > maxDecodedBytes) {
-            throw new BodyException(413, "the snappy body decompresses to " + length + " bytes, more than "
-                    + "limits.max_decoded_bytes (" + maxDecodedBytes + ")");
+            throw new BodyException(
+                    413,
+                    "the snappy body decompresses to " + length + " bytes, more than " + "limits.max_decoded_bytes ("
+                            + maxDecodedBytes + ")");
         }
         if (!mayHold.test(compressed.length + length)) {
             throw WholeBody.overBound();
@@ -66,8 +72,7 @@ final class LokiProtoLines extends DecodedLines {
         return lines;
     }
 
-    private record Slice(int off, int len) {
-    }
+    private record Slice(int off, int len) {}
 
     private Slice next(CodedInputStream in, int base, int number) throws IOException {
         while (true) {
@@ -154,7 +159,7 @@ final class LokiProtoLines extends DecodedLines {
             tooLong(e.len);
             return;
         }
-        if (!mayHold.test(body.length + (long) dev.logpipe.collector.compat.JsonSlices.TREE_FACTOR * e.len)) {
+        if (!mayHold.test(body.length + (long) JsonSlices.TREE_FACTOR * e.len)) {
             throw WholeBody.overBound();
         }
         long seconds = 0;
@@ -195,24 +200,28 @@ final class LokiProtoLines extends DecodedLines {
                 }
             }
         } catch (InvalidProtocolBufferException ex) {
-            refuse("the entry is not valid protobuf: " + ex.getMessage(), ("protobuf:" + java.util.HexFormat.of()
-                    .formatHex(body, e.off, e.off + Math.min(e.len, 32 * 1024))).getBytes());
+            refuse(
+                    "the entry is not valid protobuf: " + ex.getMessage(),
+                    ("protobuf:" + HexFormat.of().formatHex(body, e.off, e.off + Math.min(e.len, 32 * 1024)))
+                            .getBytes());
             return;
         }
         if (labelProblem != null) {
-            refuse(labelProblem, (line == null ? "" : line).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            refuse(labelProblem, (line == null ? "" : line).getBytes(StandardCharsets.UTF_8));
             return;
         }
         if (nanos < 0 || nanos > 999_999_999) {
-            refuse("the entry's timestamp has nanos outside 0..999999999: " + nanos,
-                    (line == null ? "" : line).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            refuse(
+                    "the entry's timestamp has nanos outside 0..999999999: " + nanos,
+                    (line == null ? "" : line).getBytes(StandardCharsets.UTF_8));
             return;
         }
         try {
             emit(LokiMapping.toLine(labels, seconds, nanos, line, metadata));
-        } catch (java.time.DateTimeException ex) {
-            refuse("the entry's timestamp is out of range: " + seconds + " s",
-                    (line == null ? "" : line).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        } catch (DateTimeException ex) {
+            refuse(
+                    "the entry's timestamp is out of range: " + seconds + " s",
+                    (line == null ? "" : line).getBytes(StandardCharsets.UTF_8));
         }
     }
 

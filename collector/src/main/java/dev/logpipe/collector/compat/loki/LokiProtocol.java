@@ -6,6 +6,7 @@ import dev.logpipe.collector.ingest.IngestRun;
 import dev.logpipe.collector.ingest.Protocol;
 import dev.logpipe.collector.ingest.RecordLines;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 
 /**
  * {@code POST /loki/api/v1/push}: snappy protobuf ({@code application/x-protobuf}) or JSON, one record per entry.
@@ -24,7 +25,8 @@ public final class LokiProtocol implements Protocol {
 
     /** The protocol of a request's Content-Type (protobuf unless it says JSON, as Loki reads it). */
     public static LokiProtocol forContentType(String contentType, long maxDecodedBytes) {
-        boolean json = contentType != null && contentType.toLowerCase(java.util.Locale.ROOT).startsWith("application/json");
+        boolean json =
+                contentType != null && contentType.toLowerCase(Locale.ROOT).startsWith("application/json");
         return new LokiProtocol(json, maxDecodedBytes);
     }
 
@@ -40,7 +42,9 @@ public final class LokiProtocol implements Protocol {
 
     @Override
     public RecordLines.Opener format() {
-        return json ? LokiJsonLines::open : (in, max, mayHold) -> LokiProtoLines.open(in, max, maxDecodedBytes, mayHold);
+        return json
+                ? LokiJsonLines::open
+                : (in, max, mayHold) -> LokiProtoLines.open(in, max, maxDecodedBytes, mayHold);
     }
 
     @Override
@@ -53,14 +57,23 @@ public final class LokiProtocol implements Protocol {
             return new Answer(204, "text/plain; charset=utf-8", new byte[0], 0, false);
         }
         IngestResult.DeadLetter first = r.errors().get(0);
-        return refused(400, r.deadLettered() + " of " + (r.accepted() + r.deadLettered()) + " entries were rejected "
-                + "(dead-lettered; the other " + r.accepted() + " were taken); first: entry " + first.line() + ": "
-                + first.reason() + ": " + first.detail(), 0, false);
+        return refused(
+                400,
+                r.deadLettered() + " of " + (r.accepted() + r.deadLettered()) + " entries were rejected "
+                        + "(dead-lettered; the other " + r.accepted() + " were taken); first: entry " + first.line()
+                        + ": "
+                        + first.reason() + ": " + first.detail(),
+                0,
+                false);
     }
 
     @Override
     public Answer refused(int status, String reason, long retryAfterSeconds, boolean close) {
-        return new Answer(status, "text/plain; charset=utf-8", (reason + "\n").getBytes(StandardCharsets.UTF_8),
-                retryAfterSeconds, close);
+        return new Answer(
+                status,
+                "text/plain; charset=utf-8",
+                (reason + "\n").getBytes(StandardCharsets.UTF_8),
+                retryAfterSeconds,
+                close);
     }
 }

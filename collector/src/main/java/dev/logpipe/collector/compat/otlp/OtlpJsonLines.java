@@ -10,6 +10,8 @@ import dev.logpipe.collector.compat.JsonSlices;
 import dev.logpipe.collector.compat.RecordTree;
 import dev.logpipe.collector.compat.WholeBody;
 import java.io.IOException;
+import java.io.InputStream;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.Map;
@@ -124,11 +126,35 @@ final class OtlpJsonLines extends DecodedLines {
         if (n.isNumber()) {
             return n.asLong();
         }
-        String[] names = {"UNSPECIFIED", "TRACE", "TRACE2", "TRACE3", "TRACE4", "DEBUG", "DEBUG2", "DEBUG3", "DEBUG4",
-            "INFO", "INFO2", "INFO3", "INFO4", "WARN", "WARN2", "WARN3", "WARN4", "ERROR", "ERROR2", "ERROR3",
-            "ERROR4", "FATAL", "FATAL2", "FATAL3", "FATAL4"};
+        String[] names = {
+            "UNSPECIFIED",
+            "TRACE",
+            "TRACE2",
+            "TRACE3",
+            "TRACE4",
+            "DEBUG",
+            "DEBUG2",
+            "DEBUG3",
+            "DEBUG4",
+            "INFO",
+            "INFO2",
+            "INFO3",
+            "INFO4",
+            "WARN",
+            "WARN2",
+            "WARN3",
+            "WARN4",
+            "ERROR",
+            "ERROR2",
+            "ERROR3",
+            "ERROR4",
+            "FATAL",
+            "FATAL2",
+            "FATAL3",
+            "FATAL4"
+        };
         String s = n.asText().replace("SEVERITY_NUMBER_", "");
-        return java.util.Arrays.asList(names).indexOf(s) < 0 ? 0 : java.util.Arrays.asList(names).indexOf(s);
+        return Arrays.asList(names).indexOf(s) < 0 ? 0 : Arrays.asList(names).indexOf(s);
     }
 
     private static byte[] id(JsonNode n) {
@@ -196,7 +222,7 @@ final class OtlpJsonLines extends DecodedLines {
         return json.body().length;
     }
 
-    static OtlpJsonLines open(java.io.InputStream in, int maxRecordBytes, LongPredicate mayHold) throws IOException {
+    static OtlpJsonLines open(InputStream in, int maxRecordBytes, LongPredicate mayHold) throws IOException {
         return new OtlpJsonLines(WholeBody.read(in, mayHold), maxRecordBytes, mayHold);
     }
 }

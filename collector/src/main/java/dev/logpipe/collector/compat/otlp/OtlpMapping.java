@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.logpipe.collector.compat.RecordTree;
 import java.time.Instant;
+import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.Map;
 
@@ -16,8 +17,7 @@ import java.util.Map;
  * its JSON); the record's attributes are fields under their own names.
  */
 final class OtlpMapping {
-    private OtlpMapping() {
-    }
+    private OtlpMapping() {}
 
     /** The level of an OTLP severity number (1-24); null for 0 (unspecified) or out of range. */
     static String level(long severityNumber) {
@@ -59,8 +59,8 @@ final class OtlpMapping {
     static void times(RecordTree r, long timeUnixNano, long observedUnixNano) {
         long t = timeUnixNano != 0 ? timeUnixNano : observedUnixNano;
         if (t != 0) {
-            r.eventTime(Instant.ofEpochSecond(Long.divideUnsigned(t, 1_000_000_000L),
-                    Long.remainderUnsigned(t, 1_000_000_000L)));
+            r.eventTime(Instant.ofEpochSecond(
+                    Long.divideUnsigned(t, 1_000_000_000L), Long.remainderUnsigned(t, 1_000_000_000L)));
         }
     }
 
@@ -101,6 +101,6 @@ final class OtlpMapping {
         for (byte b : id) {
             zero &= b == 0;
         }
-        return zero ? null : java.util.HexFormat.of().formatHex(id);
+        return zero ? null : HexFormat.of().formatHex(id);
     }
 }

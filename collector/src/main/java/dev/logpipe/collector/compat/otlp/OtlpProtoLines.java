@@ -13,6 +13,10 @@ import dev.logpipe.collector.compat.RecordTree;
 import dev.logpipe.collector.compat.WholeBody;
 import dev.logpipe.collector.ingest.BodyException;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.HexFormat;
 import java.util.function.LongPredicate;
 
 /**
@@ -44,15 +48,14 @@ final class OtlpProtoLines extends DecodedLines {
         try {
             checkFraming();
         } catch (IOException e) {
-            throw new BodyException(400, "the body is not a valid OTLP ExportLogsServiceRequest (protobuf): "
-                    + e.getMessage());
+            throw new BodyException(
+                    400, "the body is not a valid OTLP ExportLogsServiceRequest (protobuf): " + e.getMessage());
         }
         this.top = CodedInputStream.newInstance(body);
     }
 
     /** A length-delimited field's bytes: {@code [off, off + len)} of the body. */
-    private record Slice(int off, int len) {
-    }
+    private record Slice(int off, int len) {}
 
     /** The next field {@code number} (length-delimited) of {@code in}, skipping the others; null at the end. */
     private Slice next(CodedInputStream in, int base, int number) throws IOException {
@@ -219,8 +222,7 @@ final class OtlpProtoLines extends DecodedLines {
 
     private byte[] hexOf(Slice s) {
         int n = Math.min(s.len, 32 * 1024);
-        return ("protobuf:" + java.util.HexFormat.of().formatHex(body, s.off, s.off + n))
-                .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        return ("protobuf:" + HexFormat.of().formatHex(body, s.off, s.off + n)).getBytes(StandardCharsets.US_ASCII);
     }
 
     private static void keyValue(CodedInputStream in, ObjectNode into, int depth) throws IOException {
@@ -274,7 +276,7 @@ final class OtlpProtoLines extends DecodedLines {
                     }
                     v = o;
                 }
-                case 7 -> v = NODES.textNode(java.util.Base64.getEncoder().encodeToString(in.readByteArray()));
+                case 7 -> v = NODES.textNode(Base64.getEncoder().encodeToString(in.readByteArray()));
                 default -> in.skipField(tag);
             }
         }
@@ -286,8 +288,7 @@ final class OtlpProtoLines extends DecodedLines {
         return body.length;
     }
 
-    static OtlpProtoLines open(java.io.InputStream in, int maxRecordBytes, LongPredicate mayHold)
-            throws IOException {
+    static OtlpProtoLines open(InputStream in, int maxRecordBytes, LongPredicate mayHold) throws IOException {
         return new OtlpProtoLines(WholeBody.read(in, mayHold), maxRecordBytes, mayHold);
     }
 }

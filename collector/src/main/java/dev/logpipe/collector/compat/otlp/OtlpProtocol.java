@@ -11,6 +11,7 @@ import dev.logpipe.collector.ingest.RecordLines;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Locale;
 
 /**
  * {@code POST /v1/logs} (OTLP/HTTP, protobuf or JSON by Content-Type): one record per LogRecord. A complete request
@@ -22,6 +23,7 @@ import java.io.UncheckedIOException;
 public final class OtlpProtocol implements Protocol {
     /** The Content-Types of OTLP/HTTP. */
     public static final String PROTOBUF = "application/x-protobuf";
+
     public static final String JSON_TYPE = "application/json";
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -33,7 +35,7 @@ public final class OtlpProtocol implements Protocol {
 
     /** The protocol of a request's Content-Type, or null when OTLP/HTTP has no such encoding. */
     public static OtlpProtocol forContentType(String contentType) {
-        String t = contentType == null ? "" : contentType.toLowerCase(java.util.Locale.ROOT);
+        String t = contentType == null ? "" : contentType.toLowerCase(Locale.ROOT);
         if (t.startsWith(PROTOBUF)) {
             return new OtlpProtocol(false);
         }
@@ -65,24 +67,37 @@ public final class OtlpProtocol implements Protocol {
         }
         IngestResult result = outcome.result();
         long rejected = result.deadLettered();
-        String message = rejected == 0 ? "" : rejected + " log records were rejected (dead-lettered); the first: "
-                + (result.errors().isEmpty() ? "" : "record " + result.errors().get(0).line() + ": "
-                + result.errors().get(0).reason() + ": " + result.errors().get(0).detail());
+        String message = rejected == 0
+                ? ""
+                : rejected + " log records were rejected (dead-lettered); the first: "
+                        + (result.errors().isEmpty()
+                                ? ""
+                                : "record " + result.errors().get(0).line() + ": "
+                                        + result.errors().get(0).reason() + ": "
+                                        + result.errors().get(0).detail());
         if (json) {
             ObjectNode n = JSON.createObjectNode();
             if (rejected > 0) {
-                n.putObject("partialSuccess").put("rejectedLogRecords", Long.toString(rejected))
+                n.putObject("partialSuccess")
+                        .put("rejectedLogRecords", Long.toString(rejected))
                         .put("errorMessage", message);
             }
             return Answer.json(200, n.toString(), 0, false);
         }
-        return new Answer(200, PROTOBUF, rejected == 0 ? new byte[0] : proto(out -> {
-            byte[] partial = proto(p -> {
-                p.writeInt64(1, rejected);
-                p.writeString(2, message);
-            });
-            out.writeByteArray(1, partial);
-        }), 0, false);
+        return new Answer(
+                200,
+                PROTOBUF,
+                rejected == 0
+                        ? new byte[0]
+                        : proto(out -> {
+                            byte[] partial = proto(p -> {
+                                p.writeInt64(1, rejected);
+                                p.writeString(2, message);
+                            });
+                            out.writeByteArray(1, partial);
+                        }),
+                0,
+                false);
     }
 
     @Override
@@ -99,10 +114,15 @@ public final class OtlpProtocol implements Protocol {
             ObjectNode n = JSON.createObjectNode().put("code", code).put("message", reason);
             return Answer.json(status, n.toString(), retryAfterSeconds, close);
         }
-        return new Answer(status, PROTOBUF, proto(out -> {
-            out.writeInt32(1, code);
-            out.writeString(2, reason);
-        }), retryAfterSeconds, close);
+        return new Answer(
+                status,
+                PROTOBUF,
+                proto(out -> {
+                    out.writeInt32(1, code);
+                    out.writeString(2, reason);
+                }),
+                retryAfterSeconds,
+                close);
     }
 
     private interface Writer {

@@ -21,15 +21,22 @@ public record SyslogConfig(List<Listener> listeners) {
 
     public static final SyslogConfig NONE = new SyslogConfig(List.of());
 
-    public enum Transport { TCP, UDP }
+    public enum Transport {
+        TCP,
+        UDP
+    }
 
     /**
      * @param tenant null: the client certificate's tenant (TLS with a trust store)
      * @param tls    null: plain TCP (always null for UDP)
      */
-    public record Listener(Transport transport, InetSocketAddress listen, String tenant, CollectorConfig.Tls tls,
-                           int maxConnections, int maxMessageBytes) {
-    }
+    public record Listener(
+            Transport transport,
+            InetSocketAddress listen,
+            String tenant,
+            CollectorConfig.Tls tls,
+            int maxConnections,
+            int maxMessageBytes) {}
 
     /** Parses the {@code syslog} node; every key is validated by its path. */
     public static SyslogConfig parse(ConfigNode syslog, Path base, List<CollectorConfig.Tenant> tenants)
@@ -71,18 +78,20 @@ public record SyslogConfig(List<Listener> listeners) {
         String keystorePassword = secret(t, "keystore_password");
         Path truststore = t.path("truststore", base, null);
         String truststorePassword = truststore == null ? null : secret(t, "truststore_password");
-        CollectorConfig.ClientAuth auth = t.choice("client_auth", CollectorConfig.ClientAuth.class,
+        CollectorConfig.ClientAuth auth = t.choice(
+                "client_auth",
+                CollectorConfig.ClientAuth.class,
                 truststore == null ? CollectorConfig.ClientAuth.NONE : CollectorConfig.ClientAuth.WANT);
         t.rejectUnknownKeys();
         for (Path p : truststore == null ? List.of(keystore) : List.of(keystore, truststore)) {
             if (!Files.isReadable(p)) {
-                throw new ConfigException(t.keyPath(p == keystore ? "keystore" : "truststore") + ": " + p
-                        + " is not a readable file");
+                throw new ConfigException(
+                        t.keyPath(p == keystore ? "keystore" : "truststore") + ": " + p + " is not a readable file");
             }
         }
         if (auth != CollectorConfig.ClientAuth.NONE && truststore == null) {
-            throw new ConfigException(t.keyPath("client_auth") + ": " + auth.name().toLowerCase(Locale.ROOT)
-                    + " needs a truststore");
+            throw new ConfigException(
+                    t.keyPath("client_auth") + ": " + auth.name().toLowerCase(Locale.ROOT) + " needs a truststore");
         }
         return new CollectorConfig.Tls(keystore, keystorePassword, truststore, truststorePassword, auth);
     }

@@ -16,6 +16,7 @@ import java.net.SocketTimeoutException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -46,8 +47,12 @@ public final class SyslogListeners implements AutoCloseable {
     private final Map<Integer, InetSocketAddress> bound = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
-    public SyslogListeners(List<CollectorConfig.Tenant> tenants, ApiKeys keys, IngestHandler ingest,
-                           CollectorMetrics metrics, Clock clock) {
+    public SyslogListeners(
+            List<CollectorConfig.Tenant> tenants,
+            ApiKeys keys,
+            IngestHandler ingest,
+            CollectorMetrics metrics,
+            Clock clock) {
         this.tenants = tenants;
         this.keys = keys;
         this.ingest = ingest;
@@ -71,9 +76,12 @@ public final class SyslogListeners implements AutoCloseable {
                 bound.put(i, (InetSocketAddress) server.getLocalSocketAddress());
                 thread("syslog-tcp-" + i, () -> accept(l, server));
             }
-            log.info("syslog listener ready protocol={} listen={} tenant={} tls={}",
-                    l.transport().name().toLowerCase(java.util.Locale.ROOT), bound.get(i),
-                    l.tenant() == null ? "(client certificate)" : l.tenant(), l.tls() != null);
+            log.info(
+                    "syslog listener ready protocol={} listen={} tenant={} tls={}",
+                    l.transport().name().toLowerCase(Locale.ROOT),
+                    bound.get(i),
+                    l.tenant() == null ? "(client certificate)" : l.tenant(),
+                    l.tls() != null);
         }
     }
 
@@ -110,15 +118,17 @@ public final class SyslogListeners implements AutoCloseable {
                 continue;
             }
             connections.add(s);
-            Thread t = new Thread(() -> {
-                try {
-                    connection(l, s);
-                } finally {
-                    connections.remove(s);
-                    closeQuietly(s);
-                    slots.release();
-                }
-            }, "syslog-conn-" + s.getRemoteSocketAddress());
+            Thread t = new Thread(
+                    () -> {
+                        try {
+                            connection(l, s);
+                        } finally {
+                            connections.remove(s);
+                            closeQuietly(s);
+                            slots.release();
+                        }
+                    },
+                    "syslog-conn-" + s.getRemoteSocketAddress());
             t.setDaemon(true);
             t.start();
         }
@@ -127,11 +137,12 @@ public final class SyslogListeners implements AutoCloseable {
     private void connection(SyslogConfig.Listener l, Socket s) {
         String address = s.getInetAddress().getHostAddress();
         try {
-            CollectorConfig.Tenant tenant = l.tenant() != null ? tenant(l.tenant())
-                    : keys.authenticate(null, TlsSockets.peerSubject(s));
+            CollectorConfig.Tenant tenant =
+                    l.tenant() != null ? tenant(l.tenant()) : keys.authenticate(null, TlsSockets.peerSubject(s));
             if (tenant == null) {
                 metrics.syslogDropped("unknown_certificate", 0);
-                log.warn("syslog connection from {} refused: its certificate maps to no tenant (cert_subjects)",
+                log.warn(
+                        "syslog connection from {} refused: its certificate maps to no tenant (cert_subjects)",
                         address);
                 return;
             }

@@ -17,15 +17,37 @@ import java.util.Locale;
  * proc id, msg id and structured data are fields. A message without a valid {@code <PRI>} is refused.
  */
 final class SyslogParser {
-    private static final String[] FACILITIES = {"kern", "user", "mail", "daemon", "auth", "syslog", "lpr", "news",
-        "uucp", "cron", "authpriv", "ftp", "ntp", "security", "console", "solaris-cron", "local0", "local1", "local2",
-        "local3", "local4", "local5", "local6", "local7"};
+    private static final String[] FACILITIES = {
+        "kern",
+        "user",
+        "mail",
+        "daemon",
+        "auth",
+        "syslog",
+        "lpr",
+        "news",
+        "uucp",
+        "cron",
+        "authpriv",
+        "ftp",
+        "ntp",
+        "security",
+        "console",
+        "solaris-cron",
+        "local0",
+        "local1",
+        "local2",
+        "local3",
+        "local4",
+        "local5",
+        "local6",
+        "local7"
+    };
     private static final String[] LEVELS = {"FATAL", "FATAL", "FATAL", "ERROR", "WARN", "INFO", "INFO", "DEBUG"};
     private static final String[] SEVERITIES = {"emerg", "alert", "crit", "err", "warning", "notice", "info", "debug"};
     private static final DateTimeFormatter BSD = DateTimeFormatter.ofPattern("MMM d HH:mm:ss yyyy", Locale.ROOT);
 
-    private SyslogParser() {
-    }
+    private SyslogParser() {}
 
     /** The record line; {@link IllegalArgumentException} with the reason when it is not syslog. */
     static byte[] toLine(byte[] frame, Instant now) {

@@ -6,9 +6,11 @@ import dev.logpipe.collector.ingest.IngestHandler.Answer;
 import dev.logpipe.collector.ingest.IngestRun;
 import dev.logpipe.collector.ingest.Protocol;
 import dev.logpipe.collector.ingest.RecordLines;
+import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 
 /**
@@ -37,7 +39,7 @@ final class SyslogProtocol implements Protocol {
     public RecordLines.Opener format() {
         return (in, max, mayHold) -> {
             byte[] batch = WholeBody.read(in, mayHold);
-            DataInputStream data = new DataInputStream(new java.io.ByteArrayInputStream(batch));
+            DataInputStream data = new DataInputStream(new ByteArrayInputStream(batch));
             return new DecodedLines() {
                 @Override
                 protected boolean advance() throws IOException {
@@ -83,7 +85,6 @@ final class SyslogProtocol implements Protocol {
     }
 
     private static Answer text(int status, String reason, long retryAfterSeconds) {
-        return new Answer(status, "text/plain", reason.getBytes(java.nio.charset.StandardCharsets.UTF_8),
-                retryAfterSeconds, false);
+        return new Answer(status, "text/plain", reason.getBytes(StandardCharsets.UTF_8), retryAfterSeconds, false);
     }
 }

@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
@@ -19,13 +20,14 @@ import javax.security.auth.x500.X500Principal;
 
 /** TLS server sockets from PKCS12 stores (as the HTTP listener's), and the verified client certificate's subject. */
 final class TlsSockets {
-    private TlsSockets() {
-    }
+    private TlsSockets() {}
 
     static ServerSocket server(CollectorConfig.Tls tls) throws IOException {
         try {
             KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-            kmf.init(load(tls.keystore(), tls.keystorePassword()), tls.keystorePassword().toCharArray());
+            kmf.init(
+                    load(tls.keystore(), tls.keystorePassword()),
+                    tls.keystorePassword().toCharArray());
             TrustManagerFactory tmf = null;
             if (tls.truststore() != null) {
                 tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
@@ -44,8 +46,7 @@ final class TlsSockets {
         }
     }
 
-    private static KeyStore load(java.nio.file.Path file, String password) throws IOException,
-            GeneralSecurityException {
+    private static KeyStore load(Path file, String password) throws IOException, GeneralSecurityException {
         KeyStore ks = KeyStore.getInstance("PKCS12");
         try (InputStream in = Files.newInputStream(file)) {
             ks.load(in, password.toCharArray());
