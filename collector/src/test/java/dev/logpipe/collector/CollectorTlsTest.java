@@ -34,7 +34,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * TLS with client certificates (seed 003 chapter 03): certificates made with keytool (a test CA signs the
+ * TLS with client certificates (docs/collector.md, invariant I4 of docs/architecture.md): certificates made with keytool (a test CA signs the
  * server's and a client's), the tenant of a request is the one its certificate's subject maps to, whatever the
  * payload says; without a certificate an API key still works; with neither the answer is 401.
  */

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Maps a credential to its tenant: a client certificate's subject (mTLS, seed 003 chapter 03) or an API key. Only SHA-256 hashes are held (the configuration never contains a key), so a
+ * Maps a credential to its tenant: a client certificate's subject (mTLS; invariant I4, docs/architecture.md) or an API key. Only SHA-256 hashes are held (the configuration never contains a key), so a
  * presented key is hashed and looked up; the key itself is never logged or kept.
  */
 public final class ApiKeys {

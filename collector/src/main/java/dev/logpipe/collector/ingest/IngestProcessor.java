@@ -16,7 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 
 /**
- * Turns one line of an authenticated request into what is published (seed 003 chapter 03): schema validation
+ * Turns one line of an authenticated request into what is published (docs/collector.md): schema validation
  * (invalid lines are dead-lettered with the reason), the tenant from the credential (a payload value is
  * overwritten, I4), {@code observed_time} stamped now, a missing {@code record_id} derived from the tenant, the
  * line's number and its bytes (a retried request gets the same ids), a client {@code record_id} checked (length,

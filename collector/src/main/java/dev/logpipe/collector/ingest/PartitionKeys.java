@@ -4,7 +4,7 @@ import dev.logpipe.collector.config.CollectorConfig;
 import dev.logpipe.record.LogRecord;
 
 /**
- * The composite partition key of seed 003 chapter 04: a service's records spread over {@code shards} keys by a
+ * The composite partition key (docs/collector.md): a service's records spread over {@code shards} keys by a
  * hash of the instance, so one hot service fills several partitions instead of one; a high-volume tenant
  * ({@code dedicated_shards > 0}) gets keys of its own. Records of one instance share a key, so they stay in order.
  */

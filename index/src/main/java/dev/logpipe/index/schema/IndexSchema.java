@@ -17,7 +17,7 @@ public final class IndexSchema {
 
     /**
      * Newest first, then {@code record_id}: a total order inside a shard (one tenant, so record_id is unique), which
-     * makes newest-first pages and search-after cursors nearly free (NOTES-kafka-lucene.md).
+     * makes newest-first pages and search-after cursors nearly free (docs/search.md).
      */
     public static Sort indexSort() {
         return new Sort(

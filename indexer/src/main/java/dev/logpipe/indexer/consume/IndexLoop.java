@@ -37,8 +37,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The indexer's one consumer thread: poll, split, route, write, and periodically index-then-commit (seed 003 chapter
- * 05): Lucene-commit every dirty shard with the offsets, <em>then</em> commit the same offsets to Kafka. Dead letters
+ * The indexer's one consumer thread: poll, split, route, write, and periodically index-then-commit
+ * (docs/indexer.md, commit protocol): Lucene-commit every dirty shard with the offsets, <em>then</em> commit the same offsets to Kafka. Dead letters
  * are awaited before either. Retention runs here too, so no other thread ever closes a shard being written.
  *
  * <p>Splitting and decoding a poll runs on a second thread ({@code indexer-decode}) while this thread writes the

@@ -181,7 +181,8 @@ class IndexerIntakeTest {
     void indexedMeansInTheStoreBeforeItIsQueryableOrCommitted() throws Exception {
         topics("stage", 1);
         Instant t = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-        // neither a refresh nor a commit comes in the test's time: INDEXED is reached alone (seed 003 ch. 02:
+        // neither a refresh nor a commit comes in the test's time: INDEXED is reached alone (docs/architecture.md,
+        // lifecycle stages:
         // "a document exists in the store", "not yet guaranteed visible to a live query")
         try (Indexer indexer = IndexerFixture.start(
                         KAFKA.bootstrapServers(),

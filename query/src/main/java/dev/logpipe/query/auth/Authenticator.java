@@ -3,7 +3,7 @@ package dev.logpipe.query.auth;
 import java.util.Optional;
 
 /**
- * Resolves the tenant scope of a request from its {@code Authorization} header value (seed 003 chapter 08: the scope
+ * Resolves the tenant scope of a request from its {@code Authorization} header value (invariant I4, docs/architecture.md: the scope
  * comes from the credential only). Thread-safe.
  */
 public interface Authenticator {
