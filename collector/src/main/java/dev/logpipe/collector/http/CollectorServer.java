@@ -203,6 +203,16 @@ public final class CollectorServer implements AutoCloseable {
         return server.getHandler();
     }
 
+    /**
+     * Puts the collector's connection limits (idle timeout, connections per client address and in all) on a
+     * connector of another server that mounts the collector's routes ({@code logpipe standalone}'s one port).
+     */
+    public static void limitConnections(Server server, ServerConnector connector, CollectorConfig.Limits limits) {
+        connector.setIdleTimeout(limits.idleTimeout().toMillis());
+        connector.addBean(new ConnectionsPerAddress(limits.maxConnectionsPerAddress()));
+        server.addBean(new NetworkConnectionLimit(limits.maxConnections(), connector));
+    }
+
     /** The bound address (useful with port 0). */
     public InetSocketAddress address() {
         return new InetSocketAddress(

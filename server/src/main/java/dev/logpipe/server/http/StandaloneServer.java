@@ -1,5 +1,7 @@
 package dev.logpipe.server.http;
 
+import dev.logpipe.collector.config.CollectorConfig;
+import dev.logpipe.collector.http.CollectorServer;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -49,7 +51,11 @@ public final class StandaloneServer implements AutoCloseable {
     private final Server server;
     private final ServerConnector connector;
 
-    public StandaloneServer(InetSocketAddress listen, int threads, Routes routes) {
+    /**
+     * @param limits the collector's limits: their connection caps and idle timeout apply to this port, which serves
+     *               ingest as well as the UI and the query API
+     */
+    public StandaloneServer(InetSocketAddress listen, int threads, CollectorConfig.Limits limits, Routes routes) {
         QueuedThreadPool pool = new QueuedThreadPool(threads, 4);
         pool.setName("standalone-http");
         server = new Server(pool);
@@ -59,8 +65,8 @@ public final class StandaloneServer implements AutoCloseable {
         connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
         connector.setHost(listen.getHostString());
         connector.setPort(listen.getPort());
-        connector.setIdleTimeout(60_000);
         server.addConnector(connector);
+        CollectorServer.limitConnections(server, connector, limits);
         server.setStopTimeout(5_000);
         StaticFiles ui = new StaticFiles();
         server.setHandler(new Handler.Abstract() {

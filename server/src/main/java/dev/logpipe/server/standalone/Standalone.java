@@ -116,6 +116,7 @@ public final class Standalone implements AutoCloseable {
             StandaloneServer http = new StandaloneServer(
                     new InetSocketAddress(config.host(), config.port()),
                     cc.limits().maxConcurrentRequests() + 64,
+                    cc.limits(),
                     new StandaloneServer.Routes(
                             collector.handler(),
                             indexer.httpHandler(),

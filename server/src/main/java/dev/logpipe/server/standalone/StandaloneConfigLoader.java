@@ -88,6 +88,10 @@ public final class StandaloneConfigLoader {
                     + "query.limits.max_window and max_concurrent_queries for all tenants");
         }
         refuseOwned(c.indexer(), "indexer", "data_dir", "--data");
+        if (c.collector().has("syslog")) {
+            throw new ConfigException("collector.syslog: syslog listeners are not served by logpipe standalone (its "
+                    + "tenants come from DATA/keys.json); run logpipe collector with them");
+        }
         return c;
     }
 

@@ -11,12 +11,15 @@ import dev.logpipe.server.cli.LogpipeCommand;
 import dev.logpipe.server.keys.KeyStore;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -249,6 +252,47 @@ class StandaloneTest {
     }
 
     @Test
+    void theOnePortKeepsTheCollectorsConnectionCapsPerClientAddress() throws Exception {
+        Path file = dir.resolve("standalone.yaml");
+        Files.writeString(file, "collector:\n  limits:\n    max_connections_per_address: 2\n");
+        StandaloneConfig c = new StandaloneConfigLoader()
+                .load(file, new StandaloneConfigLoader.Flags(dir.resolve("data"), 0, 0, false));
+        assertThat(StandaloneConfigLoader.collector(c, "127.0.0.1:1", List.of())
+                        .limits()
+                        .maxConnectionsPerAddress())
+                .isEqualTo(2);
+        try (Standalone s = Standalone.start(
+                        c, Map.of("LOGPIPE_API_KEY", KEY, "LOGPIPE_ADMIN_KEY", ADMIN), Clock.systemUTC());
+                Socket first = new Socket("127.0.0.1", s.address().getPort());
+                Socket second = new Socket("127.0.0.1", s.address().getPort());
+                Socket third = new Socket("127.0.0.1", s.address().getPort())) {
+            // Which of the three the server accepts last is up to its acceptor: exactly one is closed at once.
+            List<Socket> open = new ArrayList<>();
+            int closed = 0;
+            for (Socket socket : List.of(first, second, third)) {
+                socket.setSoTimeout(2_000);
+                try {
+                    if (socket.getInputStream().read() == -1) {
+                        closed++;
+                    }
+                } catch (SocketTimeoutException stillOpen) {
+                    open.add(socket);
+                }
+            }
+            assertThat(closed)
+                    .as("connections beyond 2 from one address are closed")
+                    .isEqualTo(1);
+            assertThat(open).hasSize(2);
+            Socket kept = open.get(0);
+            kept.setSoTimeout(10_000);
+            kept.getOutputStream()
+                    .write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            assertThat(new String(kept.getInputStream().readNBytes(12), StandardCharsets.US_ASCII))
+                    .isEqualTo("HTTP/1.1 200");
+        }
+    }
+
+    @Test
     void configErrorsNameTheKeyPath() throws Exception {
         Path file = dir.resolve("standalone.yaml");
         Files.writeString(file, "indexer:\n  commit:\n    interval: -1s\n");
@@ -261,6 +305,10 @@ class StandaloneTest {
         assertThatThrownBy(() -> new StandaloneConfigLoader()
                         .load(file, new StandaloneConfigLoader.Flags(null, null, null, false)))
                 .hasMessageContaining("collector.listen: is set by logpipe standalone; use --port");
+        Files.writeString(file, "collector:\n  syslog:\n    listeners: []\n");
+        assertThatThrownBy(() -> new StandaloneConfigLoader()
+                        .load(file, new StandaloneConfigLoader.Flags(null, null, null, false)))
+                .hasMessageStartingWith("collector.syslog: syslog listeners are not served by logpipe standalone");
         Files.writeString(file, "colector: {}\n");
         assertThatThrownBy(() -> new StandaloneConfigLoader()
                         .load(file, new StandaloneConfigLoader.Flags(null, null, null, false)))
