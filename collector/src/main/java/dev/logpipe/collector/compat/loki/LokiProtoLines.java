@@ -5,6 +5,8 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.WireFormat;
 import dev.logpipe.collector.compat.DecodedLines;
 import dev.logpipe.collector.compat.JsonSlices;
+import dev.logpipe.collector.compat.ProtoFields;
+import dev.logpipe.collector.compat.ProtoFields.Slice;
 import dev.logpipe.collector.compat.WholeBody;
 import dev.logpipe.collector.ingest.BodyException;
 import java.io.IOException;
@@ -25,6 +27,7 @@ import org.xerial.snappy.Snappy;
  */
 final class LokiProtoLines extends DecodedLines {
     private final byte[] body;
+    private final ProtoFields fields;
     private final int maxRecordBytes;
     private final LongPredicate mayHold;
     private final CodedInputStream top;
@@ -35,6 +38,7 @@ final class LokiProtoLines extends DecodedLines {
 
     private LokiProtoLines(byte[] body, int maxRecordBytes, LongPredicate mayHold) {
         this.body = body;
+        this.fields = new ProtoFields(body);
         this.maxRecordBytes = maxRecordBytes;
         this.mayHold = mayHold;
         this.top = CodedInputStream.newInstance(body);
@@ -72,27 +76,12 @@ final class LokiProtoLines extends DecodedLines {
         return lines;
     }
 
-    private record Slice(int off, int len) {}
-
     private Slice next(CodedInputStream in, int base, int number) throws IOException {
-        while (true) {
-            int tag = in.readTag();
-            if (tag == 0) {
-                return null;
-            }
-            if (WireFormat.getTagFieldNumber(tag) == number
-                    && WireFormat.getTagWireType(tag) == WireFormat.WIRETYPE_LENGTH_DELIMITED) {
-                int len = in.readRawVarint32();
-                int off = base + in.getTotalBytesRead();
-                in.skipRawBytes(len);
-                return new Slice(off, len);
-            }
-            in.skipField(tag);
-        }
+        return fields.next(in, base, number);
     }
 
     private CodedInputStream open(Slice s) {
-        return CodedInputStream.newInstance(body, s.off, s.len);
+        return fields.open(s);
     }
 
     private void checkFraming() throws BodyException {
@@ -100,7 +89,7 @@ final class LokiProtoLines extends DecodedLines {
             CodedInputStream t = CodedInputStream.newInstance(body);
             for (Slice s; (s = next(t, 0, 1)) != null; ) {
                 CodedInputStream in = open(s);
-                while (next(in, s.off, 2) != null) {
+                while (next(in, s.off(), 2) != null) {
                     // each entry's framing is sound
                 }
             }
@@ -134,7 +123,7 @@ final class LokiProtoLines extends DecodedLines {
                     labelProblem = ex.getMessage();
                 }
                 stream = open(s);
-                streamBase = s.off;
+                streamBase = s.off();
             }
         } catch (InvalidProtocolBufferException e) {
             throw new BodyException(400, "the body is not a valid Loki PushRequest: " + e.getMessage());
@@ -155,11 +144,11 @@ final class LokiProtoLines extends DecodedLines {
     }
 
     private void entry(Slice e) throws IOException {
-        if (e.len > maxRecordBytes) {
-            tooLong(e.len);
+        if (e.len() > maxRecordBytes) {
+            tooLong(e.len());
             return;
         }
-        if (!mayHold.test(body.length + (long) JsonSlices.TREE_FACTOR * e.len)) {
+        if (!mayHold.test(body.length + (long) JsonSlices.TREE_FACTOR * e.len())) {
             throw WholeBody.overBound();
         }
         long seconds = 0;
@@ -202,7 +191,7 @@ final class LokiProtoLines extends DecodedLines {
         } catch (InvalidProtocolBufferException ex) {
             refuse(
                     "the entry is not valid protobuf: " + ex.getMessage(),
-                    ("protobuf:" + HexFormat.of().formatHex(body, e.off, e.off + Math.min(e.len, 32 * 1024)))
+                    ("protobuf:" + HexFormat.of().formatHex(body, e.off(), e.off() + Math.min(e.len(), 32 * 1024)))
                             .getBytes());
             return;
         }

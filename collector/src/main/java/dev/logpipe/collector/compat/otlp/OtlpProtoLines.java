@@ -9,6 +9,8 @@ import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.WireFormat;
 import dev.logpipe.collector.compat.DecodedLines;
+import dev.logpipe.collector.compat.ProtoFields;
+import dev.logpipe.collector.compat.ProtoFields.Slice;
 import dev.logpipe.collector.compat.RecordTree;
 import dev.logpipe.collector.compat.WholeBody;
 import dev.logpipe.collector.ingest.BodyException;
@@ -32,6 +34,7 @@ final class OtlpProtoLines extends DecodedLines {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final byte[] body;
+    private final ProtoFields fields;
     private final int maxRecordBytes;
     private final LongPredicate mayHold;
     private final CodedInputStream top;
@@ -43,6 +46,7 @@ final class OtlpProtoLines extends DecodedLines {
 
     OtlpProtoLines(byte[] body, int maxRecordBytes, LongPredicate mayHold) throws BodyException {
         this.body = body;
+        this.fields = new ProtoFields(body);
         this.maxRecordBytes = maxRecordBytes;
         this.mayHold = mayHold;
         try {
@@ -54,41 +58,21 @@ final class OtlpProtoLines extends DecodedLines {
         this.top = CodedInputStream.newInstance(body);
     }
 
-    /** A length-delimited field's bytes: {@code [off, off + len)} of the body. */
-    private record Slice(int off, int len) {}
-
-    /** The next field {@code number} (length-delimited) of {@code in}, skipping the others; null at the end. */
     private Slice next(CodedInputStream in, int base, int number) throws IOException {
-        while (true) {
-            int tag = in.readTag();
-            if (tag == 0) {
-                return null;
-            }
-            if (WireFormat.getTagFieldNumber(tag) == number
-                    && WireFormat.getTagWireType(tag) == WireFormat.WIRETYPE_LENGTH_DELIMITED) {
-                int len = in.readRawVarint32();
-                int off = base + in.getTotalBytesRead();
-                if (len < 0 || off + len > body.length) {
-                    throw new InvalidProtocolBufferException("a length-delimited field runs past the end of the body");
-                }
-                in.skipRawBytes(len);
-                return new Slice(off, len);
-            }
-            in.skipField(tag);
-        }
+        return fields.next(in, base, number);
     }
 
     private CodedInputStream open(Slice s) {
-        return CodedInputStream.newInstance(body, s.off, s.len);
+        return fields.open(s);
     }
 
     private void checkFraming() throws IOException {
         CodedInputStream t = CodedInputStream.newInstance(body);
         for (Slice rl; (rl = next(t, 0, 1)) != null; ) {
             CodedInputStream r = open(rl);
-            for (Slice sl; (sl = next(r, rl.off, 2)) != null; ) {
+            for (Slice sl; (sl = next(r, rl.off(), 2)) != null; ) {
                 CodedInputStream s = open(sl);
-                while (next(s, sl.off, 2) != null) {
+                while (next(s, sl.off(), 2) != null) {
                     // each log record's framing is sound
                 }
             }
@@ -131,23 +115,23 @@ final class OtlpProtoLines extends DecodedLines {
 
     private void openResource(Slice rl) throws IOException {
         resource = null;
-        Slice res = next(open(rl), rl.off, 1);
+        Slice res = next(open(rl), rl.off(), 1);
         if (res != null) {
-            reserve(res.len);
+            reserve(res.len());
             resource = NODES.objectNode();
             CodedInputStream in = open(res);
-            for (Slice kv; (kv = next(in, res.off, 1)) != null; ) {
+            for (Slice kv; (kv = next(in, res.off(), 1)) != null; ) {
                 keyValue(open(kv), resource, 0);
             }
         }
         resourceLogs = open(rl);
-        resourceBase = rl.off;
+        resourceBase = rl.off();
     }
 
     private void openScope(Slice sl) throws IOException {
         scopeName = null;
         scopeVersion = null;
-        Slice scope = next(open(sl), sl.off, 1);
+        Slice scope = next(open(sl), sl.off(), 1);
         if (scope != null) {
             CodedInputStream in = open(scope);
             for (int tag; (tag = in.readTag()) != 0; ) {
@@ -159,7 +143,7 @@ final class OtlpProtoLines extends DecodedLines {
             }
         }
         scopeLogs = open(sl);
-        scopeBase = sl.off;
+        scopeBase = sl.off();
     }
 
     private void reserve(int len) throws BodyException {
@@ -169,11 +153,11 @@ final class OtlpProtoLines extends DecodedLines {
     }
 
     private void record(Slice lr) throws IOException {
-        if (lr.len > maxRecordBytes) {
-            tooLong(lr.len);
+        if (lr.len() > maxRecordBytes) {
+            tooLong(lr.len());
             return;
         }
-        reserve(lr.len);
+        reserve(lr.len());
         RecordTree r = new RecordTree();
         long time = 0;
         long observed = 0;
@@ -221,8 +205,8 @@ final class OtlpProtoLines extends DecodedLines {
     }
 
     private byte[] hexOf(Slice s) {
-        int n = Math.min(s.len, 32 * 1024);
-        return ("protobuf:" + HexFormat.of().formatHex(body, s.off, s.off + n)).getBytes(StandardCharsets.US_ASCII);
+        int n = Math.min(s.len(), 32 * 1024);
+        return ("protobuf:" + HexFormat.of().formatHex(body, s.off(), s.off() + n)).getBytes(StandardCharsets.US_ASCII);
     }
 
     private static void keyValue(CodedInputStream in, ObjectNode into, int depth) throws IOException {
