@@ -1,6 +1,6 @@
 package dev.logpipe.bench;
 
-import dev.logpipe.broker.BrokerProcess;
+import dev.logpipe.broker.testing.BrokerProcess;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;

@@ -2,7 +2,7 @@ package dev.logpipe.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.logpipe.broker.BrokerProcess;
+import dev.logpipe.broker.testing.BrokerProcess;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;

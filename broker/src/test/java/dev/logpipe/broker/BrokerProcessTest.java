@@ -2,6 +2,7 @@ package dev.logpipe.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.logpipe.broker.testing.BrokerProcess;
 import dev.logpipe.broker.testing.TopicContents;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.logpipe.broker.BrokerProcess;
+import dev.logpipe.broker.testing.BrokerProcess;
 import dev.logpipe.broker.testing.TopicContents;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;

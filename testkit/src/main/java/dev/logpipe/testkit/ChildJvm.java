@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.StringJoiner;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.core.ConditionTimeoutException;
 
@@ -67,7 +68,7 @@ public final class ChildJvm implements AutoCloseable {
         command.addAll(FAST_START_FLAGS);
         command.addAll(jvmFlags);
         command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
+        command.add(absoluteClassPath()); // the child runs in workDir: relative entries would not resolve there
         command.add(mainClass);
         command.addAll(args);
         Path out = workDir.resolve(outputName + ".stdout");
@@ -82,6 +83,14 @@ public final class ChildJvm implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + command, e);
         }
+    }
+
+    private static String absoluteClassPath() {
+        StringJoiner joined = new StringJoiner(File.pathSeparator);
+        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            joined.add(entry.isEmpty() ? entry : Path.of(entry).toAbsolutePath().toString());
+        }
+        return joined.toString();
     }
 
     private static File nullDevice() {
@@ -107,24 +116,33 @@ public final class ChildJvm implements AutoCloseable {
 
     /** Waits until standard error contains {@code text}; fails (with the whole stderr) if the child exits first. */
     public String awaitStderr(String text, Duration timeout) {
+        return awaitOutput("stderr", stderr, text, timeout);
+    }
+
+    /** Waits until standard output contains {@code text}; fails (with the whole stderr) if the child exits first. */
+    public String awaitStdout(String text, Duration timeout) {
+        return awaitOutput("stdout", stdout, text, timeout);
+    }
+
+    private String awaitOutput(String stream, Path file, String text, Duration timeout) {
         try {
-            await("stderr of " + description + " to contain \"" + text + "\"")
+            await(stream + " of " + description + " to contain \"" + text + "\"")
                     .atMost(timeout)
                     .pollInterval(Duration.ofMillis(20))
                     .until(() -> {
-                        if (stderr().contains(text)) {
+                        if (read(file).contains(text)) {
                             return true;
                         }
-                        if (!process.isAlive() && !stderr().contains(text)) {
+                        if (!process.isAlive() && !read(file).contains(text)) {
                             throw new AssertionError("child exited with " + process.exitValue() + " before writing \""
-                                    + text + "\"; its stderr:\n" + stderr());
+                                    + text + "\" on " + stream + "; its stderr:\n" + stderr());
                         }
                         return false;
                     });
         } catch (ConditionTimeoutException e) {
             throw new AssertionError(e.getMessage() + "; its stderr:\n" + stderr(), e);
         }
-        return stderr();
+        return read(file);
     }
 
     /** Waits for the child to exit on its own and returns its exit code. */
