@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Formats the broker's log directory for KRaft, once. A directory that is already formatted keeps its cluster id:
- * formatting it again with a new one would make the broker refuse to start (NOTES pitfall 2).
+ * formatting it again with a new one would make the broker refuse to start
+ * (the cluster id in {@code meta.properties} would no longer match the metadata log).
  */
 final class StorageFormat {
     private static final Logger log = LoggerFactory.getLogger(StorageFormat.class);

@@ -5,7 +5,7 @@ import javax.naming.ldap.LdapName;
 import javax.security.auth.x500.X500Principal;
 
 /** Distinguished names compared the same way on both sides: RFC 2253 canonical form of an X.500 name. */
-public final class ClientCertificates {
+final class ClientCertificates {
     private ClientCertificates() {}
 
     /** The canonical form of {@code dn}, or null if it is not a distinguished name. */

@@ -2,14 +2,14 @@ package dev.logpipe.collector.config;
 
 import com.google.re2j.Pattern;
 import com.google.re2j.PatternSyntaxException;
-import dev.logpipe.collector.compat.syslog.SyslogConfig;
 import dev.logpipe.collector.config.CollectorConfig.Kafka;
 import dev.logpipe.collector.config.CollectorConfig.Limits;
 import dev.logpipe.collector.config.CollectorConfig.Redaction;
 import dev.logpipe.collector.config.CollectorConfig.Rule;
 import dev.logpipe.collector.config.CollectorConfig.Tenant;
 import dev.logpipe.collector.config.CollectorConfig.Tls;
-import dev.logpipe.collector.ingest.IngestRun;
+import dev.logpipe.collector.internal.compat.syslog.SyslogConfig;
+import dev.logpipe.collector.internal.ingest.IngestRun;
 import dev.logpipe.config.ConfigException;
 import dev.logpipe.config.ConfigNode;
 import java.nio.file.Files;

@@ -1,10 +1,10 @@
 package dev.logpipe.collector.http;
 
-import dev.logpipe.collector.compat.CompatRoutes;
 import dev.logpipe.collector.config.CollectorConfig;
-import dev.logpipe.collector.ingest.IngestHandler;
-import dev.logpipe.collector.ingest.IngestRequest;
-import dev.logpipe.collector.publish.TopicSetup;
+import dev.logpipe.collector.internal.compat.CompatRoutes;
+import dev.logpipe.collector.internal.ingest.IngestHandler;
+import dev.logpipe.collector.internal.ingest.IngestRequest;
+import dev.logpipe.collector.internal.publish.TopicSetup;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;

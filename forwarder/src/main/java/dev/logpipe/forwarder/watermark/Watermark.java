@@ -3,7 +3,7 @@ package dev.logpipe.forwarder.watermark;
 /**
  * How far one source file has been published: {@code offset} bytes from its start (always at a line
  * boundary), and the identity the file had then. {@code device}, {@code fingerprint} and {@code size}
- * are our additions to the seed's format; a seed-format entry has {@code device = UNKNOWN},
+ * are our additions to the original format; an original-format entry has {@code device = UNKNOWN},
  * {@code fingerprint = null} and {@code size = UNKNOWN}.
  *
  * @param fingerprint      hex hash of the file's first bytes (up to its first newline, at most 256 bytes), or null

@@ -55,7 +55,7 @@ final class WatermarkFile {
         return e == null ? -1 : e.offset();
     }
 
-    /** Writes a watermark file with exactly this JSON text (for seed-format and corruption scenarios). */
+    /** Writes a watermark file with exactly this JSON text (for original-format and corruption scenarios). */
     static void write(Path file, String json) {
         try {
             Files.createDirectories(file.getParent());

@@ -17,7 +17,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Seed 003 chapter 07, steps 2 to 4: clamp the range to the tenant's window, plan the tenant's day shards that overlap
+ * The planner (docs/query.md, "The planner"), steps 2 to 4: clamp the range to the tenant's window, plan the tenant's day shards that overlap
  * it, prune by metadata (time range, label values, cursor position) without opening a shard, then fix the budget
  * (shards, documents) before anything is dispatched. The scope (step 1) is the caller's: it passes the tenant
  * resolved from the credential.

@@ -1,0 +1,297 @@
+package dev.logpipe.collector.internal.redact;
+
+import com.google.re2j.Matcher;
+import com.google.re2j.Pattern;
+import dev.logpipe.collector.config.CollectorConfig;
+import dev.logpipe.record.LogRecord;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Replaces secrets in a record before it is durable anywhere (invariant I5): in the message, the top-level
+ * identifiers, every string field, every field <em>name</em>, and the {@code record_id}. Built-in rules
+ * ({@link BuiltInRules}: keys, tokens, credentials in URLs, JWTs, then secret {@code name=value} pairs, then card
+ * numbers) come first, then the configured ones; a field whose name says it is a secret ({@link SecretNames}) is
+ * masked whole, whatever its type, and a number that is a card number is too. All patterns are RE2 (linear time)
+ * behind one-pass prefilters ({@link Triggers}). A value that cannot be checked fails closed: a field longer than
+ * {@code max_scan_bytes} is withheld (named in {@code fields."logpipe.redaction.withheld"}); a message that long
+ * holds the whole record back ({@link Result#heldBack}).
+ */
+public final class Redactor {
+    public static final String WITHHELD_FIELD = "logpipe.redaction.withheld";
+    static final String RECORD_ID_RULE = "record_id";
+
+    /**
+     * One rule: a name for metrics and markers, a pattern, what replaces a match, whether a match must pass the Luhn
+     * check, and the {@link Triggers} bit without which it cannot match.
+     */
+    record Rule(String name, Pattern pattern, String replacement, boolean luhn, int trigger) {}
+
+    /** The redacted record, or null when it is held back; which rules fired, how often. */
+    public record Result(LogRecord record, Map<String, Integer> hits, String heldBackReason) {
+        public boolean heldBack() {
+            return record == null;
+        }
+    }
+
+    private final List<Rule> beforePairs;
+    private final List<Rule> afterPairs;
+    private final int maxScanChars;
+
+    public Redactor(CollectorConfig.Redaction config) {
+        this.beforePairs = BuiltInRules.beforePairs();
+        List<Rule> after = new ArrayList<>();
+        after.add(BuiltInRules.cardNumber());
+        for (CollectorConfig.Rule r : config.rules()) {
+            after.add(new Rule(r.name(), Pattern.compile(r.pattern()), r.replacement(), false, Triggers.ALWAYS));
+        }
+        this.afterPairs = List.copyOf(after);
+        this.maxScanChars = config.maxScanBytes();
+    }
+
+    public List<String> ruleNames() {
+        List<String> names = new ArrayList<>();
+        beforePairs.forEach(r -> names.add(r.name()));
+        names.add(SecretPairs.RULE);
+        afterPairs.forEach(r -> names.add(r.name()));
+        names.add(BuiltInRules.SECRET_FIELD_RULE);
+        return names;
+    }
+
+    public Result redact(LogRecord r) {
+        Map<String, Integer> hits = new LinkedHashMap<>();
+        if (r.message().length() > maxScanChars) {
+            return new Result(
+                    null,
+                    hits,
+                    "message of " + r.message().length() + " characters is longer than " + "redaction.max_scan_bytes ("
+                            + maxScanChars + "); it cannot be checked for secrets");
+        }
+        String message = apply(r.message(), hits);
+        // The short top-level strings too: a client can put anything anywhere.
+        String service = applyNullable(r.service(), hits);
+        String instance = applyNullable(r.instanceId(), hits);
+        String region = applyNullable(r.region(), hits);
+        String trace = applyNullable(r.traceId(), hits);
+        String span = applyNullable(r.spanId(), hits);
+        String recordId = redactRecordId(r.recordId(), hits);
+        Map<String, Object> fields = new LinkedHashMap<>();
+        List<String> withheld = new ArrayList<>();
+        boolean changed = !message.equals(r.message())
+                || !Objects.equals(service, r.service())
+                || !Objects.equals(instance, r.instanceId())
+                || !Objects.equals(region, r.region())
+                || !Objects.equals(trace, r.traceId())
+                || !Objects.equals(span, r.spanId())
+                || !Objects.equals(recordId, r.recordId());
+        for (Map.Entry<String, Object> e : r.fields().entrySet()) {
+            String name = apply(e.getKey(), hits);
+            changed |= !name.equals(e.getKey());
+            if (fields.containsKey(name)) {
+                name = name + "#" + fields.size(); // two names redacted alike stay two fields
+            }
+            Object value = e.getValue();
+            if (!(value instanceof String s)) {
+                Object v = SecretNames.isSecret(e.getKey()) ? mask(hits) : redactNumber(value, hits);
+                changed |= v != value;
+                fields.put(name, v);
+                continue;
+            }
+            if (s.length() > maxScanChars) {
+                withheld.add(name);
+                hits.merge("max_scan_bytes", 1, Integer::sum);
+                changed = true;
+                continue;
+            }
+            // key=value style: a field named like a secret is a secret, whatever its value looks like.
+            String v = SecretNames.isSecret(e.getKey()) && !s.isEmpty() ? mask(hits) : apply(s, hits);
+            changed |= !v.equals(s);
+            fields.put(name, v);
+        }
+        if (!changed) {
+            return new Result(r, hits, null);
+        }
+        if (!withheld.isEmpty()) {
+            fields.put(WITHHELD_FIELD, String.join(",", withheld));
+        }
+        LogRecord.Builder b = r.toBuilder();
+        b.message(message)
+                .service(service)
+                .instanceId(instance)
+                .region(region)
+                .traceId(trace)
+                .spanId(span)
+                .recordId(recordId);
+        b.clearFields();
+        fields.forEach(b::field);
+        return new Result(b.build(), hits, null);
+    }
+
+    /**
+     * Free text (a dead letter's raw line, a reason) with every rule applied; null when it is too long to check, so
+     * that it is withheld rather than kept unchecked.
+     */
+    public String redactText(String text) {
+        if (text.length() > maxScanChars) {
+            return null;
+        }
+        return apply(text, new LinkedHashMap<>());
+    }
+
+    private static String mask(Map<String, Integer> hits) {
+        hits.merge(BuiltInRules.SECRET_FIELD_RULE, 1, Integer::sum);
+        return "[REDACTED:" + BuiltInRules.SECRET_FIELD_RULE + "]";
+    }
+
+    /** A JSON number that is a card number ({@code "card": 4111111111111111}) is as secret as the string. */
+    private static Object redactNumber(Object value, Map<String, Integer> hits) {
+        if (value instanceof Number n) {
+            String digits = integralDigits(n);
+            if (digits != null && digits.length() >= 13 && digits.length() <= 19 && Luhn.valid(digits)) {
+                hits.merge("card_number", 1, Integer::sum);
+                return "[REDACTED:card_number]";
+            }
+        }
+        return value;
+    }
+
+    /** The digits of a whole number ({@code 4111111111111111.0} too), or null for a fraction. */
+    private static String integralDigits(Number n) {
+        if (n instanceof Double || n instanceof Float || n instanceof BigDecimal) {
+            BigDecimal d = n instanceof BigDecimal b ? b : new BigDecimal(n.toString());
+            try {
+                return d.toBigIntegerExact().abs().toString();
+            } catch (ArithmeticException fraction) {
+                return null;
+            }
+        }
+        String s = n.toString();
+        return s.startsWith("-") ? s.substring(1) : s;
+    }
+
+    /**
+     * A {@code record_id} holding a secret is replaced by a hash of itself: the secret goes, and a retry with the
+     * same id still gets the same (new) id, so de-duplication keeps working.
+     */
+    private String redactRecordId(String id, Map<String, Integer> hits) {
+        if (id == null || apply(id, new LinkedHashMap<>()).equals(id)) {
+            return id;
+        }
+        hits.merge(RECORD_ID_RULE, 1, Integer::sum);
+        try {
+            byte[] d = MessageDigest.getInstance("SHA-256").digest(id.getBytes(StandardCharsets.UTF_8));
+            return "redacted-" + HexFormat.of().formatHex(d, 0, 16);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
+    }
+
+    /** Appends {@code replacement} with {@code $1}..{@code $9} replaced by the match's groups ({@code $$} is a dollar). */
+    private static void expand(String replacement, Matcher m, StringBuilder sb) {
+        for (int i = 0; i < replacement.length(); i++) {
+            char c = replacement.charAt(i);
+            if (c == '$' && i + 1 < replacement.length()) {
+                char d = replacement.charAt(i + 1);
+                if (d == '$') {
+                    sb.append('$');
+                    i++;
+                    continue;
+                }
+                if (d >= '1' && d <= '9' && d - '0' <= m.groupCount()) {
+                    String g = m.group(d - '0');
+                    sb.append(g == null ? "" : g);
+                    i++;
+                    continue;
+                }
+            }
+            sb.append(c);
+        }
+    }
+
+    private String applyNullable(String text, Map<String, Integer> hits) {
+        return text == null ? null : apply(text, hits);
+    }
+
+    private String apply(String text, Map<String, Integer> hits) {
+        int mask = Triggers.of(text);
+        String out = applyAll(beforePairs, text, mask, hits);
+        if ((mask & Triggers.PAIR) != 0) {
+            int[] count = {0};
+            out = SecretPairs.redact(out, count);
+            if (count[0] > 0) {
+                hits.merge(SecretPairs.RULE, count[0], Integer::sum);
+            }
+        }
+        return applyAll(afterPairs, out, mask, hits);
+    }
+
+    private static String applyAll(List<Rule> rules, String text, int mask, Map<String, Integer> hits) {
+        String out = text;
+        for (Rule rule : rules) {
+            if (rule.trigger() != Triggers.ALWAYS && (rule.trigger() & mask) == 0) {
+                continue;
+            }
+            Matcher m = rule.pattern().matcher(out);
+            StringBuilder sb = null;
+            int last = 0;
+            int count = 0;
+            int from = 0;
+            while (from <= out.length() && m.find(from)) {
+                int start = m.start();
+                int end = m.end();
+                if (rule.luhn() && !isCard(out, start, end)) {
+                    // "2024-06-01 4111 1111 1111 1111": the match may start too early; try from its next group.
+                    from = nextDigitGroup(out, start, end);
+                    continue;
+                }
+                if (sb == null) {
+                    sb = new StringBuilder(out.length());
+                }
+                sb.append(out, last, start);
+                expand(rule.replacement(), m, sb);
+                last = end;
+                count++;
+                from = end > start ? end : end + 1;
+            }
+            if (count > 0) {
+                sb.append(out, last, out.length());
+                out = sb.toString();
+                hits.merge(rule.name(), count, Integer::sum);
+            }
+        }
+        return out;
+    }
+
+    /** A card number: not inside a longer digit run, and the Luhn check passes (whole, or a card and a CVC). */
+    private static boolean isCard(String text, int start, int end) {
+        if (start > 0 && Character.isDigit(text.charAt(start - 1))
+                || end < text.length() && Character.isDigit(text.charAt(end))) {
+            return false;
+        }
+        String candidate = text.substring(start, end);
+        return Luhn.valid(candidate) || Luhn.anyWindowValid(candidate);
+    }
+
+    /** Where the digit group after the one at {@code start} begins (or {@code start + 1} inside a plain run). */
+    private static int nextDigitGroup(String text, int start, int end) {
+        int i = start;
+        while (i < end && Character.isDigit(text.charAt(i))) {
+            i++;
+        }
+        if (i == end) {
+            return start + 1;
+        }
+        while (i < end && !Character.isDigit(text.charAt(i))) {
+            i++;
+        }
+        return i;
+    }
+}
