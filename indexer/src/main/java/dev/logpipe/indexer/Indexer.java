@@ -82,7 +82,8 @@ public final class Indexer implements AutoCloseable {
             StageOffsets stages = new StageOffsets(clock);
             Retention retention = new Retention(store, config.retention(), holds, audit, metrics, clock);
             IndexLoop loop = new IndexLoop(config, store, stages, metrics, retention, clock, rebuild);
-            Refresher refresher = new Refresher(store, stages, metrics, config.refreshInterval());
+            Refresher refresher = new Refresher(
+                    store, stages, metrics, config.refreshInterval(), config.refreshBehindInterval(), clock);
             IndexerServer server = new IndexerServer(
                     config.listen(),
                     new StatusHandler(stages, store::openShards),

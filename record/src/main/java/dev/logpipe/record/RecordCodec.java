@@ -105,6 +105,12 @@ public final class RecordCodec {
 
     /** Like {@link #decode}, but stops at the builder, for a caller that changes the record before building it once. */
     public LogRecord.Builder decodeToBuilder(byte[] line, int off, int len) throws RecordFormatException {
+        LogRecord.Builder fast = StreamingDecoder.decode(mapper.getFactory(), line, off, len);
+        return fast != null ? fast : decodeTree(line, off, len);
+    }
+
+    /** The general decoder (a JSON tree): every line {@link StreamingDecoder} hands over, and every error. */
+    LogRecord.Builder decodeTree(byte[] line, int off, int len) throws RecordFormatException {
         JsonNode node;
         try {
             node = mapper.readTree(line, off, len);
@@ -212,6 +218,10 @@ public final class RecordCodec {
         String s = text(o, name);
         if (s == null) {
             return null;
+        }
+        Instant fast = RecordTimes.parseUtc(s);
+        if (fast != null) {
+            return fast;
         }
         try {
             // RFC 3339 allows a space or a lowercase t/z; java.time wants the ISO form.

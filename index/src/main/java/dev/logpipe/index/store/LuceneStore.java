@@ -6,6 +6,7 @@ import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.shard.ShardLayout;
 import dev.logpipe.index.shard.ShardMetadata;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,6 +19,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.SegmentInfos;
@@ -35,6 +41,11 @@ public final class LuceneStore implements ShardStore {
     private final StoreSettings settings;
     private final InstantSource clock;
     private final Map<ShardId, Shard> open = new ConcurrentHashMap<>();
+    private final ExecutorService refreshHelper = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "index-refresh");
+        t.setDaemon(true);
+        return t;
+    });
     private volatile boolean closed;
 
     public LuceneStore(ShardLayout layout, StoreSettings settings, InstantSource clock) {
@@ -150,10 +161,49 @@ public final class LuceneStore implements ShardStore {
         return open.size();
     }
 
+    /**
+     * Refreshes every open shard, two at a time (this thread and {@code index-refresh}): a refresh is mostly its
+     * shard's segment flush, so with several shards written the slowest one, not their sum, sets how stale a search
+     * is.
+     */
     @Override
     public void refresh() throws IOException {
-        for (Shard s : open.values()) {
-            s.refresh();
+        List<Shard> shards = List.copyOf(open.values());
+        if (shards.size() <= 1) {
+            for (Shard s : shards) {
+                s.refresh();
+            }
+            return;
+        }
+        AtomicInteger next = new AtomicInteger();
+        Future<?> helper = refreshHelper.submit(() -> {
+            refreshEach(shards, next);
+            return null;
+        });
+        IOException failed = null;
+        try {
+            refreshEach(shards, next);
+        } catch (IOException e) {
+            failed = e;
+        }
+        try {
+            helper.get();
+        } catch (ExecutionException e) {
+            if (failed == null) {
+                failed = e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while refreshing");
+        }
+        if (failed != null) {
+            throw failed;
+        }
+    }
+
+    private static void refreshEach(List<Shard> shards, AtomicInteger next) throws IOException {
+        for (int i = next.getAndIncrement(); i < shards.size(); i = next.getAndIncrement()) {
+            shards.get(i).refresh();
         }
     }
 
@@ -261,6 +311,7 @@ public final class LuceneStore implements ShardStore {
             return;
         }
         closed = true;
+        refreshHelper.shutdownNow();
         IOException first = null;
         for (Shard s : open.values()) {
             try {

@@ -80,6 +80,24 @@ class LuceneStoreTest {
     }
 
     @Test
+    void oneRefreshShowsEveryShardWrittenBeforeIt() throws Exception {
+        try (LuceneStore store = store()) {
+            for (int round = 1; round <= 3; round++) {
+                for (int t = 0; t < 5; t++) { // more shards than the refresh runs at once
+                    store.write(
+                            ShardId.records("t" + t, DAY),
+                            List.of(record("t" + t, "id-" + round, "round " + round, Map.of())));
+                }
+                store.refresh();
+                for (int t = 0; t < 5; t++) {
+                    assertThat(count(store, ShardId.records("t" + t, DAY), "t" + t, "*:*"))
+                            .isEqualTo(round);
+                }
+            }
+        }
+    }
+
+    @Test
     void twoTenantsWithTheSameRecordIdKeepTwoDocuments() throws Exception {
         try (LuceneStore store = store()) {
             store.write(ShardId.records("acme", DAY), List.of(record("acme", "same", "acme's", Map.of())));

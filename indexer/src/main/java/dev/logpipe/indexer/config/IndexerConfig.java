@@ -14,6 +14,7 @@ public record IndexerConfig(
         Kafka kafka,
         Commit commit,
         Duration refreshInterval,
+        Duration refreshBehindInterval,
         Index index,
         Retention retention,
         Admin admin,

@@ -43,6 +43,7 @@ public final class IndexerConfigLoader {
         c.rejectUnknownKeys();
         ConfigNode r = root.child("refresh");
         Duration refresh = r.duration("interval", Duration.ofMillis(250), Duration.ofMillis(10));
+        Duration behind = r.duration("behind_interval", max(refresh, Duration.ofSeconds(1)), refresh);
         r.rejectUnknownKeys();
         IndexerConfig.Index index = index(root.child("index"));
         IndexerConfig.Retention retention = retention(root.child("retention"));
@@ -60,7 +61,7 @@ public final class IndexerConfigLoader {
         au.rejectUnknownKeys();
         root.rejectUnknownKeys();
         return new IndexerConfig(
-                listen, data, kafka, commit, refresh, index, retention, new IndexerConfig.Admin(hashes), audit);
+                listen, data, kafka, commit, refresh, behind, index, retention, new IndexerConfig.Admin(hashes), audit);
     }
 
     private static IndexerConfig.Kafka kafka(ConfigNode k) throws ConfigException {
@@ -131,5 +132,9 @@ public final class IndexerConfigLoader {
         }
         n.rejectUnknownKeys();
         return new IndexerConfig.Retention(days, tenants, check);
+    }
+
+    private static Duration max(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
     }
 }

@@ -16,6 +16,7 @@ public final class IndexerMetrics {
     private final Counter outOfRange;
     private final Counter defaultTenant;
     private final AtomicInteger pausedNow = new AtomicInteger();
+    private final AtomicInteger refreshBehind = new AtomicInteger();
     private final Counter deadLettersIndexed;
     private final Counter endOffsetsFailed;
     private final Counter refreshFailed;
@@ -34,6 +35,9 @@ public final class IndexerMetrics {
                 .register(registry);
         defaultTenant = Counter.builder("logpipe_indexer.records.default_tenant")
                 .description("Records without tenant_id attributed to kafka.default_tenant")
+                .register(registry);
+        Gauge.builder("logpipe_indexer.refresh.behind", refreshBehind, Number::doubleValue)
+                .description("1 while refreshes run at refresh.behind_interval (the indexer is behind)")
                 .register(registry);
         Gauge.builder("logpipe_indexer.paused", pausedNow, Number::doubleValue)
                 .description("1 while every partition is paused (the index store is behind)")
@@ -116,6 +120,10 @@ public final class IndexerMetrics {
 
     public void refreshed(long nanos) {
         refresh.record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    public void refreshBehind(boolean behind) {
+        refreshBehind.set(behind ? 1 : 0);
     }
 
     public void refreshFailed() {

@@ -21,6 +21,12 @@ class IndexerConfigLoaderTest {
         IndexerConfig c = new IndexerConfigLoader().parse(BASE, "/etc/logpipe/indexer.yaml");
         assertThat(c.commit().interval()).isEqualTo(Duration.ofSeconds(5));
         assertThat(c.refreshInterval()).isEqualTo(Duration.ofMillis(250));
+        assertThat(c.refreshBehindInterval()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(new IndexerConfigLoader()
+                        .parse(BASE + "refresh:\n  interval: 2s\n", "/x.yaml")
+                        .refreshBehindInterval())
+                .as("never shorter than the interval")
+                .isEqualTo(Duration.ofSeconds(2));
         assertThat(c.kafka().topic()).isEqualTo("logpipe.records");
         assertThat(c.dataDir()).isEqualTo(Path.of("/etc/logpipe/data"));
         assertThat(c.retention().days("anyone")).isEqualTo(30);
@@ -36,6 +42,7 @@ class IndexerConfigLoaderTest {
                 Arguments.of("commit:\n  interval: -1s", "commit.interval: must be a duration"),
                 Arguments.of("commit:\n  interval: 1ms", "commit.interval: must be >= 10ms"),
                 Arguments.of("refresh:\n  every: 1s", "refresh.every: unknown key"),
+                Arguments.of("refresh:\n  interval: 2s\n  behind_interval: 1s", "refresh.behind_interval: must be >= "),
                 Arguments.of("index:\n  compression: zip", "index.compression: must be one of"),
                 Arguments.of("index:\n  ram_buffer: 1MiB", "index.ram_buffer: must be between"),
                 Arguments.of("retention:\n  tenants:\n    - id: \"\"", "retention.tenants[0].id: is required"),
