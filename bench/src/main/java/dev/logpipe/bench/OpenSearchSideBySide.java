@@ -35,7 +35,7 @@ import java.util.concurrent.Callable;
  *   java -Xms1g -Xmx2g -cp bench/target/logpipe-bench.jar dev.logpipe.bench.OpenSearchSideBySide
  *     [--records 2000000] [--runs 200] [--warmup 100] [--dir /tmp/logpipe-os-bench] [--reuse]
  *     [--os-jvm-opts "-Xms1g -Xmx2g"] [--os-classpath CP] [--os-bulk-docs 5000] [--os-bulk-clients 2]
- *     [--os-force-merge 0] [--os-request-cache]
+ *     [--os-force-merge 0] [--os-index-sort] [--os-request-cache]
  * </pre>
  */
 public final class OpenSearchSideBySide {
@@ -51,52 +51,64 @@ public final class OpenSearchSideBySide {
         SideBySideOptions o = SideBySideOptions.parse(args);
         Path data = o.dir().resolve("logpipe");
         Path home = o.dir().resolve("opensearch");
-        Path loaded = o.dir().resolve("loaded");
-        String marker = o.records() + " records, force-merge " + o.forceMerge();
-        boolean reuse = o.reuse()
-                && Files.isRegularFile(loaded)
-                && Files.readString(loaded).equals(marker);
-        if (!reuse) {
-            deleteTree(o.dir());
+        Path bulk = o.dir().resolve("bulk");
+        String records = o.records() + " records";
+        if (!reusable(o, data, records)) {
+            deleteTree(data);
             long t0 = System.nanoTime();
             long bytes = QueryBench.write(data, o.records());
+            double s = (System.nanoTime() - t0) / 1e9;
             System.out.printf(
                     Locale.ROOT,
                     "logpipe: wrote %,d records (%,d bytes NDJSON, %.0f B/record) in %.1f s (%.0f records/s)%n",
                     o.records(),
                     bytes,
                     (double) bytes / o.records(),
-                    (System.nanoTime() - t0) / 1e9,
-                    o.records() / ((System.nanoTime() - t0) / 1e9));
+                    s,
+                    o.records() / s);
+            Files.writeString(marker(data), records);
+        }
+        String bodies = records + ", " + o.bulkDocs() + " per body";
+        if (!reusable(o, bulk, bodies)) {
+            deleteTree(bulk);
+            long t0 = System.nanoTime();
+            OpenSearchLoad.prepare(o.records(), o.bulkDocs(), bulk);
+            System.out.printf(
+                    Locale.ROOT, "opensearch: wrote the _bulk bodies in %.1f s%n", (System.nanoTime() - t0) / 1e9);
+            Files.writeString(marker(bulk), bodies);
+        }
+        String index = bodies + ", index sort " + o.indexSort() + ", force-merge " + o.forceMerge();
+        boolean loadOpenSearch = !reusable(o, home, index);
+        if (loadOpenSearch) {
+            deleteTree(home);
         }
         try (OpenSearchChild os = OpenSearchChild.start(home, o.osClassPath(), o.osJvmOpts(), Duration.ofMinutes(3))) {
             OpenSearchLoad load = new OpenSearchLoad(os.base());
-            if (!reuse) {
-                double s = load.load(o.records(), o.bulkDocs(), o.bulkClients());
+            if (loadOpenSearch) {
+                List<Path> files;
+                try (var l = Files.list(bulk)) {
+                    files = l.filter(f -> f.getFileName().toString().startsWith("bulk-"))
+                            .sorted()
+                            .toList();
+                }
+                double s = load.load(files, o.bulkClients(), o.indexSort());
                 System.out.printf(
                         Locale.ROOT,
                         "opensearch: bulk-loaded %,d records with explicit _id in %.1f s (%.0f docs/s; %d docs per"
-                                + " _bulk, %d in flight, refresh_interval 1s)%n",
+                                + " _bulk, %d in flight, refresh_interval 1s%s)%n",
                         o.records(),
                         s,
                         o.records() / s,
                         o.bulkDocs(),
-                        o.bulkClients());
-                long t0 = System.nanoTime();
-                load.send("POST", "/" + OpenSearchLoad.PATTERN + "/_refresh", new byte[0]);
-                load.send("POST", "/" + OpenSearchLoad.PATTERN + "/_flush", new byte[0]);
-                if (o.forceMerge() > 0) {
-                    load.send(
-                            "POST",
-                            "/" + OpenSearchLoad.PATTERN + "/_forcemerge?max_num_segments=" + o.forceMerge(),
-                            new byte[0]);
-                }
+                        o.bulkClients(),
+                        o.indexSort() ? ", index sort event_time desc, record_id desc" : "");
+                double settled = load.settle(o.forceMerge());
                 System.out.printf(
                         Locale.ROOT,
-                        "opensearch: refresh + flush%s in %.1f s%n",
+                        "opensearch: refresh + flush%s + no merge running in %.1f s%n",
                         o.forceMerge() > 0 ? " + force-merge to " + o.forceMerge() + " segment(s)" : "",
-                        (System.nanoTime() - t0) / 1e9);
-                Files.writeString(loaded, marker);
+                        settled);
+                Files.writeString(marker(home), index);
             }
             describe(data, load);
             String yaml = """
@@ -273,7 +285,19 @@ public final class OpenSearchSideBySide {
         return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }
 
+    /** With {@code --reuse}: {@code dir} was made by an earlier run with the same {@code what}. */
+    private static boolean reusable(SideBySideOptions o, Path dir, String what) throws Exception {
+        return o.reuse()
+                && Files.isRegularFile(marker(dir))
+                && Files.readString(marker(dir)).equals(what);
+    }
+
+    private static Path marker(Path dir) {
+        return dir.resolveSibling(dir.getFileName() + ".done");
+    }
+
     private static void deleteTree(Path dir) throws Exception {
+        Files.deleteIfExists(marker(dir));
         if (Files.exists(dir)) {
             try (var s = Files.walk(dir)) {
                 List<Path> all =

@@ -16,6 +16,7 @@ record SideBySideOptions(
         int bulkDocs,
         int bulkClients,
         int forceMerge,
+        boolean indexSort,
         boolean requestCache) {
     SideBySideOptions {
         if (records < 12 || runs < 1 || warmup < 0 || bulkDocs < 1 || bulkClients < 1 || forceMerge < 0) {
@@ -36,6 +37,7 @@ record SideBySideOptions(
         int bulkDocs = 5000;
         int bulkClients = 2;
         int forceMerge = 0;
+        boolean indexSort = false;
         boolean requestCache = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -49,6 +51,7 @@ record SideBySideOptions(
                 case "--os-bulk-docs" -> bulkDocs = Integer.parseInt(args[++i]);
                 case "--os-bulk-clients" -> bulkClients = Integer.parseInt(args[++i]);
                 case "--os-force-merge" -> forceMerge = Integer.parseInt(args[++i]);
+                case "--os-index-sort" -> indexSort = true;
                 case "--os-request-cache" -> requestCache = true;
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
@@ -57,6 +60,17 @@ record SideBySideOptions(
                 .filter(s -> !s.isEmpty())
                 .toList();
         return new SideBySideOptions(
-                records, runs, warmup, dir, reuse, opts, classPath, bulkDocs, bulkClients, forceMerge, requestCache);
+                records,
+                runs,
+                warmup,
+                dir,
+                reuse,
+                opts,
+                classPath,
+                bulkDocs,
+                bulkClients,
+                forceMerge,
+                indexSort,
+                requestCache);
     }
 }
