@@ -127,14 +127,15 @@ final class OpenSearchLoad {
         return (System.nanoTime() - t0) / 1e9;
     }
 
-    /** Refresh, flush, force-merge (when {@code maxSegments > 0}), then waits until no merge runs; seconds taken. */
+    /** Refresh, force-merge (when {@code maxSegments > 0}), flush, then waits until no merge runs; seconds taken. */
     double settle(int maxSegments) throws Exception {
         long t0 = System.nanoTime();
         send("POST", "/" + PATTERN + "/_refresh", new byte[0]);
-        send("POST", "/" + PATTERN + "/_flush", new byte[0]);
         if (maxSegments > 0) {
             send("POST", "/" + PATTERN + "/_forcemerge?max_num_segments=" + maxSegments, new byte[0]);
         }
+        // after the merge, so that the commit (and the disk) holds only the merged segments
+        send("POST", "/" + PATTERN + "/_flush", new byte[0]);
         while (!get("/" + PATTERN + "/_stats/merge?filter_path=_all.total.merges.current")
                 .contains("\"current\":0")) {
             Thread.sleep(200);

@@ -105,7 +105,7 @@ public final class OpenSearchSideBySide {
                 double settled = load.settle(o.forceMerge());
                 System.out.printf(
                         Locale.ROOT,
-                        "opensearch: refresh + flush%s + no merge running in %.1f s%n",
+                        "opensearch: refresh%s + flush + no merge running in %.1f s%n",
                         o.forceMerge() > 0 ? " + force-merge to " + o.forceMerge() + " segment(s)" : "",
                         settled);
                 Files.writeString(marker(home), index);
