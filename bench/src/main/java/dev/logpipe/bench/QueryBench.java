@@ -10,7 +10,6 @@ import dev.logpipe.index.store.StoreSettings;
 import dev.logpipe.query.QueryProcess;
 import dev.logpipe.query.auth.ConfiguredKeys;
 import dev.logpipe.query.config.QueryConfigLoader;
-import dev.logpipe.record.Level;
 import dev.logpipe.record.LogRecord;
 import dev.logpipe.record.RecordCodec;
 import java.net.URI;
@@ -32,7 +31,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Random;
 
 /**
  * Query latency over HTTP, in process: N ~290-byte records over 10 days (one tenant, 10 day shards) written through
@@ -154,63 +152,19 @@ public final class QueryBench {
         return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }
 
-    /** Records spread evenly over the 10 days before NOW; 12 of them hold the needle token. */
+    /** Writes {@link QueryRecords} (n of them) into day shards under {@code data}; returns their NDJSON bytes. */
     static long write(Path data, long n) throws Exception {
         RecordCodec codec = new RecordCodec();
-        Random rnd = new Random(42);
-        String[] services = {"api", "billing", "auth", "search", "checkout", "gateway", "worker", "cron"};
-        String[] words = {
-            "request",
-            "completed",
-            "timeout",
-            "user",
-            "order",
-            "payment",
-            "cache",
-            "miss",
-            "retry",
-            "connection",
-            "reset",
-            "upstream",
-            "latency",
-            "queue",
-            "flush",
-            "session"
-        };
-        long span = 10L * 86_400_000L;
-        long start = NOW.toEpochMilli() - span;
+        QueryRecords records = new QueryRecords(n);
         long bytes = 0;
-        long needleEvery = n / 12;
         try (LuceneStore store = new LuceneStore(
                 new ShardLayout(data),
                 new StoreSettings(256, 64, 1 << 20, StoreSettings.Compression.BEST_SPEED),
                 InstantSource.system())) {
             Map<ShardId, List<IndexRecord>> batch = new LinkedHashMap<>();
             for (long i = 0; i < n; i++) {
-                Instant t = Instant.ofEpochMilli(start + i * span / n);
-                StringBuilder m = new StringBuilder();
-                for (int w = 0; w < 8; w++) {
-                    m.append(words[rnd.nextInt(words.length)]).append(' ');
-                }
-                m.append("order_id=CO-")
-                        .append(rnd.nextInt(1_000_000))
-                        .append(" took_ms=")
-                        .append(rnd.nextInt(2000));
-                if (i % needleEvery == needleEvery / 2 && i / needleEvery < 12) {
-                    m.append(" zqxneedle");
-                }
-                LogRecord r = LogRecord.builder(m.toString())
-                        .recordId(Long.toHexString(i * 0x9E3779B97F4A7C15L))
-                        .tenantId("bench")
-                        .eventTime(t)
-                        .observedTime(t)
-                        .service(services[(int) (i % services.length)])
-                        .instanceId("host-" + (i % 16))
-                        .region("eu-west-1")
-                        .level(i % 50 == 0 ? Level.ERROR : i % 7 == 0 ? Level.WARN : Level.INFO)
-                        .field("took_ms", rnd.nextInt(2000))
-                        .field("http.status", 200)
-                        .build();
+                LogRecord r = records.next();
+                Instant t = r.eventTime();
                 byte[] line = codec.encode(r);
                 bytes += line.length;
                 ShardId id = ShardId.records("bench", LocalDate.ofInstant(t, ZoneOffset.UTC));
