@@ -161,7 +161,9 @@ class FormatConfigTest {
         rejects(
                 head + "        format: cri\n        kubernetes:\n          service: '{node}'\n",
                 "watch.sources[1].parser.kubernetes.service: the template may use");
-        rejects(head + "        keys:\n          level: ['']\n", "watch.sources[1].parser.keys.level[0]: must not be empty");
+        rejects(
+                head + "        keys:\n          level: ['']\n",
+                "watch.sources[1].parser.keys.level[0]: must not be empty");
         rejects("watch:\n  parse_threads: 17\n", "watch.parse_threads:");
     }
 

@@ -228,9 +228,11 @@ class FormatsTest {
         StringBuilder text = new StringBuilder();
         int n = 6000;
         for (int i = 0; i < n; i++) {
-            text.append(i % 97 == 0
-                    ? "not json " + i + "\n"
-                    : "{\"ts\":\"2026-12-01T08:00:00Z\",\"level\":\"info\",\"msg\":\"m" + i + "\",\"n\":" + i + "}\n");
+            text.append(
+                    i % 97 == 0
+                            ? "not json " + i + "\n"
+                            : "{\"ts\":\"2026-12-01T08:00:00Z\",\"level\":\"info\",\"msg\":\"m" + i + "\",\"n\":" + i
+                                    + "}\n");
         }
         Path f = append("app.log", text.toString());
         loop = RunningLoop.start(
