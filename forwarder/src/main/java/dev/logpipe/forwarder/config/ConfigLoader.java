@@ -112,7 +112,9 @@ public final class ConfigLoader {
         Duration scan = n.duration("scan_interval", Duration.ofSeconds(1), Duration.ofMillis(10));
         Duration rotateWait = n.duration("rotate_wait", Duration.ofSeconds(5), Duration.ZERO);
         long readBuffer = n.bytes("read_buffer", 1024 * 1024, 4096, 64L * 1024 * 1024);
-        int parseThreads = (int) n.integer("parse_threads", defaultParseThreads(), 0, 16);
+        // Off by default: on the 2-vCPU benchmark box the parse threads did not pay for their extra CPU per line
+        // (docs/benchmarks.md, "Parse threads").
+        int parseThreads = (int) n.integer("parse_threads", 0, 0, 16);
         ConfigNode s = n.child("state");
         State state = new State(
                 s.path("path", baseDir, baseDir.resolve(DEFAULT_STATE_PATH)),
@@ -133,10 +135,6 @@ public final class ConfigLoader {
         return new Watch(poll, scan, rotateWait, readBuffer, parseThreads, state, sources);
     }
 
-    /** Two parse threads beside the reading thread where there are two CPUs or more; none on one CPU. */
-    private static int defaultParseThreads() {
-        return Runtime.getRuntime().availableProcessors() >= 2 ? 2 : 0;
-    }
 
     private Source source(ConfigNode src) throws ConfigException {
         Path path = src.path("path", baseDir, null);
