@@ -135,7 +135,6 @@ public final class ConfigLoader {
         return new Watch(poll, scan, rotateWait, readBuffer, parseThreads, state, sources);
     }
 
-
     private Source source(ConfigNode src) throws ConfigException {
         Path path = src.path("path", baseDir, null);
         if (path == null) {
