@@ -19,7 +19,7 @@ import java.util.Random;
  *
  * <pre>
  * java -cp bench/target/logpipe-bench.jar dev.logpipe.bench.ForwarderThroughputBench \
- *     [--lines 10000000] [--input text|json|logfmt|cri|cri-json|docker] [--format ndjson|raw] [--sink file|http|kafka] [--http-compression gzip|zstd|none] [--spool] [--compression zstd|lz4|none] [--kafka-property key=value ...] [--read-buffer 1MiB] [--dir /tmp/logpipe-bench] [--jvm-opts "..."]
+ *     [--lines 10000000] [--input text|json|logfmt|cri|cri-json|docker] [--format ndjson|raw] [--sink file|http|kafka] [--http-compression gzip|zstd|none] [--spool] [--compression zstd|lz4|none] [--kafka-property key=value ...] [--read-buffer 1MiB] [--parse-threads N] [--dir /tmp/logpipe-bench] [--jvm-opts "..."]
  * </pre>
  * The forwarder jar is taken from forwarder/target/log-forwarder.jar (build it first).
  */
@@ -29,6 +29,7 @@ public final class ForwarderThroughputBench {
         String inputFormat = "text";
         String format = "ndjson";
         String readBuffer = "1MiB";
+        String parseThreads = null;
         String sinkType = "file";
         String httpCompression = "gzip";
         boolean spool = false;
@@ -43,6 +44,7 @@ public final class ForwarderThroughputBench {
                 case "--input" -> inputFormat = args[++i];
                 case "--format" -> format = args[++i];
                 case "--read-buffer" -> readBuffer = args[++i];
+                case "--parse-threads" -> parseThreads = args[++i];
                 case "--sink" -> sinkType = args[++i];
                 case "--http-compression" -> httpCompression = args[++i];
                 case "--spool" -> spool = true;
@@ -74,6 +76,7 @@ public final class ForwarderThroughputBench {
                 "watch:",
                 "  poll: 50ms",
                 "  read_buffer: " + readBuffer,
+                parseThreads == null ? "" : "  parse_threads: " + parseThreads,
                 "  state:",
                 "    path: " + dir.resolve("state/watermarks.json"),
                 "  sources:",

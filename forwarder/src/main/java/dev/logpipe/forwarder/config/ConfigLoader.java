@@ -74,7 +74,7 @@ public final class ConfigLoader {
         Watch watch = watch(root.child("watch"));
         ForwarderConfig.Parser parser = parser(root.child("parser"));
         Filter filter = filter(root.child("filter"));
-        Transform transform = transform(root.child("transform"), parser);
+        Transform transform = transform(root.child("transform"), parser, watch.sources());
         Sink sink = sink(root.child("sink"));
         Logging logging = logging(root.child("logging"));
         Metrics metrics = metrics(root.child("metrics"));
@@ -112,6 +112,9 @@ public final class ConfigLoader {
         Duration scan = n.duration("scan_interval", Duration.ofSeconds(1), Duration.ofMillis(10));
         Duration rotateWait = n.duration("rotate_wait", Duration.ofSeconds(5), Duration.ZERO);
         long readBuffer = n.bytes("read_buffer", 1024 * 1024, 4096, 64L * 1024 * 1024);
+        // Off by default: on the 2-vCPU benchmark box the parse threads did not pay for their extra CPU per line
+        // (docs/benchmarks.md, "Parse threads").
+        int parseThreads = (int) n.integer("parse_threads", 0, 0, 16);
         ConfigNode s = n.child("state");
         State state = new State(
                 s.path("path", baseDir, baseDir.resolve(DEFAULT_STATE_PATH)),
@@ -129,7 +132,7 @@ public final class ConfigLoader {
             sources.add(shorthandSource(shorthand.get(i), "watch.paths[" + i + "]"));
         }
         n.rejectUnknownKeys();
-        return new Watch(poll, scan, rotateWait, readBuffer, state, sources);
+        return new Watch(poll, scan, rotateWait, readBuffer, parseThreads, state, sources);
     }
 
     private Source source(ConfigNode src) throws ConfigException {
@@ -139,13 +142,17 @@ public final class ConfigLoader {
         }
         List<String> patterns = src.strings("patterns");
         String service = src.string("service", null);
+        ForwarderConfig.Parser parser = src.has("parser") ? parser(src.child("parser")) : null;
+        if (!src.has("parser")) {
+            src.child("parser"); // an explicit null is allowed: the top-level parser
+        }
         src.rejectUnknownKeys();
         if (patterns.isEmpty()) {
             if (Files.isDirectory(path)) {
                 patterns = List.of("*");
             } else {
                 return new Source(
-                        path.getParent(), List.of(escapeGlob(path.getFileName().toString())), service);
+                        path.getParent(), List.of(escapeGlob(path.getFileName().toString())), service, parser);
             }
         }
         for (int i = 0; i < patterns.size(); i++) {
@@ -161,7 +168,7 @@ public final class ConfigLoader {
                         src.keyPath("patterns") + "[" + i + "]: invalid glob \"" + p + "\": " + e.getMessage());
             }
         }
-        return new Source(path, patterns, service);
+        return new Source(path, patterns, service, parser);
     }
 
     private Source shorthandSource(String text, String key) throws ConfigException {
@@ -203,20 +210,22 @@ public final class ConfigLoader {
         n.rejectUnknownKeys();
         if (type == ParserType.MULTILINE) {
             if (header == null || header.isEmpty()) {
-                throw new ConfigException("parser.multiline.header_pattern: is required when parser.type is multiline");
+                throw new ConfigException(
+                        m.keyPath("header_pattern") + ": is required when " + n.keyPath("type") + " is multiline");
             }
-            compile(header, "parser.multiline.header_pattern");
+            compile(header, m.keyPath("header_pattern"));
         } else if (header != null) {
-            throw new ConfigException("parser.multiline.header_pattern: is set but parser.type is line; "
-                    + "set parser.type: multiline or remove it");
+            throw new ConfigException(m.keyPath("header_pattern") + ": is set but " + n.keyPath("type") + " is line; "
+                    + "set " + n.keyPath("type") + ": multiline or remove it");
         }
         if (content != null && !container) {
-            throw new ConfigException("parser.content: is only for parser.format cri or docker (what the application "
-                    + "wrote inside the runtime's lines); parser.format is "
-                    + format.name().toLowerCase(Locale.ROOT));
+            throw new ConfigException(
+                    n.keyPath("content") + ": is only for " + n.keyPath("format") + " cri or docker (what "
+                            + "the application wrote inside the runtime's lines); " + n.keyPath("format") + " is "
+                            + format.name().toLowerCase(Locale.ROOT));
         }
         if (content == LineFormat.CRI || content == LineFormat.DOCKER) {
-            throw new ConfigException("parser.content: must be one of text, json, logfmt, was \""
+            throw new ConfigException(n.keyPath("content") + ": must be one of text, json, logfmt, was \""
                     + content.name().toLowerCase(Locale.ROOT) + "\"");
         }
         if (!container) {
@@ -229,7 +238,7 @@ public final class ConfigLoader {
             String rest =
                     service.replace("{pod}", "").replace("{namespace}", "").replace("{container}", "");
             if (rest.contains("{") || rest.contains("}")) {
-                throw new ConfigException("parser.kubernetes.service: the template may use {pod}, {namespace} and "
+                throw new ConfigException(k.keyPath("service") + ": the template may use {pod}, {namespace} and "
                         + "{container}, was \"" + k8sService + "\"");
             }
         }
@@ -284,7 +293,8 @@ public final class ConfigLoader {
         return new Filter(include, exclude);
     }
 
-    private Transform transform(ConfigNode n, ForwarderConfig.Parser parser) throws ConfigException {
+    private Transform transform(ConfigNode n, ForwarderConfig.Parser parser, List<Source> sources)
+            throws ConfigException {
         Map<String, String> add = n.stringMap("add_fields");
         Map<String, String> rename = n.stringMap("rename_fields");
         ConfigNode extract = n.child("extract");
@@ -308,7 +318,10 @@ public final class ConfigLoader {
             }
             groups = p.namedGroups().keySet();
         }
-        if (eventTime.field() != null && !groups.contains(eventTime.field()) && !parser.structured()) {
+        boolean anyStructured = parser.structured()
+                || sources.stream()
+                        .anyMatch(src -> src.parser() != null && src.parser().structured());
+        if (eventTime.field() != null && !groups.contains(eventTime.field()) && !anyStructured) {
             throw new ConfigException("transform.event_time.field: \"" + eventTime.field() + "\" is neither a named "
                     + "group of transform.extract.pattern nor a key of a json or logfmt line (parser.format"
                     + (parser.container() ? "/parser.content" : "") + " is "

@@ -38,11 +38,16 @@ public record ForwarderConfig(
         Objects.requireNonNull(metrics, "metrics");
     }
 
+    /**
+     * {@code parseThreads}: threads that parse and encode the records of structured and container sources beside
+     * the reading thread (0: the reading thread does it).
+     */
     public record Watch(
             Duration poll,
             Duration scanInterval,
             Duration rotateWait,
             long readBufferBytes,
+            int parseThreads,
             State state,
             List<Source> sources) {
         public Watch {
@@ -52,11 +57,24 @@ public record ForwarderConfig(
 
     public record State(Path path, Duration flushInterval, long flushEvery, boolean resetOnCorrupt) {}
 
-    /** A directory with file-name glob patterns, or a single file (then {@code patterns} holds its name). */
-    public record Source(Path directory, List<String> patterns, String service) {
+    /**
+     * A directory with file-name glob patterns, or a single file (then {@code patterns} holds its name).
+     * {@code parser} is the source's own parser ({@code watch.sources[i].parser}), or null for the top-level one.
+     */
+    public record Source(Path directory, List<String> patterns, String service, Parser parser) {
         public Source {
             Objects.requireNonNull(directory, "directory");
             patterns = List.copyOf(patterns);
+        }
+
+        /** A source read with the top-level parser. */
+        public Source(Path directory, List<String> patterns, String service) {
+            this(directory, patterns, service, null);
+        }
+
+        /** The parser for this source's files: its own, else {@code topLevel}. */
+        public Parser parserOr(Parser topLevel) {
+            return parser == null ? topLevel : parser;
         }
     }
 

@@ -15,8 +15,10 @@ import java.util.Arrays;
  * Records read from one file in one step, in file order, with the offset up to which the file is done
  * once the batch is published ({@link #commitOffset}: it also covers filtered and skipped records).
  * Records are encoded for the sink as they are added, while their bytes are hot in the reading thread's
- * cache, so the publishing thread only writes. A batch is reused: {@link #reset} starts the next one.
- * Confined to the pipeline thread; a sink must not keep references past {@link Sink#publish}.
+ * cache, so the publishing thread only writes, or, in a {@link #deferEncoding deferred} batch, copied and
+ * encoded by a parse thread before the publish thread sends it. A batch is reused: {@link #reset} starts the
+ * next one. Filled on the pipeline thread (and a parse thread); a sink must not keep references past
+ * {@link Sink#publish}.
  */
 public final class Batch {
     /** The file a batch comes from, with JSON fragments precomputed once per file for the encoders. */
@@ -100,6 +102,10 @@ public final class Batch {
     private long commitOffset;
     private long skipped;
     private long generation;
+    /** The records waiting for a parse thread, or null while the batch is encoded as records are added. */
+    private DeferredRecords deferred;
+
+    private DeferredRecords deferredStore;
 
     /** A batch whose records are encoded in {@code format} as they are added (on the thread that reads). */
     public Batch(Format format) {
@@ -113,6 +119,109 @@ public final class Batch {
         size = 0;
         skipped = 0;
         commitOffset = committedSoFar;
+        deferred = null;
+    }
+
+    /**
+     * Leaves this (just reset) batch's encoding to a parse thread: records are {@link #defer deferred}, encoded
+     * later by {@link #encodeDeferred} and {@link #encoded}; the publish thread {@link #awaitEncoded awaits} that.
+     */
+    public void deferEncoding() {
+        if (size != 0) {
+            throw new IllegalStateException("a batch with records cannot be deferred");
+        }
+        if (deferredStore == null) {
+            deferredStore = new DeferredRecords();
+        }
+        deferredStore.reset();
+        deferred = deferredStore;
+    }
+
+    /** Whether records are deferred to a parse thread instead of encoded as they are added. */
+    public boolean deferred() {
+        return deferred != null;
+    }
+
+    /**
+     * Appends one record to a deferred batch, copying its bytes; the arguments are those of {@link #add}, without
+     * the parsed body and event time (the parse thread finds them).
+     */
+    public void defer(
+            byte[] bytes,
+            int offset,
+            int length,
+            long startOffset,
+            long endOffset,
+            long commit,
+            int lineCount,
+            boolean wasTruncated,
+            Attributes attrs,
+            long runtimeTime,
+            int flags) {
+        if (size == recordEnd.length) {
+            grow();
+        }
+        deferred.add(bytes, offset, length, wasTruncated, attrs, runtimeTime, flags);
+        lines[size] = lineCount;
+        start[size] = startOffset;
+        end[size] = endOffset;
+        size++;
+        commitOffset = commit;
+    }
+
+    /** The bytes of the deferred records (record {@code i} at {@link #deferredOffset}), valid until the next reset. */
+    public byte[] deferredBytes() {
+        return deferred.bytes();
+    }
+
+    public int deferredOffset(int i) {
+        return deferred.offset(i);
+    }
+
+    public int deferredLength(int i) {
+        return deferred.length(i);
+    }
+
+    public Attributes deferredAttributes(int i) {
+        return deferred.attributes(i);
+    }
+
+    public long deferredRuntimeTime(int i) {
+        return deferred.runtimeTime(i);
+    }
+
+    /** Encodes deferred record {@code i}; call it for every record in order, then {@link #encoded}. */
+    public void encodeDeferred(int i, StructuredLine body, long eventTime) {
+        if (i != 0 && recordEnd[i - 1] != wire.size() || i == 0 && wire.size() != 0) {
+            throw new IllegalStateException("deferred records are encoded in order, once");
+        }
+        DeferredRecords d = deferred;
+        encode(
+                d.bytes(),
+                d.offset(i),
+                d.length(i),
+                start[i],
+                d.truncated(i),
+                d.attributes(i),
+                body,
+                eventTime,
+                d.flags(i));
+        recordEnd[i] = wire.size();
+    }
+
+    /** Signals that a deferred batch is encoded ({@code failure} null) or could not be (then it is not published). */
+    public void encoded(Throwable failure) {
+        deferred.done(failure);
+    }
+
+    /**
+     * Waits until a deferred batch is encoded; returns at once for a batch encoded as records were added.
+     *
+     * @return null, or why the batch could not be encoded
+     */
+    public Throwable awaitEncoded() throws InterruptedException {
+        DeferredRecords d = deferred;
+        return d == null ? null : d.await();
     }
 
     /** Encodes one record and appends it; {@code bytes} need only be valid during the call. */
@@ -160,9 +269,31 @@ public final class Batch {
             StructuredLine body,
             long eventTime,
             int flags) {
+        if (deferred != null) {
+            throw new IllegalStateException("records of a deferred batch are added with defer()");
+        }
         if (size == recordEnd.length) {
             grow();
         }
+        encode(bytes, offset, length, startOffset, wasTruncated, attrs, body, eventTime, flags);
+        recordEnd[size] = wire.size();
+        lines[size] = lineCount;
+        start[size] = startOffset;
+        end[size] = endOffset;
+        size++;
+        commitOffset = commit;
+    }
+
+    private void encode(
+            byte[] bytes,
+            int offset,
+            int length,
+            long startOffset,
+            boolean wasTruncated,
+            Attributes attrs,
+            StructuredLine body,
+            long eventTime,
+            int flags) {
         if (format == Format.RAW) {
             if (body != null && body.error() == null) {
                 writeRawMessage(body);
@@ -184,12 +315,6 @@ public final class Batch {
                     times,
                     wire);
         }
-        recordEnd[size] = wire.size();
-        lines[size] = lineCount;
-        start[size] = startOffset;
-        end[size] = endOffset;
-        size++;
-        commitOffset = commit;
     }
 
     /** With {@code format: raw}, a structured line's message (without its JSON quoting) is what is written. */

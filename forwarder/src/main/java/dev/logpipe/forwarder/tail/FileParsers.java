@@ -11,10 +11,28 @@ import dev.logpipe.forwarder.parse.Parser;
 import java.nio.file.Path;
 
 /**
- * What each file gets to turn its lines into records: a container decoder (cri, docker) or none, the line or
- * multiline parser, and, for container log files, the Kubernetes names of its file name.
+ * What each file of a source gets to turn its lines into records, from the source's parser (its own or the
+ * top-level one): a container decoder (cri, docker) or none, the line or multiline parser, how the records are
+ * read (JSON, logfmt or text), and, for container log files, the Kubernetes names of its file name.
  */
-record FileParsers(ForwarderConfig.Parser config) {
+final class FileParsers {
+    private final ForwarderConfig.Parser config;
+    private final LineContent content;
+
+    FileParsers(ForwarderConfig.Parser config) {
+        this.config = config;
+        this.content = config.structured() ? new LineContent(config.content(), config.keys()) : null;
+    }
+
+    ForwarderConfig.Parser config() {
+        return config;
+    }
+
+    /** How the records are read: JSON or logfmt (the same instance for every file), or null for plain text. */
+    LineContent content() {
+        return content;
+    }
+
     Parser newParser() {
         ForwarderConfig.Parser p = config;
         return p.type() == ForwarderConfig.ParserType.MULTILINE

@@ -12,8 +12,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The second stage of the pipeline: one owned thread that publishes batches in the order they were
- * submitted (writing runs here, while the tail thread reads and encodes the next chunk) and hands each
+ * The last stage of the pipeline: one owned thread that publishes batches in the order they were
+ * submitted (writing runs here, while the tail thread reads and encodes the next chunk; a batch left to a
+ * parse thread is sent once that thread has encoded it) and hands each
  * back with its outcome, in the same order. A sink that can overlap batches ({@link Sink#send}) has up
  * to {@link #MAX_PENDING} of them awaiting acknowledgement; a failed one is retried before any later
  * one is handed back. Both queues are bounded by the number of batches in flight. After a
@@ -105,12 +106,19 @@ final class PublishLane {
         }
     }
 
-    private Sink.Delivery start(InFlight f) {
+    private Sink.Delivery start(InFlight f) throws InterruptedException {
+        // Even a batch that will not be sent is handed back only once no parse thread works on it any more.
+        Throwable unencoded = f.batch.isEmpty() ? null : f.batch.awaitEncoded();
         if (failed) {
             return null;
         }
         if (f.batch.isEmpty()) {
             return Sink.Delivery.DONE;
+        }
+        if (unencoded != null) {
+            // A parse thread failed on it (logged there): like an unexpected sink failure, nothing later goes out.
+            failed = true;
+            return null;
         }
         try {
             return publisher.send(f.batch);

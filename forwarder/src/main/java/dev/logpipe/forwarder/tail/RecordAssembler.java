@@ -1,31 +1,25 @@
 package dev.logpipe.forwarder.tail;
 
+import dev.logpipe.forwarder.config.ForwarderConfig.KeyMapping;
+import dev.logpipe.forwarder.config.ForwarderConfig.LineFormat;
 import dev.logpipe.forwarder.parse.Emitter;
-import dev.logpipe.forwarder.parse.StructuredLine;
 import dev.logpipe.forwarder.parse.StructuredReader;
 import dev.logpipe.forwarder.process.Attributes;
 import dev.logpipe.forwarder.process.RecordFilter;
 import dev.logpipe.forwarder.process.Transformer;
 import dev.logpipe.forwarder.sink.Batch;
 import dev.logpipe.forwarder.time.TimeParser;
-import dev.logpipe.record.JsonBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.HashSet;
-import java.util.Map;
-import java.util.Set;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * Applies filters and transforms to parsed records, reads JSON/logfmt lines, finds the event time, and
- * collects the survivors in the current batch. Filters and the extract pattern see the record's text as read
- * (for container formats: the application's line). A line that is not valid JSON/logfmt is kept as plain text
- * with {@code fields.log.parse_error}; a time that does not parse leaves no event time. Both are counted, and
- * the first time failure of each file is logged with its text. Confined to the pipeline thread.
+ * Applies filters and transforms to parsed records and collects the survivors in the current batch: decoded and
+ * encoded at once by its {@link RecordDecoder}, or, in a {@link Batch#deferEncoding deferred} batch, copied for a
+ * parse thread to decode. Filters and the extract pattern see the record's text as read (for container formats:
+ * the application's line). A line that is not valid JSON/logfmt is kept as plain text with
+ * {@code fields.log.parse_error}; a time that does not parse leaves no event time. Both are counted, and the first
+ * time failure of each file is logged with its text. Confined to the pipeline thread.
  */
 final class RecordAssembler implements Emitter {
-    private static final Logger log = LoggerFactory.getLogger(RecordAssembler.class);
-
     /** How the event time is found; {@code field} is an extract group, or null. */
     record EventTimes(String field, TimeParser parser, String layout) {
         static final EventTimes NONE = new EventTimes(null, null, null);
@@ -33,32 +27,45 @@ final class RecordAssembler implements Emitter {
 
     private final RecordFilter filter;
     private final Transformer transformer;
-    private final StructuredReader reader;
-    private final EventTimes times;
+    private final RecordDecoder decoder;
+    /** What records are read as when no file is set ({@link #into(Batch)}), or null: plain text. */
+    private final LineContent fixedContent;
+
     private final boolean perRecordWork;
     private final Attributes shared;
-    private final StructuredLine structured = new StructuredLine();
-    private final JsonBuffer scratch = new JsonBuffer(256);
-    private final Set<String> timeFailureLogged = new HashSet<>();
     private Batch batch;
-    /** The file being read, for the offset no commit may pass (held-back container pieces), or null. */
+    /** The file being read, for its content and the offset no commit may pass, or null. */
     private Tailer tailer;
+
+    private LineContent content;
 
     private long filtered;
     private long truncated;
-    private long parseFailures;
-    private long timeFailures;
 
     RecordAssembler(RecordFilter filter, Transformer transformer) {
         this(filter, transformer, null, EventTimes.NONE);
     }
 
-    /** @param reader the JSON or logfmt reader, or null for plain text */
+    /** Every record read with {@code reader} (null: plain text), whatever the file's content. */
     RecordAssembler(RecordFilter filter, Transformer transformer, StructuredReader reader, EventTimes times) {
+        this(
+                filter,
+                transformer,
+                new RecordDecoder(c -> reader, times, new RecordDecoder.FailureLog()),
+                reader == null ? null : new LineContent(LineFormat.JSON, KeyMapping.DEFAULT));
+    }
+
+    /** Records of each file read as its {@link Tailer#content()}, decoded by {@code decoder} when not deferred. */
+    RecordAssembler(RecordFilter filter, Transformer transformer, RecordDecoder decoder) {
+        this(filter, transformer, decoder, null);
+    }
+
+    private RecordAssembler(
+            RecordFilter filter, Transformer transformer, RecordDecoder decoder, LineContent fixedContent) {
         this.filter = filter;
         this.transformer = transformer;
-        this.reader = reader;
-        this.times = times;
+        this.decoder = decoder;
+        this.fixedContent = fixedContent;
         this.perRecordWork = !filter.isPassThrough() || !transformer.isStatic();
         Attributes s = transformer.staticAttributes();
         this.shared = s.equals(Attributes.NONE) ? null : s;
@@ -72,6 +79,7 @@ final class RecordAssembler implements Emitter {
     Batch into(Batch b, Tailer t) {
         this.batch = b;
         this.tailer = t;
+        this.content = fixedContent != null || t == null ? fixedContent : t.content();
         return b;
     }
 
@@ -112,37 +120,24 @@ final class RecordAssembler implements Emitter {
                 attrs = null;
             }
         }
-        StructuredLine body = null;
-        long eventTime = TimeParser.NONE;
-        if (reader != null) {
-            body = structured;
-            int first = lines > 1 ? firstLine(bytes, off, len) : len;
-            Map<String, String> taken = attrs == null ? Map.of() : attrs.fields();
-            if (reader.read(bytes, off, first, taken, structured)) {
-                if (first < len) {
-                    structured.appendToMessage(bytes, off + first + 1, len - first - 1, scratch);
-                }
-                eventTime = structured.time();
-                if (structured.badTime() != null) {
-                    timeFailed(structured.badTime());
-                }
-            } else {
-                parseFailures++;
-            }
+        if (batch.deferred()) {
+            batch.defer(
+                    bytes,
+                    off,
+                    len,
+                    startOffset,
+                    endOffset,
+                    commit(endOffset),
+                    lines,
+                    wasTruncated,
+                    attrs,
+                    runtimeTime,
+                    flags);
+            return;
         }
-        if (eventTime == TimeParser.NONE && times.field() != null && attrs != null) {
-            String text = attrs.fields().get(times.field());
-            if (text != null) {
-                eventTime = times.parser().parse(text);
-                if (eventTime == TimeParser.NONE) {
-                    timeFailed(text);
-                }
-            }
-        }
-        if (eventTime == TimeParser.NONE) {
-            eventTime = runtimeTime;
-        }
-        batch.add(
+        decoder.add(
+                batch,
+                content,
                 bytes,
                 off,
                 len,
@@ -152,31 +147,8 @@ final class RecordAssembler implements Emitter {
                 lines,
                 wasTruncated,
                 attrs,
-                body,
-                eventTime,
+                runtimeTime,
                 flags);
-    }
-
-    private void timeFailed(String text) {
-        timeFailures++;
-        String path = batch.source().path();
-        if (timeFailureLogged.size() < 10_000 && timeFailureLogged.add(path)) {
-            log.warn(
-                    "event time not in layout {} in file {}: \"{}\"; the record is shipped without event_time "
-                            + "(logged once per file, every failure counted in log_forwarder_time_parse_failures_total)",
-                    times.layout(),
-                    path,
-                    text.length() > 200 ? text.substring(0, 200) + "..." : text);
-        }
-    }
-
-    private static int firstLine(byte[] b, int off, int len) {
-        for (int i = 0; i < len; i++) {
-            if (b[off + i] == '\n') {
-                return i;
-            }
-        }
-        return len;
     }
 
     long takeFiltered() {
@@ -192,14 +164,10 @@ final class RecordAssembler implements Emitter {
     }
 
     long takeParseFailures() {
-        long n = parseFailures;
-        parseFailures = 0;
-        return n;
+        return decoder.takeParseFailures();
     }
 
     long takeTimeFailures() {
-        long n = timeFailures;
-        timeFailures = 0;
-        return n;
+        return decoder.takeTimeFailures();
     }
 }

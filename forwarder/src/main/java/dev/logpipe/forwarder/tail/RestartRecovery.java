@@ -90,7 +90,8 @@ final class RestartRecovery {
         try {
             store.remove(oldPath);
             FileKey key = FileKey.of(renamed);
-            Source src = new Source(renamed.getParent(), List.of(), scanner.serviceOf(renamed.getParent()));
+            Path dir = renamed.getParent();
+            Source src = new Source(dir, List.of(), scanner.serviceOf(dir), scanner.parserOf(dir));
             Tailer t = files.register(new Found(renamed, key, ch.size(), 0, src), ch, w.offset(), null);
             t.markUnseen(0);
             vacated.putIfAbsent(oldPath, t);

@@ -1,5 +1,6 @@
 package dev.logpipe.forwarder.tail;
 
+import dev.logpipe.forwarder.config.ForwarderConfig;
 import dev.logpipe.forwarder.config.ForwarderConfig.Source;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -103,6 +104,16 @@ public final class SourceScanner {
     /** Makes the next {@link #scan} list every directory again (a listing turned out to be stale). */
     public void relistNextScan() {
         listings.clear();
+    }
+
+    /** The parser of the first source watching {@code dir}, for a file that left its patterns; or null (the top-level one). */
+    public ForwarderConfig.Parser parserOf(Path dir) {
+        for (Compiled c : sources) {
+            if (c.source().directory().equals(dir)) {
+                return c.source().parser();
+            }
+        }
+        return null;
     }
 
     /** The {@code service} of the first source watching {@code dir}, for a file that left its patterns; or null. */

@@ -2,9 +2,6 @@ package dev.logpipe.forwarder.tail;
 
 import dev.logpipe.forwarder.config.ForwarderConfig;
 import dev.logpipe.forwarder.metrics.ForwarderMetrics;
-import dev.logpipe.forwarder.parse.JsonLineReader;
-import dev.logpipe.forwarder.parse.LogfmtLineReader;
-import dev.logpipe.forwarder.parse.StructuredReader;
 import dev.logpipe.forwarder.process.RecordFilter;
 import dev.logpipe.forwarder.process.Transformer;
 import dev.logpipe.forwarder.sink.Batch;
@@ -12,7 +9,6 @@ import dev.logpipe.forwarder.sink.Format;
 import dev.logpipe.forwarder.sink.Publisher;
 import dev.logpipe.forwarder.sink.Sink;
 import dev.logpipe.forwarder.time.TimeLayout;
-import dev.logpipe.forwarder.time.TimeParser;
 import dev.logpipe.forwarder.watermark.PublishedJournal;
 import dev.logpipe.forwarder.watermark.WatermarkStore;
 import java.io.IOException;
@@ -20,9 +16,14 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,6 +47,9 @@ public final class TailLoop implements Runnable {
 
     private final Tailers tailers;
     private final PublishLane lane;
+    /** Threads that decode and encode the batches of structured and container files, or null (this thread does). */
+    private final ParseThreads parse;
+
     private final RecordAssembler assembler;
     private final WatermarkStore store;
     private final PublishedJournal journal;
@@ -81,39 +85,47 @@ public final class TailLoop implements Runnable {
             CountDownLatch stop,
             LongSupplier ticker,
             InstantSource clock) {
-        ForwarderConfig.Parser p = config.parser();
+        ForwarderConfig.Parser top = config.parser();
+        Map<ForwarderConfig.Parser, FileParsers> bySource = new IdentityHashMap<>();
+        FileParsers topParsers = new FileParsers(top);
+        Duration multilineFlush = Duration.ZERO;
+        for (ForwarderConfig.Parser p : parsers(config)) {
+            bySource.put(p, p == top ? topParsers : new FileParsers(p));
+            if (p.type() == ForwarderConfig.ParserType.MULTILINE
+                    && (multilineFlush.isZero() || p.flushInterval().compareTo(multilineFlush) < 0)) {
+                multilineFlush = p.flushInterval();
+            }
+        }
         Tailers tailers = new Tailers(
                 new SourceScanner(config.watch().sources()),
                 store,
                 journal,
                 metrics,
-                new FileParsers(p),
-                p.maxRecordBytes(),
+                src -> src.parser() == null ? topParsers : bySource.get(src.parser()),
                 config.host(),
                 config.watch().rotateWait().toNanos());
         ForwarderConfig.EventTime et = config.transform().eventTime();
-        TimeParser timeParser = et.newParser(clock);
-        StructuredReader reader = switch (p.content()) {
-            case JSON -> new JsonLineReader(p.keys(), et.field(), timeParser);
-            case LOGFMT -> new LogfmtLineReader(p.keys(), et.field(), timeParser);
-            default -> null;
-        };
-        RecordAssembler.EventTimes times = new RecordAssembler.EventTimes(
-                et.field(),
-                et.newParser(clock),
-                et.layout() == TimeLayout.PATTERN
-                        ? "pattern \"" + et.pattern() + "\""
-                        : et.layout().configName());
+        RecordDecoder.FailureLog failures = new RecordDecoder.FailureLog();
+        Supplier<RecordDecoder> decoders = () -> new RecordDecoder(
+                c -> c.newReader(et.field(), et.newParser(clock)),
+                new RecordAssembler.EventTimes(
+                        et.field(),
+                        et.newParser(clock),
+                        et.layout() == TimeLayout.PATTERN
+                                ? "pattern \"" + et.pattern() + "\""
+                                : et.layout().configName()),
+                failures);
         RecordAssembler assembler = new RecordAssembler(
                 new RecordFilter(config.filter().include(), config.filter().exclude()),
                 new Transformer(config.transform()),
-                reader,
-                times);
-        Duration multilineFlush = p.type() == ForwarderConfig.ParserType.MULTILINE ? p.flushInterval() : Duration.ZERO;
+                decoders.get());
+        int threads = config.watch().parseThreads();
+        ParseThreads parse = threads == 0 ? null : new ParseThreads(threads, BATCHES + threads, decoders, metrics);
         Timing timing = new Timing(config.watch().poll(), config.watch().scanInterval(), multilineFlush, DRAIN_TIMEOUT);
         return new TailLoop(
                 tailers,
                 new Publisher(sink, metrics, stop),
+                parse,
                 assembler,
                 store,
                 journal,
@@ -125,9 +137,22 @@ public final class TailLoop implements Runnable {
                 sink.format());
     }
 
+    /** The top-level parser and every source's own. */
+    private static List<ForwarderConfig.Parser> parsers(ForwarderConfig config) {
+        List<ForwarderConfig.Parser> all = new ArrayList<>();
+        all.add(config.parser());
+        for (ForwarderConfig.Source s : config.watch().sources()) {
+            if (s.parser() != null) {
+                all.add(s.parser());
+            }
+        }
+        return all;
+    }
+
     TailLoop(
             Tailers tailers,
             Publisher publisher,
+            ParseThreads parse,
             RecordAssembler assembler,
             WatermarkStore store,
             PublishedJournal journal,
@@ -138,7 +163,9 @@ public final class TailLoop implements Runnable {
             int readBufferBytes,
             Format format) {
         this.tailers = tailers;
-        this.lane = new PublishLane(publisher, BATCHES);
+        this.parse = parse;
+        int batches = parse == null ? BATCHES : BATCHES + parse.count();
+        this.lane = new PublishLane(publisher, batches);
         this.assembler = assembler;
         this.store = store;
         this.journal = journal;
@@ -147,13 +174,16 @@ public final class TailLoop implements Runnable {
         this.ticker = ticker;
         this.timing = timing;
         this.buffer = ByteBuffer.allocate(readBufferBytes);
-        for (int i = 0; i < BATCHES; i++) {
+        for (int i = 0; i < batches; i++) {
             free.push(new Batch(format));
         }
     }
 
     @Override
     public void run() {
+        if (parse != null) {
+            parse.start();
+        }
         lane.start();
         try {
             loop();
@@ -333,6 +363,9 @@ public final class TailLoop implements Runnable {
         }
         Batch batch = free.pop();
         batch.reset(t.source(), t.dispatched());
+        if (parse != null && t.parsesHeavily()) {
+            batch.deferEncoding();
+        }
         assembler.into(batch, t);
         return batch;
     }
@@ -354,6 +387,9 @@ public final class TailLoop implements Runnable {
         }
         t.dispatched(batch.commitOffset());
         inFlight++;
+        if (batch.deferred() && !batch.isEmpty()) {
+            parse.submit(batch, t.content());
+        }
         lane.submit(new PublishLane.InFlight(t, batch));
     }
 
@@ -445,6 +481,13 @@ public final class TailLoop implements Runnable {
         interrupted |= Thread.interrupted();
         try {
             lane.close();
+        } catch (InterruptedException e) {
+            interrupted = true;
+        }
+        try {
+            if (parse != null) {
+                parse.close(); // after the lane: it may still wait for a batch being encoded
+            }
         } catch (InterruptedException e) {
             interrupted = true;
         }

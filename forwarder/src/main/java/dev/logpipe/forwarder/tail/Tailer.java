@@ -36,6 +36,8 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
     private final Parser parser;
     /** The container runtime's line decoder (cri, docker), or null. */
     private final ContainerLines container;
+    /** How the records are read (JSON, logfmt), or null for plain text. */
+    private final LineContent content;
     /** Pre-encoded Kubernetes fields of the file's first name (kept across renames), or null. */
     private final byte[] kubernetesFields;
     /** Offset up to which the previous run had published this file (its re-read lines are replays); -1 if none. */
@@ -70,6 +72,7 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
             long replayUntil,
             Parser parser,
             ContainerLines container,
+            LineContent content,
             KubernetesNames kubernetes,
             int maxLineBytes,
             String host,
@@ -83,6 +86,7 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
         this.service = service;
         this.parser = parser;
         this.container = container;
+        this.content = content;
         this.kubernetesFields = kubernetes == null ? null : kubernetes.fieldsJson();
         this.replayUntil = replayUntil;
         this.splitter = new LineSplitter(maxLineBytes, startOffset);
@@ -160,6 +164,16 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
         } else {
             parser.line(bytes, off, len, startOffset, endOffset, truncated, TimeParser.NONE, 0, nowNanos, emitter);
         }
+    }
+
+    /** How the file's records are read: JSON or logfmt, or null for plain text. */
+    LineContent content() {
+        return content;
+    }
+
+    /** Whether the file's records are worth decoding on a parse thread: structured or in a container's lines. */
+    boolean parsesHeavily() {
+        return content != null || container != null;
     }
 
     /**

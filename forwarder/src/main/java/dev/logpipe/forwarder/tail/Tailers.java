@@ -1,5 +1,6 @@
 package dev.logpipe.forwarder.tail;
 
+import dev.logpipe.forwarder.config.ForwarderConfig;
 import dev.logpipe.forwarder.metrics.ForwarderMetrics;
 import dev.logpipe.forwarder.tail.SourceScanner.Found;
 import dev.logpipe.forwarder.watermark.PublishedJournal;
@@ -15,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,8 +34,9 @@ final class Tailers {
     private final WatermarkStore store;
     private final PublishedJournal journal;
     private final ForwarderMetrics metrics;
-    private final FileParsers parsers;
-    private final int maxLineBytes;
+    /** The parsers of each source's files, by the source's parser (null: the top-level one). */
+    private final Function<ForwarderConfig.Source, FileParsers> parsersOf;
+
     private final String host;
     private final long rotateWaitNanos;
     /**
@@ -78,16 +81,14 @@ final class Tailers {
             WatermarkStore store,
             PublishedJournal journal,
             ForwarderMetrics metrics,
-            FileParsers parsers,
-            int maxLineBytes,
+            Function<ForwarderConfig.Source, FileParsers> parsersOf,
             String host,
             long rotateWaitNanos) {
         this.scanner = scanner;
         this.store = store;
         this.journal = journal;
         this.metrics = metrics;
-        this.parsers = parsers;
-        this.maxLineBytes = maxLineBytes;
+        this.parsersOf = parsersOf;
         this.host = host;
         this.rotateWaitNanos = rotateWaitNanos;
         this.opener = new FileOpener(scanner);
@@ -325,6 +326,7 @@ final class Tailers {
         PublishedJournal.Key jk =
                 new PublishedJournal.Key(f.key().device(), f.key().inode(), fp.hash());
         long replayUntil = fp.complete() ? journal.previouslyPublished(jk) : -1;
+        FileParsers parsers = parsersOf.apply(f.source());
         var k8s = parsers.kubernetes(f.path().toString());
         String service = parsers.service(f.source().service(), k8s);
         Tailer t = new Tailer(
@@ -336,8 +338,9 @@ final class Tailers {
                 replayUntil > start ? replayUntil : -1,
                 parsers.newParser(),
                 parsers.newContainerLines(),
+                parsers.content(),
                 k8s,
-                maxLineBytes,
+                parsers.config().maxRecordBytes(),
                 host,
                 service);
         if (predecessor != null) {

@@ -12,7 +12,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** parser.format, parser.content, parser.keys, parser.kubernetes and transform.event_time. */
+/** parser.format, parser.content, parser.keys, parser.kubernetes, a source's own parser and transform.event_time. */
 class FormatConfigTest {
     @TempDir
     Path dir;
@@ -105,5 +105,75 @@ class FormatConfigTest {
         assertThat(List.of(TimeLayout.values()))
                 .extracting(TimeLayout::configName)
                 .contains("common_log", "syslog", "log4j", "epoch_ms", "epoch_us", "epoch_ns");
+    }
+
+    @Test
+    void aSourceMayNameItsOwnParserWhoseUnsetKeysTakeTheDefaultsNotTheTopLevelOnes() throws Exception {
+        ForwarderConfig c = parse("""
+                parser:
+                  format: logfmt
+                  max_record_bytes: 8KiB
+                watch:
+                  parse_threads: 1
+                  sources:
+                    - path: ./a
+                    - path: ./b
+                      parser:
+                        format: cri
+                        content: json
+                        type: multiline
+                        multiline:
+                          header_pattern: '^\\{'
+                        keys:
+                          message: [text]
+                """);
+        ForwarderConfig.Source a = c.watch().sources().get(0);
+        ForwarderConfig.Source b = c.watch().sources().get(1);
+        assertThat(a.parser()).isNull();
+        assertThat(a.parserOr(c.parser()).format()).isEqualTo(LineFormat.LOGFMT);
+        ForwarderConfig.Parser own = b.parserOr(c.parser());
+        assertThat(own.format()).isEqualTo(LineFormat.CRI);
+        assertThat(own.content()).isEqualTo(LineFormat.JSON);
+        assertThat(own.type()).isEqualTo(ForwarderConfig.ParserType.MULTILINE);
+        assertThat(own.keys().message()).containsExactly("text");
+        assertThat(own.maxRecordBytes()).isEqualTo(256 * 1024);
+        assertThat(own.kubernetes().enabled()).isTrue();
+        assertThat(c.watch().parseThreads()).isEqualTo(1);
+    }
+
+    @Test
+    void aSourcesBadParserIsRejectedByItsKeyPath() {
+        String head = "watch:\n  sources:\n    - path: ./a\n    - path: ./b\n      parser:\n";
+        rejects(
+                head + "        format: xml\n",
+                "watch.sources[1].parser.format: must be one of text, json, logfmt, cri, docker, was \"xml\"");
+        rejects(head + "        formt: json\n", "watch.sources[1].parser.formt: unknown key");
+        rejects(
+                head + "        format: json\n        content: json\n",
+                "watch.sources[1].parser.content: is only for watch.sources[1].parser.format cri or docker");
+        rejects(
+                head + "        type: multiline\n",
+                "watch.sources[1].parser.multiline.header_pattern: is required when watch.sources[1].parser.type is "
+                        + "multiline");
+        rejects(
+                head + "        multiline:\n          header_pattern: '('\n        type: multiline\n",
+                "watch.sources[1].parser.multiline.header_pattern:");
+        rejects(
+                head + "        format: cri\n        kubernetes:\n          service: '{node}'\n",
+                "watch.sources[1].parser.kubernetes.service: the template may use");
+        rejects(
+                head + "        keys:\n          level: ['']\n",
+                "watch.sources[1].parser.keys.level[0]: must not be empty");
+        rejects("watch:\n  parse_threads: 17\n", "watch.parse_threads:");
+    }
+
+    @Test
+    void aTimeKeyOfAStructuredLineIsAllowedWhenOnlyOneSourceReadsJson() throws Exception {
+        String sources = "watch:\n  sources:\n    - path: ./a\n    - path: ./b\n      parser:\n        format: json\n";
+        ForwarderConfig c = parse(sources + "transform:\n  event_time:\n    field: at\n");
+        assertThat(c.transform().eventTime().field()).isEqualTo("at");
+        rejects(
+                "watch:\n  sources:\n    - path: ./a\ntransform:\n  event_time:\n    field: at\n",
+                "transform.event_time.field: \"at\" is neither");
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -56,7 +57,15 @@ class ConfigValidationTest extends WorkspaceTest {
                 invalid(
                         "multiline without header pattern",
                         c -> c.set("parser.type", "multiline"),
-                        "parser.multiline.header_pattern: is required when parser.type is multiline"));
+                        "parser.multiline.header_pattern: is required when parser.type is multiline"),
+                invalid(
+                        "a source's own parser with an unknown format",
+                        c -> c.set(
+                                "watch.sources",
+                                List.of(
+                                        Map.of("path", "logs"),
+                                        Map.of("path", "other", "parser", Map.of("format", "xml")))),
+                        "watch.sources[1].parser.format: must be one of text, json, logfmt, cri, docker, was \"xml\""));
     }
 
     private static Arguments invalid(String name, Consumer<ForwarderConfigYaml> change, String message) {

@@ -58,7 +58,14 @@ class ExampleConfigsTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"json.yaml,4", "logfmt.yaml,3", "cri.yaml,4", "docker.yaml,3", "text-with-time.yaml,2"})
+    @CsvSource({
+        "json.yaml,4",
+        "logfmt.yaml,3",
+        "cri.yaml,4",
+        "docker.yaml,3",
+        "text-with-time.yaml,2",
+        "mixed-sources.yaml,7"
+    })
     void eachFormatsExampleRunsOnItsSampleLogs(String config, int records) throws Exception {
         copyExamples();
         String yaml = Files.readString(dir.resolve("examples/formats").resolve(config))
@@ -86,6 +93,14 @@ class ExampleConfigsTest {
                 case "docker.yaml" ->
                     assertThat(got.get(1).message())
                             .isEqualTo("WARN a line Docker split at 16 KiB: first piece and the rest");
+                case "mixed-sources.yaml" -> {
+                    assertThat(got)
+                            .filteredOn(r -> "gateway".equals(r.service()))
+                            .hasSize(3);
+                    assertThat(got)
+                            .anySatisfy(r -> assertThat(r.message()).startsWith("payment declined\ncom.example"));
+                    assertThat(loop.metrics().parseFailures.count()).isZero();
+                }
                 case "text-with-time.yaml" ->
                     assertThat(got.get(1).eventTime()).isEqualTo(Instant.parse("2026-12-01T08:00:03.877Z"));
                 default -> assertThat(loop.metrics().parseFailures.count()).isZero();

@@ -222,4 +222,35 @@ class FormatsTest {
         assertThat(sink.records().get(2).fields()).doesNotContainKey("log.partial");
         await().until(() -> loop.watermark(fresh) == Files.size(fresh));
     }
+
+    @Test
+    void parseThreadsKeepFileOrderAndWatermarksAcrossManyBatches() throws Exception {
+        StringBuilder text = new StringBuilder();
+        int n = 6000;
+        for (int i = 0; i < n; i++) {
+            text.append(
+                    i % 97 == 0
+                            ? "not json " + i + "\n"
+                            : "{\"ts\":\"2026-12-01T08:00:00Z\",\"level\":\"info\",\"msg\":\"m" + i + "\",\"n\":" + i
+                                    + "}\n");
+        }
+        Path f = append("app.log", text.toString());
+        loop = RunningLoop.start(
+                dir,
+                RunningLoop.WATCH.replace("watch:\n", "watch:\n  parse_threads: 2\n  read_buffer: 4KiB\n")
+                        + "parser:\n  format: json\n",
+                sink);
+        awaitRecords(n);
+        await().until(() -> loop.watermark(f) == Files.size(f));
+        long previous = -1;
+        for (int i = 0; i < n; i++) {
+            LogRecord r = sink.records().get(i);
+            long offset = (Long) r.fields().get("log.offset");
+            assertThat(offset).isGreaterThan(previous);
+            previous = offset;
+            assertThat(r.message()).isEqualTo(i % 97 == 0 ? "not json " + i : "m" + i);
+        }
+        assertThat(sink.records()).hasSize(n);
+        assertThat(loop.metrics().parseFailures.count()).isEqualTo((n + 96) / 97);
+    }
 }

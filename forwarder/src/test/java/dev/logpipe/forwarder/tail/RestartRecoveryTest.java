@@ -69,7 +69,19 @@ class RestartRecoveryTest {
             startedAt.put(f.path().toString(), start);
             Fingerprint fp = Fingerprint.of(ch);
             return new Tailer(
-                    f.path().toString(), f.key(), ch, fp, start, -1, new LineParser(), null, null, 1024, "host", "svc");
+                    f.path().toString(),
+                    f.key(),
+                    ch,
+                    fp,
+                    start,
+                    -1,
+                    new LineParser(),
+                    null,
+                    null,
+                    null,
+                    1024,
+                    "host",
+                    "svc");
         }
     };
 
