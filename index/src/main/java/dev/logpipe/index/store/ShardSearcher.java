@@ -20,6 +20,7 @@ import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.PointValues;
 import org.apache.lucene.index.QueryTimeout;
+import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.index.StoredFieldVisitor;
 import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
@@ -138,7 +139,7 @@ public final class ShardSearcher implements Closeable {
 
     /**
      * Phase two: the stored sources of documents of this view (from {@link #keys}), in the order given. Read in
-     * document order through one stored-fields reader, so documents in one compressed block decompress it once.
+     * document order through one pooled stored-fields reader per segment ({@link StoredFieldsPool}).
      */
     public String[] sources(int[] docs) throws IOException {
         Integer[] byDoc = new Integer[docs.length];
@@ -146,16 +147,28 @@ public final class ShardSearcher implements Closeable {
             byDoc[i] = i;
         }
         Arrays.sort(byDoc, (x, y) -> Integer.compare(docs[x], docs[y]));
-        StoredFields stored = reader.storedFields();
+        List<LeafReaderContext> leaves = reader.leaves();
         String[] out = new String[docs.length];
         SourceVisitor v = new SourceVisitor();
+        LeafReaderContext leaf = null;
+        StoredFields stored = null;
         for (int i : byDoc) {
+            if (leaf == null || docs[i] >= leaf.docBase + leaf.reader().maxDoc()) {
+                if (stored != null) {
+                    StoredFieldsPool.give(leaf.reader(), stored);
+                }
+                leaf = leaves.get(ReaderUtil.subIndex(docs[i], leaves));
+                stored = StoredFieldsPool.take(leaf.reader());
+            }
             v.value = null;
-            stored.document(docs[i], v);
+            stored.document(docs[i] - leaf.docBase, v); // on a failure the reader is dropped, not given back
             if (v.value == null) {
                 throw new IOException("shard " + id + ": document " + docs[i] + " has no stored source");
             }
             out[i] = v.value;
+        }
+        if (stored != null) {
+            StoredFieldsPool.give(leaf.reader(), stored);
         }
         return out;
     }
@@ -324,7 +337,7 @@ public final class ShardSearcher implements Closeable {
             b.add(new MatchAllDocsQuery(), BooleanClause.Occur.MUST);
         } else {
             String def = id.kind() == ShardKind.DEAD_LETTERS ? Fields.DL_RAW : Fields.MESSAGE;
-            b.add(new SchemaQueryParser(def).parseQuery(q.query()), BooleanClause.Occur.MUST);
+            b.add(ParsedQueries.parse(def, q.query()), BooleanClause.Occur.MUST);
         }
         b.add(new TermQuery(new Term(Fields.TENANT_ID, q.tenant())), BooleanClause.Occur.FILTER);
         b.add(LongPoint.newRangeQuery(Fields.EVENT_TIME, q.fromMillis(), q.toMillis() - 1), BooleanClause.Occur.FILTER);

@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One search page over a plan's shards, in two phases. Phase one visits the shards in merge order (newest day first
- * for newest-first) in waves of 1, 2, 4, ... shards, each returning the keys of its best {@code limit} hits and
+ * for newest-first) in waves: one shard, then at least twice as many each time, or as many as the hits per shard so
+ * far say the page still needs (all the rest after a shard without a hit), each shard returning the keys of its best {@code limit} hits and
  * keeping its searcher open; before each wave it stops when the merged page is full and no shard left can beat the
  * page's last key (by the time bounds of its metadata: day shards are disjoint in time, so a full page from newer days
  * ends the search). Phase two reads the stored sources of the page's winners only, through the same searchers, so a
@@ -48,7 +49,7 @@ public final class Pages implements Closeable {
         int next = 0;
         int wave = 1;
         while (next < shards.size() && !settled(shards.subList(next, shards.size()), limit)) {
-            List<ShardId> w = shards.subList(next, Math.min(shards.size(), next + wave));
+            List<ShardId> w = shards.subList(next, (int) Math.min(shards.size(), (long) next + wave));
             Map<ShardId, FanOut.Outcome<FanOut.Held<ShardSearcher.Keys>>> r =
                     fanOut.runHeld(w, lanes, deadlineNanos, (s, d) -> s.keys(q, order, after, limit, d));
             r.forEach((id, o) -> {
@@ -64,11 +65,27 @@ public final class Pages implements Closeable {
             });
             winners = KeyMerge.merge(pages, order, limit);
             next += w.size();
-            wave *= 2;
+            wave = nextWave(wave, next, limit, winners.size());
         }
         if (next < shards.size()) {
             exact = false; // the shards not needed for the page were not counted
         }
+    }
+
+    /**
+     * How many shards the next wave searches: at least twice the last one, and as many as the hits per shard seen so
+     * far say the rest of the page needs (all the rest when the shards searched had none: a rare term).
+     */
+    private static int nextWave(int last, int visited, int limit, long hits) {
+        long needed = limit - Math.min(limit, hits);
+        if (needed == 0) {
+            return 2 * last;
+        }
+        if (hits == 0) {
+            return Integer.MAX_VALUE;
+        }
+        long perShard = Math.max(1, hits / visited);
+        return (int) Math.min(Integer.MAX_VALUE, Math.max(2L * last, (needed + perShard - 1) / perShard));
     }
 
     /** True when the page is full and none of {@code rest} can hold a hit ordered before its last key. */
