@@ -14,9 +14,12 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -170,6 +173,65 @@ public final class FanOut {
         } catch (IOException | RuntimeException e) {
             LoggerFactory.getLogger(FanOut.class).warn("searching shard {} failed: {}", id, e.toString());
             return new Outcome<>(null, "error");
+        }
+    }
+
+    /** One of a batch of jobs. */
+    @FunctionalInterface
+    public interface Job {
+        void run(int index) throws IOException;
+    }
+
+    /**
+     * Runs jobs 0..n-1 on up to {@code lanes} threads, the calling thread one of them, and returns when all are done
+     * (the first failure is thrown then). For short work on searchers the caller holds open, such as reading sources.
+     */
+    public void each(int n, int lanes, Job job) throws IOException {
+        AtomicInteger next = new AtomicInteger();
+        List<Exception> failures = new CopyOnWriteArrayList<>();
+        Runnable lane = () -> {
+            int i;
+            while (failures.isEmpty() && (i = next.getAndIncrement()) < n) {
+                try {
+                    job.run(i);
+                } catch (IOException | RuntimeException e) {
+                    failures.add(e);
+                }
+            }
+        };
+        int others = Math.max(0, Math.min(lanes, n) - 1);
+        List<Future<?>> started = new ArrayList<>();
+        for (int k = 0; k < others; k++) {
+            try {
+                started.add(pool.submit(lane));
+            } catch (RejectedExecutionException e) {
+                break; // the pool is full: the calling thread does the rest
+            }
+        }
+        lane.run();
+        boolean interrupted = false;
+        for (Future<?> f : started) {
+            while (true) {
+                try {
+                    f.get(); // never returns before the job ends: the searchers must outlive it
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    failures.add(new IOException(e.getCause()));
+                    break;
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        if (!failures.isEmpty()) {
+            Exception e = failures.get(0);
+            if (e instanceof IOException io) {
+                throw io;
+            }
+            throw (RuntimeException) e;
         }
     }
 

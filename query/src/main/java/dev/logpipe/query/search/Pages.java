@@ -23,6 +23,7 @@ import org.slf4j.LoggerFactory;
  * reopen between the phases changes nothing. Close it to release the searchers.
  */
 public final class Pages implements Closeable {
+    static final int PER_JOB = 16;
     private final FanOut fanOut;
     private final Plan plan;
     private final int lanes;
@@ -105,7 +106,10 @@ public final class Pages implements Closeable {
         return true;
     }
 
-    /** Phase two: the winners' stored sources, in page order. */
+    /**
+     * Phase two: the winners' stored sources, in page order, read in parallel (by shard, and a shard's share split in
+     * parts of at least {@link #PER_JOB} documents) on at most as many threads as there are processors.
+     */
     public String[] sources() throws IOException {
         String[] out = new String[winners.size()];
         List<List<Integer>> byPage = new ArrayList<>();
@@ -115,20 +119,26 @@ public final class Pages implements Closeable {
         for (int i = 0; i < winners.size(); i++) {
             byPage.get(winners.get(i).page()).add(i);
         }
+        int threads = Math.max(1, Math.min(lanes, Runtime.getRuntime().availableProcessors()));
+        int perJob = Math.max(PER_JOB, (winners.size() + threads - 1) / threads);
+        List<int[]> jobs = new ArrayList<>(); // {page, from, to} over byPage.get(page)
         for (int p = 0; p < byPage.size(); p++) {
-            List<Integer> at = byPage.get(p);
-            if (at.isEmpty()) {
-                continue;
+            for (int from = 0; from < byPage.get(p).size(); from += perJob) {
+                jobs.add(new int[] {p, from, Math.min(byPage.get(p).size(), from + perJob)});
             }
+        }
+        fanOut.each(jobs.size(), threads, j -> {
+            int[] job = jobs.get(j);
+            List<Integer> at = byPage.get(job[0]).subList(job[1], job[2]);
             int[] docs = new int[at.size()];
             for (int i = 0; i < docs.length; i++) {
                 docs[i] = winners.get(at.get(i)).key().doc();
             }
-            String[] src = held.get(p).searcher().sources(docs);
+            String[] src = held.get(job[0]).searcher().sources(docs);
             for (int i = 0; i < docs.length; i++) {
-                out[at.get(i)] = src[i];
+                out[at.get(i)] = src[i]; // distinct slots per job; each() returning publishes them
             }
-        }
+        });
         return out;
     }
 
