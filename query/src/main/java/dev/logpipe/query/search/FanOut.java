@@ -111,8 +111,16 @@ public final class FanOut {
                 done.countDown(); // the pool is full: fewer lanes, the calling thread still works through the shards
             }
         }
-        if (n > 0) {
-            lane.run();
+        try {
+            if (n > 0) {
+                lane.run();
+            }
+        } catch (RuntimeException | Error e) { // not a shard's failure (those are outcomes): release what is held
+            synchronized (out) {
+                abandoned[0] = true;
+                out.values().forEach(FanOut::closeHeld);
+            }
+            throw e;
         }
         try {
             long wait = deadlineNanos - System.nanoTime();
