@@ -69,7 +69,8 @@ class PagesTest {
                 store.write(day, records(c * 50, (c + 1) * 50, "first"));
                 store.commit(Map.of("t-0", (long) c));
             }
-            TimeRange range = new TimeRange(T.toEpochMilli(), T.plusSeconds(86_400).toEpochMilli());
+            TimeRange range =
+                    new TimeRange(T.toEpochMilli(), T.plusSeconds(86_400).toEpochMilli());
             Plan plan = new QueryPlanner(shards, 31, Long.MAX_VALUE)
                     .plan("acme", ShardKind.RECORDS, range, Long.MAX_VALUE, "", ShardSearcher.Order.NEWEST_FIRST, null);
             Pages pages = new Pages(new FanOut(shards, pool), plan, 4, System.nanoTime() + 10_000_000_000L);
