@@ -31,17 +31,27 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Query latency over HTTP, in process: N ~290-byte records over 10 days (one tenant, 10 day shards) written through
  * the index module's real write path and committed, then the query service (read-only committed shards, as the
- * separate process runs) on 127.0.0.1. Each query runs {@code --warmup} times, then {@code --runs} timed runs one
- * after another; prints p50/p99/max in ms of the whole HTTP exchange.
+ * separate process runs) on 127.0.0.1. Warm-up: every query {@code --warmup} times, in turn; then each query
+ * {@code --runs} timed runs one after another; prints p50/p99/max in ms of the whole HTTP exchange.
  *
  * <pre>
  *   java -Xmx2g -cp bench/target/logpipe-bench.jar dev.logpipe.bench.QueryBench
  *     [--records 2000000] [--runs 200] [--warmup 100] [--dir /tmp/logpipe-query-bench] [--reuse]
+ *     [--deep-pages 100] [--clients 0] [--client-requests 20] [--only needle]
  * </pre>
+ *
+ * <p>{@code --reuse} keeps the data of an earlier run with the same {@code --dir} (written once, e.g. 10 M records).
+ * {@code --deep-pages N} pages N pages of 100 deep for the deep page (and times page 1 beside it). {@code --clients
+ * N} then runs N concurrent clients, each sending {@code --client-requests} of the queries in turn, and counts
+ * errors.
  */
 public final class QueryBench {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -54,6 +64,10 @@ public final class QueryBench {
         int warmup = 100;
         Path dir = Path.of("/tmp/logpipe-query-bench");
         boolean reuse = false;
+        int deepPages = 100;
+        int clients = 0;
+        int clientRequests = 20;
+        String only = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--records" -> records = Long.parseLong(args[++i]);
@@ -61,6 +75,10 @@ public final class QueryBench {
                 case "--warmup" -> warmup = Integer.parseInt(args[++i]);
                 case "--dir" -> dir = Path.of(args[++i]);
                 case "--reuse" -> reuse = true;
+                case "--deep-pages" -> deepPages = Integer.parseInt(args[++i]);
+                case "--clients" -> clients = Integer.parseInt(args[++i]);
+                case "--client-requests" -> clientRequests = Integer.parseInt(args[++i]);
+                case "--only" -> only = args[++i];
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
@@ -94,19 +112,25 @@ public final class QueryBench {
             HttpClient http = HttpClient.newHttpClient();
             String base = "http://127.0.0.1:" + q.address().getPort();
             String range = "&from=now-10d&to=now";
-            // a cursor at depth: page 100 of 100 (10,000 hits deep)
+            // a cursor at depth: page deepPages + 1 (deepPages * 100 hits deep)
             String pageBase = "/api/v1/search?limit=100" + range;
             String cursor = null;
-            for (int i = 0; i < 100; i++) {
+            long walk = System.nanoTime();
+            for (int i = 0; i < deepPages; i++) {
                 JsonNode j = JSON.readTree(get(http, base + pageBase + (cursor == null ? "" : "&cursor=" + cursor)));
                 cursor = j.get("next_cursor").asText();
             }
+            System.out.printf(
+                    Locale.ROOT, "paged %,d pages of 100 in %.1f s%n", deepPages, (System.nanoTime() - walk) / 1e9);
             Map<String, String> queries = new LinkedHashMap<>();
             queries.put("needle (rare token, 12 hits)", "/api/v1/search?limit=100&q=" + enc("zqxneedle") + range);
             queries.put("level:ERROR newest 100", "/api/v1/search?limit=100&q=" + enc("level:ERROR") + range);
             queries.put("1 h histogram over all", "/api/v1/histogram?interval=1h" + range);
             queries.put("top 10 values of service", "/api/v1/fields/service/top?size=10" + range);
-            queries.put("search-after page at depth 10,000", pageBase + "&cursor=" + cursor);
+            queries.put("search-after page 1 (limit 100, no cursor)", pageBase);
+            queries.put(
+                    String.format(Locale.ROOT, "search-after page %,d (depth %,d)", deepPages + 1, deepPages * 100L),
+                    pageBase + "&cursor=" + cursor);
             JsonNode needle = JSON.readTree(get(http, base + queries.get("needle (rare token, 12 hits)")));
             System.out.println("needle hits: " + needle.get("hits").size() + ", histogram total: "
                     + JSON.readTree(get(http, base + queries.get("1 h histogram over all")))
@@ -114,10 +138,14 @@ public final class QueryBench {
                             .asLong());
             System.out.println("| query | p50 ms | p99 ms | max ms |");
             System.out.println("|---|---|---|---|");
-            for (Map.Entry<String, String> e : queries.entrySet()) {
-                for (int i = 0; i < warmup; i++) {
-                    get(http, base + e.getValue());
+            String filter = only;
+            queries.keySet().removeIf(k -> filter != null && !k.contains(filter));
+            for (int i = 0; i < warmup; i++) { // warm-up: every query in turn, so none is measured while others compile
+                for (String uri : queries.values()) {
+                    get(http, base + uri);
                 }
+            }
+            for (Map.Entry<String, String> e : queries.entrySet()) {
                 long[] ns = new long[runs];
                 for (int i = 0; i < runs; i++) {
                     long t0 = System.nanoTime();
@@ -133,7 +161,61 @@ public final class QueryBench {
                         ns[(int) Math.ceil(runs * 0.99) - 1] / 1e6,
                         ns[runs - 1] / 1e6);
             }
+            if (clients > 0) {
+                concurrent(http, base, List.copyOf(queries.values()), clients, clientRequests);
+            }
         }
+    }
+
+    /** {@code clients} threads at once, each sending {@code each} requests (the queries in turn); errors counted. */
+    static void concurrent(HttpClient http, String base, List<String> queries, int clients, int each) throws Exception {
+        long[] ns = new long[clients * each];
+        AtomicInteger errors = new AtomicInteger();
+        AtomicReference<String> firstError = new AtomicReference<>();
+        CountDownLatch go = new CountDownLatch(1);
+        List<Thread> threads = new ArrayList<>();
+        for (int c = 0; c < clients; c++) {
+            int client = c;
+            Thread t = new Thread(() -> {
+                try {
+                    go.await();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                for (int i = 0; i < each; i++) {
+                    long t0 = System.nanoTime();
+                    try {
+                        get(http, base + queries.get((client + i) % queries.size()));
+                    } catch (Exception e) {
+                        errors.incrementAndGet();
+                        firstError.compareAndSet(null, e.toString());
+                    }
+                    ns[client * each + i] = System.nanoTime() - t0;
+                }
+            });
+            t.start();
+            threads.add(t);
+        }
+        long t0 = System.nanoTime();
+        go.countDown();
+        for (Thread t : threads) {
+            t.join();
+        }
+        double secs = (System.nanoTime() - t0) / 1e9;
+        Arrays.sort(ns);
+        System.out.printf(
+                Locale.ROOT,
+                "%d concurrent clients x %d requests (the queries above in turn): %d errors%s, %.1f s, %.0f req/s,"
+                        + " p50 %.1f ms, p99 %.1f ms, max %.1f ms%n",
+                clients,
+                each,
+                errors.get(),
+                firstError.get() == null ? "" : " (first: " + firstError.get() + ")",
+                secs,
+                ns.length / secs,
+                ns[ns.length / 2] / 1e6,
+                ns[(int) Math.ceil(ns.length * 0.99) - 1] / 1e6,
+                ns[ns.length - 1] / 1e6);
     }
 
     private static String get(HttpClient http, String uri) throws Exception {

@@ -34,6 +34,7 @@ public final class CommittedShards implements ShardSource, Closeable {
     private final ShardLayout layout;
     private final Duration reopenInterval;
     private final Map<ShardId, Opened> open = new ConcurrentHashMap<>();
+    private final MetadataFiles metadataFiles = new MetadataFiles();
     private final Thread thread;
     private volatile boolean running = true;
     private boolean closed;
@@ -67,7 +68,7 @@ public final class CommittedShards implements ShardSource, Closeable {
 
     @Override
     public Optional<ShardMetadata> metadata(ShardId shard) throws IOException {
-        return ShardMetadata.read(layout.metadataFile(shard));
+        return metadataFiles.read(layout.metadataFile(shard));
     }
 
     @Override
@@ -136,6 +137,7 @@ public final class CommittedShards implements ShardSource, Closeable {
     }
 
     private synchronized void drop(ShardId id, Opened o) {
+        metadataFiles.forget(layout.metadataFile(id));
         if (open.remove(id, o)) {
             try {
                 o.close();

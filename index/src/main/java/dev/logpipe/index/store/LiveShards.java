@@ -13,6 +13,7 @@ import java.util.Optional;
  */
 public final class LiveShards implements ShardSource {
     private final LuceneStore store;
+    private final MetadataFiles metadataFiles = new MetadataFiles();
 
     public LiveShards(LuceneStore store) {
         this.store = store;
@@ -32,12 +33,12 @@ public final class LiveShards implements ShardSource {
         if (store.dirtyShards().contains(shard)) {
             return Optional.empty();
         }
-        return store.metadata(shard);
+        return metadataFiles.read(store.layout().metadataFile(shard));
     }
 
     @Override
     public Optional<ShardMetadata> latestMetadata(ShardId shard) throws IOException {
-        return store.metadata(shard);
+        return metadataFiles.read(store.layout().metadataFile(shard));
     }
 
     @Override

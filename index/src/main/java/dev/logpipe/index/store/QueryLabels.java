@@ -25,7 +25,7 @@ public final class QueryLabels {
             return Map.of();
         }
         try {
-            return required(new SchemaQueryParser().parseQuery(q));
+            return required(ParsedQueries.parse(Fields.MESSAGE, q));
         } catch (IllegalArgumentException | StackOverflowError e) {
             return Map.of();
         }

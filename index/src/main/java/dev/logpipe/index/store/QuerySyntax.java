@@ -1,5 +1,6 @@
 package dev.logpipe.index.store;
 
+import dev.logpipe.index.schema.Fields;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -19,7 +20,7 @@ public final class QuerySyntax {
             return Optional.empty();
         }
         try {
-            new SchemaQueryParser().parseQuery(q);
+            ParsedQueries.parse(Fields.MESSAGE, q);
             return Optional.empty();
         } catch (IllegalArgumentException e) {
             return Optional.of(problem(e));

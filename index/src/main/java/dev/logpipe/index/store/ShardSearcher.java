@@ -11,14 +11,18 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalLong;
-import java.util.Set;
-import org.apache.lucene.document.Document;
 import org.apache.lucene.document.LongPoint;
+import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.IndexReader;
+import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.PointValues;
 import org.apache.lucene.index.QueryTimeout;
+import org.apache.lucene.index.ReaderUtil;
+import org.apache.lucene.index.StoredFieldVisitor;
+import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
@@ -98,8 +102,25 @@ public final class ShardSearcher implements Closeable {
                         new SortField(Fields.RECORD_ID, SortField.Type.STRING, true));
     }
 
-    /** Up to {@code limit} hits after {@code after} (null: from the start) in the given order. */
-    public Page search(ShardQuery q, Order order, SearchPage.After after, int limit, long deadlineNanos)
+    /**
+     * The merge key of one hit and its document in this view: {@code doc} is valid only while this searcher is open
+     * (phase two of a search loads the winners' sources through it, see {@link #sources}).
+     */
+    public record Key(long eventTimeMillis, BytesRef recordId, int doc) {}
+
+    /** Phase one of a page: the keys of up to {@code limit} hits in order, the matching total (exact, or a bound). */
+    public record Keys(List<Key> keys, long total, boolean totalExact) {
+        public Keys {
+            keys = List.copyOf(keys);
+        }
+    }
+
+    /**
+     * Phase one: the keys of up to {@code limit} hits after {@code after} (null: from the start) in the given order,
+     * no stored field read. Newest first is the index sort, so Lucene stops collecting a segment once the page is full
+     * and {@link #TOTAL_HITS_THRESHOLD} hits are counted.
+     */
+    public Keys keys(ShardQuery q, Order order, SearchPage.After after, int limit, long deadlineNanos)
             throws IOException {
         IndexSearcher s = searcher(deadlineNanos);
         FieldDoc a = after == null
@@ -108,16 +129,69 @@ public final class ShardSearcher implements Closeable {
                     after.eventTimeMillis(), new BytesRef(after.recordId())
                 });
         TopFieldDocs top = run(s, query(q), new TopFieldCollectorManager(sort(order), limit, a, TOTAL_HITS_THRESHOLD));
-        List<SearchPage.Hit> hits = new ArrayList<>(top.scoreDocs.length);
+        List<Key> keys = new ArrayList<>(top.scoreDocs.length);
         for (ScoreDoc sd : top.scoreDocs) {
             FieldDoc fd = (FieldDoc) sd;
+            keys.add(new Key((Long) fd.fields[0], BytesRef.deepCopyOf((BytesRef) fd.fields[1]), sd.doc));
+        }
+        return new Keys(keys, top.totalHits.value, top.totalHits.relation == TotalHits.Relation.EQUAL_TO);
+    }
+
+    /**
+     * Phase two: the stored sources of documents of this view (from {@link #keys}), in the order given. Read in
+     * document order through one pooled stored-fields reader per segment ({@link StoredFieldsPool}).
+     */
+    public String[] sources(int[] docs) throws IOException {
+        Integer[] byDoc = new Integer[docs.length];
+        for (int i = 0; i < docs.length; i++) {
+            byDoc[i] = i;
+        }
+        Arrays.sort(byDoc, (x, y) -> Integer.compare(docs[x], docs[y]));
+        List<LeafReaderContext> leaves = reader.leaves();
+        String[] out = new String[docs.length];
+        SourceVisitor v = new SourceVisitor();
+        LeafReaderContext leaf = null;
+        StoredFields stored = null;
+        for (int i : byDoc) {
+            if (leaf == null || docs[i] >= leaf.docBase + leaf.reader().maxDoc()) {
+                if (stored != null) {
+                    StoredFieldsPool.give(leaf.reader(), stored);
+                }
+                leaf = leaves.get(ReaderUtil.subIndex(docs[i], leaves));
+                stored = StoredFieldsPool.take(leaf.reader());
+            }
+            v.value = null;
+            stored.document(docs[i] - leaf.docBase, v); // on a failure the reader is dropped, not given back
+            if (v.value == null) {
+                throw new IOException("shard " + id + ": document " + docs[i] + " has no stored source");
+            }
+            out[i] = v.value;
+        }
+        if (stored != null) {
+            StoredFieldsPool.give(leaf.reader(), stored);
+        }
+        return out;
+    }
+
+    /** Up to {@code limit} hits after {@code after} (null: from the start) in the given order, with their sources. */
+    public Page search(ShardQuery q, Order order, SearchPage.After after, int limit, long deadlineNanos)
+            throws IOException {
+        Keys keys = keys(q, order, after, limit, deadlineNanos);
+        int[] docs = new int[keys.keys().size()];
+        for (int i = 0; i < docs.length; i++) {
+            docs[i] = keys.keys().get(i).doc();
+        }
+        String[] sources = sources(docs);
+        List<SearchPage.Hit> hits = new ArrayList<>(docs.length);
+        for (int i = 0; i < docs.length; i++) {
+            Key k = keys.keys().get(i);
             hits.add(new SearchPage.Hit(
-                    source(s, sd.doc),
-                    Instant.ofEpochMilli((Long) fd.fields[0]),
-                    ((BytesRef) fd.fields[1]).utf8ToString(),
+                    sources[i],
+                    Instant.ofEpochMilli(k.eventTimeMillis()),
+                    k.recordId().utf8ToString(),
                     id));
         }
-        return new Page(hits, top.totalHits.value, top.totalHits.relation == TotalHits.Relation.EQUAL_TO);
+        return new Page(hits, keys.total(), keys.totalExact());
     }
 
     /** Up to {@code limit} hits sorted by a whole-number structured field ({@code log.offset}), then the merge key. */
@@ -130,11 +204,16 @@ public final class ShardSearcher implements Closeable {
                 new SortField(Fields.EVENT_TIME, SortField.Type.LONG, !ascending),
                 new SortField(Fields.RECORD_ID, SortField.Type.STRING, !ascending));
         TopFieldDocs top = run(s, query(q), new TopFieldCollectorManager(sort, limit, null, limit));
+        int[] docs = new int[top.scoreDocs.length];
+        for (int i = 0; i < docs.length; i++) {
+            docs[i] = top.scoreDocs[i].doc;
+        }
+        String[] sources = sources(docs);
         List<SearchPage.Hit> hits = new ArrayList<>(top.scoreDocs.length);
-        for (ScoreDoc sd : top.scoreDocs) {
-            FieldDoc fd = (FieldDoc) sd;
+        for (int i = 0; i < docs.length; i++) {
+            FieldDoc fd = (FieldDoc) top.scoreDocs[i];
             hits.add(new SearchPage.Hit(
-                    source(s, sd.doc),
+                    sources[i],
                     Instant.ofEpochMilli((Long) fd.fields[1]),
                     ((BytesRef) fd.fields[2]).utf8ToString(),
                     id));
@@ -161,12 +240,36 @@ public final class ShardSearcher implements Closeable {
         return counts;
     }
 
-    /** Counts of every value of a keyword field among the matches (at most {@code maxValues} kept). */
+    /**
+     * Counts of every value of a keyword field among the matches (at most {@code maxValues} kept). When the query is
+     * everything, a segment without deletions lying wholly in the range is counted from its terms' document
+     * frequencies instead of document by document; the counts are the same.
+     */
     public Aggregations.Values values(ShardQuery q, String field, int maxValues, long deadlineNanos)
             throws IOException {
-        IndexSearcher s = searcher(deadlineNanos);
+        String lf = luceneKeyword(field);
+        Aggregations.Tally tally = new Aggregations.Tally(maxValues);
         try {
-            return run(s, query(q), Aggregations.values(luceneKeyword(field), maxValues));
+            if (!q.query().isBlank() || !q.filters().isEmpty()) {
+                return run(searcher(deadlineNanos), query(q), Aggregations.values(lf, tally))
+                        .values();
+            }
+            Query all = null;
+            for (LeafReaderContext leaf : reader.leaves()) {
+                if (Aggregations.countByDocFreq(leaf.reader(), lf, q.tenant(), q.fromMillis(), q.toMillis(), tally)) {
+                    continue;
+                }
+                all = all == null ? query(q) : all;
+                IndexSearcher s = new IndexSearcher(leaf.reader());
+                if (deadlineNanos != Long.MAX_VALUE) {
+                    s.setTimeout(new Deadline(deadlineNanos));
+                }
+                run(s, all, Aggregations.values(lf, tally));
+            }
+            if (deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos > 0) {
+                throw new TimedOut(id);
+            }
+            return tally.values();
         } catch (IllegalStateException e) { // not a keyword field
             throw new IllegalArgumentException("field " + field + " has no values to count: " + e.getMessage(), e);
         }
@@ -203,10 +306,22 @@ public final class ShardSearcher implements Closeable {
         }
     }
 
-    private static String source(IndexSearcher s, int doc) throws IOException {
-        Document d = s.storedFields().document(doc, Set.of(Fields.SOURCE));
-        BytesRef src = d.getBinaryValue(Fields.SOURCE);
-        return new String(src.bytes, src.offset, src.length, StandardCharsets.UTF_8);
+    /** Reads only the stored source of a document. */
+    private static final class SourceVisitor extends StoredFieldVisitor {
+        String value;
+
+        @Override
+        public void binaryField(FieldInfo fieldInfo, byte[] v) {
+            value = new String(v, StandardCharsets.UTF_8);
+        }
+
+        @Override
+        public Status needsField(FieldInfo fieldInfo) {
+            if (fieldInfo.name.equals(Fields.SOURCE)) {
+                return Status.YES;
+            }
+            return value == null ? Status.NO : Status.STOP;
+        }
     }
 
     /** The Lucene keyword field of a schema name: top-level as is, {@code fields.<name>} escaped. */
@@ -222,7 +337,7 @@ public final class ShardSearcher implements Closeable {
             b.add(new MatchAllDocsQuery(), BooleanClause.Occur.MUST);
         } else {
             String def = id.kind() == ShardKind.DEAD_LETTERS ? Fields.DL_RAW : Fields.MESSAGE;
-            b.add(new SchemaQueryParser(def).parseQuery(q.query()), BooleanClause.Occur.MUST);
+            b.add(ParsedQueries.parse(def, q.query()), BooleanClause.Occur.MUST);
         }
         b.add(new TermQuery(new Term(Fields.TENANT_ID, q.tenant())), BooleanClause.Occur.FILTER);
         b.add(LongPoint.newRangeQuery(Fields.EVENT_TIME, q.fromMillis(), q.toMillis() - 1), BooleanClause.Occur.FILTER);

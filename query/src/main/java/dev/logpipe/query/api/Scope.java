@@ -105,6 +105,8 @@ public final class Scope {
             }
         }
         s.put("searched", searched);
+        int notNeeded = Math.max(0, plan.searched().size() - results.size());
+        s.put("not_needed", notNeeded);
         boolean partial = !reasons.isEmpty();
         root.put("partial", partial);
         ArrayNode pr = root.putArray("partial_reasons");
@@ -118,6 +120,7 @@ public final class Scope {
         a.put("shards_planned", plan.planned());
         a.put("shards_searched", searched);
         a.put("shards_skipped", plan.skipped().size() + failed);
+        a.put("shards_not_needed", notNeeded);
         a.put("partial", partial);
         return partial;
     }

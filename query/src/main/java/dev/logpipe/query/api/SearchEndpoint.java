@@ -14,16 +14,17 @@ import dev.logpipe.query.plan.Cursor;
 import dev.logpipe.query.plan.Plan;
 import dev.logpipe.query.plan.TimeRange;
 import dev.logpipe.query.search.FanOut;
-import dev.logpipe.query.search.Merge;
+import dev.logpipe.query.search.KeyMerge;
+import dev.logpipe.query.search.Pages;
 import java.io.IOException;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
- * {@code GET /api/v1/search} and {@code GET /api/v1/dead-letters}: plan, search each planned shard for a page after
- * the cursor, k-way merge on (event_time, record_id), sign the next cursor (docs/query.md#search).
+ * {@code GET /api/v1/search} and {@code GET /api/v1/dead-letters}: plan, search the planned shards in merge order for
+ * the keys of a page after the cursor (stopping once no further shard can contribute), k-way merge on (event_time,
+ * record_id), load only the winners' sources, sign the next cursor (docs/query.md#search).
  */
 public final class SearchEndpoint {
     private final Env env;
@@ -67,47 +68,39 @@ public final class SearchEndpoint {
                 .plan(call.tenant(), kind, requested, call.policy().maxWindow().toMillis(), q, order, after);
         ShardQuery sq = ShardQuery.of(
                 call.tenant(), q, plan.range().fromMillis(), plan.range().toMillis());
-        SearchPage.After from = after;
         long deadline = System.nanoTime() + env.config().limits().queryTimeout().toNanos();
-        Map<ShardId, FanOut.Outcome<ShardSearcher.Page>> results = env.fanOut()
-                .run(
-                        plan.searched(),
-                        env.config().limits().shardConcurrency(),
-                        deadline,
-                        (s, d) -> s.search(sq, order, from, limit, d));
-        List<List<SearchPage.Hit>> pages = new ArrayList<>();
-        long total = 0;
-        boolean exact = true;
-        for (FanOut.Outcome<ShardSearcher.Page> o : results.values()) {
-            if (o.ok()) {
-                pages.add(o.value().hits());
-                total += o.value().total();
-                exact &= o.value().totalExact();
-            }
+        Pages pages = new Pages(env.fanOut(), plan, env.config().limits().shardConcurrency(), deadline);
+        String[] sources;
+        try {
+            pages.collect(sq, after, limit);
+            sources = pages.sources();
+        } finally {
+            pages.close();
         }
-        List<SearchPage.Hit> hits = Merge.merge(pages, order, limit);
+        List<KeyMerge.Pick> winners = pages.winners();
         ObjectNode root = Answer.JSON_NODES.objectNode();
         ArrayNode h = root.putArray("hits");
-        for (SearchPage.Hit hit : hits) {
-            h.addRawValue(new RawValue(hit.source()));
+        for (String source : sources) {
+            h.addRawValue(new RawValue(source));
         }
         SearchPage.After next = null;
-        if (hits.size() == limit) {
-            SearchPage.Hit last = hits.get(hits.size() - 1);
-            next = new SearchPage.After(last.eventTime().toEpochMilli(), last.recordId());
+        if (winners.size() == limit) {
+            ShardSearcher.Key last = winners.get(winners.size() - 1).key();
+            next = new SearchPage.After(last.eventTimeMillis(), last.recordId().utf8ToString());
         } else if (plan.resumeAfter() != null) {
             next = plan.resumeAfter();
         }
         if (next != null) {
             root.put("next_cursor", env.cursors().encode(new Cursor(plan.range(), order, next), binding));
         }
+        Map<ShardId, FanOut.Outcome<?>> results = pages.outcomes();
         boolean partial = Scope.describe(root, plan, results, requested, env, call);
         ObjectNode t = root.putObject("total");
-        t.put("value", total);
-        t.put("relation", exact && !partial ? "eq" : "gte");
-        root.put("scanned", plan.plannedDocs());
+        t.put("value", pages.total());
+        t.put("relation", pages.totalExact() && !partial ? "eq" : "gte");
+        root.put("scanned", pages.scannedDocs());
         root.put("took_ms", (System.nanoTime() - started) / 1_000_000);
-        call.audit().put("hits", hits.size());
+        call.audit().put("hits", winners.size());
         return Answer.ok(root.toString());
     }
 }

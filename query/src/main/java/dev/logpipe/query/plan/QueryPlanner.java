@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -74,6 +75,7 @@ public final class QueryPlanner {
             Collections.reverse(idx); // shards() is sorted by day
         }
         List<ShardId> searched = new ArrayList<>();
+        Map<ShardId, Plan.Span> spans = new HashMap<>();
         List<Plan.Skipped> skipped = new ArrayList<>();
         long docs = 0;
         for (int i : idx) {
@@ -87,6 +89,7 @@ public final class QueryPlanner {
                 skipped.add(new Plan.Skipped(id, "max_documents"));
             } else {
                 searched.add(id);
+                spans.put(id, span(id, metas.get(i), d));
                 docs += d;
             }
         }
@@ -99,7 +102,17 @@ public final class QueryPlanner {
                     ? new SearchPage.After(dayStart - 1, "")
                     : new SearchPage.After(dayStart + DAY - 1, "");
         }
-        return new Plan(tenant, kind, range, clamped, maxWindowMillis, order, searched, pruned, skipped, docs, resume);
+        return new Plan(
+                tenant, kind, range, clamped, maxWindowMillis, order, searched, pruned, skipped, docs, resume, spans);
+    }
+
+    private static Plan.Span span(ShardId id, ShardMetadata m, long docs) {
+        if (m != null && m.minEventTime() != null) {
+            return new Plan.Span(
+                    docs, m.minEventTime().toEpochMilli(), m.maxEventTime().toEpochMilli());
+        }
+        long dayStart = id.day().atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli();
+        return new Plan.Span(docs, dayStart, dayStart + DAY - 1);
     }
 
     private static boolean prunable(
