@@ -505,10 +505,14 @@
       const hits = r.hits || r.dead_letters || [];
       $("summary").textContent = hits.length + " rejected record(s) in this range";
       for (const h of hits) {
-        const li = row(Object.assign({ level: "ERROR" }, h.record || {}, h), false);
+        // the line shows the rejected raw line (a dead letter has no message of its own); expanding shows all of it
+        const shown = h.message ?? h.raw ?? (h.raw_withheld ? "(raw line withheld: it could not be redacted)" : h.detail);
+        const li = row(Object.assign({ level: "ERROR" }, h.record || {}, h, { message: shown ?? "" }), false);
+        li._hit = h;
         li.classList.add("dead");
         const reason = h.reason || (h.fields && (h.fields.reason || h.fields["dead_letter.reason"])) || "";
-        li.querySelector(".line").insertBefore(span("reason", reason), li.querySelector(".msg"));
+        const r = span("reason", reason); if (h.detail) r.title = h.detail;
+        li.querySelector(".line").insertBefore(r, li.querySelector(".msg"));
         $("results").appendChild(li);
       }
       $("status").textContent = hits.length ? "" : "No dead letters in this range.";

@@ -27,7 +27,7 @@ import javax.net.ssl.SSLSession;
  * measured from the post's answer to the first search that returns it (polling makes it an over-estimate).
  *
  * <pre>java -cp bench/target/logpipe-bench.jar dev.logpipe.bench.StandaloneBench [--jar server/target/logpipe.jar]
- *     [--idle 30] [--rate 10000] [--seconds 30]</pre>
+ *     [--idle 30] [--rate 10000] [--seconds 30] [--config standalone.yaml]</pre>
  */
 public final class StandaloneBench {
     public static void main(String[] args) throws Exception {
@@ -35,12 +35,14 @@ public final class StandaloneBench {
         int idle = 30;
         int rate = 10_000;
         int seconds = 30;
+        String config = null;
         for (int i = 0; i < args.length; i += 2) {
             switch (args[i]) {
                 case "--jar" -> jar = args[i + 1];
                 case "--idle" -> idle = Integer.parseInt(args[i + 1]);
                 case "--rate" -> rate = Integer.parseInt(args[i + 1]);
                 case "--seconds" -> seconds = Integer.parseInt(args[i + 1]);
+                case "--config" -> config = args[i + 1];
                 default -> throw new IllegalArgumentException("unknown flag " + args[i]);
             }
         }
@@ -50,20 +52,24 @@ public final class StandaloneBench {
             port = s.getLocalPort();
         }
         String key = "bench-key-0123456789abcdef";
-        ProcessBuilder pb = new ProcessBuilder(
-                        "java",
-                        "-Xms256m",
-                        "-Xmx768m",
-                        "-XX:+UseSerialGC",
-                        "-jar",
-                        jar,
-                        "standalone",
-                        "--data",
-                        dir.resolve("data").toString(),
-                        "--port",
-                        Integer.toString(port),
-                        "--broker-port",
-                        "0")
+        List<String> command = new ArrayList<>(List.of(
+                "java",
+                "-Xms256m",
+                "-Xmx768m",
+                "-XX:+UseSerialGC",
+                "-jar",
+                jar,
+                "standalone",
+                "--data",
+                dir.resolve("data").toString(),
+                "--port",
+                Integer.toString(port),
+                "--broker-port",
+                "0"));
+        if (config != null) {
+            command.addAll(List.of("--config", Path.of(config).toAbsolutePath().toString()));
+        }
+        ProcessBuilder pb = new ProcessBuilder(command)
                 .redirectError(dir.resolve("stderr.txt").toFile())
                 .redirectOutput(dir.resolve("stdout.txt").toFile());
         pb.environment().put("LOGPIPE_API_KEY", key);
@@ -101,6 +107,7 @@ public final class StandaloneBench {
         String run = Long.toString(System.nanoTime() % 100000);
         long[] postedAt = new long[batches];
         List<Double> latencies = Collections.synchronizedList(new ArrayList<>());
+        double[] byBatch = new double[batches];
         Thread checker = new Thread(
                 () -> {
                     int next = 0;
@@ -114,6 +121,7 @@ public final class StandaloneBench {
                                     get(http, base + "/api/v1/search?limit=1&from=now-10m&q=b" + run + "x" + next, key);
                             if (r.statusCode() == 200 && r.body().contains("b" + run + "x" + next + " ")) {
                                 latencies.add((System.nanoTime() - postedAt[next]) / 1e6);
+                                byBatch[next] = latencies.get(latencies.size() - 1);
                                 next++;
                             } else {
                                 Thread.sleep(20);
@@ -173,6 +181,15 @@ public final class StandaloneBench {
                 l.get((int) Math.min(l.size() - 1, Math.ceil(l.size() * 0.99) - 1)),
                 l.get(l.size() - 1),
                 ProcessStats.rssKiB(pid) / 1024);
+        StringBuilder perSecond = new StringBuilder("worst latency per second of the run (ms):");
+        for (int sec = 0; sec * 20 < batches; sec++) {
+            double worst = 0;
+            for (int b = sec * 20; b < Math.min(batches, sec * 20 + 20); b++) {
+                worst = Math.max(worst, byBatch[b]);
+            }
+            perSecond.append(' ').append(Math.round(worst));
+        }
+        System.out.println(perSecond);
     }
 
     private static HttpResponse<String> get(HttpClient http, String url, String key)

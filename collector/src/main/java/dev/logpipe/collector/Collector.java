@@ -33,14 +33,17 @@ public final class Collector implements AutoCloseable {
     private final PrometheusMeterRegistry registry;
 
     private final SyslogListeners syslog;
+    private final TenantLimits tenantLimits;
 
     private Collector(
             TopicSetup topics,
             KafkaPublisher publisher,
             CollectorServer server,
             PrometheusMeterRegistry registry,
-            SyslogListeners syslog) {
+            SyslogListeners syslog,
+            TenantLimits tenantLimits) {
         this.syslog = syslog;
+        this.tenantLimits = tenantLimits;
         this.topics = topics;
         this.publisher = publisher;
         this.server = server;
@@ -80,10 +83,11 @@ public final class Collector implements AutoCloseable {
             Redactor redactor = new Redactor(config.redaction());
             CollectorConfig.Limits limits = config.limits();
             KafkaPublisher producer = publisher;
+            TenantLimits tenantLimits = new TenantLimits(config.tenants(), limits.maxRetryAfter());
             IngestHandler ingest = new IngestHandler(
                     config,
                     keys,
-                    new TenantLimits(config.tenants(), limits.maxRetryAfter()),
+                    tenantLimits,
                     new RequestSlots(
                             limits.maxRequestsPerTenant(),
                             limits.maxRequestsPerAddress(),
@@ -113,7 +117,7 @@ public final class Collector implements AutoCloseable {
                         config.kafka().topic(),
                         config.kafka().bootstrapServers(),
                         config.syslog().listeners().size());
-                return new Collector(topics, publisher, server, registry, syslog);
+                return new Collector(topics, publisher, server, registry, syslog, tenantLimits);
             }
             log.info(
                     "collector ready listen={}{} tenants={} topic={} dead_letter_topic={} bootstrap={} "
@@ -125,7 +129,7 @@ public final class Collector implements AutoCloseable {
                     config.kafka().deadLetterTopic(),
                     config.kafka().bootstrapServers(),
                     redactor.ruleNames());
-            return new Collector(topics, publisher, server, registry, syslog);
+            return new Collector(topics, publisher, server, registry, syslog, tenantLimits);
         } catch (Exception | Error e) {
             if (syslog != null) {
                 syslog.close();
@@ -159,6 +163,15 @@ public final class Collector implements AutoCloseable {
     /** Whether the broker answers (what {@code /readyz} reports; probed at most once a second). */
     public boolean brokerReachable() {
         return topics.brokerReachable();
+    }
+
+    /**
+     * Replaces the tenants' ingest rate limits while running (see {@link TenantLimits#update}); the keys that
+     * authenticate are the {@link ApiKeys}' business. Not for a collector run from its config file, whose tenants
+     * are fixed at start.
+     */
+    public void updateTenantLimits(Iterable<CollectorConfig.Tenant> tenants) {
+        tenantLimits.update(tenants);
     }
 
     public PrometheusMeterRegistry registry() {

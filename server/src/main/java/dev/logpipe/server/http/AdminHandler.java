@@ -76,7 +76,7 @@ public final class AdminHandler {
                         200,
                         "{\"tenant\":" + JSON.writeValueAsString(parts[1]) + ",\"records_per_second\":"
                                 + records + ",\"bytes_per_second\":" + bytes
-                                + ",\"note\":\"stored; the collector applies changed limits at the next start\"}");
+                                + ",\"note\":\"stored and in force\"}");
             }
             if (parts.length == 2 && parts[0].equals("keys")) {
                 if (!method.equals("DELETE")) {

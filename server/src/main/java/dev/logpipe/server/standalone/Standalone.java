@@ -81,11 +81,8 @@ public final class Standalone implements AutoCloseable {
             broker.closeOnlyExplicitly();
             started.add(broker);
             KeyFile k = keys.current();
-            List<CollectorConfig.Tenant> tenants = new ArrayList<>();
-            for (KeyFile.Tenant t : k.tenants().values()) {
-                tenants.add(LiveKeys.collectorTenant(t, List.of()));
-            }
-            CollectorConfig cc = StandaloneConfigLoader.collector(config, broker.bootstrapServers(), tenants);
+            CollectorConfig cc =
+                    StandaloneConfigLoader.collector(config, broker.bootstrapServers(), collectorTenants(k));
             IndexerConfig ic = StandaloneConfigLoader.indexer(
                     config,
                     broker.bootstrapServers(),
@@ -100,6 +97,7 @@ public final class Standalone implements AutoCloseable {
                     new ApiKeys(List.of(), keys.collectorKeys()),
                     Collector.Listen.MOUNTED);
             started.add(collector);
+            keys.onChange(() -> collector.updateTenantLimits(collectorTenants(keys.current())));
             Indexer indexer = Indexer.start(ic, clock);
             started.add(indexer);
             StandaloneConfigLoader.Query qc = StandaloneConfigLoader.query(config);
@@ -151,6 +149,15 @@ public final class Standalone implements AutoCloseable {
             closeAll(started);
             throw e;
         }
+    }
+
+    /** The key file's tenants with their ingest limits (the keys themselves reach the collector through LiveKeys). */
+    private static List<CollectorConfig.Tenant> collectorTenants(KeyFile k) {
+        List<CollectorConfig.Tenant> tenants = new ArrayList<>();
+        for (KeyFile.Tenant t : k.tenants().values()) {
+            tenants.add(LiveKeys.collectorTenant(t, List.of()));
+        }
+        return tenants;
     }
 
     /** What the query service's status reports of the indexer: records not yet searchable, newest searchable age. */

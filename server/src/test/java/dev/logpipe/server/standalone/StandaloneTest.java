@@ -163,6 +163,26 @@ class StandaloneTest {
                                     "{\"records_per_second\":100,\"bytes_per_second\":0}")
                             .status())
                     .isEqualTo(200);
+            // the new limit applies to the running collector at once: one request may finish in debt, the next
+            // is refused until the bucket refills; back to unlimited (0), it is admitted again
+            String batch = "{\"message\":\"limited\"}\n".repeat(500);
+            assertThat(Http.post(s.baseUrl() + "/api/v1/logs", key, batch).status())
+                    .isEqualTo(200);
+            Http.Answer refused = Http.post(s.baseUrl() + "/api/v1/logs", key, batch);
+            assertThat(refused.status()).as(refused.body()).isEqualTo(429);
+            assertThat(refused.body()).contains("records_per_second");
+            assertThat(Http.post(s.baseUrl() + "/api/v1/logs", KEY, batch).status())
+                    .as("another tenant is not limited")
+                    .isEqualTo(200);
+            assertThat(Http.send(
+                                    "PUT",
+                                    base + "tenants/initech/limits",
+                                    ADMIN,
+                                    "{\"records_per_second\":0,\"bytes_per_second\":0}")
+                            .status())
+                    .isEqualTo(200);
+            assertThat(Http.post(s.baseUrl() + "/api/v1/logs", key, batch).status())
+                    .isEqualTo(200);
             assertThat(Http.send("PUT", base + "tenants/initech/limits", ADMIN, "{\"records_per_second\":-1}")
                             .status())
                     .isEqualTo(400);

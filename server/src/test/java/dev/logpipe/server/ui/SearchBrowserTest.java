@@ -25,7 +25,9 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
+import org.openqa.selenium.interactions.Actions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -95,6 +97,20 @@ class SearchBrowserTest {
                             "old record " + d)))
                     .append('\n');
         }
+        for (int i = 1; i <= 7; i++) { // one instance's records, one second apart: the context of the fourth
+            body.append(JSON.writeValueAsString(Map.of(
+                            "event_time",
+                            now.minusSeconds(60 - i).toString(),
+                            "level",
+                            "DEBUG",
+                            "service",
+                            "worker",
+                            "instance_id",
+                            "worker-7",
+                            "message",
+                            "context step " + i + (i == 4 ? " ctxanchor" : ""))))
+                    .append('\n');
+        }
         Http.Answer a = Http.post(standalone.baseUrl() + "/api/v1/logs", KEY, body.toString());
         assertThat(a.status()).as(a.body()).isEqualTo(200);
         await().atMost(Duration.ofSeconds(30))
@@ -104,7 +120,7 @@ class SearchBrowserTest {
                                         .path("total")
                                         .path("value")
                                         .asLong()
-                                >= 250);
+                                >= 258);
         browser = new Browser();
         browser.driver.get(standalone.baseUrl() + "/");
         WebDriverWait wait = browser.waitUpTo(Duration.ofSeconds(15));
@@ -247,5 +263,202 @@ class SearchBrowserTest {
                 waiting.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector(".banner.partial")));
         assertThat(banner.getText()).startsWith("Partial results:").contains("skipped");
         browser.screenshot("partial-banner");
+    }
+
+    private long summaryCount() {
+        String s = browser.driver.findElement(By.id("summary")).getText();
+        return s.matches("\\d+ matches.*") ? Long.parseLong(s.substring(0, s.indexOf(' '))) : -1;
+    }
+
+    private static Instant rowTime(WebElement row) {
+        return Instant.parse(row.findElement(By.cssSelector(".time")).getText().replace(' ', 'T') + "Z");
+    }
+
+    @Test
+    @Order(7)
+    void brushingTheHistogramZoomsTheRangeAndTheResultsFollow() throws Exception {
+        open("range=now-15m&q=request");
+        waiting.until(d -> summaryCount() == 250);
+        List<WebElement> bars = waiting.until(d -> {
+            List<WebElement> b = d.findElements(By.cssSelector("#histogram rect.bar")).stream()
+                    .filter(r -> Double.parseDouble(r.getAttribute("height")) > 0)
+                    .toList();
+            return b.size() >= 8 ? b : null;
+        });
+        WebElement histogram = browser.driver.findElement(By.id("histogram"));
+        // from the middle of a bar a quarter in to the middle of one three quarters in: some records, not all
+        int center = histogram.getRect().getX() + histogram.getRect().getWidth() / 2;
+        int x1 = mid(bars.get(bars.size() / 4)) - center;
+        int x2 = mid(bars.get(bars.size() * 3 / 4)) - center;
+        new Actions(browser.driver)
+                .moveToElement(histogram, x1, 0)
+                .clickAndHold()
+                .moveToElement(histogram, (x1 + x2) / 2, 0)
+                .moveToElement(histogram, x2, 0)
+                .release()
+                .perform();
+        waiting.until(
+                d -> d.getCurrentUrl().contains("from=") && d.getCurrentUrl().contains("to="));
+        assertThat(browser.driver.getCurrentUrl()).doesNotContain("range=").contains("q=request");
+        assertThat(browser.driver.findElement(By.id("range")).getAttribute("value"))
+                .isEqualTo("absolute");
+        var hash = new java.net.URI(browser.driver.getCurrentUrl()).getFragment();
+        Map<String, String> params = new java.util.HashMap<>();
+        for (String kv : hash.split("&")) {
+            params.put(
+                    kv.substring(0, kv.indexOf('=')),
+                    java.net.URLDecoder.decode(
+                            kv.substring(kv.indexOf('=') + 1), java.nio.charset.StandardCharsets.UTF_8));
+        }
+        Instant from = Instant.parse(params.get("from"));
+        Instant to = Instant.parse(params.get("to"));
+        long expected = JSON.readTree(Http.get(
+                                standalone.baseUrl() + "/api/v1/search?limit=1&q=request&from=" + from + "&to=" + to,
+                                KEY)
+                        .body())
+                .path("total")
+                .path("value")
+                .asLong();
+        assertThat(expected).isBetween(1L, 249L);
+        waiting.until(d -> summaryCount() == expected);
+        waiting.until(d -> rows().size() == Math.min(100, expected));
+        assertThat(rows()).allSatisfy(r -> assertThat(rowTime(r)).isBetween(from, to));
+        waiting.until(
+                d -> !d.findElements(By.cssSelector("#histogram rect.bar")).isEmpty());
+        assertThat((Boolean) browser.driver.executeScript(
+                        "return document.documentElement.scrollWidth <= window.innerWidth"))
+                .as("the header with the absolute range fits the 1280 px window")
+                .isTrue();
+        browser.screenshot("histogram-zoomed");
+        browser.driver.navigate().back(); // Back returns to the range before the zoom
+        waiting.until(d -> d.getCurrentUrl().contains("range=now-15m"));
+        waiting.until(d -> summaryCount() == 250);
+    }
+
+    private static int mid(WebElement bar) {
+        return bar.getRect().getX() + bar.getRect().getWidth() / 2;
+    }
+
+    @Test
+    @Order(8)
+    void showContextListsTheInstancesNeighboursInOrderAroundTheRecord() {
+        open("range=now-1h&q=ctxanchor");
+        waiting.until(d -> rows().size() == 1);
+        WebElement row = rows().get(0);
+        row.findElement(By.cssSelector(".line")).click();
+        waiting.until(d -> row.findElement(By.cssSelector("button.show-context")))
+                .click();
+        WebElement box = waiting.until(d -> {
+            List<WebElement> b = row.findElements(By.cssSelector(".context"));
+            return !b.isEmpty()
+                            && b.get(0).findElements(By.cssSelector(".line")).size() == 7
+                    ? b.get(0)
+                    : null;
+        });
+        List<String> lines = box.findElements(By.cssSelector(".line .msg")).stream()
+                .map(WebElement::getText)
+                .toList();
+        assertThat(lines)
+                .containsExactly(
+                        "context step 1",
+                        "context step 2",
+                        "context step 3",
+                        "context step 4 ctxanchor",
+                        "context step 5",
+                        "context step 6",
+                        "context step 7");
+        assertThat(box.findElement(By.cssSelector(".line.anchor")).getText()).contains("ctxanchor");
+        browser.screenshot("show-context");
+    }
+
+    @Test
+    @Order(9)
+    void copyAsJsonPutsTheWholeRecordOnTheClipboard() throws Exception {
+        browser.driver.executeCdpCommand(
+                "Browser.grantPermissions",
+                Map.of(
+                        "origin",
+                        standalone.baseUrl(),
+                        "permissions",
+                        List.of("clipboardReadWrite", "clipboardSanitizedWrite")));
+        open("range=now-1h&q=needlexyz");
+        waiting.until(d -> rows().size() == 1);
+        WebElement row = rows().get(0);
+        String id = row.getAttribute("data-record-id");
+        row.findElement(By.cssSelector(".line")).click();
+        WebElement copy = waiting.until(d -> row.findElement(By.cssSelector("button.copy-json")));
+        copy.click();
+        waiting.until(d -> copy.getText().equals("Copied"));
+        Object text = browser.driver.executeAsyncScript("const done = arguments[arguments.length - 1];"
+                + "navigator.clipboard.readText().then(done, (e) => done('clipboard unreadable: ' + e));");
+        var json = JSON.readTree(String.valueOf(text));
+        assertThat(json.path("record_id").asText()).isEqualTo(id);
+        assertThat(json.path("message").asText()).isEqualTo("charge failed needlexyz upstream timeout");
+        assertThat(json.path("tenant_id").asText()).isEqualTo("default");
+        assertThat(json.path("level").asText()).isEqualTo("ERROR");
+    }
+
+    @Test
+    @Order(10)
+    void theDeadLettersViewShowsARejectedRecordWithItsReason() throws Exception {
+        Http.Answer a = Http.post(
+                standalone.baseUrl() + "/api/v1/logs",
+                KEY,
+                "{\"level\":\"INFO\",\"service\":\"dl\",\"note\":\"deadmarker no message\"}\n");
+        assertThat(a.status()).as(a.body()).isEqualTo(200);
+        assertThat(JSON.readTree(a.body()).path("dead_lettered").asInt()).isEqualTo(1);
+        await().atMost(Duration.ofSeconds(30)) // searchable after the indexer's next refresh
+                .until(() -> JSON.readTree(Http.get(
+                                                standalone.baseUrl() + "/api/v1/dead-letters?from=now-1h&q=deadmarker",
+                                                KEY)
+                                        .body())
+                                .path("hits")
+                                .size()
+                        == 1);
+        open("range=now-1h&view=dead-letters");
+        WebElement dead = waiting.until(d -> d.findElements(By.cssSelector("#results > li.row.dead")).stream()
+                .filter(r -> r.getText().contains("deadmarker"))
+                .findFirst()
+                .orElse(null));
+        assertThat(dead.findElement(By.cssSelector(".reason")).getText()).isEqualTo("SCHEMA_INVALID");
+        assertThat(browser.driver.findElement(By.id("view-dead")).getAttribute("aria-selected"))
+                .isEqualTo("true");
+        dead.findElement(By.cssSelector(".line")).click();
+        assertThat(waiting.until(d -> dead.findElement(By.cssSelector(".detail")))
+                        .getText())
+                .contains("raw")
+                .contains("deadmarker");
+        browser.screenshot("dead-letters");
+    }
+
+    @Test
+    @Order(11)
+    void theKeyboardSearchesMovesExpandsShowsContextAndCloses() {
+        open("range=now-1h");
+        Actions keys = new Actions(browser.driver);
+        browser.driver.findElement(By.cssSelector(".summary")).click(); // focus on the page, not on an input
+        keys.sendKeys("/").perform();
+        assertThat(browser.driver.switchTo().activeElement().getAttribute("id")).isEqualTo("q");
+        keys.sendKeys("ctxanchor OR needlexyz" + Keys.ENTER).perform();
+        waiting.until(d -> rows().size() == 2);
+        assertThat(browser.driver.getCurrentUrl()).contains("q=ctxanchor+OR+needlexyz");
+        keys.sendKeys(Keys.ESCAPE).perform(); // leaves the search box
+        assertThat(browser.driver.switchTo().activeElement().getAttribute("id")).isNotEqualTo("q");
+        keys.sendKeys("j").perform();
+        waiting.until(d -> rows().get(0).getAttribute("class").contains("selected"));
+        keys.sendKeys("j").perform();
+        waiting.until(d -> rows().get(1).getAttribute("class").contains("selected"));
+        keys.sendKeys("k").perform();
+        waiting.until(d -> rows().get(0).getAttribute("class").contains("selected"));
+        WebElement first = rows().get(0);
+        keys.sendKeys(Keys.ENTER).perform();
+        waiting.until(d -> !first.findElements(By.cssSelector(".detail")).isEmpty());
+        keys.sendKeys(Keys.ESCAPE).perform();
+        waiting.until(d -> first.findElements(By.cssSelector(".detail")).isEmpty());
+        keys.sendKeys("c").perform();
+        waiting.until(d -> !first.findElements(By.cssSelector(".context .line")).isEmpty());
+        browser.screenshot("keyboard-context");
+        keys.sendKeys(Keys.ESCAPE).perform();
+        waiting.until(d -> first.findElements(By.cssSelector(".detail")).isEmpty());
     }
 }

@@ -21,19 +21,38 @@ public final class TenantLimits {
     /** Refused before the body is read: which limit, and when a token is back (already capped). */
     public record Refusal(String limit, Duration retryAfter) {}
 
-    private final Map<String, Buckets> byTenant = new HashMap<>();
+    private volatile Map<String, Buckets> byTenant = Map.of();
     private final Duration maxRetryAfter;
 
     public TenantLimits(Iterable<CollectorConfig.Tenant> tenants, Duration maxRetryAfter) {
-        for (CollectorConfig.Tenant t : tenants) {
-            byTenant.put(
-                    t.id(),
-                    new Buckets(
-                            Limit.of("records_per_second", t.recordsPerSecond(), t.burst()),
-                            Limit.of("bytes_per_second", t.bytesPerSecond(), t.burst())));
-        }
         this.maxRetryAfter = maxRetryAfter;
+        update(tenants);
     }
+
+    /**
+     * From now on, these tenants' limits (a running {@code logpipe standalone} calls it when its key file changes). A
+     * tenant whose rates and burst are unchanged keeps its buckets and what it has drawn from them; a changed or new
+     * one starts with full buckets at its new rates; a tenant not listed is no longer limited. Requests already
+     * admitted finish on the buckets they were admitted with. Thread-safe; readers see the old limits or the new.
+     */
+    public synchronized void update(Iterable<CollectorConfig.Tenant> tenants) {
+        Map<String, Buckets> next = new HashMap<>();
+        for (CollectorConfig.Tenant t : tenants) {
+            Spec spec = new Spec(t.recordsPerSecond(), t.bytesPerSecond(), t.burst());
+            Buckets kept = byTenant.get(t.id());
+            next.put(
+                    t.id(),
+                    kept != null && kept.spec.equals(spec)
+                            ? kept
+                            : new Buckets(
+                                    spec,
+                                    Limit.of("records_per_second", spec.recordsPerSecond, spec.burst),
+                                    Limit.of("bytes_per_second", spec.bytesPerSecond, spec.burst)));
+        }
+        byTenant = Map.copyOf(next);
+    }
+
+    private record Spec(long recordsPerSecond, long bytesPerSecond, Duration burst) {}
 
     /** Null when the tenant may send now; otherwise why not. Takes nothing. */
     public Refusal admit(String tenant) {
@@ -91,9 +110,9 @@ public final class TenantLimits {
         }
     }
 
-    private record Buckets(Limit records, Limit bytes, AtomicBoolean debtorActive) {
-        Buckets(Limit records, Limit bytes) {
-            this(records, bytes, new AtomicBoolean());
+    private record Buckets(Spec spec, Limit records, Limit bytes, AtomicBoolean debtorActive) {
+        Buckets(Spec spec, Limit records, Limit bytes) {
+            this(spec, records, bytes, new AtomicBoolean());
         }
 
         Limit[] both() {

@@ -109,4 +109,37 @@ class TenantLimitsTest {
                 .isFalse();
         waiting.close();
     }
+
+    @Test
+    void anUpdateAppliesChangedLimitsAtOnceAndKeepsTheBucketsOfUnchangedOnes() {
+        CollectorConfig.Tenant other =
+                new CollectorConfig.Tenant("o", List.of("1".repeat(64)), List.of(), 10, 0, Duration.ofSeconds(1), 0);
+        TenantLimits limits = new TenantLimits(List.of(tenant(0, 0), other), Duration.ofSeconds(60));
+        drain(limits, "o", 10);
+        assertThat(limits.admit("o")).isNotNull();
+        assertThat(drain(limits, "t", 1_000)).as("t unlimited").isEqualTo(1_000);
+
+        limits.update(List.of(tenant(10, 0), other));
+        assertThat(drain(limits, "t", 1_000))
+                .as("t limited at once: a full bucket of 10, then one request in debt")
+                .isEqualTo(1_000);
+        assertThat(limits.admit("t")).isNotNull();
+        assertThat(limits.admit("o")).as("o unchanged: still dry").isNotNull();
+
+        limits.update(List.of(other));
+        assertThat(limits.admit("t"))
+                .as("a tenant not listed is no longer limited")
+                .isNull();
+        assertThat(drain(limits, "t", 1_000)).isEqualTo(1_000);
+    }
+
+    private static int drain(TenantLimits limits, String tenant, int max) {
+        int took = 0;
+        try (TenantLimits.Charge c = limits.open(tenant)) {
+            while (took < max && c.takeRecord()) {
+                took++;
+            }
+        }
+        return took;
+    }
 }
