@@ -1,8 +1,8 @@
 package dev.logpipe.bench;
 
-import dev.logpipe.forwarder.sink.Batch;
-import dev.logpipe.forwarder.sink.Format;
-import dev.logpipe.forwarder.tail.LineSplitter;
+import dev.logpipe.forwarder.internal.sink.Batch;
+import dev.logpipe.forwarder.internal.sink.Format;
+import dev.logpipe.forwarder.internal.tail.LineSplitter;
 import dev.logpipe.record.RecordId;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;

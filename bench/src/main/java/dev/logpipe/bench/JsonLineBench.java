@@ -1,13 +1,13 @@
 package dev.logpipe.bench;
 
 import dev.logpipe.forwarder.config.ForwarderConfig.KeyMapping;
-import dev.logpipe.forwarder.parse.JsonLineReader;
-import dev.logpipe.forwarder.parse.StructuredLine;
-import dev.logpipe.forwarder.sink.Batch;
-import dev.logpipe.forwarder.sink.Format;
-import dev.logpipe.forwarder.tail.LineSplitter;
-import dev.logpipe.forwarder.time.TimeLayout;
-import dev.logpipe.forwarder.time.TimeParser;
+import dev.logpipe.forwarder.internal.parse.JsonLineReader;
+import dev.logpipe.forwarder.internal.parse.StructuredLine;
+import dev.logpipe.forwarder.internal.sink.Batch;
+import dev.logpipe.forwarder.internal.sink.Format;
+import dev.logpipe.forwarder.internal.tail.LineSplitter;
+import dev.logpipe.forwarder.internal.time.TimeLayout;
+import dev.logpipe.forwarder.internal.time.TimeParser;
 import dev.logpipe.record.RecordId;
 import java.nio.charset.StandardCharsets;
 import java.time.InstantSource;

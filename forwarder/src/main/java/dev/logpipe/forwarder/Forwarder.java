@@ -1,16 +1,15 @@
 package dev.logpipe.forwarder;
 
 import dev.logpipe.forwarder.config.ForwarderConfig;
-import dev.logpipe.forwarder.metrics.ForwarderMetrics;
-import dev.logpipe.forwarder.metrics.MetricsServer;
-import dev.logpipe.forwarder.sink.Sink;
-import dev.logpipe.forwarder.sink.Sinks;
-import dev.logpipe.forwarder.spool.SpoolingSink;
-import dev.logpipe.forwarder.state.StateException;
-import dev.logpipe.forwarder.tail.TailLoop;
-import dev.logpipe.forwarder.watermark.FlushPolicy;
-import dev.logpipe.forwarder.watermark.PublishedJournal;
-import dev.logpipe.forwarder.watermark.WatermarkStore;
+import dev.logpipe.forwarder.internal.metrics.ForwarderMetrics;
+import dev.logpipe.forwarder.internal.metrics.MetricsServer;
+import dev.logpipe.forwarder.internal.sink.Sink;
+import dev.logpipe.forwarder.internal.sink.Sinks;
+import dev.logpipe.forwarder.internal.spool.SpoolingSink;
+import dev.logpipe.forwarder.internal.tail.TailLoop;
+import dev.logpipe.forwarder.internal.watermark.FlushPolicy;
+import dev.logpipe.forwarder.internal.watermark.PublishedJournal;
+import dev.logpipe.forwarder.internal.watermark.WatermarkStore;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.Closeable;

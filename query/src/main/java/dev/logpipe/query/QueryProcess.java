@@ -2,10 +2,9 @@ package dev.logpipe.query;
 
 import dev.logpipe.index.shard.ShardLayout;
 import dev.logpipe.index.store.CommittedShards;
-import dev.logpipe.query.api.IndexerProgress;
 import dev.logpipe.query.auth.ConfiguredKeys;
 import dev.logpipe.query.config.QueryConfig;
-import dev.logpipe.query.http.QueryServer;
+import dev.logpipe.query.internal.http.QueryServer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;

@@ -3,25 +3,24 @@ package dev.logpipe.query;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.store.ShardSource;
-import dev.logpipe.query.api.AggregateEndpoints;
-import dev.logpipe.query.api.Call;
-import dev.logpipe.query.api.ContextEndpoint;
-import dev.logpipe.query.api.Env;
-import dev.logpipe.query.api.IndexerProgress;
-import dev.logpipe.query.api.SearchEndpoint;
-import dev.logpipe.query.api.StatusEndpoint;
-import dev.logpipe.query.audit.QueryAudit;
 import dev.logpipe.query.auth.Authenticator;
 import dev.logpipe.query.auth.Credential;
 import dev.logpipe.query.config.QueryConfig;
-import dev.logpipe.query.http.Answer;
-import dev.logpipe.query.http.Params;
-import dev.logpipe.query.metrics.QueryMetrics;
-import dev.logpipe.query.plan.Cursor;
-import dev.logpipe.query.plan.CursorSecret;
-import dev.logpipe.query.plan.QueryPlanner;
-import dev.logpipe.query.search.FanOut;
-import dev.logpipe.query.tail.Tails;
+import dev.logpipe.query.internal.api.AggregateEndpoints;
+import dev.logpipe.query.internal.api.Call;
+import dev.logpipe.query.internal.api.ContextEndpoint;
+import dev.logpipe.query.internal.api.Env;
+import dev.logpipe.query.internal.api.SearchEndpoint;
+import dev.logpipe.query.internal.api.StatusEndpoint;
+import dev.logpipe.query.internal.audit.QueryAudit;
+import dev.logpipe.query.internal.http.Answer;
+import dev.logpipe.query.internal.http.Params;
+import dev.logpipe.query.internal.metrics.QueryMetrics;
+import dev.logpipe.query.internal.plan.Cursor;
+import dev.logpipe.query.internal.plan.CursorSecret;
+import dev.logpipe.query.internal.plan.QueryPlanner;
+import dev.logpipe.query.internal.search.FanOut;
+import dev.logpipe.query.internal.tail.Tails;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -48,7 +47,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The query API (docs/query.md) over a {@link ShardSource}, as a Jetty core {@link Handler} that answers the
  * {@code /api/v1/} query paths and declines everything else, so it can be mounted beside other handlers on one port
- * (the standalone) or served alone ({@link dev.logpipe.query.http.QueryServer}). Every request: authenticate (401),
+ * (the standalone) or served alone ({@link dev.logpipe.query.internal.http.QueryServer}). Every request: authenticate (401),
  * refuse any tenant claim that is not the caller's (403, audited), take one of the tenant's query slots (429), run
  * the endpoint, audit, measure. Blocking: it runs on the server's threads.
  */

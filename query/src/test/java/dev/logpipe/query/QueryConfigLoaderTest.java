@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.logpipe.config.ConfigException;
 import dev.logpipe.query.config.QueryConfig;
 import dev.logpipe.query.config.QueryConfigLoader;
-import dev.logpipe.query.plan.CursorSecret;
+import dev.logpipe.query.internal.plan.CursorSecret;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

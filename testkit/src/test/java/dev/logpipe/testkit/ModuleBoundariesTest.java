@@ -27,9 +27,21 @@ class ModuleBoundariesTest {
             "^public\\s+(?:(?:final|abstract|sealed|non-sealed|static)\\s+)*(?:class|interface|record|enum|@interface)"
                     + "\\s+(\\w+)",
             Pattern.MULTILINE);
-    /** Modules whose public types have been sorted into named API and {@code internal} packages. */
-    private static final List<String> SORTED =
-            List.of("record", "config", "kafka-rules", "broker", "testkit", "collector");
+    /**
+     * Modules other modules may depend on. {@code server} is the top (nothing may depend on it) and {@code bench} is not
+     * shipped, so neither has public types to name.
+     */
+    private static final List<String> SORTED = List.of(
+            "record",
+            "config",
+            "kafka-rules",
+            "broker",
+            "testkit",
+            "forwarder",
+            "collector",
+            "index",
+            "indexer",
+            "query");
 
     /** Module directory → the base package of its main sources (the shortest package declared there). */
     private static Map<String, String> basePackages() throws IOException {
@@ -69,8 +81,8 @@ class ModuleBoundariesTest {
         List<String> violations = new ArrayList<>();
         for (Path module : modules()) {
             String name = module.getFileName().toString();
-            if (name.equals("bench")) {
-                continue; // benchmarks measure hot loops where they are
+            if (name.startsWith("bench")) {
+                continue; // benchmarks (bench, bench-opensearch) measure hot loops where they are
             }
             String own = bases.get(name);
             for (String scope : List.of("src/main/java", "src/test/java")) {

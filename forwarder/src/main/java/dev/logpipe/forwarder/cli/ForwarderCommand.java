@@ -2,9 +2,9 @@ package dev.logpipe.forwarder.cli;
 
 import dev.logpipe.config.ConfigException;
 import dev.logpipe.forwarder.Forwarder;
+import dev.logpipe.forwarder.StateException;
 import dev.logpipe.forwarder.config.ConfigLoader;
 import dev.logpipe.forwarder.config.ForwarderConfig;
-import dev.logpipe.forwarder.state.StateException;
 import java.io.IOException;
 import java.net.BindException;
 import java.nio.file.Path;

@@ -1,8 +1,8 @@
 package dev.logpipe.forwarder.config;
 
-import dev.logpipe.forwarder.sink.Format;
-import dev.logpipe.forwarder.time.TimeLayout;
-import dev.logpipe.forwarder.time.TimeParser;
+import dev.logpipe.forwarder.internal.sink.Format;
+import dev.logpipe.forwarder.internal.time.TimeLayout;
+import dev.logpipe.forwarder.internal.time.TimeParser;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Path;

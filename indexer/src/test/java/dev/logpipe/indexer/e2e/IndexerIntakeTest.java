@@ -54,7 +54,7 @@ class IndexerIntakeTest {
 
     @Test
     void missingTopicsAreNamedInALogLineAndConsumedOnceTheyExist() throws Exception {
-        Logger logger = (Logger) LoggerFactory.getLogger("dev.logpipe.indexer.consume.TopicWait");
+        Logger logger = (Logger) LoggerFactory.getLogger("dev.logpipe.indexer.internal.consume.TopicWait");
         ListAppender<ILoggingEvent> lines = new ListAppender<>();
         lines.start();
         logger.addAppender(lines);

@@ -2,8 +2,8 @@ package dev.logpipe.server.demo;
 
 import dev.logpipe.config.ConfigException;
 import dev.logpipe.forwarder.Forwarder;
+import dev.logpipe.forwarder.StateException;
 import dev.logpipe.forwarder.config.ConfigLoader;
-import dev.logpipe.forwarder.state.StateException;
 import dev.logpipe.server.keys.LiveKeys;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,8 +1,8 @@
 package dev.logpipe.server.standalone;
 
 import dev.logpipe.index.store.ShardSource;
+import dev.logpipe.query.IndexerProgress;
 import dev.logpipe.query.QueryService;
-import dev.logpipe.query.api.IndexerProgress;
 import dev.logpipe.query.auth.Credential;
 import dev.logpipe.query.config.QueryConfig;
 import dev.logpipe.server.keys.KeyFile;

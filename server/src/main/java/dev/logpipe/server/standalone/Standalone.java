@@ -11,7 +11,7 @@ import dev.logpipe.indexer.Indexer;
 import dev.logpipe.indexer.config.IndexerConfig;
 import dev.logpipe.indexer.http.StatusHandler;
 import dev.logpipe.indexer.stage.PartitionStages;
-import dev.logpipe.query.api.IndexerProgress;
+import dev.logpipe.query.IndexerProgress;
 import dev.logpipe.server.http.AdminHandler;
 import dev.logpipe.server.http.StandaloneServer;
 import dev.logpipe.server.keys.KeyFile;

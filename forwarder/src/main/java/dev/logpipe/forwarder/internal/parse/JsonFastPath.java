@@ -1,0 +1,706 @@
+package dev.logpipe.forwarder.internal.parse;
+
+import dev.logpipe.forwarder.internal.time.TimeParser;
+import dev.logpipe.record.JsonBuffer;
+import dev.logpipe.record.RecordCodec;
+import dev.logpipe.record.Utf8;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Map;
+
+/**
+ * The common shape of a JSON log line read in one pass over its bytes, without a parser object, a String per
+ * key or a copy of a value: objects (nested ones flattened), strings (copied as they are written, escapes
+ * included, UTF-8 checked), numbers, booleans and nulls. Anything else (arrays, {@code \\u} escapes, an escape
+ * in a level or id, anything invalid, anything over the limits) is left to Jackson: {@link #read} then
+ * returns false and the caller starts again on the slow path, which alone decides what is invalid. It
+ * produces exactly what {@link JsonLineReader}'s Jackson path produces for the lines it accepts.
+ * Not thread-safe.
+ */
+final class JsonFastPath {
+    private static final Object RESERVED = new Object();
+    private static final int TABLE = 256;
+
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+    private final TimeParser time;
+    /** Level and service values repeat: their Strings are cached. */
+    private final TextCache levels = new TextCache();
+
+    private final TextCache services = new TextCache();
+    /** Unmixed FNV-1a hash of the flattened name being read. */
+    private int nameHash;
+    /** Open-addressing table of flattened names: a {@link KeyRoles.Role} or {@link #RESERVED}. */
+    private final byte[][] tableNames = new byte[TABLE][];
+
+    private final Object[] tableValues = new Object[TABLE];
+
+    private byte[] b;
+    private int i;
+    private int end;
+    private StructuredLine out;
+    /** The flattened name being built: the prefix of the enclosing objects, then the key. */
+    private byte[] name = new byte[256];
+    /** Where the current flattened name is: {@link #name} from 0, or (a top-level key) the line itself. */
+    private byte[] nameArr;
+
+    private int nameOff;
+    /** Per-line duplicate check: a slot of a name hash holds the line number that used it last. */
+    private final int[] seenSlots = new int[256];
+
+    private int lineNo;
+    /** The shape of the last line read in full, and whether the line being read in full is learned. */
+    private final JsonShape shape = new JsonShape();
+
+    private boolean learning;
+    private int missStreak;
+    /** Whether the string {@link #scanString} read last has escapes. */
+    private boolean escaped;
+    /** Names claimed as fields in this line, for duplicate detection. */
+    private byte[] seen = new byte[1024];
+
+    private int seenLen;
+    private int[] seenHash = new int[64];
+    private int[] seenStart = new int[64];
+    private int[] seenLength = new int[64];
+    private int seenCount;
+
+    JsonFastPath(KeyRoles roles, TimeParser time) {
+        this.time = time;
+        for (Map.Entry<String, KeyRoles.Role> e : roles.all().entrySet()) {
+            put(e.getKey().getBytes(StandardCharsets.UTF_8), e.getValue());
+        }
+        for (String r : StructuredReader.RESERVED) {
+            byte[] n = r.getBytes(StandardCharsets.UTF_8);
+            if (lookup(n, 0, n.length) == null) {
+                put(n, RESERVED);
+            }
+        }
+    }
+
+    private void put(byte[] n, Object v) {
+        int slot = hash(n, 0, n.length) & (TABLE - 1);
+        while (tableNames[slot] != null) {
+            slot = (slot + 1) & (TABLE - 1);
+        }
+        tableNames[slot] = n;
+        tableValues[slot] = v;
+    }
+
+    private Object lookup(byte[] n, int off, int len) {
+        return lookup(n, off, len, hash(n, off, len));
+    }
+
+    private Object lookup(byte[] n, int off, int len, int h) {
+        int slot = h & (TABLE - 1);
+        for (int probes = 0; probes < TABLE; probes++) {
+            byte[] k = tableNames[slot];
+            if (k == null) {
+                return null;
+            }
+            if (k.length == len && Arrays.equals(k, 0, len, n, off, off + len)) {
+                return tableValues[slot];
+            }
+            slot = (slot + 1) & (TABLE - 1);
+        }
+        return null;
+    }
+
+    private static final int FNV_START = 0x811C9DC5;
+
+    private static int hash(byte[] n, int off, int len) {
+        return mix(fnv(FNV_START, n, off, len));
+    }
+
+    private static final int FNV_PRIME = 0x01000193;
+
+    private static int fnv(int h, byte[] n, int off, int len) {
+        for (int k = 0; k < len; k++) {
+            h = (h ^ n[off + k]) * FNV_PRIME;
+        }
+        return h;
+    }
+
+    private static int mix(int h) {
+        return h ^ (h >>> 15);
+    }
+
+    /** True if the line was read completely into {@code into}; false: use the slow path (nothing is decided). */
+    boolean read(byte[] bytes, int off, int len, StructuredLine into) {
+        b = bytes;
+        end = off + len;
+        out = into;
+        lineNo++;
+        // After a few lines in a row of another shape, the shape is tried (and learned) on every 32nd line only.
+        boolean attempt = missStreak < 4 || (lineNo & 31) == 0;
+        if (attempt && shape.valid) {
+            i = off;
+            failed = false;
+            if (shaped()) {
+                missStreak = 0;
+                return true;
+            }
+            missStreak++;
+            into.reset();
+        }
+        learning = attempt;
+        if (learning) {
+            shape.begin();
+        }
+        i = off;
+        seenLen = 0;
+        seenCount = 0;
+        failed = false;
+        boolean ok = full();
+        if (ok && learning) {
+            shape.commit(b, off, end, out.fieldCount);
+        }
+        learning = false;
+        return ok;
+    }
+
+    /** Reads the line key by key. */
+    private boolean full() {
+        skipSpace();
+        if (i >= end || b[i] != '{') {
+            return false;
+        }
+        i++;
+        if (!object(0, FNV_START, 1) || failed) {
+            return false;
+        }
+        skipSpace();
+        return i == end;
+    }
+
+    /** Reads a line of the learned shape: its gaps compared as bytes, its values read, the shape's decisions applied. */
+    private boolean shaped() {
+        JsonShape s = shape;
+        byte[] g = s.gaps;
+        int n = s.count;
+        for (int k = 0; k < n; k++) {
+            int gl = s.gapLen[k];
+            int go = s.gapOff[k];
+            if (end - i <= gl) {
+                return false;
+            }
+            if (gl <= 16 && end - i >= 16) { // the usual gap (",\"level\":"): compared as two words
+                if ((((long) LONGS.get(b, i) ^ s.gapWord0[k]) & s.gapMask0[k]) != 0
+                        || (((long) LONGS.get(b, i + 8) ^ s.gapWord1[k]) & s.gapMask1[k]) != 0) {
+                    return false;
+                }
+            } else if (!Arrays.equals(b, i, i + gl, g, go, go + gl)) {
+                return false;
+            }
+            i += gl;
+            int start = i;
+            int len;
+            boolean quoted;
+            byte c = b[i];
+            switch (s.kinds[k]) {
+                case JsonShape.STRING -> {
+                    if (c != '"') {
+                        return false;
+                    }
+                    len = scanString();
+                    if (len < 0) {
+                        return false;
+                    }
+                    start++;
+                    quoted = true;
+                }
+                case JsonShape.LITERAL -> {
+                    if (c == 't' || c == 'f' ? !word(c) : c == 'n' || !number()) {
+                        return false;
+                    }
+                    len = i - start;
+                    quoted = false;
+                    escaped = false;
+                }
+                default -> {
+                    if (c != 'n' || !word(c)) {
+                        return false;
+                    }
+                    continue;
+                }
+            }
+            byte a = s.actions[k];
+            if (a == JsonShape.SKIP) {
+                continue;
+            }
+            if (a != JsonShape.FIELD) {
+                boolean done = assign(s.roles[k], start, len, escaped, quoted);
+                if (failed) {
+                    return false;
+                }
+                if (done) {
+                    continue;
+                }
+                if (a == JsonShape.ROLE) {
+                    return false; // not as learned: the line is read in full
+                }
+            }
+            if (++out.fieldCount > RecordCodec.MAX_FIELDS) {
+                return false;
+            }
+            nameArr = s.names;
+            nameOff = s.nameOff[k];
+            field(s.nameLen[k], quoted ? start - 1 : start, quoted ? len + 2 : len);
+        }
+        int gl = s.gapLen[n];
+        int go = s.gapOff[n];
+        return end - i == gl && Arrays.equals(b, i, end, g, go, go + gl);
+    }
+
+    /** After the opening brace; {@code prefix} bytes of {@link #name} are the enclosing objects' names. */
+    private boolean object(int prefix, int prefixHash, int depth) {
+        if (depth > RecordCodec.MAX_NESTING_DEPTH) {
+            return false;
+        }
+        skipSpace();
+        if (i < end && b[i] == '}') {
+            i++;
+            return true;
+        }
+        while (true) {
+            skipSpace();
+            if (i >= end || b[i] != '"') {
+                return false;
+            }
+            int keyStart = ++i;
+            // The flattened name's hash is computed while the key is scanned (FNV-1a, as fnv() does).
+            int h = prefix == 0 ? FNV_START : (prefixHash ^ '.') * FNV_PRIME;
+            while (true) {
+                if (i >= end) {
+                    return false;
+                }
+                byte c = b[i];
+                if (c == '"') {
+                    break;
+                }
+                if (c < 0x20 || c == '\\') {
+                    return false; // escaped, control or non-ASCII keys (negative bytes): the slow path
+                }
+                h = (h ^ c) * FNV_PRIME;
+                i++;
+            }
+            int keyLen = i - keyStart;
+            i++;
+            int nameLen = prefix == 0 ? keyLen : prefix + 1 + keyLen;
+            if (nameLen > RecordCodec.MAX_FIELD_NAME_LENGTH) {
+                return false;
+            }
+            if (prefix > 0) {
+                if (name.length < nameLen) {
+                    name = Arrays.copyOf(name, Math.max(nameLen, name.length * 2));
+                }
+                name[prefix] = '.';
+                System.arraycopy(b, keyStart, name, prefix + 1, keyLen);
+                nameArr = name;
+                nameOff = 0;
+            } else {
+                nameArr = b; // a top-level name is read where it is; copied only if it prefixes a nested object
+                nameOff = keyStart;
+            }
+            nameHash = h;
+            skipSpace();
+            if (i >= end || b[i] != ':') {
+                return false;
+            }
+            i++;
+            skipSpace();
+            if (i >= end) {
+                return false;
+            }
+            if (!value(nameLen, h, depth)) {
+                return false;
+            }
+            skipSpace();
+            if (i >= end) {
+                return false;
+            }
+            if (b[i] == ',') {
+                i++;
+                continue;
+            }
+            if (b[i] == '}') {
+                i++;
+                return true;
+            }
+            return false;
+        }
+    }
+
+    private boolean value(int nameLen, int h, int depth) {
+        byte c = b[i];
+        if (c == '{') {
+            i++;
+            if (nameArr != name) {
+                if (name.length < nameLen) {
+                    name = Arrays.copyOf(name, Math.max(nameLen, name.length * 2));
+                }
+                System.arraycopy(nameArr, nameOff, name, 0, nameLen);
+            }
+            return object(nameLen, h, depth + 1);
+        }
+        if (c == '"') {
+            int start = i + 1;
+            int len = scanString();
+            return len >= 0 && string(nameLen, start, len, escaped);
+        }
+        int start = i;
+        if (c == 't' || c == 'f' || c == 'n') {
+            if (!word(c)) {
+                return false;
+            }
+            if (c == 'n') {
+                if (learning) {
+                    learn(start, JsonShape.NULL, JsonShape.SKIP, null, nameLen);
+                }
+                return true;
+            }
+            return literal(nameLen, start, i - start);
+        }
+        if (!number()) {
+            return false;
+        }
+        return literal(nameLen, start, i - start);
+    }
+
+    /** At the opening quote of a string: moves past its closing quote; its length, or -1 (the slow path). */
+    private int scanString() {
+        int start = ++i;
+        escaped = false;
+        while (true) {
+            while (i + 8 <= end) {
+                long special = special((long) LONGS.get(b, i));
+                if (special != 0) {
+                    i += Long.numberOfTrailingZeros(special) >>> 3; // the first special byte of the eight
+                    break;
+                }
+                i += 8;
+            }
+            if (i >= end) {
+                return -1;
+            }
+            int x = b[i] & 0xFF;
+            if (x == '"') {
+                break;
+            }
+            if (x < 0x20) {
+                return -1;
+            }
+            if (x == '\\') {
+                if (i + 1 >= end) {
+                    return -1;
+                }
+                byte e = b[i + 1];
+                if (e != '"' && e != '\\' && e != '/' && e != 'b' && e != 'f' && e != 'n' && e != 'r' && e != 't') {
+                    return -1; // \\u and invalid escapes: the slow path
+                }
+                escaped = true;
+                i += 2;
+                continue;
+            }
+            if (x >= 0x80) {
+                int n = utf8Length(i);
+                if (n == 0) {
+                    return -1;
+                }
+                i += n;
+                continue;
+            }
+            i++;
+        }
+        int len = i - start;
+        i++;
+        return len;
+    }
+
+    /** {@code true}, {@code false} or {@code null} (by its first letter {@code c}) and a delimiter after it. */
+    private boolean word(byte c) {
+        String word = c == 't' ? "true" : c == 'f' ? "false" : "null";
+        int n = word.length();
+        if (i + n > end) {
+            return false;
+        }
+        for (int k = 0; k < n; k++) {
+            if (b[i + k] != word.charAt(k)) {
+                return false;
+            }
+        }
+        i += n;
+        return delimiter();
+    }
+
+    private boolean number() {
+        if (i < end && b[i] == '-') {
+            i++;
+        }
+        if (i >= end) {
+            return false;
+        }
+        if (b[i] == '0') {
+            i++;
+        } else if (b[i] >= '1' && b[i] <= '9') {
+            while (i < end && b[i] >= '0' && b[i] <= '9') {
+                i++;
+            }
+        } else {
+            return false;
+        }
+        if (i < end && b[i] == '.') {
+            i++;
+            int d = i;
+            while (i < end && b[i] >= '0' && b[i] <= '9') {
+                i++;
+            }
+            if (i == d) {
+                return false;
+            }
+        }
+        if (i < end && (b[i] == 'e' || b[i] == 'E')) {
+            i++;
+            if (i < end && (b[i] == '+' || b[i] == '-')) {
+                i++;
+            }
+            int d = i;
+            while (i < end && b[i] >= '0' && b[i] <= '9') {
+                i++;
+            }
+            if (i == d) {
+                return false;
+            }
+        }
+        return delimiter();
+    }
+
+    private boolean delimiter() {
+        if (i >= end) {
+            return true;
+        }
+        byte c = b[i];
+        return c == ',' || c == '}' || c == ']' || c == ' ' || c == '\t' || c == '\n' || c == '\r';
+    }
+
+    /** A string value: raw content {@code b[start, start + len)}, still in its JSON escaping. */
+    private boolean string(int nameLen, int start, int len, boolean escaped) {
+        Object role = lookup(nameArr, nameOff, nameLen, mix(nameHash));
+        boolean firstTime = role == KeyRoles.Role.TIME && out.time == TimeParser.NONE && out.badTime == null;
+        byte action;
+        if (role instanceof KeyRoles.Role r && assign(r, start, len, escaped, true)) {
+            action = firstTime ? JsonShape.TIME_OR_FIELD : JsonShape.ROLE;
+        } else if (role == RESERVED || !claim(nameLen)) {
+            action = JsonShape.SKIP;
+        } else {
+            field(nameLen, start - 1, len + 2); // the value with its quotes
+            action = firstTime ? JsonShape.TIME_OR_FIELD : JsonShape.FIELD;
+        }
+        if (learning) {
+            learn(start - 1, JsonShape.STRING, action, role, nameLen);
+        }
+        return out.fieldCount <= RecordCodec.MAX_FIELDS;
+    }
+
+    /** Notes the value that started at {@code start} and ends before {@link #i} in the shape being learned. */
+    private void learn(int start, byte kind, byte action, Object role, int nameLen) {
+        shape.add(start, i, kind, action, role instanceof KeyRoles.Role r ? r : null, nameArr, nameOff, nameLen);
+    }
+
+    /** Appends {@code ,"name":} and {@code b[start, start + len)} to the fields. */
+    private void field(int nameLen, int start, int len) {
+        JsonBuffer f = out.fields;
+        int n = nameLen + len + 4;
+        f.ensureCapacity(n);
+        byte[] a = f.array();
+        int p = f.size();
+        a[p] = ',';
+        a[p + 1] = '"';
+        System.arraycopy(nameArr, nameOff, a, p + 2, nameLen);
+        p += 2 + nameLen;
+        a[p] = '"';
+        a[p + 1] = ':';
+        System.arraycopy(b, start, a, p + 2, len);
+        f.advance(n);
+    }
+
+    /** A number or boolean, written as it is. */
+    private boolean literal(int nameLen, int start, int len) {
+        Object role = lookup(nameArr, nameOff, nameLen, mix(nameHash));
+        boolean firstTime = role == KeyRoles.Role.TIME && out.time == TimeParser.NONE && out.badTime == null;
+        byte action;
+        if (role instanceof KeyRoles.Role r && assign(r, start, len, false, false)) {
+            action = firstTime ? JsonShape.TIME_OR_FIELD : JsonShape.ROLE;
+        } else if (role == RESERVED || !claim(nameLen)) {
+            action = JsonShape.SKIP;
+        } else {
+            field(nameLen, start, len);
+            action = firstTime ? JsonShape.TIME_OR_FIELD : JsonShape.FIELD;
+        }
+        if (learning) {
+            learn(start, JsonShape.LITERAL, action, role, nameLen);
+        }
+        return out.fieldCount <= RecordCodec.MAX_FIELDS;
+    }
+
+    /** Like StructuredReader's: false means "write it as a field". */
+    private boolean assign(KeyRoles.Role role, int start, int len, boolean escaped, boolean quoted) {
+        switch (role) {
+            case MESSAGE -> {
+                if (out.message.size() > 0) {
+                    return false;
+                }
+                if (quoted) {
+                    out.message.ensureCapacity(len + 2);
+                    out.message.raw((byte) '"').raw(b, start, len).raw((byte) '"');
+                } else {
+                    out.message.string(b, start, len);
+                }
+                return true;
+            }
+            case TIME -> {
+                if (out.time != TimeParser.NONE || out.badTime != null) {
+                    return false;
+                }
+                if (escaped) {
+                    failed = true;
+                    return true;
+                }
+                long t = time.parse(b, start, len);
+                if (t == TimeParser.NONE) {
+                    out.badTime = new String(b, start, len, StandardCharsets.UTF_8);
+                    return false;
+                }
+                out.time = t;
+                return true;
+            }
+            default -> {
+                if (escaped) {
+                    failed = true;
+                    return true;
+                }
+                switch (role) {
+                    case LEVEL -> {
+                        if (out.level != null) {
+                            return false;
+                        }
+                        out.level = levels.get(b, start, len);
+                    }
+                    case SERVICE -> {
+                        if (out.service != null) {
+                            return false;
+                        }
+                        out.service = services.get(b, start, len);
+                    }
+                    case TRACE_ID -> {
+                        if (out.hasTraceId()) {
+                            return false;
+                        }
+                        out.src = b;
+                        out.traceOff = start;
+                        out.traceLen = len;
+                    }
+                    case SPAN_ID -> {
+                        if (out.hasSpanId()) {
+                            return false;
+                        }
+                        out.src = b;
+                        out.spanOff = start;
+                        out.spanLen = len;
+                    }
+                    default -> throw new AssertionError(role);
+                }
+                return true;
+            }
+        }
+    }
+
+    /** Set when a value needs unescaping into a String (an escaped level, id or time): the slow path redoes the line. */
+    private boolean failed;
+
+    /** Whether the flattened name may be written as a field: not a repeat in this line; counts it. */
+    private boolean claim(int nameLen) {
+        int h = mix(nameHash);
+        int slot = h & (TABLE - 1);
+        if (seenSlots[slot] == lineNo) { // a name with this slot was claimed in this line: compare them
+            for (int k = 0; k < seenCount; k++) {
+                if (seenHash[k] == h
+                        && seenLength[k] == nameLen
+                        && Arrays.equals(
+                                seen, seenStart[k], seenStart[k] + nameLen, nameArr, nameOff, nameOff + nameLen)) {
+                    return false;
+                }
+            }
+        }
+        if (++out.fieldCount > RecordCodec.MAX_FIELDS) {
+            return false;
+        }
+        seenSlots[slot] = lineNo;
+        if (seenCount == seenHash.length) {
+            seenHash = Arrays.copyOf(seenHash, seenCount * 2);
+            seenStart = Arrays.copyOf(seenStart, seenCount * 2);
+            seenLength = Arrays.copyOf(seenLength, seenCount * 2);
+        }
+        if (seenLen + nameLen > seen.length) {
+            seen = Arrays.copyOf(seen, Math.max(seen.length * 2, seenLen + nameLen));
+        }
+        System.arraycopy(nameArr, nameOff, seen, seenLen, nameLen);
+        seenHash[seenCount] = h;
+        seenStart[seenCount] = seenLen;
+        seenLength[seenCount] = nameLen;
+        seenCount++;
+        seenLen += nameLen;
+        return true;
+    }
+
+    /** A small cache of Strings by their UTF-8 bytes; a miss replaces the slot. */
+    private static final class TextCache {
+        private final byte[][] keys = new byte[64][];
+        private final String[] values = new String[64];
+
+        String get(byte[] b, int off, int len) {
+            int slot = hash(b, off, len) & 63;
+            byte[] k = keys[slot];
+            if (k != null && k.length == len && Arrays.equals(k, 0, len, b, off, off + len)) {
+                return values[slot];
+            }
+            String v = new String(b, off, len, StandardCharsets.UTF_8);
+            if (len <= 64) {
+                keys[slot] = Arrays.copyOfRange(b, off, off + len);
+                values[slot] = v;
+            }
+            return v;
+        }
+    }
+
+    /**
+     * The high bit of each of eight bytes that is a control character, a quote, a backslash or non-ASCII (SWAR),
+     * or 0. The lowest set bit is exact (a borrow can only mark bytes above a marked one), so it locates the first.
+     */
+    private static long special(long x) {
+        long ctrl = (x - 0x2020202020202020L) & ~x;
+        long quote = x ^ 0x2222222222222222L;
+        quote = (quote - 0x0101010101010101L) & ~quote;
+        long backslash = x ^ 0x5C5C5C5C5C5C5C5CL;
+        backslash = (backslash - 0x0101010101010101L) & ~backslash;
+        return (ctrl | quote | backslash | x) & 0x8080808080808080L;
+    }
+
+    private void skipSpace() {
+        while (i < end) {
+            byte c = b[i];
+            if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+                return;
+            }
+            i++;
+        }
+    }
+
+    /** Length of the well-formed UTF-8 sequence at {@code b[p]}, or 0. */
+    private int utf8Length(int p) {
+        return Utf8.sequenceLength(b, p, end);
+    }
+}

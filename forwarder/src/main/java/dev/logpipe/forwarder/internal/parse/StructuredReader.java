@@ -1,0 +1,231 @@
+package dev.logpipe.forwarder.internal.parse;
+
+import dev.logpipe.forwarder.internal.time.TimeParser;
+import dev.logpipe.record.JsonBuffer;
+import dev.logpipe.record.RecordCodec;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Reads one JSON or logfmt line into a {@link StructuredLine}: keys named in {@code parser.keys} feed the
+ * schema fields (the first one in the line wins; a later one for the same field stays a field), the time key
+ * is parsed with the configured layout, everything else becomes a field. Field names follow the record
+ * module's rules: nested names joined with dots, at most {@link RecordCodec#MAX_FIELDS} fields of at most
+ * {@link RecordCodec#MAX_FIELD_NAME_LENGTH} characters; a key repeated in a line keeps its first value.
+ * One instance per pipeline thread.
+ */
+public abstract class StructuredReader {
+    /** Fields the forwarder writes itself; a line's key of the same name is dropped. */
+    public static final Set<String> RESERVED = Set.of(
+            "log.file.path",
+            "log.offset",
+            "log.truncated",
+            "log.parse_error",
+            "log.partial",
+            "stream",
+            "k8s.pod.name",
+            "k8s.namespace.name",
+            "k8s.container.name",
+            "container.id");
+
+    private final KeyRoles roles;
+    private final TimeParser time;
+    private final byte[] ascii = new byte[64];
+    private Map<String, String> taken = Map.of();
+    protected StructuredLine out;
+
+    StructuredReader(KeyRoles roles, TimeParser time) {
+        this.roles = roles;
+        this.time = time;
+    }
+
+    /**
+     * Reads {@code b[off, off + len)}; returns false (with {@link StructuredLine#error()} set) if it is not a
+     * valid line of the format. {@code transformFields} are fields a transform sets: the line's keys of those
+     * names are dropped.
+     */
+    public final boolean read(byte[] b, int off, int len, Map<String, String> transformFields, StructuredLine into) {
+        into.reset();
+        this.out = into;
+        this.taken = transformFields;
+        boolean ok = parse(b, off, len);
+        if (!ok) {
+            String e = into.error;
+            into.reset();
+            into.error = e;
+        }
+        return ok;
+    }
+
+    abstract boolean parse(byte[] b, int off, int len);
+
+    /** Whether a transform sets fields (then every key of the line is checked against them). */
+    final boolean transformSetsFields() {
+        return !taken.isEmpty();
+    }
+
+    final KeyRoles roles() {
+        return roles;
+    }
+
+    final TimeParser timeParser() {
+        return time;
+    }
+
+    /** Whether {@code name} may be written (not reserved, not a repeat); counts it. False sets an error when over the limits. */
+    final boolean claim(String name) {
+        if (name.length() > RecordCodec.MAX_FIELD_NAME_LENGTH) {
+            out.error = "a key (with its parents) is longer than " + RecordCodec.MAX_FIELD_NAME_LENGTH + " characters";
+            return false;
+        }
+        if (RESERVED.contains(name) || taken.containsKey(name) || !out.names.add(name)) {
+            return false;
+        }
+        if (++out.fieldCount > RecordCodec.MAX_FIELDS) {
+            out.error = "more than " + RecordCodec.MAX_FIELDS + " keys";
+            return false;
+        }
+        return true;
+    }
+
+    final KeyRoles.Role role(String name) {
+        return roles.of(name);
+    }
+
+    /** A string value given as UTF-16 chars. */
+    final void string(String name, char[] c, int off, int len) {
+        KeyRoles.Role role = roles.of(name);
+        if (role != null && assign(role, c, off, len)) {
+            return;
+        }
+        if (claim(name)) {
+            JsonBuffer f = out.fields;
+            f.raw((byte) ',').string(name).raw((byte) ':');
+            JsonChars.string(c, off, len, f);
+        }
+    }
+
+    /** A string value given as UTF-8 bytes. */
+    final void string(String name, byte[] b, int off, int len) {
+        KeyRoles.Role role = roles.of(name);
+        if (role != null && assign(role, b, off, len)) {
+            return;
+        }
+        if (claim(name)) {
+            out.fields.raw((byte) ',').string(name).raw((byte) ':').string(b, off, len);
+        }
+    }
+
+    /** A JSON literal (a number, true, false) written as is; for a role key it is taken as text. */
+    final void literal(String name, char[] c, int off, int len) {
+        KeyRoles.Role role = roles.of(name);
+        if (role != null && assign(role, c, off, len)) {
+            return;
+        }
+        if (claim(name)) {
+            JsonBuffer f = out.fields;
+            f.raw((byte) ',').string(name).raw((byte) ':');
+            f.ensureCapacity(len);
+            for (int i = 0; i < len; i++) {
+                f.raw((byte) c[off + i]);
+            }
+        }
+    }
+
+    private boolean assign(KeyRoles.Role role, char[] c, int off, int len) {
+        switch (role) {
+            case MESSAGE -> {
+                if (out.message.size() > 0) {
+                    return false;
+                }
+                JsonChars.string(c, off, len, out.message);
+                return true;
+            }
+            case TIME -> {
+                if (out.time != TimeParser.NONE || out.badTime != null) {
+                    return false;
+                }
+                long t = len <= ascii.length && copyAscii(c, off, len) ? time.parse(ascii, 0, len) : TimeParser.NONE;
+                if (t == TimeParser.NONE) {
+                    out.badTime = new String(c, off, len);
+                    return false; // kept as a field: nothing of the line is lost
+                }
+                out.time = t;
+                return true;
+            }
+            default -> {
+                return assignText(role, new String(c, off, len));
+            }
+        }
+    }
+
+    private boolean assign(KeyRoles.Role role, byte[] b, int off, int len) {
+        switch (role) {
+            case MESSAGE -> {
+                if (out.message.size() > 0) {
+                    return false;
+                }
+                out.message.string(b, off, len);
+                return true;
+            }
+            case TIME -> {
+                if (out.time != TimeParser.NONE || out.badTime != null) {
+                    return false;
+                }
+                long t = time.parse(b, off, len);
+                if (t == TimeParser.NONE) {
+                    out.badTime = new String(b, off, len, StandardCharsets.UTF_8);
+                    return false;
+                }
+                out.time = t;
+                return true;
+            }
+            default -> {
+                return assignText(role, new String(b, off, len, StandardCharsets.UTF_8));
+            }
+        }
+    }
+
+    private boolean assignText(KeyRoles.Role role, String v) {
+        switch (role) {
+            case LEVEL -> {
+                if (out.level != null) {
+                    return false;
+                }
+                out.level = v;
+            }
+            case SERVICE -> {
+                if (out.service != null) {
+                    return false;
+                }
+                out.service = v;
+            }
+            case TRACE_ID -> {
+                if (out.hasTraceId()) {
+                    return false;
+                }
+                out.traceId = v;
+            }
+            case SPAN_ID -> {
+                if (out.hasSpanId()) {
+                    return false;
+                }
+                out.spanId = v;
+            }
+            default -> throw new AssertionError(role);
+        }
+        return true;
+    }
+
+    private boolean copyAscii(char[] c, int off, int len) {
+        for (int i = 0; i < len; i++) {
+            char ch = c[off + i];
+            if (ch > 0x7F) {
+                return false;
+            }
+            ascii[i] = (byte) ch;
+        }
+        return true;
+    }
+}

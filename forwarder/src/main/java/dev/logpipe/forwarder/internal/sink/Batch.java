@@ -1,0 +1,446 @@
+package dev.logpipe.forwarder.internal.sink;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.logpipe.forwarder.internal.parse.StructuredLine;
+import dev.logpipe.forwarder.internal.process.Attributes;
+import dev.logpipe.forwarder.internal.time.EventTimeWriter;
+import dev.logpipe.forwarder.internal.time.TimeParser;
+import dev.logpipe.record.JsonBuffer;
+import dev.logpipe.record.RecordId;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * Records read from one file in one step, in file order, with the offset up to which the file is done
+ * once the batch is published ({@link #commitOffset}: it also covers filtered and skipped records).
+ * Records are encoded for the sink as they are added, while their bytes are hot in the reading thread's
+ * cache, so the publishing thread only writes, or, in a {@link #deferEncoding deferred} batch, copied and
+ * encoded by a parse thread before the publish thread sends it. A batch is reused: {@link #reset} starts the
+ * next one. Filled on the pipeline thread (and a parse thread); a sink must not keep references past
+ * {@link Sink#publish}.
+ */
+public final class Batch {
+    /** The file a batch comes from, with JSON fragments precomputed once per file for the encoders. */
+    public static final class Source {
+        private final String path;
+        private final RecordId.Scope ids;
+        private final String service;
+        /** From after the record id (and event time) to the message key, with the source's service. */
+        final byte[] afterId;
+        /** The same without a service, for records whose transform sets one. */
+        final byte[] afterIdNoService;
+        /** From the end of the message to the offset value. */
+        final byte[] afterMessage;
+
+        private final String host;
+        private final String identity;
+
+        /** @param identity the file's identity as text, {@code device:inode:fingerprint} */
+        public Source(String path, String host, RecordId.Scope ids, String service, String identity) {
+            this(path, host, ids, service, identity, null);
+        }
+
+        /**
+         * @param fileFields pre-encoded {@code ,"name":value} pairs every record of the file carries (Kubernetes
+         *                   names), or null
+         */
+        public Source(
+                String path, String host, RecordId.Scope ids, String service, String identity, byte[] fileFields) {
+            this.path = path;
+            this.ids = ids;
+            this.service = service;
+            this.host = host;
+            this.identity = identity;
+            JsonBuffer b = new JsonBuffer(64);
+            b.ascii(",\"instance_id\":").string(host);
+            this.afterIdNoService = b.toByteArray();
+            if (service != null) {
+                b.ascii(",\"service\":").string(service);
+            }
+            this.afterId = b.toByteArray();
+            b.reset();
+            b.ascii(",\"fields\":{\"log.file.path\":").string(path);
+            if (fileFields != null) {
+                b.raw(fileFields);
+            }
+            b.ascii(",\"log.offset\":");
+            this.afterMessage = b.toByteArray();
+        }
+
+        public String path() {
+            return path;
+        }
+
+        public String host() {
+            return host;
+        }
+
+        /** {@code device:inode:fingerprint}: stays the same across renames of the file. */
+        public String identity() {
+            return identity;
+        }
+
+        public RecordId.Scope ids() {
+            return ids;
+        }
+
+        public String service() {
+            return service;
+        }
+    }
+
+    private final Format format;
+    private final JsonBuffer wire = new JsonBuffer(256 * 1024);
+    private final EventTimeWriter times = new EventTimeWriter();
+    private Source source;
+    private int[] recordEnd = new int[256];
+    private int[] lines = new int[256];
+    private long[] start = new long[256];
+    private long[] end = new long[256];
+    private int size;
+    private long commitOffset;
+    private long skipped;
+    private long generation;
+    /** The records waiting for a parse thread, or null while the batch is encoded as records are added. */
+    private DeferredRecords deferred;
+
+    private DeferredRecords deferredStore;
+
+    /** A batch whose records are encoded in {@code format} as they are added (on the thread that reads). */
+    public Batch(Format format) {
+        this.format = format;
+    }
+
+    public void reset(Source src, long committedSoFar) {
+        generation++;
+        this.source = src;
+        wire.reset();
+        size = 0;
+        skipped = 0;
+        commitOffset = committedSoFar;
+        deferred = null;
+    }
+
+    /**
+     * Leaves this (just reset) batch's encoding to a parse thread: records are {@link #defer deferred}, encoded
+     * later by {@link #encodeDeferred} and {@link #encoded}; the publish thread {@link #awaitEncoded awaits} that.
+     */
+    public void deferEncoding() {
+        if (size != 0) {
+            throw new IllegalStateException("a batch with records cannot be deferred");
+        }
+        if (deferredStore == null) {
+            deferredStore = new DeferredRecords();
+        }
+        deferredStore.reset();
+        deferred = deferredStore;
+    }
+
+    /** Whether records are deferred to a parse thread instead of encoded as they are added. */
+    public boolean deferred() {
+        return deferred != null;
+    }
+
+    /**
+     * Appends one record to a deferred batch, copying its bytes; the arguments are those of {@link #add}, without
+     * the parsed body and event time (the parse thread finds them).
+     */
+    public void defer(
+            byte[] bytes,
+            int offset,
+            int length,
+            long startOffset,
+            long endOffset,
+            long commit,
+            int lineCount,
+            boolean wasTruncated,
+            Attributes attrs,
+            long runtimeTime,
+            int flags) {
+        if (size == recordEnd.length) {
+            grow();
+        }
+        deferred.add(bytes, offset, length, wasTruncated, attrs, runtimeTime, flags);
+        lines[size] = lineCount;
+        start[size] = startOffset;
+        end[size] = endOffset;
+        size++;
+        commitOffset = commit;
+    }
+
+    /** The bytes of the deferred records (record {@code i} at {@link #deferredOffset}), valid until the next reset. */
+    public byte[] deferredBytes() {
+        return deferred.bytes();
+    }
+
+    public int deferredOffset(int i) {
+        return deferred.offset(i);
+    }
+
+    public int deferredLength(int i) {
+        return deferred.length(i);
+    }
+
+    public Attributes deferredAttributes(int i) {
+        return deferred.attributes(i);
+    }
+
+    public long deferredRuntimeTime(int i) {
+        return deferred.runtimeTime(i);
+    }
+
+    /** Encodes deferred record {@code i}; call it for every record in order, then {@link #encoded}. */
+    public void encodeDeferred(int i, StructuredLine body, long eventTime) {
+        if (i != 0 && recordEnd[i - 1] != wire.size() || i == 0 && wire.size() != 0) {
+            throw new IllegalStateException("deferred records are encoded in order, once");
+        }
+        DeferredRecords d = deferred;
+        encode(
+                d.bytes(),
+                d.offset(i),
+                d.length(i),
+                start[i],
+                d.truncated(i),
+                d.attributes(i),
+                body,
+                eventTime,
+                d.flags(i));
+        recordEnd[i] = wire.size();
+    }
+
+    /** Signals that a deferred batch is encoded ({@code failure} null) or could not be (then it is not published). */
+    public void encoded(Throwable failure) {
+        deferred.done(failure);
+    }
+
+    /**
+     * Waits until a deferred batch is encoded; returns at once for a batch encoded as records were added.
+     *
+     * @return null, or why the batch could not be encoded
+     */
+    public Throwable awaitEncoded() throws InterruptedException {
+        DeferredRecords d = deferred;
+        return d == null ? null : d.await();
+    }
+
+    /** Encodes one record and appends it; {@code bytes} need only be valid during the call. */
+    public void add(
+            byte[] bytes,
+            int offset,
+            int length,
+            long startOffset,
+            long endOffset,
+            int lineCount,
+            boolean wasTruncated,
+            Attributes attrs) {
+        add(
+                bytes,
+                offset,
+                length,
+                startOffset,
+                endOffset,
+                endOffset,
+                lineCount,
+                wasTruncated,
+                attrs,
+                null,
+                TimeParser.NONE,
+                0);
+    }
+
+    /**
+     * Encodes one record and appends it. {@code endOffset} is where the record ends in the file,
+     * {@code commit} how far the file is done once it is published (before {@code endOffset} while an earlier
+     * split container line is incomplete). {@code body} is what a JSON or logfmt reader made of the line (or null);
+     * {@code eventTime} is in epoch nanoseconds or {@code TimeParser.NONE}; {@code flags} as in
+     * {@link dev.logpipe.forwarder.internal.parse.Emitter#record}.
+     */
+    public void add(
+            byte[] bytes,
+            int offset,
+            int length,
+            long startOffset,
+            long endOffset,
+            long commit,
+            int lineCount,
+            boolean wasTruncated,
+            Attributes attrs,
+            StructuredLine body,
+            long eventTime,
+            int flags) {
+        if (deferred != null) {
+            throw new IllegalStateException("records of a deferred batch are added with defer()");
+        }
+        if (size == recordEnd.length) {
+            grow();
+        }
+        encode(bytes, offset, length, startOffset, wasTruncated, attrs, body, eventTime, flags);
+        recordEnd[size] = wire.size();
+        lines[size] = lineCount;
+        start[size] = startOffset;
+        end[size] = endOffset;
+        size++;
+        commitOffset = commit;
+    }
+
+    private void encode(
+            byte[] bytes,
+            int offset,
+            int length,
+            long startOffset,
+            boolean wasTruncated,
+            Attributes attrs,
+            StructuredLine body,
+            long eventTime,
+            int flags) {
+        if (format == Format.RAW) {
+            if (body != null && body.error() == null) {
+                writeRawMessage(body);
+            } else {
+                wire.raw(bytes, offset, length).raw((byte) '\n');
+            }
+        } else {
+            NdjsonEncoder.encode(
+                    source,
+                    bytes,
+                    offset,
+                    length,
+                    startOffset,
+                    wasTruncated,
+                    attrs,
+                    body,
+                    eventTime,
+                    flags,
+                    times,
+                    wire);
+        }
+    }
+
+    /** With {@code format: raw}, a structured line's message (without its JSON quoting) is what is written. */
+    private void writeRawMessage(StructuredLine body) {
+        JsonBuffer m = body.messageJson();
+        if (m.size() >= 2) {
+            wire.raw(unquote(m.array(), m.size()));
+        }
+        wire.raw((byte) '\n');
+    }
+
+    private static final ObjectMapper UNQUOTE = new ObjectMapper();
+
+    private static byte[] unquote(byte[] json, int n) {
+        try {
+            String s = UNQUOTE.readValue(json, 0, n, String.class);
+            return s.getBytes(StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new AssertionError("the forwarder wrote an invalid JSON string", e);
+        }
+    }
+
+    /**
+     * Refills this batch with records encoded earlier (read back from the disk spool): {@code wire} holds them
+     * one per line from {@code wireOffset}, record {@code i} ending {@code recordEnds[i]} bytes after that offset
+     * (after its newline).
+     */
+    public void restore(
+            Source src,
+            byte[] wire,
+            int wireOffset,
+            int wireLength,
+            int[] recordEnds,
+            long[] starts,
+            long[] ends,
+            int[] lineCounts,
+            int n,
+            long commit) {
+        reset(src, commit);
+        this.wire.raw(wire, wireOffset, wireLength);
+        while (recordEnd.length < n) {
+            grow();
+        }
+        System.arraycopy(recordEnds, 0, recordEnd, 0, n);
+        System.arraycopy(starts, 0, start, 0, n);
+        System.arraycopy(ends, 0, end, 0, n);
+        System.arraycopy(lineCounts, 0, lines, 0, n);
+        size = n;
+    }
+
+    /** Where record {@code i} ends in {@link #wire()}, including its newline. */
+    public int recordEnd(int i) {
+        return recordEnd[i];
+    }
+
+    /** A record that is deliberately not published (filtered, or skipped by a transform) still advances the commit offset. */
+    public void skip(long endOffset) {
+        commitOffset = endOffset;
+        skipped++;
+    }
+
+    private void grow() {
+        int n = recordEnd.length * 2;
+        recordEnd = Arrays.copyOf(recordEnd, n);
+        lines = Arrays.copyOf(lines, n);
+        start = Arrays.copyOf(start, n);
+        end = Arrays.copyOf(end, n);
+    }
+
+    /** Changes on every {@link #reset}: tells a sink whether a batch object holds the records it saw before. */
+    public long generation() {
+        return generation;
+    }
+
+    public Format format() {
+        return format;
+    }
+
+    public Source source() {
+        return source;
+    }
+
+    public int size() {
+        return size;
+    }
+
+    public boolean isEmpty() {
+        return size == 0;
+    }
+
+    public long skipped() {
+        return skipped;
+    }
+
+    public long commitOffset() {
+        return commitOffset;
+    }
+
+    /** Every record, encoded, one per line: what a file, stdout or HTTP sink writes as is. */
+    public JsonBuffer wire() {
+        return wire;
+    }
+
+    /** Where record {@code i} starts in {@link #wire()}. */
+    public int wireStart(int i) {
+        return i == 0 ? 0 : recordEnd[i - 1];
+    }
+
+    /** Where record {@code i} ends in {@link #wire()}, excluding its newline. */
+    public int wireEnd(int i) {
+        return recordEnd[i] - 1;
+    }
+
+    public int lines(int i) {
+        return lines[i];
+    }
+
+    public long startOffset(int i) {
+        return start[i];
+    }
+
+    public long endOffset(int i) {
+        return end[i];
+    }
+
+    public String recordId(int i) {
+        return source.ids().at(start[i]);
+    }
+}

@@ -1,0 +1,7 @@
+package dev.logpipe.forwarder.internal.sink;
+
+/** How the stdout and file sinks write a record: an NDJSON record line, or the original line as read. */
+public enum Format {
+    NDJSON,
+    RAW
+}

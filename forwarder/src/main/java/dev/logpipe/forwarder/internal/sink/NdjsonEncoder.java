@@ -1,0 +1,149 @@
+package dev.logpipe.forwarder.internal.sink;
+
+import dev.logpipe.forwarder.internal.parse.Emitter;
+import dev.logpipe.forwarder.internal.parse.StructuredLine;
+import dev.logpipe.forwarder.internal.process.Attributes;
+import dev.logpipe.forwarder.internal.time.EventTimeWriter;
+import dev.logpipe.forwarder.internal.time.TimeParser;
+import dev.logpipe.record.JsonBuffer;
+import dev.logpipe.record.Level;
+import dev.logpipe.record.RecordId;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+/**
+ * Encodes batch records as schema-v3 JSON (docs/record-format.md) straight from their bytes: the same
+ * shape {@code RecordCodec} reads. The forwarder sets {@code record_id} (host, file identity, start
+ * offset), {@code event_time} when the line carried one, {@code instance_id} (host), {@code service} when
+ * known, and fields {@code log.file.path}, {@code log.offset}; {@code observed_time} and {@code tenant_id}
+ * are the collector's. A schema field a transform sets wins over the line's (JSON/logfmt keys), which wins
+ * over the source's.
+ */
+public final class NdjsonEncoder {
+    private static final byte[] HEAD = "{\"schema_version\":3,\"record_id\":\"".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] EVENT_TIME = ",\"event_time\":".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] MESSAGE = ",\"message\":".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] END = "}}\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] TRUNCATED = ",\"log.truncated\":true".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] STDOUT = ",\"stream\":\"stdout\"".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] STDERR = ",\"stream\":\"stderr\"".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] PARTIAL = ",\"log.partial\":true".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] PARSE_ERROR = ",\"log.parse_error\":".getBytes(StandardCharsets.US_ASCII);
+
+    /** {@code ,"level":"INFO"} and the others, by ordinal. */
+    private static final byte[][] LEVELS = new byte[Level.values().length][];
+
+    static {
+        for (Level l : Level.values()) {
+            LEVELS[l.ordinal()] = (",\"level\":\"" + l.name() + "\"").getBytes(StandardCharsets.US_ASCII);
+        }
+    }
+
+    private NdjsonEncoder() {}
+
+    /** Appends one record as a JSON object followed by a newline (no event time, no structured line). */
+    public static void encode(
+            Batch.Source src,
+            byte[] message,
+            int off,
+            int length,
+            long startOffset,
+            boolean truncated,
+            Attributes attrs,
+            JsonBuffer out) {
+        encode(src, message, off, length, startOffset, truncated, attrs, null, TimeParser.NONE, 0, null, out);
+    }
+
+    /**
+     * Appends one record as a JSON object followed by a newline. {@code body} is a JSON/logfmt reader's result
+     * (its message replaces the raw text unless it has an error), or null.
+     */
+    public static void encode(
+            Batch.Source src,
+            byte[] message,
+            int off,
+            int length,
+            long startOffset,
+            boolean truncated,
+            Attributes attrs,
+            StructuredLine body,
+            long eventTime,
+            int flags,
+            EventTimeWriter times,
+            JsonBuffer out) {
+        out.ensureCapacity(HEAD.length + RecordId.LENGTH + 2);
+        out.raw(HEAD);
+        src.ids().writeAt(startOffset, out.array(), out.size());
+        out.advance(RecordId.LENGTH);
+        out.raw((byte) '"');
+        if (eventTime != TimeParser.NONE) {
+            out.raw(EVENT_TIME);
+            times.write(eventTime, out);
+        }
+        boolean structured = body != null && body.error() == null;
+        String service = attrs != null && attrs.service() != null
+                ? attrs.service()
+                : structured && body.service() != null ? body.service() : null;
+        if (service != null) {
+            out.raw(src.afterIdNoService).ascii(",\"service\":").string(service);
+        } else {
+            out.raw(src.afterId);
+        }
+        Level level = attrs != null && attrs.level() != null
+                ? Level.normalize(attrs.level())
+                : structured ? body.normalizedLevel() : null;
+        if (level != null) {
+            out.raw(LEVELS[level.ordinal()]);
+        }
+        if (attrs != null && attrs.traceId() != null) {
+            out.ascii(",\"trace_id\":").string(attrs.traceId());
+        } else if (structured && body.hasTraceId()) {
+            out.ascii(",\"trace_id\":");
+            body.writeTraceId(out);
+        }
+        if (attrs != null && attrs.spanId() != null) {
+            out.ascii(",\"span_id\":").string(attrs.spanId());
+        } else if (structured && body.hasSpanId()) {
+            out.ascii(",\"span_id\":");
+            body.writeSpanId(out);
+        }
+        out.raw(MESSAGE);
+        if (structured) {
+            JsonBuffer m = body.messageJson();
+            if (m.size() > 0) {
+                out.raw(m.array(), 0, m.size());
+            } else {
+                out.ascii("\"\"");
+            }
+        } else {
+            out.string(message, off, length);
+        }
+        out.raw(src.afterMessage);
+        out.number(startOffset);
+        if (truncated) {
+            out.raw(TRUNCATED);
+        }
+        if ((flags & Emitter.STDOUT) != 0) {
+            out.raw(STDOUT);
+        } else if ((flags & Emitter.STDERR) != 0) {
+            out.raw(STDERR);
+        }
+        if ((flags & Emitter.PARTIAL) != 0) {
+            out.raw(PARTIAL);
+        }
+        if (body != null) {
+            if (structured) {
+                JsonBuffer f = body.fieldsJson();
+                out.raw(f.array(), 0, f.size());
+            } else {
+                out.raw(PARSE_ERROR).string(body.error());
+            }
+        }
+        if (attrs != null) {
+            for (Map.Entry<String, String> f : attrs.fields().entrySet()) {
+                out.raw((byte) ',').string(f.getKey()).raw((byte) ':').string(f.getValue());
+            }
+        }
+        out.raw(END);
+    }
+}

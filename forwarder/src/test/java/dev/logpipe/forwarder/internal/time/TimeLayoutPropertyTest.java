@@ -1,0 +1,131 @@
+package dev.logpipe.forwarder.internal.time;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.logpipe.record.JsonBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+
+/** Instants rendered in each layout by java.time parse back to the same instant (to the layout's precision). */
+class TimeLayoutPropertyTest {
+    private static final String[] ZONES = {
+        "UTC",
+        "Europe/Berlin",
+        "America/New_York",
+        "Asia/Kolkata",
+        "Australia/Lord_Howe",
+        "Pacific/Chatham",
+        "America/St_Johns"
+    };
+
+    @Provide
+    Arbitrary<Long> nanos() {
+        long from = Instant.parse("1971-01-01T00:00:00Z").getEpochSecond() * 1_000_000_000L;
+        long to = Instant.parse("2200-01-01T00:00:00Z").getEpochSecond() * 1_000_000_000L;
+        return Arbitraries.longs().between(from, to);
+    }
+
+    @Provide
+    Arbitrary<String> zones() {
+        return Arbitraries.of(ZONES);
+    }
+
+    private static Instant instant(long nanos) {
+        return Instant.ofEpochSecond(Math.floorDiv(nanos, 1_000_000_000L), Math.floorMod(nanos, 1_000_000_000L));
+    }
+
+    private static long nanosOf(Instant i) {
+        return i.getEpochSecond() * 1_000_000_000L + i.getNano();
+    }
+
+    @Property(tries = 2000)
+    void rfc3339WithOffsetRoundTrips(@ForAll("nanos") long nanos, @ForAll("zones") String zone) {
+        ZonedDateTime z = instant(nanos).atZone(ZoneId.of(zone));
+        String text = z.format(DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSSSSSXXX", Locale.ROOT));
+        assertThat(TimeLayout.RFC3339
+                        .newParser(ZoneId.of("UTC"), null, InstantSource.system())
+                        .parse(text))
+                .as(text)
+                .isEqualTo(nanos);
+    }
+
+    @Property(tries = 2000)
+    void localTimesAgreeWithJavaTime(@ForAll("nanos") long nanos, @ForAll("zones") String zone) {
+        ZoneId id = ZoneId.of(zone);
+        String text =
+                instant(nanos).atZone(id).format(DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss,SSS", Locale.ROOT));
+        long expected = nanosOf(ZonedDateTime.ofLocal(
+                        LocalDateTime.parse(text, DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss,SSS", Locale.ROOT)),
+                        id,
+                        null)
+                .toInstant());
+        TimeParser p = TimeLayout.LOG4J.newParser(id, null, InstantSource.system());
+        assertThat(p.parse(text)).as(text).isEqualTo(expected);
+    }
+
+    @Property(tries = 1000)
+    void commonLogRoundTrips(@ForAll("nanos") long nanos, @ForAll("zones") String zone) {
+        long seconds = Math.floorDiv(nanos, 1_000_000_000L) * 1_000_000_000L;
+        String text = instant(nanos)
+                .atZone(ZoneId.of(zone))
+                .format(DateTimeFormatter.ofPattern("dd/MMM/uuuu:HH:mm:ss Z", Locale.ENGLISH));
+        assertThat(TimeLayout.COMMON_LOG
+                        .newParser(ZoneId.of("UTC"), null, InstantSource.system())
+                        .parse(text))
+                .as(text)
+                .isEqualTo(seconds);
+    }
+
+    @Property(tries = 1000)
+    void syslogRoundTripsWithinAYearBeforeTheClock(@ForAll("nanos") long now, @ForAll("zones") String zone) {
+        long ago = Math.floorMod(now * 31, 350L * 86400) * 1_000_000_000L; // up to 350 days before now
+        long t = Math.floorDiv(now - ago, 1_000_000_000L) * 1_000_000_000L;
+        String text = instant(t)
+                .atZone(ZoneId.of(zone))
+                .format(DateTimeFormatter.ofPattern("MMM ppd HH:mm:ss", Locale.ENGLISH));
+        TimeParser p = TimeLayout.SYSLOG.newParser(ZoneId.of(zone), null, InstantSource.fixed(instant(now)));
+        long expected = nanosOf(
+                ZonedDateTime.ofLocal(instant(t).atZone(ZoneId.of(zone)).toLocalDateTime(), ZoneId.of(zone), null)
+                        .toInstant());
+        assertThat(p.parse(text)).as(text).isEqualTo(expected);
+    }
+
+    @Property(tries = 1000)
+    void epochMillisRoundTrip(@ForAll("nanos") long nanos) {
+        long ms = Math.floorDiv(nanos, 1_000_000L);
+        assertThat(TimeLayout.EPOCH_MS
+                        .newParser(ZoneId.of("UTC"), null, InstantSource.system())
+                        .parse(Long.toString(ms)))
+                .isEqualTo(ms * 1_000_000L);
+    }
+
+    @Property(tries = 2000)
+    void writtenEventTimeIsWhatRecordCodecWouldWrite(@ForAll("nanos") long nanos) {
+        JsonBuffer out = new JsonBuffer(64);
+        new EventTimeWriter().write(nanos, out);
+        String written = new String(out.array(), 0, out.size(), StandardCharsets.US_ASCII);
+        Instant i = instant(nanos);
+        String fraction = i.getNano() % 1_000_000 == 0
+                ? String.format("%03d", i.getNano() / 1_000_000)
+                : String.format("%09d", i.getNano());
+        String expected =
+                DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss", Locale.ROOT)
+                                .format(i.atZone(ZoneId.of("UTC"))) + "." + fraction + "Z";
+        assertThat(written).isEqualTo("\"" + expected + "\"");
+        assertThat(TimeLayout.RFC3339
+                        .newParser(ZoneId.of("UTC"), null, InstantSource.system())
+                        .parse(expected))
+                .isEqualTo(nanos);
+    }
+}

@@ -1,0 +1,465 @@
+package dev.logpipe.indexer.internal.consume;
+
+import dev.logpipe.index.shard.ShardId;
+import dev.logpipe.index.store.DeadLetterEntry;
+import dev.logpipe.index.store.IndexRecord;
+import dev.logpipe.index.store.LuceneStore;
+import dev.logpipe.index.store.ShardStore;
+import dev.logpipe.indexer.config.IndexerConfig;
+import dev.logpipe.indexer.internal.metrics.IndexerMetrics;
+import dev.logpipe.indexer.internal.retention.Retention;
+import dev.logpipe.indexer.stage.StageOffsets;
+import dev.logpipe.kafka.CommittingConsumer;
+import dev.logpipe.record.RecordCodec;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.CloseOptions;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The indexer's one consumer thread: poll, split, route, write, and periodically index-then-commit
+ * (docs/indexer.md, commit protocol): Lucene-commit every dirty shard with the offsets, <em>then</em> commit the same offsets to Kafka. Dead letters
+ * are awaited before either. Retention runs here too, so no other thread ever closes a shard being written.
+ *
+ * <p>Splitting and decoding a poll runs on a second thread ({@code indexer-decode}) while this thread writes the
+ * previous poll: at most one decoded poll waits, and its offsets count as processed only once it is written.
+ *
+ * <p>The Lucene commits run on a third thread ({@code indexer-commit}) while this one keeps writing; their offsets are
+ * taken here before they start (so they cover only written records), and the Kafka commit of the same offsets
+ * follows here once they are done. One commit is in flight at a time.
+ *
+ * <p>Memory is bounded by {@code max_poll_records} records of one poll (processed before the next), the consumer's
+ * {@code fetch_max_bytes} and the index RAM buffer; the loop never queues work, and pauses every partition while the
+ * store is behind ({@link #backpressure}). {@link #close} stops intake, commits what was written, and joins.
+ */
+public final class IndexLoop implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(IndexLoop.class);
+    /** Test seam for the crash test: a pause between the Lucene commit and the Kafka commit (never set in production). */
+    static final long PAUSE_BEFORE_KAFKA_COMMIT_MS = Long.getLong("logpipe.indexer.pauseBeforeKafkaCommitMs", 0);
+    /** Test seam for the backpressure test: a slow Lucene commit (never set in production). */
+    private final long slowCommitMs = Long.getLong("logpipe.indexer.slowLuceneCommitMs", 0);
+
+    private final IndexerConfig config;
+    private final LuceneStore store;
+    private final StageOffsets stages;
+    private final IndexerMetrics metrics;
+    private final Retention retention;
+    private final InstantSource clock;
+    private final RecordCodec codec = new RecordCodec();
+    private final Router router;
+    private final boolean rebuild;
+    private final Thread thread;
+    private final Map<TopicPartition, Long> processed = new HashMap<>();
+    private volatile boolean running = true;
+    private volatile boolean assigned;
+    private volatile Throwable failure;
+    private KafkaConsumer<byte[], byte[]> consumer;
+    private DeadLetters deadLetters;
+    private long sinceCommit;
+    private long lastCommitNanos = System.nanoTime();
+    private long lastEndOffsetsNanos;
+    private final ExecutorService decoder = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "indexer-decode");
+        t.setDaemon(true);
+        return t;
+    });
+    /** The decoded poll not yet written, or null. */
+    private Future<Decoded> pending;
+    /** Lucene commits run here while the loop keeps writing; the Kafka commit follows on the loop thread. */
+    private final ExecutorService committer = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "indexer-commit");
+        t.setDaemon(true);
+        return t;
+    });
+    /** The Lucene commit in flight, or null. */
+    private InFlight committing;
+    /** Why every assigned partition is paused, or null while consuming. */
+    private String pausedFor;
+
+    /** A Lucene commit started on the committer thread: the offsets it covers and when it started. */
+    private record InFlight(
+            Future<Integer> done,
+            Map<String, Long> offsets,
+            Map<TopicPartition, OffsetAndMetadata> kafka,
+            long startedNanos) {}
+
+    private record Decoded(ConsumerRecords<byte[], byte[]> polled, PollBatch batch) {}
+
+    /** @param rebuild replay every partition from its beginning (a corrupt shard was moved aside) */
+    public IndexLoop(
+            IndexerConfig config,
+            LuceneStore store,
+            StageOffsets stages,
+            IndexerMetrics metrics,
+            Retention retention,
+            InstantSource clock,
+            boolean rebuild) {
+        this.config = config;
+        this.store = store;
+        this.stages = stages;
+        this.metrics = metrics;
+        this.retention = retention;
+        this.clock = clock;
+        this.rebuild = rebuild;
+        this.router = new Router(config.index().maxFutureSkew(), config.retention(), clock);
+        this.thread = new Thread(this::run, "indexer-loop");
+    }
+
+    public void start() {
+        thread.start();
+    }
+
+    public boolean ready() {
+        return assigned && failure == null && thread.isAlive();
+    }
+
+    /** Why the loop stopped on its own, or null. */
+    public Throwable failure() {
+        return failure;
+    }
+
+    public boolean isAlive() {
+        return thread.isAlive();
+    }
+
+    private KafkaConsumer<byte[], byte[]> consumer() {
+        IndexerConfig.Kafka k = config.kafka();
+        Map<String, Object> p = CommittingConsumer.settings(
+                k.properties(),
+                k.bootstrapServers(),
+                k.groupId(),
+                Map.of(
+                        ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
+                        k.maxPollRecords(),
+                        ConsumerConfig.FETCH_MAX_BYTES_CONFIG,
+                        k.fetchMaxBytes()));
+        p.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, "logpipe-indexer");
+        return new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    private void run() {
+        try {
+            deadLetters = new DeadLetters(
+                    config.kafka().bootstrapServers(),
+                    config.kafka().deadLetterTopic(),
+                    config.kafka().properties());
+            if (!new TopicWait(config.kafka().bootstrapServers(), config.kafka().properties(), Duration.ofSeconds(30))
+                    .await(List.of(config.kafka().topic(), config.kafka().deadLetterTopic()), () -> running)) {
+                return;
+            }
+            consumer = consumer();
+            consumer.subscribe(List.of(config.kafka().topic(), config.kafka().deadLetterTopic()), new Rebalance());
+            while (running) {
+                ConsumerRecords<byte[], byte[]> polled = consumer.poll(Duration.ofMillis(pending == null ? 100 : 5));
+                Future<Decoded> next = polled.isEmpty() ? null : decode(polled);
+                writePending();
+                pending = next;
+                finishCommit(false);
+                backpressure();
+                long now = System.nanoTime();
+                if (committing == null
+                        && sinceCommit > 0
+                        && (now - lastCommitNanos >= config.commit().interval().toNanos()
+                                || sinceCommit >= config.commit().maxRecords())) {
+                    startCommit();
+                }
+                if (now - lastEndOffsetsNanos >= TimeUnit.SECONDS.toNanos(1)) {
+                    lastEndOffsetsNanos = now;
+                    endOffsets();
+                    if (committing == null) { // retention closes and deletes shards: never under a commit
+                        retention.runIfDue();
+                    }
+                }
+            }
+            writePending();
+            commit();
+        } catch (WakeupException e) {
+            try {
+                writePending();
+                commit();
+            } catch (Exception ex) {
+                failure = ex;
+                log.error("final commit failed; the records since the last commit will be read again", ex);
+            }
+        } catch (Throwable e) {
+            failure = e;
+            log.error("indexer loop stopped: {}", e.toString(), e);
+        } finally {
+            assigned = false;
+            if (consumer != null) {
+                consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
+            }
+            if (deadLetters != null) {
+                deadLetters.close();
+            }
+            decoder.shutdownNow();
+            committer.shutdownNow();
+        }
+    }
+
+    /** Marks the poll READ and hands its splitting and decoding to the decode thread. */
+    private Future<Decoded> decode(ConsumerRecords<byte[], byte[]> polled) {
+        for (TopicPartition tp : polled.partitions()) {
+            List<ConsumerRecord<byte[], byte[]>> list = polled.records(tp);
+            ConsumerRecord<byte[], byte[]> last = list.get(list.size() - 1);
+            stages.read(key(tp), last.offset() + 1, last.timestamp());
+        }
+        String recordsTopic = config.kafka().topic();
+        return decoder.submit(() -> {
+            PollBatch batch = new PollBatch(
+                    codec,
+                    router,
+                    deadLetters,
+                    metrics,
+                    clock.instant(),
+                    config.kafka().defaultTenant());
+            for (TopicPartition tp : polled.partitions()) {
+                boolean records = tp.topic().equals(recordsTopic);
+                for (ConsumerRecord<byte[], byte[]> m : polled.records(tp)) {
+                    if (records) {
+                        batch.addRecords(m);
+                    } else {
+                        batch.addDeadLetter(m);
+                    }
+                }
+            }
+            return new Decoded(polled, batch);
+        });
+    }
+
+    /** Writes the decoded poll waiting, if any; only then do its offsets count as processed. */
+    private void writePending() throws Exception {
+        if (pending == null) {
+            return;
+        }
+        Decoded d;
+        try {
+            d = pending.get();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("decoding a poll failed: " + e.getCause(), e.getCause());
+        } finally {
+            pending = null;
+        }
+        write(d.polled(), d.batch());
+    }
+
+    private void write(ConsumerRecords<byte[], byte[]> polled, PollBatch batch) throws Exception {
+        long written = 0;
+        for (Map.Entry<ShardId, List<IndexRecord>> e : batch.records.entrySet()) {
+            List<ShardStore.Rejection> rejected = store.write(e.getKey(), e.getValue());
+            written += e.getValue().size() - rejected.size();
+            for (ShardStore.Rejection r : rejected) {
+                IndexRecord rec = e.getValue().get(r.index());
+                PollBatch.Origin o = batch.origins.get(e.getKey()).get(r.index());
+                metrics.deadLettered("INDEX_REJECTED");
+                deadLetters.publish(
+                        "INDEX_REJECTED",
+                        r.reason(),
+                        o.tenant(),
+                        rec.source(),
+                        rec.offset(),
+                        rec.length(),
+                        o.topic(),
+                        o.partition(),
+                        o.offset(),
+                        clock.instant());
+            }
+        }
+        for (Map.Entry<ShardId, List<DeadLetterEntry>> e : batch.deadLetterDocs.entrySet()) {
+            List<ShardStore.Rejection> rejected = store.writeDeadLetters(e.getKey(), e.getValue());
+            rejected.forEach(r -> metrics.deadLettersSkipped("INDEX_REJECTED"));
+            metrics.deadLettersIndexed(e.getValue().size() - rejected.size());
+        }
+        metrics.indexed(written);
+        for (TopicPartition tp : polled.partitions()) {
+            List<ConsumerRecord<byte[], byte[]>> list = polled.records(tp);
+            ConsumerRecord<byte[], byte[]> last = list.get(list.size() - 1);
+            processed.put(tp, last.offset() + 1);
+            String k = key(tp);
+            for (ConsumerRecord<byte[], byte[]> m : list) {
+                if (m.offset() % StageOffsets.SAMPLE_EVERY == 0) {
+                    stages.sample(k, m.offset(), m.timestamp());
+                }
+            }
+            stages.indexed(k, last.offset() + 1, last.timestamp());
+        }
+        sinceCommit += polled.count();
+    }
+
+    /**
+     * Index-then-commit, synchronously: waits for a commit in flight, then commits what was written so far (dead
+     * letters durable, every dirty shard's Lucene commit, then the Kafka commit). For shutdown and rebalances.
+     */
+    private void commit() throws Exception {
+        finishCommit(true);
+        if (startCommit()) {
+            finishCommit(true);
+        }
+    }
+
+    /**
+     * Starts an index-then-commit of every record written so far: the offsets are taken now, on this thread, after
+     * their records were written; the dead-letter wait and the Lucene commits run on the committer thread while this
+     * thread keeps writing. {@link #finishCommit} commits the same offsets to Kafka once the Lucene commits are done.
+     */
+    private boolean startCommit() {
+        if (processed.isEmpty() || consumer == null) {
+            return false;
+        }
+        long started = System.nanoTime();
+        Map<String, Long> offsets = new HashMap<>();
+        Map<TopicPartition, OffsetAndMetadata> kafka = new HashMap<>();
+        processed.forEach((tp, next) -> {
+            offsets.put(key(tp), next);
+            kafka.put(tp, new OffsetAndMetadata(next));
+        });
+        sinceCommit = 0;
+        committing = new InFlight(
+                committer.submit(() -> {
+                    if (slowCommitMs > 0) {
+                        Thread.sleep(slowCommitMs);
+                    }
+                    deadLetters.awaitAll();
+                    int shards = store.dirtyShards().size();
+                    store.commit(offsets);
+                    return shards;
+                }),
+                offsets,
+                kafka,
+                started);
+        return true;
+    }
+
+    /**
+     * When the Lucene commit in flight is done (or, with {@code wait}, once it is): then, and only then, the Kafka
+     * commit of its offsets; idle shards are closed while no commit runs.
+     */
+    private void finishCommit(boolean wait) throws Exception {
+        InFlight c = committing;
+        if (c == null || (!wait && !c.done().isDone())) {
+            return;
+        }
+        committing = null;
+        int shards;
+        try {
+            shards = c.done().get();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception ex ? ex : e;
+        }
+        if (PAUSE_BEFORE_KAFKA_COMMIT_MS > 0) {
+            log.info("index committed, committing offsets");
+            Thread.sleep(PAUSE_BEFORE_KAFKA_COMMIT_MS);
+        }
+        consumer.commitSync(c.kafka());
+        stages.committed(c.offsets());
+        metrics.committed(shards, System.nanoTime() - c.startedNanos());
+        lastCommitNanos = System.nanoTime();
+        store.closeIdle(config.index().idleClose());
+    }
+
+    /**
+     * Pauses every assigned partition while the store is behind, so the indexer reads slower instead of growing: a
+     * commit is still running when the next one is due by count ({@code commit.max_records} written since), or the
+     * open shards' indexing RAM is over twice {@code index.ram_buffer} (flushes falling behind; resumed at once it is
+     * back under it). The loop keeps polling meanwhile, so the group keeps its partitions.
+     */
+    private void backpressure() {
+        String why = null;
+        if (committing != null && sinceCommit >= config.commit().maxRecords()) {
+            why = "commit_behind";
+        } else {
+            long budget = (long) config.index().store().ramBufferMb() << 20;
+            long ram = store.ramBytesUsed();
+            if (ram > 2 * budget || ("ram_over_buffer".equals(pausedFor) && ram > budget)) {
+                why = "ram_over_buffer";
+            }
+        }
+        if (why != null && pausedFor == null) {
+            consumer.pause(consumer.assignment());
+            metrics.paused(why);
+            log.info("pausing all partitions ({}): the index store is behind", why);
+        } else if (why == null && pausedFor != null) {
+            consumer.resume(consumer.paused());
+            log.info("resuming all partitions");
+        }
+        pausedFor = why;
+        metrics.pausedNow(why != null);
+    }
+
+    private void endOffsets() {
+        try {
+            Map<TopicPartition, Long> end = consumer.endOffsets(consumer.assignment(), Duration.ofSeconds(2));
+            end.forEach((tp, v) -> stages.durable(key(tp), v));
+        } catch (TimeoutException e) {
+            metrics.endOffsetsFailed();
+        }
+    }
+
+    static String key(TopicPartition tp) {
+        return tp.topic() + "-" + tp.partition();
+    }
+
+    /** Commits before partitions go (a rebalance), and starts each assigned partition's stages at its position. */
+    private final class Rebalance implements ConsumerRebalanceListener {
+        private boolean rebuilt;
+
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            try {
+                writePending();
+                commit();
+            } catch (Exception e) {
+                throw new IllegalStateException("commit before a rebalance failed: " + e, e);
+            }
+            partitions.forEach(tp -> {
+                processed.remove(tp);
+                stages.revoked(key(tp));
+            });
+        }
+
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            if (rebuild && !rebuilt) {
+                rebuilt = true;
+                log.warn(
+                        "rebuilding moved-aside shards: reading {} partitions from their beginning", partitions.size());
+                consumer.seekToBeginning(partitions);
+            }
+            for (TopicPartition tp : partitions) {
+                stages.assigned(key(tp), consumer.position(tp));
+            }
+            if (pausedFor != null) { // a paused loop stays paused on what it gets now
+                consumer.pause(partitions);
+            }
+            endOffsets(); // DURABLE is known before the status first answers, not a second later
+            assigned = true;
+        }
+    }
+
+    /** Stops intake, commits what was written, joins. Idempotent. */
+    @Override
+    public void close() throws InterruptedException {
+        running = false; // the loop sees it within one poll (100 ms), then commits
+        thread.join(TimeUnit.SECONDS.toMillis(60));
+    }
+}

@@ -1,0 +1,159 @@
+package dev.logpipe.indexer.internal.metrics;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+/** Every metric of the indexer, prefix {@code logpipe_indexer_} (docs/indexer.md#metrics lists them). */
+public final class IndexerMetrics {
+    private final MeterRegistry registry;
+    private final Counter indexed;
+    private final Counter outOfRange;
+    private final Counter defaultTenant;
+    private final AtomicInteger pausedNow = new AtomicInteger();
+    private final AtomicInteger refreshBehind = new AtomicInteger();
+    private final Counter deadLettersIndexed;
+    private final Counter endOffsetsFailed;
+    private final Counter refreshFailed;
+    private final Timer commit;
+    private final Timer refresh;
+    private final DistributionSummary freshness;
+    private final DistributionSummary commitShards;
+
+    public IndexerMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        indexed = Counter.builder("logpipe_indexer.records.indexed")
+                .description("Records written to the index")
+                .register(registry);
+        outOfRange = Counter.builder("logpipe_indexer.records.event_time_out_of_range")
+                .description("Records routed by observed_time because event_time was out of range")
+                .register(registry);
+        defaultTenant = Counter.builder("logpipe_indexer.records.default_tenant")
+                .description("Records without tenant_id attributed to kafka.default_tenant")
+                .register(registry);
+        Gauge.builder("logpipe_indexer.refresh.behind", refreshBehind, Number::doubleValue)
+                .description("1 while refreshes run at refresh.behind_interval (the indexer is behind)")
+                .register(registry);
+        Gauge.builder("logpipe_indexer.paused", pausedNow, Number::doubleValue)
+                .description("1 while every partition is paused (the index store is behind)")
+                .register(registry);
+        deadLettersIndexed = Counter.builder("logpipe_indexer.dead_letters.indexed")
+                .description("Dead letters written to the tenants' dead-letter shards")
+                .register(registry);
+        endOffsetsFailed = Counter.builder("logpipe_indexer.end_offsets.failed")
+                .description("Log-end offset lookups that timed out (DURABLE not updated)")
+                .register(registry);
+        refreshFailed = Counter.builder("logpipe_indexer.refresh.failed")
+                .description("Refreshes that failed")
+                .register(registry);
+        commit = Timer.builder("logpipe_indexer.commit")
+                .description("Index-then-commit: Lucene commits then Kafka")
+                .publishPercentiles(0.5, 0.99)
+                .register(registry);
+        refresh = Timer.builder("logpipe_indexer.refresh")
+                .description("Near-real-time refreshes")
+                .publishPercentiles(0.5, 0.99)
+                .register(registry);
+        freshness = DistributionSummary.builder("logpipe_indexer.freshness.seconds")
+                .description("Kafka timestamp to queryable, sampled records")
+                .publishPercentiles(0.5, 0.99)
+                .register(registry);
+        commitShards = DistributionSummary.builder("logpipe_indexer.commit.shards")
+                .description("Shards committed per commit")
+                .register(registry);
+    }
+
+    public void indexed(long n) {
+        indexed.increment(n);
+    }
+
+    public void outOfRange() {
+        outOfRange.increment();
+    }
+
+    /** A pause of every partition, by reason ({@code commit_behind}, {@code ram_over_buffer}). */
+    public void paused(String reason) {
+        Counter.builder("logpipe_indexer.pauses")
+                .tag("reason", reason)
+                .description("Times consumption was paused because the index store was behind")
+                .register(registry)
+                .increment();
+    }
+
+    public void pausedNow(boolean paused) {
+        this.pausedNow.set(paused ? 1 : 0);
+    }
+
+    public void defaultTenant() {
+        defaultTenant.increment();
+    }
+
+    public void deadLettered(String reason) {
+        Counter.builder("logpipe_indexer.records.dead_lettered")
+                .tag("reason", reason)
+                .description("Records sent to the dead-letter topic, by reason")
+                .register(registry)
+                .increment();
+    }
+
+    public void deadLettersIndexed(long n) {
+        deadLettersIndexed.increment(n);
+    }
+
+    public void deadLettersSkipped(String reason) {
+        Counter.builder("logpipe_indexer.dead_letters.skipped")
+                .tag("reason", reason)
+                .description("Dead-letter-topic messages not indexed (no tenant, not JSON), by reason")
+                .register(registry)
+                .increment();
+    }
+
+    public void committed(int shards, long nanos) {
+        commit.record(nanos, TimeUnit.NANOSECONDS);
+        commitShards.record(shards);
+    }
+
+    public void refreshed(long nanos) {
+        refresh.record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    public void refreshBehind(boolean behind) {
+        refreshBehind.set(behind ? 1 : 0);
+    }
+
+    public void refreshFailed() {
+        refreshFailed.increment();
+    }
+
+    public void freshnessMillis(long ms) {
+        freshness.record(ms / 1000.0);
+    }
+
+    public void endOffsetsFailed() {
+        endOffsetsFailed.increment();
+    }
+
+    public void shardDeleted(String kind) {
+        Counter.builder("logpipe_indexer.retention.shards_deleted")
+                .tag("kind", kind)
+                .description("Shards deleted by retention")
+                .register(registry)
+                .increment();
+    }
+
+    public void shardHeld() {
+        Counter.builder("logpipe_indexer.retention.shards_held")
+                .description("Retention checks that kept an expired shard because of a legal hold")
+                .register(registry)
+                .increment();
+    }
+
+    public void gauge(String name, String description, Supplier<Number> value) {
+        Gauge.builder(name, value).description(description).register(registry);
+    }
+}

@@ -1,0 +1,33 @@
+package dev.logpipe.indexer.internal.retention;
+
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.Objects;
+
+/** A legal hold: the tenant's shards overlapping [{@code from}, {@code to}) are kept past retention. */
+public record LegalHold(
+        String id, String tenant, Instant from, Instant to, String reason, String who, Instant created) {
+    public LegalHold {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(tenant, "tenant");
+        Objects.requireNonNull(from, "from");
+        Objects.requireNonNull(to, "to");
+        if (!to.isAfter(from)) {
+            throw new IllegalArgumentException("to: must be after from (" + from + "), was " + to);
+        }
+        if (reason == null || reason.isBlank()) {
+            throw new IllegalArgumentException("reason: is required");
+        }
+        if (who == null || who.isBlank()) {
+            throw new IllegalArgumentException("who: is required");
+        }
+    }
+
+    /** True when the hold covers any instant of the UTC day. */
+    public boolean covers(String tenantId, LocalDate day) {
+        Instant start = day.atStartOfDay().toInstant(ZoneOffset.UTC);
+        Instant end = day.plusDays(1).atStartOfDay().toInstant(ZoneOffset.UTC);
+        return tenant.equals(tenantId) && from.isBefore(end) && to.isAfter(start);
+    }
+}

@@ -1,0 +1,62 @@
+package dev.logpipe.indexer.internal.consume;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.logpipe.index.shard.ShardLayout;
+import dev.logpipe.index.store.LuceneStore;
+import dev.logpipe.index.store.StoreSettings;
+import dev.logpipe.indexer.internal.metrics.IndexerMetrics;
+import dev.logpipe.indexer.stage.StageOffsets;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RefresherTest {
+    static final Instant NOW = Instant.parse("2026-12-02T03:00:00Z");
+
+    @TempDir
+    Path data;
+
+    @Test
+    void refreshesSlowDownOnlyWhileTheRecordsTheyShowHadWaitedInKafkaLongerThanThreeBehindIntervals() throws Exception {
+        AtomicReference<Instant> now = new AtomicReference<>(NOW);
+        InstantSource clock = now::get;
+        StageOffsets stages = new StageOffsets(clock);
+        stages.assigned("logpipe.records-0", 0);
+        try (LuceneStore store = new LuceneStore(new ShardLayout(data), StoreSettings.defaults(), clock)) {
+            Refresher r = new Refresher(
+                    store,
+                    stages,
+                    new IndexerMetrics(new SimpleMeterRegistry()),
+                    Duration.ofMillis(250),
+                    Duration.ofSeconds(1),
+                    clock);
+            assertThat(r.behindAge()).isEqualTo(Duration.ofSeconds(3));
+            assertThat(r.refreshOnce()).as("nothing indexed yet").isFalse();
+
+            index(stages, 10, NOW.minusSeconds(60)); // a backlog: appended a minute ago, indexed now
+            assertThat(r.refreshOnce()).isTrue();
+            assertThat(r.refreshOnce())
+                    .as("nothing new: a record arriving now must not wait")
+                    .isFalse();
+
+            index(stages, 20, NOW.minusMillis(2_900)); // caught up: within three behind intervals
+            assertThat(r.refreshOnce()).isFalse();
+
+            now.set(NOW.plusSeconds(3600)); // idle for an hour, then one fresh record
+            index(stages, 21, now.get().minusMillis(40));
+            assertThat(r.refreshOnce()).isFalse();
+            assertThat(stages.snapshot().get(0).queryable()).isEqualTo(21);
+        }
+    }
+
+    private static void index(StageOffsets stages, long next, Instant appended) {
+        stages.read("logpipe.records-0", next, appended.toEpochMilli());
+        stages.indexed("logpipe.records-0", next, appended.toEpochMilli());
+    }
+}

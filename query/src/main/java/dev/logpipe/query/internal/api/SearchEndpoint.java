@@ -1,0 +1,106 @@
+package dev.logpipe.query.internal.api;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.util.RawValue;
+import dev.logpipe.index.shard.ShardId;
+import dev.logpipe.index.shard.ShardKind;
+import dev.logpipe.index.store.SearchPage;
+import dev.logpipe.index.store.ShardQuery;
+import dev.logpipe.index.store.ShardSearcher;
+import dev.logpipe.query.internal.http.Answer;
+import dev.logpipe.query.internal.http.Params;
+import dev.logpipe.query.internal.plan.Cursor;
+import dev.logpipe.query.internal.plan.Plan;
+import dev.logpipe.query.internal.plan.TimeRange;
+import dev.logpipe.query.internal.search.FanOut;
+import dev.logpipe.query.internal.search.KeyMerge;
+import dev.logpipe.query.internal.search.Pages;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code GET /api/v1/search} and {@code GET /api/v1/dead-letters}: plan, search the planned shards in merge order for
+ * the keys of a page after the cursor (stopping once no further shard can contribute), k-way merge on (event_time,
+ * record_id), load only the winners' sources, sign the next cursor (docs/query.md#search).
+ */
+public final class SearchEndpoint {
+    private final Env env;
+    private final ShardKind kind;
+
+    public SearchEndpoint(Env env, ShardKind kind) {
+        this.env = env;
+        this.kind = kind;
+    }
+
+    public Answer handle(Call call) throws IOException {
+        long started = System.nanoTime();
+        Params p = call.params();
+        String q = Scope.query(p);
+        ShardSearcher.Order order = switch (p.get("order", "desc")) {
+            case "desc" -> ShardSearcher.Order.NEWEST_FIRST;
+            case "asc" -> ShardSearcher.Order.OLDEST_FIRST;
+            default -> throw Params.bad("order: must be desc or asc, was \"" + p.get("order") + "\"");
+        };
+        int limit = p.integer("limit", 100, 1, env.config().limits().maxLimit());
+        Instant now = env.clock().instant();
+        Cursor.Binding binding =
+                new Cursor.Binding(call.endpoint(), call.tenant(), q, p.get("from"), p.get("to"), order);
+        TimeRange requested;
+        SearchPage.After after = null;
+        String cursorText = p.get("cursor");
+        if (cursorText != null && !cursorText.isEmpty()) {
+            Cursor c;
+            try {
+                c = env.cursors().decode(cursorText, binding);
+            } catch (IllegalArgumentException e) {
+                throw new Answer.Refusal(400, "bad_cursor", e.getMessage());
+            }
+            requested = c.range();
+            after = c.after();
+        } else {
+            requested = Scope.range(p, now);
+        }
+        call.audit().put("query", q);
+        Plan plan = env.planner()
+                .plan(call.tenant(), kind, requested, call.policy().maxWindow().toMillis(), q, order, after);
+        ShardQuery sq = ShardQuery.of(
+                call.tenant(), q, plan.range().fromMillis(), plan.range().toMillis());
+        long deadline = System.nanoTime() + env.config().limits().queryTimeout().toNanos();
+        Pages pages = new Pages(env.fanOut(), plan, env.config().limits().shardConcurrency(), deadline);
+        String[] sources;
+        try {
+            pages.collect(sq, after, limit);
+            sources = pages.sources();
+        } finally {
+            pages.close();
+        }
+        List<KeyMerge.Pick> winners = pages.winners();
+        ObjectNode root = Answer.JSON_NODES.objectNode();
+        ArrayNode h = root.putArray("hits");
+        for (String source : sources) {
+            h.addRawValue(new RawValue(source));
+        }
+        SearchPage.After next = null;
+        if (winners.size() == limit) {
+            ShardSearcher.Key last = winners.get(winners.size() - 1).key();
+            next = new SearchPage.After(last.eventTimeMillis(), last.recordId().utf8ToString());
+        } else if (plan.resumeAfter() != null) {
+            next = plan.resumeAfter();
+        }
+        if (next != null) {
+            root.put("next_cursor", env.cursors().encode(new Cursor(plan.range(), order, next), binding));
+        }
+        Map<ShardId, FanOut.Outcome<?>> results = pages.outcomes();
+        boolean partial = Scope.describe(root, plan, results, requested, env, call);
+        ObjectNode t = root.putObject("total");
+        t.put("value", pages.total());
+        t.put("relation", pages.totalExact() && !partial ? "eq" : "gte");
+        root.put("scanned", pages.scannedDocs());
+        root.put("took_ms", (System.nanoTime() - started) / 1_000_000);
+        call.audit().put("hits", winners.size());
+        return Answer.ok(root.toString());
+    }
+}

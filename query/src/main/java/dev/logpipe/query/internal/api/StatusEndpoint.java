@@ -1,0 +1,67 @@
+package dev.logpipe.query.internal.api;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.logpipe.index.schema.Fields;
+import dev.logpipe.index.shard.ShardId;
+import dev.logpipe.index.shard.ShardKind;
+import dev.logpipe.index.store.ShardSearcher;
+import dev.logpipe.query.IndexerProgress;
+import dev.logpipe.query.internal.http.Answer;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * {@code GET /api/v1/status}: how fresh the caller's tenant's index is: the newest {@code observed_time} searchable
+ * (read from the newest shards' points, no document loaded) and its age; plus the indexer's lag when the service
+ * runs beside it ({@link IndexerProgress}). The web UI shows "indexed up to N s ago" from {@code newest_age_seconds}.
+ */
+public final class StatusEndpoint {
+    private final Env env;
+
+    public StatusEndpoint(Env env) {
+        this.env = env;
+    }
+
+    public Answer handle(Call call) throws IOException {
+        List<ShardId> shards = env.source().shards(ShardKind.RECORDS, call.tenant());
+        long newest = Long.MIN_VALUE;
+        int looked = 0;
+        for (int i = shards.size() - 1; i >= 0 && looked < 3; i--, looked++) {
+            Optional<ShardSearcher> s = env.source().open(shards.get(i));
+            if (s.isEmpty()) {
+                continue;
+            }
+            try (ShardSearcher searcher = s.get()) {
+                OptionalLong t = searcher.maxTime(Fields.OBSERVED_TIME);
+                if (t.isPresent()) {
+                    newest = Math.max(newest, t.getAsLong());
+                }
+            }
+        }
+        ObjectNode root = Answer.JSON_NODES.objectNode();
+        root.put("tenant_id", call.tenant());
+        root.put("shards", shards.size());
+        if (newest == Long.MIN_VALUE) {
+            root.putNull("newest_observed_time");
+            root.putNull("newest_age_seconds");
+        } else {
+            root.put("newest_observed_time", Instant.ofEpochMilli(newest).toString());
+            root.put("newest_age_seconds", Math.max(0, env.clock().millis() - newest) / 1000.0);
+        }
+        Optional<IndexerProgress.Snapshot> p = env.progress().snapshot();
+        root.put("source", p.isPresent() ? "indexer" : "committed_shards");
+        if (p.isPresent()) {
+            ObjectNode i = root.putObject("indexer");
+            i.put("records_behind", p.get().recordsBehind());
+            if (p.get().queryableAgeSeconds() == null) {
+                i.putNull("queryable_age_seconds");
+            } else {
+                i.put("queryable_age_seconds", p.get().queryableAgeSeconds());
+            }
+        }
+        return Answer.ok(root.toString());
+    }
+}

@@ -1,0 +1,49 @@
+package dev.logpipe.query.internal.plan;
+
+import dev.logpipe.index.shard.AtomicFile;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+
+/**
+ * The key that signs cursors: 32 random bytes, hex, in a file under the data directory, created atomically on first
+ * start (temp, fsync, rename) so every restart, and every replica sharing the file, accepts earlier cursors.
+ */
+public final class CursorSecret {
+    private CursorSecret() {}
+
+    /** @throws IOException the file cannot be created, or exists and is not 64 hex digits (named in the message) */
+    public static byte[] loadOrCreate(Path file) throws IOException {
+        if (!Files.exists(file)) {
+            byte[] key = new byte[32];
+            new SecureRandom().nextBytes(key);
+            Files.createDirectories(file.toAbsolutePath().getParent());
+            Path tmp = file.resolveSibling(file.getFileName() + ".new");
+            AtomicFile.write(tmp, HexFormat.of().formatHex(key).getBytes(StandardCharsets.US_ASCII));
+            try {
+                Files.createLink(file, tmp); // fails if another process created it meanwhile: then we read theirs
+            } catch (FileAlreadyExistsException e) {
+                // another replica won the race
+            } catch (UnsupportedOperationException | IOException e) {
+                if (!Files.exists(file)) {
+                    Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
+                }
+            } finally {
+                Files.deleteIfExists(tmp);
+                AtomicFile.fsyncDirectory(file.toAbsolutePath().getParent());
+            }
+        }
+        String text = Files.readString(file).strip();
+        if (!text.matches("[0-9a-f]{64}")) {
+            throw new IOException(
+                    "cursor secret " + file + " is corrupt: it must hold 64 hex digits (delete it to make "
+                            + "a new one; cursors handed out before stop working)");
+        }
+        return HexFormat.of().parseHex(text);
+    }
+}

@@ -1,0 +1,180 @@
+package dev.logpipe.query.internal.search;
+
+import dev.logpipe.index.shard.ShardId;
+import dev.logpipe.index.store.SearchPage;
+import dev.logpipe.index.store.ShardQuery;
+import dev.logpipe.index.store.ShardSearcher;
+import dev.logpipe.query.internal.plan.Plan;
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One search page over a plan's shards, in two phases. Phase one visits the shards in merge order (newest day first
+ * for newest-first) in waves: one shard, then at least twice as many each time, or as many as the hits per shard so
+ * far say the page still needs (all the rest after a shard without a hit), each shard returning the keys of its best {@code limit} hits and
+ * keeping its searcher open; before each wave it stops when the merged page is full and no shard left can beat the
+ * page's last key (by the time bounds of its metadata: day shards are disjoint in time, so a full page from newer days
+ * ends the search). Phase two reads the stored sources of the page's winners only, through the same searchers, so a
+ * reopen between the phases changes nothing. Close it to release the searchers.
+ */
+public final class Pages implements Closeable {
+    static final int PER_JOB = 16;
+    private final FanOut fanOut;
+    private final Plan plan;
+    private final int lanes;
+    private final long deadlineNanos;
+    private final Map<ShardId, FanOut.Outcome<?>> outcomes = new LinkedHashMap<>();
+    private final List<FanOut.Held<ShardSearcher.Keys>> held = new ArrayList<>();
+    private final List<List<ShardSearcher.Key>> pages = new ArrayList<>();
+    private List<KeyMerge.Pick> winners = List.of();
+    private long total;
+    private boolean exact = true;
+    private long scannedDocs;
+
+    public Pages(FanOut fanOut, Plan plan, int lanes, long deadlineNanos) {
+        this.fanOut = fanOut;
+        this.plan = plan;
+        this.lanes = lanes;
+        this.deadlineNanos = deadlineNanos;
+    }
+
+    /** Phase one: the keys of the first {@code limit} hits after {@code after} over the plan's shards. */
+    public void collect(ShardQuery q, SearchPage.After after, int limit) {
+        List<ShardId> shards = plan.searched();
+        ShardSearcher.Order order = plan.order();
+        int next = 0;
+        int wave = 1;
+        while (next < shards.size() && !settled(shards.subList(next, shards.size()), limit)) {
+            List<ShardId> w = shards.subList(next, (int) Math.min(shards.size(), (long) next + wave));
+            Map<ShardId, FanOut.Outcome<FanOut.Held<ShardSearcher.Keys>>> r =
+                    fanOut.runHeld(w, lanes, deadlineNanos, (s, d) -> s.keys(q, order, after, limit, d));
+            r.forEach((id, o) -> {
+                outcomes.put(id, o);
+                if (o.ok()) {
+                    held.add(o.value());
+                    ShardSearcher.Keys k = o.value().value();
+                    pages.add(k.keys());
+                    total += k.total();
+                    exact &= k.totalExact();
+                    scannedDocs += plan.span(id).docs();
+                }
+            });
+            winners = KeyMerge.merge(pages, order, limit);
+            next += w.size();
+            wave = nextWave(wave, next, limit, winners.size());
+        }
+        if (next < shards.size()) {
+            exact = false; // the shards not needed for the page were not counted
+        }
+    }
+
+    /**
+     * How many shards the next wave searches: at least twice the last one, and as many as the hits per shard seen so
+     * far say the rest of the page needs (all the rest when the shards searched had none: a rare term).
+     */
+    private static int nextWave(int last, int visited, int limit, long hits) {
+        long needed = limit - Math.min(limit, hits);
+        if (needed == 0) {
+            return 2 * last;
+        }
+        if (hits == 0) {
+            return Integer.MAX_VALUE;
+        }
+        long perShard = Math.max(1, hits / visited);
+        return (int) Math.min(Integer.MAX_VALUE, Math.max(2L * last, (needed + perShard - 1) / perShard));
+    }
+
+    /** True when the page is full and none of {@code rest} can hold a hit ordered before its last key. */
+    private boolean settled(List<ShardId> rest, int limit) {
+        if (winners.size() < limit) {
+            return false;
+        }
+        long t = winners.get(limit - 1).key().eventTimeMillis();
+        for (ShardId id : rest) {
+            Plan.Span s = plan.span(id);
+            boolean mayBeat =
+                    plan.order() == ShardSearcher.Order.NEWEST_FIRST ? s.maxMillis() >= t : s.minMillis() <= t;
+            if (mayBeat) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Phase two: the winners' stored sources, in page order, read in parallel (by shard, and a shard's share split in
+     * parts of at least {@link #PER_JOB} documents) on at most as many threads as there are processors.
+     */
+    public String[] sources() throws IOException {
+        String[] out = new String[winners.size()];
+        List<List<Integer>> byPage = new ArrayList<>();
+        for (int i = 0; i < pages.size(); i++) {
+            byPage.add(new ArrayList<>());
+        }
+        for (int i = 0; i < winners.size(); i++) {
+            byPage.get(winners.get(i).page()).add(i);
+        }
+        int threads = Math.max(1, Math.min(lanes, Runtime.getRuntime().availableProcessors()));
+        int perJob = Math.max(PER_JOB, (winners.size() + threads - 1) / threads);
+        List<int[]> jobs = new ArrayList<>(); // {page, from, to} over byPage.get(page)
+        for (int p = 0; p < byPage.size(); p++) {
+            for (int from = 0; from < byPage.get(p).size(); from += perJob) {
+                jobs.add(new int[] {p, from, Math.min(byPage.get(p).size(), from + perJob)});
+            }
+        }
+        fanOut.each(jobs.size(), threads, j -> {
+            int[] job = jobs.get(j);
+            List<Integer> at = byPage.get(job[0]).subList(job[1], job[2]);
+            int[] docs = new int[at.size()];
+            for (int i = 0; i < docs.length; i++) {
+                docs[i] = winners.get(at.get(i)).key().doc();
+            }
+            String[] src = held.get(job[0]).searcher().sources(docs);
+            for (int i = 0; i < docs.length; i++) {
+                out[at.get(i)] = src[i]; // distinct slots per job; each() returning publishes them
+            }
+        });
+        return out;
+    }
+
+    public List<KeyMerge.Pick> winners() {
+        return winners;
+    }
+
+    /** The outcome of every shard visited, in merge order; the plan's shards not in it were not needed. */
+    public Map<ShardId, FanOut.Outcome<?>> outcomes() {
+        return outcomes;
+    }
+
+    /** Matches counted in the shards that answered. */
+    public long total() {
+        return total;
+    }
+
+    /** False when a shard reported a lower bound or shards were not visited. */
+    public boolean totalExact() {
+        return exact;
+    }
+
+    /** Live documents of the shards that answered (from their metadata). */
+    public long scannedDocs() {
+        return scannedDocs;
+    }
+
+    @Override
+    public void close() {
+        for (FanOut.Held<ShardSearcher.Keys> h : held) {
+            try {
+                h.close();
+            } catch (IOException | RuntimeException e) {
+                LoggerFactory.getLogger(Pages.class).warn("releasing a shard searcher failed: {}", e.toString());
+            }
+        }
+        held.clear();
+    }
+}
