@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.StringJoiner;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.core.ConditionTimeoutException;
@@ -59,6 +60,17 @@ public final class ChildJvm implements AutoCloseable {
     /** As {@link #start(Path, String, String, List)}, with JVM flags after the fast-start ones (they win). */
     public static ChildJvm start(
             Path workDir, String outputName, String mainClass, List<String> jvmFlags, List<String> args) {
+        return start(workDir, outputName, mainClass, jvmFlags, args, Map.of());
+    }
+
+    /** As {@link #start(Path, String, String, List, List)}, with these variables added to the child's environment. */
+    public static ChildJvm start(
+            Path workDir,
+            String outputName,
+            String mainClass,
+            List<String> jvmFlags,
+            List<String> args,
+            Map<String, String> environment) {
         String java = ProcessHandle.current()
                 .info()
                 .command()
@@ -78,6 +90,7 @@ public final class ChildJvm implements AutoCloseable {
                 .redirectInput(ProcessBuilder.Redirect.from(nullDevice()))
                 .redirectOutput(out.toFile())
                 .redirectError(err.toFile());
+        pb.environment().putAll(environment);
         try {
             return new ChildJvm(pb.start(), out, err, mainClass + " " + String.join(" ", args));
         } catch (IOException e) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -15,6 +16,7 @@ class ChildJvmTest {
     public static final class Echo {
         public static void main(String[] args) throws Exception {
             System.out.println("args=" + String.join(",", args));
+            System.out.println("env=" + System.getenv("CHILD_JVM_TEST_VALUE"));
             System.err.println("echo ready");
             System.err.flush();
             Runtime.getRuntime().addShutdownHook(new Thread(() -> System.err.println("shutdown hook ran")));
@@ -50,6 +52,20 @@ class ChildJvmTest {
             assertThat(crashed.kill()).isEqualTo(137);
             assertThat(crashed.isAlive()).isFalse();
             assertThat(crashed.stderr()).doesNotContain("shutdown hook ran");
+        }
+    }
+
+    @Test
+    void theChildGetsTheEnvironmentGivenAndItsStdoutCanBeAwaited() {
+        try (ChildJvm child = ChildJvm.start(
+                dir,
+                "env",
+                Echo.class.getName(),
+                List.of(),
+                List.of("exit=0"),
+                Map.of("CHILD_JVM_TEST_VALUE", "forty-two"))) {
+            assertThat(child.awaitStdout("env=", Duration.ofSeconds(30))).contains("env=forty-two");
+            assertThat(child.awaitExit(Duration.ofSeconds(30))).isZero();
         }
     }
 

@@ -4,13 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.logpipe.server.cli.LogpipeCommand;
 import dev.logpipe.server.cli.StandaloneCommand;
+import dev.logpipe.testkit.ChildJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,47 +26,25 @@ class StandaloneProcessTest {
     @TempDir
     Path dir;
 
-    private Process start(String name) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(
-                ProcessHandle.current().info().command().orElseThrow(),
-                "-Xmx384m",
-                "-XX:+UseSerialGC",
-                "-XX:TieredStopAtLevel=1",
-                "-cp",
-                System.getProperty("java.class.path"),
-                "dev.logpipe.server.cli.LogpipeCommand",
-                "standalone",
-                "--data",
-                dir.resolve("data").toString(),
-                "--port",
-                "0",
-                "--broker-port",
-                "0"));
-        ProcessBuilder pb = new ProcessBuilder(cmd)
-                .directory(dir.toFile())
-                .redirectOutput(dir.resolve(name + ".stdout").toFile())
-                .redirectError(dir.resolve(name + ".stderr").toFile());
-        pb.environment().put("LOGPIPE_API_KEY", KEY);
-        return pb.start();
+    private ChildJvm start(String name) {
+        return ChildJvm.start(
+                dir,
+                name,
+                LogpipeCommand.class.getName(),
+                List.of("-Xmx384m"),
+                List.of("standalone", "--data", dir.resolve("data").toString(), "--port", "0", "--broker-port", "0"),
+                Map.of("LOGPIPE_API_KEY", KEY));
     }
 
-    private String awaitReady(Process p, String name) {
-        Path out = dir.resolve(name + ".stdout");
-        String[] url = new String[1];
-        await().atMost(Duration.ofSeconds(60)).until(() -> {
-            assertThat(p.isAlive())
-                    .as("standalone alive; stderr: %s", Files.readString(dir.resolve(name + ".stderr")))
-                    .isTrue();
-            for (String line : Files.readAllLines(out)) {
-                if (line.startsWith(StandaloneCommand.READY_PREFIX)) {
-                    url[0] = line.substring(StandaloneCommand.READY_PREFIX.length())
-                            .replaceAll("/$", "");
-                    return true;
-                }
-            }
-            return false;
-        });
-        return url[0];
+    /** The base URL from the ready line, once the child printed it (fails with its stderr if it exits first). */
+    private static String awaitReady(ChildJvm child) {
+        String stdout = child.awaitStdout(StandaloneCommand.READY_PREFIX, Duration.ofSeconds(60));
+        return stdout.lines()
+                .filter(line -> line.startsWith(StandaloneCommand.READY_PREFIX))
+                .findFirst()
+                .orElseThrow()
+                .substring(StandaloneCommand.READY_PREFIX.length())
+                .replaceAll("/$", "");
     }
 
     private static long queryable(String base) throws Exception {
@@ -77,9 +56,8 @@ class StandaloneProcessTest {
 
     @Test
     void sigtermStopsInOrderWithinSecondsAndARestartKeepsKeysAndRecords() throws Exception {
-        Process first = start("first");
-        try {
-            String base = awaitReady(first, "first");
+        try (ChildJvm first = start("first")) {
+            String base = awaitReady(first);
             assertThat(Files.readString(dir.resolve("first.stdout")))
                     .contains("tenant default API key")
                     .contains(KEY)
@@ -90,10 +68,7 @@ class StandaloneProcessTest {
             await().atMost(Duration.ofSeconds(20)).until(() -> queryable(base) >= 1);
             long before = queryable(base);
             long t0 = System.nanoTime();
-            first.destroy(); // SIGTERM
-            assertThat(first.waitFor(15, TimeUnit.SECONDS))
-                    .as("stopped within 15 s")
-                    .isTrue();
+            first.terminate(Duration.ofSeconds(15)); // SIGTERM; fails if it has not stopped within 15 s
             assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(15));
             String err = Files.readString(dir.resolve("first.stderr"));
             assertThat(err)
@@ -103,9 +78,8 @@ class StandaloneProcessTest {
             assertThat(err.indexOf("collector stopped")).isLessThan(err.indexOf("indexer stopped"));
             assertThat(err.indexOf("indexer stopped")).isLessThan(err.indexOf("broker on"));
 
-            Process second = start("second");
-            try {
-                String base2 = awaitReady(second, "second");
+            try (ChildJvm second = start("second")) {
+                String base2 = awaitReady(second);
                 assertThat(Files.readString(dir.resolve("second.stdout")))
                         .doesNotContain("first start")
                         .doesNotContain(KEY);
@@ -123,12 +97,8 @@ class StandaloneProcessTest {
                                         .path("hits")
                                         .size()
                                 == 3);
-            } finally {
-                second.destroy();
-                second.waitFor(20, TimeUnit.SECONDS);
+                second.terminate(Duration.ofSeconds(20));
             }
-        } finally {
-            first.destroyForcibly();
         }
     }
 }
