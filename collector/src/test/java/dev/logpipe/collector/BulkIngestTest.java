@@ -8,39 +8,22 @@ import co.elastic.clients.elasticsearch.core.BulkResponse;
 import co.elastic.clients.elasticsearch.core.InfoResponse;
 import co.elastic.clients.elasticsearch.core.bulk.BulkResponseItem;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.logpipe.broker.testing.EmbeddedBrokerExtension;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Elasticsearch {@code _bulk} into the real collector and broker: the real Java client and shippers' wire formats. */
 class BulkIngestTest {
     @RegisterExtension
-    static final EmbeddedBrokerExtension KAFKA = new EmbeddedBrokerExtension();
-
-    private static CollectorFixture collector;
-    private static CompatClient client;
-
-    @BeforeAll
-    static void start() throws Exception {
-        collector = CollectorFixture.start(KAFKA.bootstrapServers(), "bulk", "");
-        client = new CompatClient(collector);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        collector.close();
-    }
+    static final CompatCollectorExtension COMPAT = new CompatCollectorExtension("bulk");
 
     private static List<JsonNode> records(String prefix) throws Exception {
-        return CompatClient.withMessagePrefix(KAFKA.bootstrapServers(), "bulk.records", prefix);
+        return COMPAT.records(prefix);
     }
 
     private static String basic(String key) {
@@ -50,7 +33,7 @@ class BulkIngestTest {
     @Test
     void theElasticsearchJavaClientsBulkIsAcceptedWithPerItemStatusAndTheMappedFields() throws Exception {
         try (ElasticsearchClient es = ElasticsearchClient.of(
-                b -> b.host("http://127.0.0.1:" + collector.port()).usernameAndPassword("elastic", ACME_KEY))) {
+                b -> b.host("http://127.0.0.1:" + COMPAT.port()).usernameAndPassword("elastic", ACME_KEY))) {
             InfoResponse info = es.info();
             assertThat(info.version().number()).startsWith("8.");
 
@@ -109,7 +92,7 @@ class BulkIngestTest {
         assertThat(dotted.get("level").asText()).isEqualTo("ERROR");
         assertThat(dotted.get("service").asText()).isEqualTo("billing");
         assertThat(dotted.get("event_time").asText()).startsWith("2025-12-01T10:00:00");
-        assertThat(CompatClient.deadLetters(KAFKA.bootstrapServers(), "bulk.dead-letter"))
+        assertThat(COMPAT.deadLetters())
                 .anySatisfy(d -> assertThat(d.get("raw").asText()).contains("b1 no message"));
     }
 
@@ -119,16 +102,17 @@ class BulkIngestTest {
         String fluentBit = "{\"create\":{\"_index\":\"fluent-bit\"}}\n"
                 + "{\"@timestamp\":\"2026-12-01T10:00:02.000Z\",\"log\":\"b2 fluent-bit line\\n\",\"stream\":\"stdout\","
                 + "\"kubernetes\":{\"pod_name\":\"web-1\",\"namespace_name\":\"shop\"}}\n";
-        HttpResponse<byte[]> fb = client.send(
-                "POST",
-                "/_bulk",
-                fluentBit.getBytes(StandardCharsets.UTF_8),
-                "Content-Type",
-                "application/x-ndjson",
-                "User-Agent",
-                "Fluent-Bit",
-                "Authorization",
-                basic(ACME_KEY));
+        HttpResponse<byte[]> fb = COMPAT.client()
+                .send(
+                        "POST",
+                        "/_bulk",
+                        fluentBit.getBytes(StandardCharsets.UTF_8),
+                        "Content-Type",
+                        "application/x-ndjson",
+                        "User-Agent",
+                        "Fluent-Bit",
+                        "Authorization",
+                        basic(ACME_KEY));
         assertThat(fb.statusCode()).as(CompatClient.text(fb)).isEqualTo(200);
         assertThat(CompatClient.json(fb).get("errors").asBoolean()).isFalse();
         assertThat(fb.headers().firstValue("X-Elastic-Product")).contains("Elasticsearch");
@@ -137,14 +121,15 @@ class BulkIngestTest {
         String vector = "{\"index\":{\"_index\":\"vector-2026.12.01\"}}\n"
                 + "{\"host\":\"vec-host\",\"message\":\"b2 vector line\",\"source_type\":\"file\","
                 + "\"timestamp\":\"2026-12-01T10:00:03.456789Z\"}\n";
-        HttpResponse<byte[]> v = client.send(
-                "POST",
-                "/_bulk",
-                vector.getBytes(StandardCharsets.UTF_8),
-                "Content-Type",
-                "application/x-ndjson",
-                "Authorization",
-                "Bearer " + ACME_KEY);
+        HttpResponse<byte[]> v = COMPAT.client()
+                .send(
+                        "POST",
+                        "/_bulk",
+                        vector.getBytes(StandardCharsets.UTF_8),
+                        "Content-Type",
+                        "application/x-ndjson",
+                        "Authorization",
+                        "Bearer " + ACME_KEY);
         assertThat(v.statusCode()).as(CompatClient.text(v)).isEqualTo(200);
 
         // Filebeat 8 (data stream, create, gzip level 1, filter_path).
@@ -152,16 +137,17 @@ class BulkIngestTest {
                 + "{\"@timestamp\":\"2026-12-01T10:00:04.000Z\",\"message\":\"b2 filebeat line\",\"log\":{\"offset\":0,"
                 + "\"file\":{\"path\":\"/var/log/app.log\"}},\"input\":{\"type\":\"filestream\"},\"ecs\":{\"version\":"
                 + "\"8.0.0\"},\"host\":{\"name\":\"fb-host\"},\"agent\":{\"type\":\"filebeat\",\"version\":\"8.19.0\"}}\n";
-        HttpResponse<byte[]> f = client.send(
-                "POST",
-                "/_bulk?filter_path=errors,items.*.error,items.*.status",
-                CollectorFixture.gzip(filebeat),
-                "Content-Type",
-                "application/json",
-                "Content-Encoding",
-                "gzip",
-                "Authorization",
-                basic(ACME_KEY));
+        HttpResponse<byte[]> f = COMPAT.client()
+                .send(
+                        "POST",
+                        "/_bulk?filter_path=errors,items.*.error,items.*.status",
+                        CollectorFixture.gzip(filebeat),
+                        "Content-Type",
+                        "application/json",
+                        "Content-Encoding",
+                        "gzip",
+                        "Authorization",
+                        basic(ACME_KEY));
         assertThat(f.statusCode()).as(CompatClient.text(f)).isEqualTo(200);
         assertThat(CompatClient.json(f)
                         .get("items")
@@ -195,55 +181,62 @@ class BulkIngestTest {
 
     @Test
     void theHandshakeProbesOfShippersGetHarmlessAnswers() throws Exception {
-        HttpResponse<byte[]> root = client.send("GET", "/", null);
+        HttpResponse<byte[]> root = COMPAT.client().send("GET", "/", null);
         assertThat(root.statusCode()).isEqualTo(200);
         assertThat(CompatClient.json(root).get("version").get("number").asText())
                 .startsWith("8.");
         assertThat(CompatClient.json(root).get("tagline").asText()).isEqualTo("You Know, for Search");
-        assertThat(client.send("HEAD", "/_index_template/filebeat-8.19.0", null).statusCode())
+        assertThat(COMPAT.client()
+                        .send("HEAD", "/_index_template/filebeat-8.19.0", null)
+                        .statusCode())
                 .isEqualTo(200);
-        assertThat(CompatClient.json(client.send(
-                                "PUT",
-                                "/_index_template/logstash",
-                                "{\"index_patterns\":[\"logstash-*\"]}".getBytes(StandardCharsets.UTF_8),
-                                "Content-Type",
-                                "application/json"))
+        assertThat(CompatClient.json(COMPAT.client()
+                                .send(
+                                        "PUT",
+                                        "/_index_template/logstash",
+                                        "{\"index_patterns\":[\"logstash-*\"]}".getBytes(StandardCharsets.UTF_8),
+                                        "Content-Type",
+                                        "application/json"))
                         .get("acknowledged")
                         .asBoolean())
                 .isTrue();
-        assertThat(CompatClient.json(client.send("GET", "/_license", null))
+        assertThat(CompatClient.json(COMPAT.client().send("GET", "/_license", null))
                         .get("license")
                         .get("status")
                         .asText())
                 .isEqualTo("active");
-        assertThat(CompatClient.json(client.send("GET", "/_nodes/http", null))
+        assertThat(CompatClient.json(COMPAT.client().send("GET", "/_nodes/http", null))
                         .get("_nodes")
                         .get("total")
                         .asInt())
                 .isEqualTo(1);
-        assertThat(client.send("GET", "/_ilm/policy/filebeat", null).statusCode())
+        assertThat(COMPAT.client().send("GET", "/_ilm/policy/filebeat", null).statusCode())
                 .isEqualTo(200);
-        assertThat(client.send("GET", "/no/such/path/here", null).statusCode()).isEqualTo(404);
+        assertThat(COMPAT.client().send("GET", "/no/such/path/here", null).statusCode())
+                .isEqualTo(404);
     }
 
     @Test
     void badBulkInputGetsElasticsearchErrorShapesAndTheCollectorKeepsServing() throws Exception {
-        HttpResponse<byte[]> noKey = client.send(
-                "POST",
-                "/_bulk",
-                "{\"index\":{\"_index\":\"x\"}}\n{\"message\":\"b3 never\"}\n".getBytes(StandardCharsets.UTF_8));
+        HttpResponse<byte[]> noKey = COMPAT.client()
+                .send(
+                        "POST",
+                        "/_bulk",
+                        "{\"index\":{\"_index\":\"x\"}}\n{\"message\":\"b3 never\"}\n"
+                                .getBytes(StandardCharsets.UTF_8));
         assertThat(noKey.statusCode()).isEqualTo(401);
         assertThat(CompatClient.json(noKey).get("error").get("type").asText()).isEqualTo("security_exception");
         assertThat(noKey.headers().allValues("WWW-Authenticate"))
                 .anySatisfy(h -> assertThat(h).startsWith("Basic"));
 
-        HttpResponse<byte[]> malformed = client.send(
-                "POST",
-                "/_bulk",
-                "{\"index\":{\"_index\":\"x\"}}\n{\"message\":\"b3 before\"}\nnot an action\n{\"message\":\"b3 after\"}\n"
-                        .getBytes(StandardCharsets.UTF_8),
-                "Authorization",
-                "Bearer " + ACME_KEY);
+        HttpResponse<byte[]> malformed = COMPAT.client()
+                .send(
+                        "POST",
+                        "/_bulk",
+                        "{\"index\":{\"_index\":\"x\"}}\n{\"message\":\"b3 before\"}\nnot an action\n{\"message\":\"b3 after\"}\n"
+                                .getBytes(StandardCharsets.UTF_8),
+                        "Authorization",
+                        "Bearer " + ACME_KEY);
         assertThat(malformed.statusCode()).isEqualTo(400);
         JsonNode err = CompatClient.json(malformed);
         assertThat(err.get("status").asInt()).isEqualTo(400);
@@ -256,8 +249,8 @@ class BulkIngestTest {
                 + "{\"create\":{\"_index\":\"x\"}}\n{\"message\":\"b3 bad time\",\"@timestamp\":\"yesterday\"}\n"
                 + "{\"create\":{}}\n{\"message\":\"b3 no index\"}\n"
                 + "{\"create\":{\"_index\":\"x\",\"_id\":\"b3-good\"}}\n{\"message\":\"b3 good\"}\n";
-        HttpResponse<byte[]> m = client.send(
-                "POST", "/_bulk", mixed.getBytes(StandardCharsets.UTF_8), "Authorization", "Bearer " + ACME_KEY);
+        HttpResponse<byte[]> m = COMPAT.client()
+                .send("POST", "/_bulk", mixed.getBytes(StandardCharsets.UTF_8), "Authorization", "Bearer " + ACME_KEY);
         assertThat(m.statusCode()).as(CompatClient.text(m)).isEqualTo(200);
         JsonNode items = CompatClient.json(m).get("items");
         assertThat(CompatClient.json(m).get("errors").asBoolean()).isTrue();
@@ -276,12 +269,13 @@ class BulkIngestTest {
         assertThat(items.get(6).get("create").get("status").asInt()).isEqualTo(201);
 
         // Index in the URL; still serving.
-        HttpResponse<byte[]> ok = client.send(
-                "POST",
-                "/from-url/_bulk",
-                "{\"index\":{}}\n{\"message\":\"b3 url index\"}\n".getBytes(StandardCharsets.UTF_8),
-                "Authorization",
-                "Bearer " + ACME_KEY);
+        HttpResponse<byte[]> ok = COMPAT.client()
+                .send(
+                        "POST",
+                        "/from-url/_bulk",
+                        "{\"index\":{}}\n{\"message\":\"b3 url index\"}\n".getBytes(StandardCharsets.UTF_8),
+                        "Authorization",
+                        "Bearer " + ACME_KEY);
         assertThat(ok.statusCode()).isEqualTo(200);
         assertThat(CompatClient.json(ok)
                         .get("items")

@@ -5,13 +5,10 @@ import static dev.logpipe.collector.OtlpIngestTest.proto;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.logpipe.broker.testing.EmbeddedBrokerExtension;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.xerial.snappy.Snappy;
@@ -19,24 +16,10 @@ import org.xerial.snappy.Snappy;
 /** Loki push into the real collector and broker: snappy protobuf built from Loki's push.proto, JSON, bad input. */
 class LokiIngestTest {
     @RegisterExtension
-    static final EmbeddedBrokerExtension KAFKA = new EmbeddedBrokerExtension();
-
-    private static CollectorFixture collector;
-    private static CompatClient client;
-
-    @BeforeAll
-    static void start() throws Exception {
-        collector = CollectorFixture.start(KAFKA.bootstrapServers(), "loki", "");
-        client = new CompatClient(collector);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        collector.close();
-    }
+    static final CompatCollectorExtension COMPAT = new CompatCollectorExtension("loki");
 
     private static List<JsonNode> records(String prefix) throws Exception {
-        return CompatClient.withMessagePrefix(KAFKA.bootstrapServers(), "loki.records", prefix);
+        return COMPAT.records(prefix);
     }
 
     /** An EntryAdapter: timestamp {seconds, nanos}, line, structured metadata pairs (name, value, ...). */
@@ -88,16 +71,17 @@ class LokiIngestTest {
                         "user_id",
                         "u-17"),
                 entry(1_764_583_201L, 0, "l1 second line"));
-        HttpResponse<byte[]> r = client.send(
-                "POST",
-                "/loki/api/v1/push",
-                body,
-                "Content-Type",
-                "application/x-protobuf",
-                "Authorization",
-                basic(),
-                "User-Agent",
-                "promtail/3.0.0");
+        HttpResponse<byte[]> r = COMPAT.client()
+                .send(
+                        "POST",
+                        "/loki/api/v1/push",
+                        body,
+                        "Content-Type",
+                        "application/x-protobuf",
+                        "Authorization",
+                        basic(),
+                        "User-Agent",
+                        "promtail/3.0.0");
         assertThat(r.statusCode()).as(CompatClient.text(r)).isEqualTo(204);
         List<JsonNode> got = records("l1 ");
         assertThat(got).hasSize(2);
@@ -123,16 +107,17 @@ class LokiIngestTest {
                   "values":[["1764583200000000001","l2 json line",{"span_id":"00f067aa0ba902b7","order":"A-9"}],
                             ["1764583200000000002","l2 plain line"]]}]}
                 """;
-        HttpResponse<byte[]> r = client.send(
-                "POST",
-                "/loki/api/v1/push",
-                CollectorFixture.gzip(body),
-                "Content-Type",
-                "application/json",
-                "Content-Encoding",
-                "gzip",
-                "Authorization",
-                "Bearer " + ACME_KEY);
+        HttpResponse<byte[]> r = COMPAT.client()
+                .send(
+                        "POST",
+                        "/loki/api/v1/push",
+                        CollectorFixture.gzip(body),
+                        "Content-Type",
+                        "application/json",
+                        "Content-Encoding",
+                        "gzip",
+                        "Authorization",
+                        "Bearer " + ACME_KEY);
         assertThat(r.statusCode()).as(CompatClient.text(r)).isEqualTo(204);
         List<JsonNode> got = records("l2 ");
         assertThat(got).hasSize(2).allSatisfy(n -> {
@@ -153,49 +138,53 @@ class LokiIngestTest {
     void aSnappyBombIsRefusedFromItsHeaderBeforeAnythingIsAllocated() throws Exception {
         // A snappy block whose header claims 2 GiB - 1: refused on the header alone.
         byte[] bomb = {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0x07, 0x00, 0x61};
-        HttpResponse<byte[]> r = client.send(
-                "POST",
-                "/loki/api/v1/push",
-                bomb,
-                "Content-Type",
-                "application/x-protobuf",
-                "Authorization",
-                "Bearer " + ACME_KEY);
+        HttpResponse<byte[]> r = COMPAT.client()
+                .send(
+                        "POST",
+                        "/loki/api/v1/push",
+                        bomb,
+                        "Content-Type",
+                        "application/x-protobuf",
+                        "Authorization",
+                        "Bearer " + ACME_KEY);
         assertThat(r.statusCode()).isEqualTo(413);
         assertThat(CompatClient.text(r)).contains("max_decoded_bytes");
         // A real block of 16 MiB of zeros (small on the wire): over the 4 MiB cap.
-        HttpResponse<byte[]> zeros = client.send(
-                "POST",
-                "/loki/api/v1/push",
-                Snappy.compress(new byte[16 << 20]),
-                "Content-Type",
-                "application/x-protobuf",
-                "Authorization",
-                "Bearer " + ACME_KEY);
+        HttpResponse<byte[]> zeros = COMPAT.client()
+                .send(
+                        "POST",
+                        "/loki/api/v1/push",
+                        Snappy.compress(new byte[16 << 20]),
+                        "Content-Type",
+                        "application/x-protobuf",
+                        "Authorization",
+                        "Bearer " + ACME_KEY);
         assertThat(zeros.statusCode()).isEqualTo(413);
     }
 
     @Test
     void badPushesGetA400WithTheReasonAndTheCollectorKeepsServing() throws Exception {
-        HttpResponse<byte[]> notSnappy = client.send(
-                "POST",
-                "/loki/api/v1/push",
-                "garbage".getBytes(),
-                "Content-Type",
-                "application/x-protobuf",
-                "Authorization",
-                "Bearer " + ACME_KEY);
+        HttpResponse<byte[]> notSnappy = COMPAT.client()
+                .send(
+                        "POST",
+                        "/loki/api/v1/push",
+                        "garbage".getBytes(),
+                        "Content-Type",
+                        "application/x-protobuf",
+                        "Authorization",
+                        "Bearer " + ACME_KEY);
         assertThat(notSnappy.statusCode()).isEqualTo(400);
         assertThat(CompatClient.text(notSnappy)).contains("snappy");
 
-        HttpResponse<byte[]> badLabels = client.send(
-                "POST",
-                "/loki/api/v1/push",
-                push("{job=unquoted}", entry(1_764_583_200L, 0, "l3 bad labels")),
-                "Content-Type",
-                "application/x-protobuf",
-                "Authorization",
-                "Bearer " + ACME_KEY);
+        HttpResponse<byte[]> badLabels = COMPAT.client()
+                .send(
+                        "POST",
+                        "/loki/api/v1/push",
+                        push("{job=unquoted}", entry(1_764_583_200L, 0, "l3 bad labels")),
+                        "Content-Type",
+                        "application/x-protobuf",
+                        "Authorization",
+                        "Bearer " + ACME_KEY);
         assertThat(badLabels.statusCode()).isEqualTo(400);
         assertThat(CompatClient.text(badLabels))
                 .contains("1 of 1 entries were rejected")
@@ -204,20 +193,22 @@ class LokiIngestTest {
         String mixed = """
                 {"streams":[{"stream":{"job":"x"},"values":[["not-a-number","l3 bad ts"],["1764583200000000000","l3 ok"]]}]}
                 """;
-        HttpResponse<byte[]> partial = client.send(
-                "POST",
-                "/loki/api/v1/push",
-                mixed.getBytes(StandardCharsets.UTF_8),
-                "Content-Type",
-                "application/json",
-                "Authorization",
-                "Bearer " + ACME_KEY);
+        HttpResponse<byte[]> partial = COMPAT.client()
+                .send(
+                        "POST",
+                        "/loki/api/v1/push",
+                        mixed.getBytes(StandardCharsets.UTF_8),
+                        "Content-Type",
+                        "application/json",
+                        "Authorization",
+                        "Bearer " + ACME_KEY);
         assertThat(partial.statusCode()).isEqualTo(400);
         assertThat(CompatClient.text(partial))
                 .contains("1 of 2 entries were rejected")
                 .contains("the other 1 were taken");
 
-        assertThat(client.send(
+        assertThat(COMPAT.client()
+                        .send(
                                 "POST",
                                 "/loki/api/v1/push",
                                 "{\"streams\":[".getBytes(),
@@ -227,7 +218,8 @@ class LokiIngestTest {
                                 "Bearer " + ACME_KEY)
                         .statusCode())
                 .isEqualTo(400);
-        assertThat(client.send(
+        assertThat(COMPAT.client()
+                        .send(
                                 "POST",
                                 "/loki/api/v1/push",
                                 push("{a=\"b\"}", entry(1, 0, "l3 no key")),
@@ -236,19 +228,20 @@ class LokiIngestTest {
                         .statusCode())
                 .isEqualTo(401);
 
-        HttpResponse<byte[]> ok = client.send(
-                "POST",
-                "/loki/api/v1/push",
-                push("{a=\"b\"}", entry(1_764_583_200L, 0, "l3 still serving")),
-                "Content-Type",
-                "application/x-protobuf",
-                "Authorization",
-                "Bearer " + ACME_KEY);
+        HttpResponse<byte[]> ok = COMPAT.client()
+                .send(
+                        "POST",
+                        "/loki/api/v1/push",
+                        push("{a=\"b\"}", entry(1_764_583_200L, 0, "l3 still serving")),
+                        "Content-Type",
+                        "application/x-protobuf",
+                        "Authorization",
+                        "Bearer " + ACME_KEY);
         assertThat(ok.statusCode()).isEqualTo(204);
         assertThat(records("l3 "))
                 .extracting(n -> n.get("message").asText())
                 .containsExactlyInAnyOrder("l3 ok", "l3 still serving");
-        assertThat(CompatClient.deadLetters(KAFKA.bootstrapServers(), "loki.dead-letter"))
+        assertThat(COMPAT.deadLetters())
                 .anySatisfy(d -> assertThat(d.get("raw").asText()).contains("l3 bad labels"));
     }
 }

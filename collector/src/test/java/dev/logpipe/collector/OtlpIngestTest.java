@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.CodedOutputStream;
-import dev.logpipe.broker.testing.EmbeddedBrokerExtension;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.logs.Logger;
@@ -25,39 +24,23 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** OTLP/HTTP logs into the real collector and broker: the OpenTelemetry Java SDK's exporter, OTLP/JSON, bad input. */
 class OtlpIngestTest {
     @RegisterExtension
-    static final EmbeddedBrokerExtension KAFKA = new EmbeddedBrokerExtension();
-
-    private static CollectorFixture collector;
-    private static CompatClient client;
-
-    @BeforeAll
-    static void start() throws Exception {
-        collector = CollectorFixture.start(KAFKA.bootstrapServers(), "otlp", "");
-        client = new CompatClient(collector);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        collector.close();
-    }
+    static final CompatCollectorExtension COMPAT = new CompatCollectorExtension("otlp");
 
     private static List<JsonNode> records(String prefix) throws Exception {
-        return CompatClient.withMessagePrefix(KAFKA.bootstrapServers(), "otlp.records", prefix);
+        return COMPAT.records(prefix);
     }
 
     @Test
     void theOpenTelemetrySdksOtlpHttpExporterDeliversRecordsWithTheMappedFields() throws Exception {
         for (String compression : new String[] {"none", "gzip"}) {
             OtlpHttpLogRecordExporter exporter = OtlpHttpLogRecordExporter.builder()
-                    .setEndpoint("http://127.0.0.1:" + collector.port() + "/v1/logs")
+                    .setEndpoint("http://127.0.0.1:" + COMPAT.port() + "/v1/logs")
                     .addHeader("Authorization", "Bearer " + ACME_KEY)
                     .setCompression(compression)
                     .build();
@@ -138,17 +121,18 @@ class OtlpIngestTest {
                      "value":{"stringValue":"o2 v"}}]}}}]}],
                   "resource":{"attributes":[{"key":"service.name","value":{"stringValue":"my.service"}}]}}]}
                 """;
-        HttpResponse<byte[]> r = client.send(
-                "POST",
-                "/v1/logs",
-                body.getBytes(StandardCharsets.UTF_8),
-                "Content-Type",
-                "application/json",
-                "Authorization",
-                "Bearer " + ACME_KEY);
+        HttpResponse<byte[]> r = COMPAT.client()
+                .send(
+                        "POST",
+                        "/v1/logs",
+                        body.getBytes(StandardCharsets.UTF_8),
+                        "Content-Type",
+                        "application/json",
+                        "Authorization",
+                        "Bearer " + ACME_KEY);
         assertThat(r.statusCode()).as(CompatClient.text(r)).isEqualTo(200);
         assertThat(CompatClient.json(r).has("partialSuccess")).isFalse();
-        List<JsonNode> all = CompatClient.records(KAFKA.bootstrapServers(), "otlp.records");
+        List<JsonNode> all = COMPAT.allRecords();
         JsonNode first = all.stream()
                 .filter(n -> n.get("message").asText().equals("o2 Example log record"))
                 .findFirst()
@@ -172,14 +156,15 @@ class OtlpIngestTest {
     void aRejectedRecordIsReportedAsPartialSuccessInProtobufAndTheOthersAreTaken() throws Exception {
         byte[] good = logRecord("o3 good", "x");
         byte[] bad = logRecord("o3 bad", "x".repeat(300)); // a trace id of 600 hex digits: over 256 characters
-        HttpResponse<byte[]> r = client.send(
-                "POST",
-                "/v1/logs",
-                request(good, bad),
-                "Content-Type",
-                "application/x-protobuf",
-                "Authorization",
-                "Bearer " + ACME_KEY);
+        HttpResponse<byte[]> r = COMPAT.client()
+                .send(
+                        "POST",
+                        "/v1/logs",
+                        request(good, bad),
+                        "Content-Type",
+                        "application/x-protobuf",
+                        "Authorization",
+                        "Bearer " + ACME_KEY);
         assertThat(r.statusCode()).isEqualTo(200);
         CodedInputStream in = CodedInputStream.newInstance(r.body());
         assertThat(in.readTag() >>> 3).isEqualTo(1);
@@ -193,14 +178,15 @@ class OtlpIngestTest {
 
     @Test
     void badOtlpInputGetsAStatusInTheRequestsEncodingAndTheCollectorKeepsServing() throws Exception {
-        HttpResponse<byte[]> garbage = client.send(
-                "POST",
-                "/v1/logs",
-                new byte[] {0x0a, 0x7f, 1, 2, 3},
-                "Content-Type",
-                "application/x-protobuf",
-                "Authorization",
-                "Bearer " + ACME_KEY);
+        HttpResponse<byte[]> garbage = COMPAT.client()
+                .send(
+                        "POST",
+                        "/v1/logs",
+                        new byte[] {0x0a, 0x7f, 1, 2, 3},
+                        "Content-Type",
+                        "application/x-protobuf",
+                        "Authorization",
+                        "Bearer " + ACME_KEY);
         assertThat(garbage.statusCode()).isEqualTo(400);
         CodedInputStream status = CodedInputStream.newInstance(garbage.body());
         assertThat(status.readTag()).isEqualTo(8);
@@ -208,21 +194,28 @@ class OtlpIngestTest {
         assertThat(status.readTag() >>> 3).isEqualTo(2);
         assertThat(status.readStringRequireUtf8()).contains("not a valid OTLP");
 
-        HttpResponse<byte[]> json = client.send(
-                "POST",
-                "/v1/logs",
-                "{\"resourceLogs\":[".getBytes(),
-                "Content-Type",
-                "application/json",
-                "Authorization",
-                "Bearer " + ACME_KEY);
+        HttpResponse<byte[]> json = COMPAT.client()
+                .send(
+                        "POST",
+                        "/v1/logs",
+                        "{\"resourceLogs\":[".getBytes(),
+                        "Content-Type",
+                        "application/json",
+                        "Authorization",
+                        "Bearer " + ACME_KEY);
         assertThat(json.statusCode()).isEqualTo(400);
         assertThat(CompatClient.json(json).get("code").asInt()).isEqualTo(3);
 
-        HttpResponse<byte[]> noKey = client.send(
-                "POST", "/v1/logs", request(logRecord("o4 never", "x")), "Content-Type", "application/x-protobuf");
+        HttpResponse<byte[]> noKey = COMPAT.client()
+                .send(
+                        "POST",
+                        "/v1/logs",
+                        request(logRecord("o4 never", "x")),
+                        "Content-Type",
+                        "application/x-protobuf");
         assertThat(noKey.statusCode()).isEqualTo(401);
-        assertThat(client.send(
+        assertThat(COMPAT.client()
+                        .send(
                                 "POST",
                                 "/v1/logs",
                                 "x".getBytes(),
@@ -233,14 +226,15 @@ class OtlpIngestTest {
                         .statusCode())
                 .isEqualTo(415);
 
-        HttpResponse<byte[]> ok = client.send(
-                "POST",
-                "/v1/logs",
-                request(logRecord("o4 still serving", "x")),
-                "Content-Type",
-                "application/x-protobuf",
-                "Authorization",
-                "Bearer " + ACME_KEY);
+        HttpResponse<byte[]> ok = COMPAT.client()
+                .send(
+                        "POST",
+                        "/v1/logs",
+                        request(logRecord("o4 still serving", "x")),
+                        "Content-Type",
+                        "application/x-protobuf",
+                        "Authorization",
+                        "Bearer " + ACME_KEY);
         assertThat(ok.statusCode()).isEqualTo(200);
         assertThat(ok.body()).isEmpty();
         assertThat(records("o4 ")).extracting(n -> n.get("message").asText()).containsExactly("o4 still serving");

@@ -12,7 +12,6 @@ import dev.logpipe.collector.internal.compat.syslog.SyslogConfig;
 import dev.logpipe.collector.internal.ingest.IngestRun;
 import dev.logpipe.config.ConfigException;
 import dev.logpipe.config.ConfigNode;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,17 +44,15 @@ public final class CollectorConfigLoader {
     public CollectorConfig parse(String yaml, String origin) throws ConfigException {
         ConfigNode root = ConfigNode.fromYaml(yaml, origin);
         var listen = ConfigNode.parseAddress("listen", root.string("listen", "127.0.0.1:8080"));
-        Tls tls = tls(root.child("tls"), origin);
+        Path base = origin.startsWith("/")
+                ? Path.of(origin).getParent()
+                : Path.of("").toAbsolutePath();
+        Tls tls = tls(root.child("tls"), base);
         Limits limits = limits(root.child("limits"));
         List<Tenant> tenants = tenants(root);
         Kafka kafka = kafka(root.child("kafka"));
         Redaction redaction = redaction(root.child("redaction"));
-        var syslog = SyslogConfig.parse(
-                root.child("syslog"),
-                origin.startsWith("/")
-                        ? Path.of(origin).getParent()
-                        : Path.of("").toAbsolutePath(),
-                tenants);
+        var syslog = SyslogConfig.parse(root.child("syslog"), base, tenants);
         root.rejectUnknownKeys();
         if (tls == null || tls.truststore() == null) {
             for (int i = 0; i < tenants.size(); i++) {
@@ -75,54 +72,12 @@ public final class CollectorConfigLoader {
         return new CollectorConfig(listen, tls, limits, tenants, kafka, redaction, syslog);
     }
 
-    private Tls tls(ConfigNode t, String origin) throws ConfigException {
+    private static Tls tls(ConfigNode t, Path base) throws ConfigException {
         if (!t.has("keystore")) {
             t.rejectUnknownKeys();
             return null;
         }
-        Path base = origin.startsWith("/")
-                ? Path.of(origin).getParent()
-                : Path.of("").toAbsolutePath();
-        Path keystore = t.path("keystore", base, null);
-        String keystorePassword = secret(t, "keystore_password");
-        Path truststore = t.path("truststore", base, null);
-        String truststorePassword = truststore == null ? null : secret(t, "truststore_password");
-        CollectorConfig.ClientAuth auth = t.choice(
-                "client_auth",
-                CollectorConfig.ClientAuth.class,
-                truststore == null ? CollectorConfig.ClientAuth.NONE : CollectorConfig.ClientAuth.WANT);
-        t.rejectUnknownKeys();
-        if (!Files.isReadable(keystore)) {
-            throw new ConfigException("tls.keystore: " + keystore + " is not a readable file");
-        }
-        if (truststore != null && !Files.isReadable(truststore)) {
-            throw new ConfigException("tls.truststore: " + truststore + " is not a readable file");
-        }
-        if (auth != CollectorConfig.ClientAuth.NONE && truststore == null) {
-            throw new ConfigException(
-                    "tls.client_auth: " + auth.name().toLowerCase(Locale.ROOT) + " needs tls.truststore");
-        }
-        return new Tls(keystore, keystorePassword, truststore, truststorePassword, auth);
-    }
-
-    /** {@code key} in clear, or {@code key_env}: the name of an environment variable that holds it. */
-    private static String secret(ConfigNode t, String key) throws ConfigException {
-        String value = t.string(key, null);
-        String env = t.string(key + "_env", null);
-        if (value != null && env != null) {
-            throw new ConfigException(t.keyPath(key + "_env") + ": set either " + t.keyPath(key) + " or "
-                    + t.keyPath(key + "_env") + ", not both");
-        }
-        if (env != null) {
-            value = System.getenv(env);
-            if (value == null) {
-                throw new ConfigException(t.keyPath(key + "_env") + ": environment variable " + env + " is not set");
-            }
-        }
-        if (value == null) {
-            throw new ConfigException(t.keyPath(key) + ": is required (or " + t.keyPath(key + "_env") + ")");
-        }
-        return value;
+        return TlsConfigReader.read(t, base);
     }
 
     private static Limits limits(ConfigNode n) throws ConfigException {

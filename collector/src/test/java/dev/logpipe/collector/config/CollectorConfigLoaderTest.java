@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.logpipe.config.ConfigException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class CollectorConfigLoaderTest {
     private static final String TENANT = """
@@ -59,5 +61,48 @@ class CollectorConfigLoaderTest {
                 .isNotEmpty();
         assertThatThrownBy(() -> parse("limits:\n  max_retry_after: 2h\n" + TENANT + KAFKA))
                 .hasMessageContaining("limits.max_retry_after");
+    }
+
+    @Test
+    void theHttpAndSyslogTlsNodesAreReadAlikeAndTheirErrorsNameTheirOwnKeys(@TempDir Path dir) throws Exception {
+        Path keystore = Files.writeString(dir.resolve("server.p12"), "not checked here");
+        String yaml = """
+                tls:
+                  keystore: %1$s
+                  keystore_password: secret
+                syslog:
+                  listeners:
+                    - protocol: tcp
+                      listen: 127.0.0.1:0
+                      tenant: acme
+                      tls:
+                        keystore: %1$s
+                        keystore_password_env: NO_SUCH_VARIABLE_FOR_LOGPIPE_TEST
+                """.formatted(keystore);
+        assertThatThrownBy(() -> parse(yaml + TENANT + KAFKA))
+                .hasMessage("syslog.listeners[0].tls.keystore_password_env: environment variable "
+                        + "NO_SUCH_VARIABLE_FOR_LOGPIPE_TEST is not set");
+
+        String good = yaml.replace("keystore_password_env: NO_SUCH_VARIABLE_FOR_LOGPIPE_TEST", "keystore_password: s2");
+        CollectorConfig c = parse(good + TENANT + KAFKA);
+        assertThat(c.tls().keystore()).isEqualTo(keystore);
+        assertThat(c.tls().clientAuth()).isEqualTo(CollectorConfig.ClientAuth.NONE);
+        assertThat(c.syslog().listeners().get(0).tls().keystorePassword()).isEqualTo("s2");
+
+        assertThatThrownBy(() -> parse(good.replaceFirst(
+                                "keystore_password: secret", "keystore_password: secret\n  " + "client_auth: need")
+                        + TENANT
+                        + KAFKA))
+                .hasMessage("tls.client_auth: need needs tls.truststore");
+        assertThatThrownBy(() -> parse(
+                        good.replace("keystore_password: s2", "keystore_password: s2\n" + "        client_auth: want")
+                                + TENANT
+                                + KAFKA))
+                .hasMessage("syslog.listeners[0].tls.client_auth: want needs syslog.listeners[0].tls.truststore");
+        assertThatThrownBy(
+                        () -> parse(good.replaceFirst("keystore: " + keystore, "keystore: " + dir.resolve("gone.p12"))
+                                + TENANT
+                                + KAFKA))
+                .hasMessage("tls.keystore: " + dir.resolve("gone.p12") + " is not a readable file");
     }
 }

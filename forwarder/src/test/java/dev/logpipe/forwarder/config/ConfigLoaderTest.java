@@ -27,7 +27,7 @@ class ConfigLoaderTest {
     }
 
     @Test
-    void seedExampleParsesWithItsKeysAndDefaults() throws Exception {
+    void theDocumentedExampleParsesWithItsKeysAndDefaults() throws Exception {
         ForwarderConfig c = parse("""
                 watch:
                   poll: 1s

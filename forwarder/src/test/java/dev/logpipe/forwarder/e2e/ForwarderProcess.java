@@ -29,7 +29,7 @@ final class ForwarderProcess implements AutoCloseable {
         this.metricsPort = metricsPort;
     }
 
-    /** Waits for the seed's start line, which names the resolved watermark path. */
+    /** Waits for the start line, which names the resolved watermark path. */
     ForwarderProcess awaitStarted() {
         jvm.awaitStderr("log forwarder started state_path=" + workspace.watermarks(), START_TIMEOUT);
         return this;

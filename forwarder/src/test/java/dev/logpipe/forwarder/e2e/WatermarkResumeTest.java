@@ -71,7 +71,7 @@ class WatermarkResumeTest extends WorkspaceTest {
     }
 
     @Test
-    void seedFormatWatermarkFileLoadsAndResumesFromItsOffset() {
+    void aWatermarkFileInTheDocumentedFormatLoadsAndResumesFromItsOffset() {
         LogFile app = ws.logFile("app.log").lines(Lines.numbered(1, 6));
         long endOfLine3 = app.written().get(2).endOffset();
         WatermarkFile.write(

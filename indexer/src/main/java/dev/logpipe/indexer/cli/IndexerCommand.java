@@ -1,15 +1,12 @@
 package dev.logpipe.indexer.cli;
 
-import dev.logpipe.config.ConfigException;
+import dev.logpipe.config.RoleLifecycle;
 import dev.logpipe.indexer.Indexer;
 import dev.logpipe.indexer.config.IndexerConfig;
 import dev.logpipe.indexer.config.IndexerConfigLoader;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -31,44 +28,22 @@ public final class IndexerCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        IndexerConfig c;
-        try {
-            c = new IndexerConfigLoader().load(config);
-        } catch (ConfigException e) {
-            System.err.println("logpipe indexer: configuration error: " + e.getMessage());
-            return 2;
-        }
-        if (checkOnly) {
-            System.out.println("configuration ok: " + config);
-            return 0;
-        }
-        Indexer indexer;
-        try {
-            indexer = Indexer.start(c, Clock.systemUTC());
-        } catch (IOException e) {
-            System.err.println("logpipe indexer: cannot start: " + e.getMessage());
-            return 3;
-        }
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime()
-                .addShutdownHook(new Thread(
-                        () -> {
-                            try {
-                                indexer.close();
-                            } catch (Exception e) {
-                                System.err.println("logpipe indexer: error while stopping: " + e);
-                            } finally {
-                                stopped.countDown();
-                            }
-                        },
-                        "indexer-shutdown"));
-        while (!stopped.await(1, TimeUnit.SECONDS)) {
-            if (!indexer.loop().isAlive() && indexer.loop().failure() != null) {
-                System.err.println("logpipe indexer: stopped: " + indexer.loop().failure());
-                return 4;
-            }
-        }
-        return 0;
+        return new RoleLifecycle("logpipe indexer")
+                .run(config, checkOnly, new IndexerConfigLoader()::load, (IndexerConfig c) -> {
+                    Indexer indexer = Indexer.start(c, Clock.systemUTC());
+                    return new RoleLifecycle.Role() {
+                        @Override
+                        public String failure() {
+                            Throwable f = indexer.loop().failure();
+                            return indexer.loop().isAlive() || f == null ? null : f.toString();
+                        }
+
+                        @Override
+                        public void close() throws Exception {
+                            indexer.close();
+                        }
+                    };
+                });
     }
 
     public static void main(String[] args) {

@@ -1,14 +1,12 @@
 package dev.logpipe.query.cli;
 
-import dev.logpipe.config.ConfigException;
+import dev.logpipe.config.RoleLifecycle;
 import dev.logpipe.query.QueryProcess;
 import dev.logpipe.query.config.QueryConfig;
 import dev.logpipe.query.config.QueryConfigLoader;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -27,39 +25,11 @@ public final class QueryCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        QueryConfig c;
-        try {
-            c = new QueryConfigLoader().load(config);
-        } catch (ConfigException e) {
-            System.err.println("logpipe query: configuration error: " + e.getMessage());
-            return 2;
-        }
-        if (checkOnly) {
-            System.out.println("configuration ok: " + config);
-            return 0;
-        }
-        QueryProcess process;
-        try {
-            process = QueryProcess.start(c, Clock.systemUTC());
-        } catch (IOException e) {
-            System.err.println("logpipe query: cannot start: " + e.getMessage());
-            return 3;
-        }
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime()
-                .addShutdownHook(new Thread(
-                        () -> {
-                            try {
-                                process.close();
-                            } catch (Exception e) {
-                                System.err.println("logpipe query: error while stopping: " + e);
-                            } finally {
-                                stopped.countDown();
-                            }
-                        },
-                        "query-shutdown"));
-        stopped.await();
-        return 0;
+        return new RoleLifecycle("logpipe query")
+                .run(config, checkOnly, new QueryConfigLoader()::load, (QueryConfig c) -> {
+                    QueryProcess process = QueryProcess.start(c, Clock.systemUTC());
+                    return process::close;
+                });
     }
 
     public static void main(String[] args) {

@@ -27,7 +27,7 @@ class WatermarkStoreTest {
     }
 
     @Test
-    void seedFormatFileLoads() throws Exception {
+    void aFileInTheDocumentedFormatLoads() throws Exception {
         Path p = dir.resolve("watermarks.json");
         Files.writeString(
                 p,

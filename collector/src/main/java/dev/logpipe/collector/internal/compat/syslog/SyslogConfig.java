@@ -1,14 +1,13 @@
 package dev.logpipe.collector.internal.compat.syslog;
 
 import dev.logpipe.collector.config.CollectorConfig;
+import dev.logpipe.collector.config.TlsConfigReader;
 import dev.logpipe.config.ConfigException;
 import dev.logpipe.config.ConfigNode;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * {@code syslog.listeners[]} (docs/ingest.md#syslog): each a TCP (optionally TLS) or UDP listener for one tenant,
@@ -53,7 +52,7 @@ public record SyslogConfig(List<Listener> listeners) {
             if (tenant != null && tenants.stream().noneMatch(t -> t.id().equals(tenant))) {
                 throw new ConfigException(l.keyPath("tenant") + ": no tenant " + tenant + " in tenants[]");
             }
-            CollectorConfig.Tls tls = l.has("tls") ? tls(l.child("tls"), base) : null;
+            CollectorConfig.Tls tls = l.has("tls") ? TlsConfigReader.read(l.child("tls"), base) : null;
             if (tls != null && transport == Transport.UDP) {
                 throw new ConfigException(l.keyPath("tls") + ": TLS is for protocol tcp only");
             }
@@ -68,50 +67,5 @@ public record SyslogConfig(List<Listener> listeners) {
         }
         syslog.rejectUnknownKeys();
         return new SyslogConfig(out);
-    }
-
-    private static CollectorConfig.Tls tls(ConfigNode t, Path base) throws ConfigException {
-        Path keystore = t.path("keystore", base, null);
-        if (keystore == null) {
-            throw new ConfigException(t.keyPath("keystore") + ": is required");
-        }
-        String keystorePassword = secret(t, "keystore_password");
-        Path truststore = t.path("truststore", base, null);
-        String truststorePassword = truststore == null ? null : secret(t, "truststore_password");
-        CollectorConfig.ClientAuth auth = t.choice(
-                "client_auth",
-                CollectorConfig.ClientAuth.class,
-                truststore == null ? CollectorConfig.ClientAuth.NONE : CollectorConfig.ClientAuth.WANT);
-        t.rejectUnknownKeys();
-        for (Path p : truststore == null ? List.of(keystore) : List.of(keystore, truststore)) {
-            if (!Files.isReadable(p)) {
-                throw new ConfigException(
-                        t.keyPath(p == keystore ? "keystore" : "truststore") + ": " + p + " is not a readable file");
-            }
-        }
-        if (auth != CollectorConfig.ClientAuth.NONE && truststore == null) {
-            throw new ConfigException(
-                    t.keyPath("client_auth") + ": " + auth.name().toLowerCase(Locale.ROOT) + " needs a truststore");
-        }
-        return new CollectorConfig.Tls(keystore, keystorePassword, truststore, truststorePassword, auth);
-    }
-
-    private static String secret(ConfigNode t, String key) throws ConfigException {
-        String value = t.string(key, null);
-        String env = t.string(key + "_env", null);
-        if (value != null && env != null) {
-            throw new ConfigException(t.keyPath(key + "_env") + ": set either " + t.keyPath(key) + " or "
-                    + t.keyPath(key + "_env") + ", not both");
-        }
-        if (env != null) {
-            value = System.getenv(env);
-            if (value == null) {
-                throw new ConfigException(t.keyPath(key + "_env") + ": environment variable " + env + " is not set");
-            }
-        }
-        if (value == null) {
-            throw new ConfigException(t.keyPath(key) + ": is required (or " + t.keyPath(key + "_env") + ")");
-        }
-        return value;
     }
 }
