@@ -30,12 +30,13 @@ import org.apache.lucene.store.FSDirectory;
  * The indexer's write path without Kafka, to price segment sizes, merge policies and feeding order: the
  * {@link IndexerBench}'s records, decoded and built with {@code RecordDocuments}, added in chunks to one index-sorted
  * {@code IndexWriter} (set up as a shard's), each chunk followed by a near-real-time reopen (one refresh interval of
- * one shard). Prints the process CPU per record (after generating and decoding; merges included: they finish at close) and the
- * writing thread's add and flush time per record.
+ * one shard). Prints the process CPU per record (after generating and decoding; merges included: they finish at close), the
+ * writing thread's add and flush time per record, and the reopens' wall times (p50 / p99 / max).
  *
  * <pre>
- *   java -cp bench/target/logpipe-bench.jar dev.logpipe.bench.SegmentCostBench CHUNK CHUNKS arrival|sorted POLICY
+ *   java -cp bench/target/logpipe-bench.jar dev.logpipe.bench.SegmentCostBench CHUNK CHUNKS arrival|sorted POLICY [MERGE_WAIT_MS]
  *     POLICY: none | tmp:SEGMENTS_PER_TIER[:MAX_MERGE_AT_ONCE[:FLOOR_MB]] | log:MERGE_FACTOR
+ *     MERGE_WAIT_MS: how long a reopen waits for merges of small segments (0, as a shard; Lucene's default 500)
  *   e.g. SegmentCostBench 2250 134 arrival tmp:10
  * </pre>
  */
@@ -45,6 +46,7 @@ public final class SegmentCostBench {
         int chunks = Integer.parseInt(args[1]);
         boolean sorted = args[2].equals("sorted");
         MergePolicy policy = policy(args[3]);
+        long mergeWait = args.length > 4 ? Long.parseLong(args[4]) : 0; // Shard's setting; Lucene's default is 500
         RecordCodec codec = new RecordCodec();
         List<byte[]> lines = new ArrayList<>();
         List<LogRecord> records = new ArrayList<>();
@@ -67,7 +69,8 @@ public final class SegmentCostBench {
                 .setIndexSort(IndexSchema.indexSort())
                 .setRAMBufferSizeMB(40)
                 .setCodec(new Lucene912Codec(Lucene912Codec.Mode.BEST_SPEED))
-                .setMergePolicy(policy);
+                .setMergePolicy(policy)
+                .setMaxFullFlushMergeWaitMillis(mergeWait);
         ConcurrentMergeScheduler scheduler = new ConcurrentMergeScheduler();
         scheduler.setMaxMergesAndThreads(2, 1);
         config.setMergeScheduler(scheduler);
@@ -77,6 +80,7 @@ public final class SegmentCostBench {
         long cpu0 = os.getProcessCpuTime();
         long add = 0;
         long flush = 0;
+        long[] reopenNanos = new long[chunks];
         try (IndexWriter w = new IndexWriter(FSDirectory.open(dir), config)) {
             for (int c = 0; c < chunks; c++) {
                 List<Integer> order = new ArrayList<>();
@@ -96,7 +100,9 @@ public final class SegmentCostBench {
                     w.addDocument(RecordDocuments.record(r, r.eventTime(), r.observedTime(), line, 0, line.length));
                 }
                 long t1 = threads.getCurrentThreadCpuTime();
+                long wall = System.nanoTime();
                 DirectoryReader.open(w).close();
+                reopenNanos[c] = System.nanoTime() - wall;
                 add += t1 - t0;
                 flush += threads.getCurrentThreadCpuTime() - t1;
             }
@@ -106,6 +112,13 @@ public final class SegmentCostBench {
                 "%s %s, %,d records in chunks of %,d: process CPU %.1f µs/record (decoding not included), add %.1f, flush %.1f"
                         + " µs/record on the writing thread%n",
                 args[2], args[3], n, chunk, (os.getProcessCpuTime() - cpu0) / 1e3 / n, add / 1e3 / n, flush / 1e3 / n);
+        Arrays.sort(reopenNanos);
+        System.out.printf(
+                "merge wait on reopen %d ms: reopen wall time p50 %.0f / p99 %.0f / max %.0f ms%n",
+                mergeWait,
+                reopenNanos[chunks / 2] / 1e6,
+                reopenNanos[Math.min(chunks - 1, (int) (chunks * 0.99))] / 1e6,
+                reopenNanos[chunks - 1] / 1e6);
         ForwarderThroughputBench.deleteRecursively(dir);
     }
 

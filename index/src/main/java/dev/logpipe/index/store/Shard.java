@@ -105,6 +105,10 @@ final class Shard implements AutoCloseable {
             ConcurrentMergeScheduler scheduler = new ConcurrentMergeScheduler();
             scheduler.setMaxMergesAndThreads(2, 1);
             config.setMergeScheduler(scheduler);
+            // Lucene 9 makes every NRT reopen and commit wait up to 500 ms for merges of the small segments it just
+            // flushed; here that wait is a refresh's staleness (and a commit's), while the same merges run anyway in
+            // the background. 0: a refresh returns as soon as its flush is done (docs/indexer.md#refresh).
+            config.setMaxFullFlushMergeWaitMillis(0);
             IndexWriter writer = new IndexWriter(directory, config);
             boolean empty = writer.getDocStats().maxDoc == 0;
             IdSet fresh = empty && settings.trackedIdsPerShard() > 0 ? new IdSet(settings.trackedIdsPerShard()) : null;
