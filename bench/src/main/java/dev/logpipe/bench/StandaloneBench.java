@@ -27,7 +27,11 @@ import javax.net.ssl.SSLSession;
  * measured from the post's answer to the first search that returns it (polling makes it an over-estimate).
  *
  * <pre>java -cp bench/target/logpipe-bench.jar dev.logpipe.bench.StandaloneBench [--jar server/target/logpipe.jar]
- *     [--idle 30] [--rate 10000] [--seconds 30] [--config standalone.yaml]</pre>
+ *     [--idle 30] [--rate 10000] [--seconds 30] [--config standalone.yaml]
+ *     [--jvm-opts "-Xms256m -Xmx768m -XX:+UseSerialGC" (the default, as bin/logpipe)] [--trace SECONDS]</pre>
+ *
+ * <p>{@code --trace N} also prints, for the first N seconds of the load, the slowest search round trip of each second
+ * and the indexer's stage totals every 250 ms ({@link StageTrace}), to place a lag in a stage.
  */
 public final class StandaloneBench {
     public static void main(String[] args) throws Exception {
@@ -36,6 +40,8 @@ public final class StandaloneBench {
         int rate = 10_000;
         int seconds = 30;
         String config = null;
+        List<String> javaOpts = List.of("-Xms256m", "-Xmx768m", "-XX:+UseSerialGC");
+        int trace = 0;
         for (int i = 0; i < args.length; i += 2) {
             switch (args[i]) {
                 case "--jar" -> jar = args[i + 1];
@@ -43,6 +49,8 @@ public final class StandaloneBench {
                 case "--rate" -> rate = Integer.parseInt(args[i + 1]);
                 case "--seconds" -> seconds = Integer.parseInt(args[i + 1]);
                 case "--config" -> config = args[i + 1];
+                case "--jvm-opts" -> javaOpts = List.of(args[i + 1].trim().split("\\s+"));
+                case "--trace" -> trace = Integer.parseInt(args[i + 1]);
                 default -> throw new IllegalArgumentException("unknown flag " + args[i]);
             }
         }
@@ -52,11 +60,10 @@ public final class StandaloneBench {
             port = s.getLocalPort();
         }
         String key = "bench-key-0123456789abcdef";
-        List<String> command = new ArrayList<>(List.of(
-                "java",
-                "-Xms256m",
-                "-Xmx768m",
-                "-XX:+UseSerialGC",
+        List<String> command = new ArrayList<>();
+        command.add("java");
+        command.addAll(javaOpts);
+        command.addAll(List.of(
                 "-jar",
                 jar,
                 "standalone",
@@ -93,14 +100,16 @@ public final class StandaloneBench {
             System.out.printf("ready line after %.2f s, /readyz 200 after %.2f s%n", ready, readyz);
             Thread.sleep(idle * 1000L);
             System.out.printf("idle RSS after %d s: %d MiB%n", idle, ProcessStats.rssKiB(p.pid()) / 1024);
-            latency(http, base, key, rate, seconds, p.pid());
+            System.out.println("JVM options: " + String.join(" ", javaOpts));
+            latency(http, base, key, rate, seconds, p.pid(), trace);
         } finally {
             p.destroy();
             p.waitFor();
         }
     }
 
-    private static void latency(HttpClient http, String base, String key, int rate, int seconds, long pid)
+    private static void latency(
+            HttpClient http, String base, String key, int rate, int seconds, long pid, int traceSeconds)
             throws Exception {
         int perBatch = Math.max(1, rate / 20);
         int batches = seconds * 20;
@@ -108,6 +117,8 @@ public final class StandaloneBench {
         long[] postedAt = new long[batches];
         List<Double> latencies = Collections.synchronizedList(new ArrayList<>());
         double[] byBatch = new double[batches];
+        long[] searchNanos = new long[seconds + 2];
+        StageTrace stages = new StageTrace(http, base, traceSeconds);
         Thread checker = new Thread(
                 () -> {
                     int next = 0;
@@ -117,8 +128,11 @@ public final class StandaloneBench {
                                 Thread.sleep(5);
                                 continue;
                             }
+                            long asked = System.nanoTime();
                             HttpResponse<String> r =
                                     get(http, base + "/api/v1/search?limit=1&from=now-10m&q=b" + run + "x" + next, key);
+                            int sec = (int) Math.min(seconds + 1, (asked - postedAt[0]) / 1_000_000_000L);
+                            searchNanos[sec] = Math.max(searchNanos[sec], System.nanoTime() - asked);
                             if (r.statusCode() == 200 && r.body().contains("b" + run + "x" + next + " ")) {
                                 latencies.add((System.nanoTime() - postedAt[next]) / 1e6);
                                 byBatch[next] = latencies.get(latencies.size() - 1);
@@ -134,6 +148,7 @@ public final class StandaloneBench {
                 "visible-checker");
         checker.start();
         long start = System.nanoTime();
+        stages.start(start);
         for (int b = 0; b < batches; b++) {
             long due = start + b * 50_000_000L;
             long wait = due - System.nanoTime();
@@ -163,6 +178,7 @@ public final class StandaloneBench {
         }
         double sendSeconds = (System.nanoTime() - start) / 1e9;
         checker.join(60_000);
+        stages.stop();
         List<Double> l = new ArrayList<>(latencies);
         Collections.sort(l);
         if (l.isEmpty()) {
@@ -190,6 +206,14 @@ public final class StandaloneBench {
             perSecond.append(' ').append(Math.round(worst));
         }
         System.out.println(perSecond);
+        if (traceSeconds > 0) {
+            StringBuilder searches = new StringBuilder("slowest search round trip per second (ms):");
+            for (int sec = 0; sec < Math.min(seconds, traceSeconds); sec++) {
+                searches.append(' ').append(searchNanos[sec] / 1_000_000);
+            }
+            System.out.println(searches);
+            stages.print();
+        }
     }
 
     private static HttpResponse<String> get(HttpClient http, String url, String key)

@@ -6,6 +6,7 @@ import dev.logpipe.collector.Collector;
 import dev.logpipe.collector.auth.ApiKeys;
 import dev.logpipe.collector.config.CollectorConfig;
 import dev.logpipe.config.ConfigException;
+import dev.logpipe.config.ConfigNode;
 import dev.logpipe.index.store.LiveShards;
 import dev.logpipe.indexer.Indexer;
 import dev.logpipe.indexer.config.IndexerConfig;
@@ -45,6 +46,7 @@ public final class Standalone implements AutoCloseable {
     private final FirstStart firstStart;
     private final EmbeddedBroker broker;
     private final LiveKeys keys;
+    private final Optional<WarmUp.Result> warmUp;
     private boolean closed;
 
     private Standalone(
@@ -52,12 +54,14 @@ public final class Standalone implements AutoCloseable {
             StandaloneServer http,
             FirstStart firstStart,
             EmbeddedBroker broker,
-            LiveKeys keys) {
+            LiveKeys keys,
+            Optional<WarmUp.Result> warmUp) {
         this.inOrder = inOrder;
         this.http = http;
         this.firstStart = firstStart;
         this.broker = broker;
         this.keys = keys;
+        this.warmUp = warmUp;
     }
 
     /**
@@ -125,6 +129,7 @@ public final class Standalone implements AutoCloseable {
                             () -> collector.registry().scrape()
                                     + indexer.registry().scrape()
                                     + query.scrape()));
+            Optional<WarmUp.Result> warmed = warmUp(config.warmUp(), ic, qc);
             try {
                 http.start();
             } catch (IOException e) {
@@ -143,11 +148,43 @@ public final class Standalone implements AutoCloseable {
                     config.dataDir());
             // intake, drain into Kafka, index commit then Kafka commit, key polling, broker last
             List<AutoCloseable> order = new ArrayList<>(List.of(http, collector, query, indexer, keys, broker));
-            return new Standalone(order, http, first, broker, keys);
+            return new Standalone(order, http, first, broker, keys, warmed);
         } catch (Exception | Error e) {
             Collections.reverse(started);
             closeAll(started);
             throw e;
+        }
+    }
+
+    /**
+     * Runs {@link WarmUp} on throwaway data before the port opens, so the ready line comes after it; a failed
+     * warm-up is logged with its cause and the standalone starts cold (nothing of the user's depends on it).
+     */
+    private static Optional<WarmUp.Result> warmUp(Duration budget, IndexerConfig ic, StandaloneConfigLoader.Query qc)
+            throws InterruptedException {
+        if (budget.isZero()) {
+            log.info("warm-up off (warm_up: 0s)");
+            return Optional.empty();
+        }
+        long began = System.nanoTime();
+        log.info(
+                "warming up the ingest, index and search paths on throwaway data in a temp directory (warm_up: {})",
+                ConfigNode.format(budget));
+        try {
+            WarmUp.Result r = WarmUp.run(budget, ic.index().store(), qc.config(), qc.defaults());
+            log.info(
+                    "warm-up done in {} ms: {} records decoded, indexed and refreshed, {} searches",
+                    r.millis(),
+                    r.records(),
+                    r.searches());
+            return Optional.of(r);
+        } catch (IOException | RuntimeException e) {
+            log.warn(
+                    "warm-up failed after {} ms, the standalone starts cold: {}",
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began),
+                    e.toString(),
+                    e);
+            return Optional.empty();
         }
     }
 
@@ -195,6 +232,11 @@ public final class Standalone implements AutoCloseable {
 
     public LiveKeys keys() {
         return keys;
+    }
+
+    /** What the warm-up before ready did; empty when it was off ({@code warm_up: 0s}) or failed (logged). */
+    Optional<WarmUp.Result> warmUp() {
+        return warmUp;
     }
 
     /** Adds something to stop first, before the intake (the demo forwarder). */

@@ -2,11 +2,12 @@ package dev.logpipe.server.standalone;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Objects;
 
 /**
  * What {@code logpipe standalone} runs with: its one HTTP port, the data directory, the embedded broker's ports,
- * whether the demo runs, and the role sections of the config file ({@code collector:}, {@code indexer:},
+ * whether the demo runs, how long the warm-up before ready may take ({@link Duration#ZERO}: none), and the role sections of the config file ({@code collector:}, {@code indexer:},
  * {@code query:}), each laid over the standalone defaults and then validated by that role's own loader.
  */
 public record StandaloneConfig(
@@ -16,12 +17,14 @@ public record StandaloneConfig(
         int brokerPort,
         int brokerControllerPort,
         boolean demo,
+        Duration warmUp,
         ObjectNode collector,
         ObjectNode indexer,
         ObjectNode query) {
     public StandaloneConfig {
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(dataDir, "dataDir");
+        Objects.requireNonNull(warmUp, "warmUp");
         collector = collector.deepCopy();
         indexer = indexer.deepCopy();
         query = query.deepCopy();
@@ -37,6 +40,6 @@ public record StandaloneConfig(
 
     public StandaloneConfig withPorts(int newPort, int newBrokerPort) {
         return new StandaloneConfig(
-                host, newPort, dataDir, newBrokerPort, brokerControllerPort, demo, collector, indexer, query);
+                host, newPort, dataDir, newBrokerPort, brokerControllerPort, demo, warmUp, collector, indexer, query);
     }
 }

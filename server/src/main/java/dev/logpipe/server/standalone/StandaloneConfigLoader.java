@@ -14,6 +14,7 @@ import dev.logpipe.query.config.QueryConfig;
 import dev.logpipe.query.config.QueryConfigLoader;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 
@@ -24,7 +25,12 @@ import java.util.Set;
  */
 public final class StandaloneConfigLoader {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Set<String> TOP = Set.of("listen", "data_dir", "broker", "collector", "indexer", "query");
+    private static final Set<String> TOP =
+            Set.of("listen", "data_dir", "warm_up", "broker", "collector", "indexer", "query");
+    /** The default warm-up before ready (docs/standalone.md#warm-up) and the longest one allowed. */
+    static final Duration WARM_UP = Duration.ofSeconds(3);
+
+    static final Duration MAX_WARM_UP = Duration.ofSeconds(10);
 
     /** Flags given on the command line; null fields were not given. */
     public record Flags(Path data, Integer port, Integer brokerPort, boolean demo) {}
@@ -51,6 +57,11 @@ public final class StandaloneConfigLoader {
         Path data = flags.data() != null
                 ? flags.data().toAbsolutePath()
                 : node.path("data_dir", base, Path.of("data").toAbsolutePath());
+        Duration warmUp = node.duration("warm_up", WARM_UP, Duration.ZERO);
+        if (warmUp.compareTo(MAX_WARM_UP) > 0) {
+            throw new ConfigException("warm_up: must be <= " + ConfigNode.format(MAX_WARM_UP) + " (ready is due "
+                    + "within 15 s), was " + ConfigNode.format(warmUp));
+        }
         ConfigNode b = node.child("broker");
         int brokerPort = (int) b.integer("port", 9092, 0, 65535);
         int controllerPort = (int) b.integer("controller_port", 0, 0, 65535);
@@ -70,6 +81,7 @@ public final class StandaloneConfigLoader {
                 brokerPort,
                 controllerPort,
                 flags.demo(),
+                warmUp,
                 section(root, "collector"),
                 section(root, "indexer"),
                 section(root, "query"));

@@ -58,6 +58,10 @@ class StandaloneProcessTest {
     void sigtermStopsInOrderWithinSecondsAndARestartKeepsKeysAndRecords() throws Exception {
         try (ChildJvm first = start("first")) {
             String base = awaitReady(first);
+            // the warm-up (on by default) ran before the port opened and the ready line was printed
+            String started = first.stderr();
+            assertThat(started).contains("warming up").contains("warm-up done in");
+            assertThat(started.indexOf("warm-up done in")).isLessThan(started.indexOf("standalone ready in"));
             assertThat(Files.readString(dir.resolve("first.stdout")))
                     .contains("tenant default API key")
                     .contains(KEY)
