@@ -181,6 +181,9 @@ final class JsonFastPath {
         JsonShape s = shape;
         byte[] g = s.gaps;
         int n = s.count;
+        // Fields not yet copied: b[runFrom, runTo), values with the heads between them (JsonShape.joins).
+        int runFrom = 0;
+        int runTo = 0;
         for (int k = 0; k < n; k++) {
             int gl = s.gapLen[k];
             int go = s.gapOff[k];
@@ -246,10 +249,17 @@ final class JsonFastPath {
             if (++out.fieldCount > RecordCodec.MAX_FIELDS) {
                 return false;
             }
-            nameArr = s.names;
-            nameOff = s.nameOff[k];
-            field(s.nameLen[k], quoted ? start - 1 : start, quoted ? len + 2 : len);
+            if (s.joins[k]) {
+                runTo = i;
+                continue;
+            }
+            JsonBuffer f = out.fields;
+            f.raw(b, runFrom, runTo - runFrom);
+            f.raw(s.heads, s.headOff[k], s.headLen[k]);
+            runFrom = quoted ? start - 1 : start;
+            runTo = i;
         }
+        out.fields.raw(b, runFrom, runTo - runFrom);
         int gl = s.gapLen[n];
         int go = s.gapOff[n];
         return end - i == gl && Arrays.equals(b, i, end, g, go, go + gl);
