@@ -564,8 +564,7 @@ final class JsonFastPath {
                     return false;
                 }
                 if (quoted) {
-                    out.message.ensureCapacity(len + 2);
-                    out.message.raw((byte) '"').raw(b, start, len).raw((byte) '"');
+                    out.message.raw(b, start - 1, len + 2); // the string as it is written, quotes included
                 } else {
                     out.message.string(b, start, len);
                 }
@@ -612,6 +611,7 @@ final class JsonFastPath {
                         out.src = b;
                         out.traceOff = start;
                         out.traceLen = len;
+                        out.traceQuoted = quoted;
                     }
                     case SPAN_ID -> {
                         if (out.hasSpanId()) {
@@ -620,6 +620,7 @@ final class JsonFastPath {
                         out.src = b;
                         out.spanOff = start;
                         out.spanLen = len;
+                        out.spanQuoted = quoted;
                     }
                     default -> throw new AssertionError(role);
                 }
@@ -672,7 +673,8 @@ final class JsonFastPath {
         private final String[] values = new String[64];
 
         String get(byte[] b, int off, int len) {
-            int slot = hash(b, off, len) & 63;
+            // Levels and services are short and few: their ends and length tell them apart well enough.
+            int slot = len == 0 ? 0 : ((b[off] * 31 + b[off + len - 1]) * 31 + len) & 63;
             byte[] k = keys[slot];
             if (k != null && k.length == len && Arrays.equals(k, 0, len, b, off, off + len)) {
                 return values[slot];

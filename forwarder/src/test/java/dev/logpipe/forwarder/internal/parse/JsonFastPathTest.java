@@ -361,6 +361,22 @@ class JsonFastPathTest {
         }
     }
 
+    @Test
+    void idsAreWrittenAsTheJsonStringsOfTheirText() {
+        for (String id : new String[] {"\"f12bbb4b46ee9d83\"", "\"caf\u00e9 x\"", "\"\"", "123", "-1.5", "true"}) {
+            String line = "{\"msg\":\"m\",\"trace_id\":" + id + ",\"span_id\":" + id + "}";
+            StructuredLine s = new StructuredLine();
+            assertThat(fast(line, s)).as(line).isTrue();
+            JsonBuffer trace = new JsonBuffer(64);
+            s.writeTraceId(trace);
+            JsonBuffer span = new JsonBuffer(64);
+            s.writeSpanId(span);
+            JsonBuffer expected = new JsonBuffer(64).string(s.traceId());
+            assertThat(text(trace)).as(line).isEqualTo(text(expected));
+            assertThat(text(span)).as(line).isEqualTo(text(expected));
+        }
+    }
+
     private static String text(JsonBuffer b) {
         return new String(b.array(), 0, b.size(), StandardCharsets.UTF_8);
     }
