@@ -181,6 +181,9 @@ final class JsonFastPath {
         JsonShape s = shape;
         byte[] g = s.gaps;
         int n = s.count;
+        // Fields not yet copied: b[runFrom, runTo), values with the heads between them (JsonShape.joins).
+        int runFrom = 0;
+        int runTo = 0;
         for (int k = 0; k < n; k++) {
             int gl = s.gapLen[k];
             int go = s.gapOff[k];
@@ -246,10 +249,17 @@ final class JsonFastPath {
             if (++out.fieldCount > RecordCodec.MAX_FIELDS) {
                 return false;
             }
-            nameArr = s.names;
-            nameOff = s.nameOff[k];
-            field(s.nameLen[k], quoted ? start - 1 : start, quoted ? len + 2 : len);
+            if (s.joins[k]) {
+                runTo = i;
+                continue;
+            }
+            JsonBuffer f = out.fields;
+            f.raw(b, runFrom, runTo - runFrom);
+            f.raw(s.heads, s.headOff[k], s.headLen[k]);
+            runFrom = quoted ? start - 1 : start;
+            runTo = i;
         }
+        out.fields.raw(b, runFrom, runTo - runFrom);
         int gl = s.gapLen[n];
         int go = s.gapOff[n];
         return end - i == gl && Arrays.equals(b, i, end, g, go, go + gl);
@@ -554,8 +564,7 @@ final class JsonFastPath {
                     return false;
                 }
                 if (quoted) {
-                    out.message.ensureCapacity(len + 2);
-                    out.message.raw((byte) '"').raw(b, start, len).raw((byte) '"');
+                    out.message.raw(b, start - 1, len + 2); // the string as it is written, quotes included
                 } else {
                     out.message.string(b, start, len);
                 }
@@ -602,6 +611,7 @@ final class JsonFastPath {
                         out.src = b;
                         out.traceOff = start;
                         out.traceLen = len;
+                        out.traceQuoted = quoted;
                     }
                     case SPAN_ID -> {
                         if (out.hasSpanId()) {
@@ -610,6 +620,7 @@ final class JsonFastPath {
                         out.src = b;
                         out.spanOff = start;
                         out.spanLen = len;
+                        out.spanQuoted = quoted;
                     }
                     default -> throw new AssertionError(role);
                 }
@@ -662,7 +673,8 @@ final class JsonFastPath {
         private final String[] values = new String[64];
 
         String get(byte[] b, int off, int len) {
-            int slot = hash(b, off, len) & 63;
+            // Levels and services are short and few: their ends and length tell them apart well enough.
+            int slot = len == 0 ? 0 : ((b[off] * 31 + b[off + len - 1]) * 31 + len) & 63;
             byte[] k = keys[slot];
             if (k != null && k.length == len && Arrays.equals(k, 0, len, b, off, off + len)) {
                 return values[slot];

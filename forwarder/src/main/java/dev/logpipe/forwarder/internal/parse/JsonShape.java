@@ -31,10 +31,18 @@ final class JsonShape {
     byte[] kinds = new byte[32];
     byte[] actions = new byte[32];
     KeyRoles.Role[] roles = new KeyRoles.Role[32];
-    int[] nameOff = new int[32];
-    int[] nameLen = new int[32];
-    byte[] names = new byte[512];
-    private int namesLen;
+    /** Each value's field head as the record writes it, {@code ,"flattened.name":}, at {@code heads[headOff[k]]}. */
+    int[] headOff = new int[32];
+
+    int[] headLen = new int[32];
+    byte[] heads = new byte[512];
+    private int headsLen;
+    /**
+     * Whether value k is a field that continues the field before it in the record's bytes: both are fields and
+     * k's gap is exactly its head (a top-level key, no spaces). Such a run is copied from the line in one piece.
+     */
+    boolean[] joins = new boolean[32];
+
     int[] gapOff = new int[33];
     int[] gapLen = new int[33];
     /** A gap of up to 16 bytes as two little-endian words and the masks of its bytes, for a compare by words. */
@@ -53,7 +61,7 @@ final class JsonShape {
     void begin() {
         valid = false;
         count = 0;
-        namesLen = 0;
+        headsLen = 0;
         disqualified = false;
         timeSeen = false;
     }
@@ -72,8 +80,9 @@ final class JsonShape {
             kinds = Arrays.copyOf(kinds, n);
             actions = Arrays.copyOf(actions, n);
             roles = Arrays.copyOf(roles, n);
-            nameOff = Arrays.copyOf(nameOff, n);
-            nameLen = Arrays.copyOf(nameLen, n);
+            headOff = Arrays.copyOf(headOff, n);
+            headLen = Arrays.copyOf(headLen, n);
+            joins = Arrays.copyOf(joins, n);
             valueStart = Arrays.copyOf(valueStart, n);
             valueEnd = Arrays.copyOf(valueEnd, n);
             gapOff = Arrays.copyOf(gapOff, n + 1);
@@ -83,16 +92,20 @@ final class JsonShape {
             gapMask0 = Arrays.copyOf(gapMask0, n + 1);
             gapMask1 = Arrays.copyOf(gapMask1, n + 1);
         }
-        if (namesLen + len > names.length) {
-            names = Arrays.copyOf(names, Math.max(names.length * 2, namesLen + len));
+        if (headsLen + len + 4 > heads.length) {
+            heads = Arrays.copyOf(heads, Math.max(heads.length * 2, headsLen + len + 4));
         }
-        System.arraycopy(name, off, names, namesLen, len);
+        heads[headsLen] = ',';
+        heads[headsLen + 1] = '"';
+        System.arraycopy(name, off, heads, headsLen + 2, len);
+        heads[headsLen + 2 + len] = '"';
+        heads[headsLen + 3 + len] = ':';
         kinds[k] = kind;
         actions[k] = action;
         roles[k] = role;
-        nameOff[k] = namesLen;
-        nameLen[k] = len;
-        namesLen += len;
+        headOff[k] = headsLen;
+        headLen[k] = len + 4;
+        headsLen += len + 4;
         valueStart[k] = start;
         valueEnd[k] = end;
         count = k + 1;
@@ -129,6 +142,12 @@ final class JsonShape {
             gapWord1[k] = w1;
             gapMask0[k] = n >= 8 ? -1L : (1L << (8 * n)) - 1;
             gapMask1[k] = n >= 16 ? -1L : n <= 8 ? 0 : (1L << (8 * (n - 8))) - 1;
+            if (k < count) {
+                joins[k] = k > 0
+                        && actions[k] == FIELD
+                        && actions[k - 1] == FIELD
+                        && Arrays.equals(b, from, to, heads, headOff[k], headOff[k] + headLen[k]);
+            }
             p += n;
             from = k < count ? valueEnd[k] : end;
         }

@@ -30,6 +30,10 @@ public final class StructuredLine {
     int traceLen;
     int spanOff = -1;
     int spanLen;
+    /** Whether the id's range is a JSON string's content in {@link #src} (else a number or boolean). */
+    boolean traceQuoted;
+
+    boolean spanQuoted;
     long time = TimeParser.NONE;
     /** The time key's text when it did not parse (it is kept in the fields too), else null. */
     String badTime;
@@ -120,12 +124,16 @@ public final class StructuredLine {
         return spanId != null || spanOff >= 0;
     }
 
-    /** Appends the trace id as a quoted JSON string (without making a String when it came as bytes). */
+    /**
+     * Appends the trace id as a quoted JSON string (without making a String when it came as bytes). Bytes come
+     * from the fast path, which takes only ids without escapes or control characters and in valid UTF-8: the
+     * JSON string of those is the bytes in quotes.
+     */
     public void writeTraceId(JsonBuffer out) {
         if (traceId != null) {
             out.string(traceId);
         } else {
-            out.string(src, traceOff, traceLen);
+            bytes(src, traceOff, traceLen, traceQuoted, out);
         }
     }
 
@@ -133,7 +141,15 @@ public final class StructuredLine {
         if (spanId != null) {
             out.string(spanId);
         } else {
-            out.string(src, spanOff, spanLen);
+            bytes(src, spanOff, spanLen, spanQuoted, out);
+        }
+    }
+
+    private static void bytes(byte[] src, int off, int len, boolean quoted, JsonBuffer out) {
+        if (quoted) {
+            out.raw(src, off - 1, len + 2); // with the quotes around it in the line
+        } else {
+            out.string(src, off, len);
         }
     }
 

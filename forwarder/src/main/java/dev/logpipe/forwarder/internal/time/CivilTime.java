@@ -95,6 +95,14 @@ final class CivilTime {
         if (i >= end || (b[i] != '.' && b[i] != ',')) {
             return 0;
         }
+        if (i + 4 <= end && (i + 4 == end || b[i + 4] < '0' || b[i + 4] > '9')) { // the usual: milliseconds
+            int d1 = b[i + 1] - '0';
+            int d2 = b[i + 2] - '0';
+            int d3 = b[i + 3] - '0';
+            if ((d1 | d2 | d3) >= 0 && d1 <= 9 && d2 <= 9 && d3 <= 9) {
+                return ((d1 * 100 + d2 * 10 + d3) * 1_000_000L << 8) | 4;
+            }
+        }
         int j = i + 1;
         long nanos = 0;
         int n = 0;

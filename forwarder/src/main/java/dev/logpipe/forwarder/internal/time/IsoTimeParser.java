@@ -1,5 +1,9 @@
 package dev.logpipe.forwarder.internal.time;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
 /**
  * RFC 3339 and the common ISO 8601 forms: {@code 2006-01-02T15:04:05}, a space or a lower-case {@code t}
  * instead of the {@code T}, an optional fraction after {@code .} or {@code ,} (up to nine digits count),
@@ -8,7 +12,17 @@ package dev.logpipe.forwarder.internal.time;
  * {@code 2006-01-02 15:04:05,000} too.
  */
 final class IsoTimeParser implements TimeParser {
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
     private final LocalZone zone;
+    /**
+     * The first 16 bytes ({@code 2006-01-02T15:04}) of the last valid timestamp, as two words, and that minute in
+     * local seconds. A file's lines repeat their minute, so the date and hour are parsed and checked once a minute.
+     */
+    private long minuteWord0;
+
+    private long minuteWord1;
+    private long minuteLocal = Long.MIN_VALUE;
 
     IsoTimeParser(LocalZone zone) {
         this.zone = zone;
@@ -20,17 +34,22 @@ final class IsoTimeParser implements TimeParser {
         if (len < 19 || b[off + 4] != '-' || b[off + 7] != '-' || b[off + 13] != ':' || b[off + 16] != ':') {
             return NONE;
         }
-        byte sep = b[off + 10];
-        if (sep != 'T' && sep != 't' && sep != ' ') {
-            return NONE;
+        long w0 = (long) LONGS.get(b, off);
+        long w1 = (long) LONGS.get(b, off + 8);
+        long minute;
+        if (w0 == minuteWord0 && w1 == minuteWord1 && minuteLocal != Long.MIN_VALUE) {
+            minute = minuteLocal; // the bytes that were checked for the last timestamp
+        } else {
+            minute = minute(b, off);
+            if (minute == Long.MIN_VALUE) {
+                return NONE;
+            }
+            minuteWord0 = w0;
+            minuteWord1 = w1;
+            minuteLocal = minute;
         }
-        int y = CivilTime.digits(b, off, 4);
-        int mo = CivilTime.digits(b, off + 5, 2);
-        int d = CivilTime.digits(b, off + 8, 2);
-        int h = CivilTime.digits(b, off + 11, 2);
-        int mi = CivilTime.digits(b, off + 14, 2);
         int s = CivilTime.digits(b, off + 17, 2);
-        if (y < 0 || !CivilTime.validDate(y, mo, d) || !CivilTime.validTime(h, mi, s)) {
+        if (s < 0 || s > 59) {
             return NONE;
         }
         int i = off + 19;
@@ -40,7 +59,7 @@ final class IsoTimeParser implements TimeParser {
         }
         i += (int) (frac & 0xFF);
         long nanos = frac >>> 8;
-        long local = CivilTime.localSecond(y, mo, d, h, mi, s);
+        long local = minute + s;
         if (i == end) {
             return CivilTime.nanos(zone.epochSecond(local), nanos);
         }
@@ -49,6 +68,23 @@ final class IsoTimeParser implements TimeParser {
             return NONE;
         }
         return CivilTime.nanos(local - offset, nanos);
+    }
+
+    /** Local seconds of the minute in {@code b[off, off + 16)} ({@code 2006-01-02T15:04}), or MIN_VALUE. */
+    private static long minute(byte[] b, int off) {
+        byte sep = b[off + 10];
+        if (sep != 'T' && sep != 't' && sep != ' ') {
+            return Long.MIN_VALUE;
+        }
+        int y = CivilTime.digits(b, off, 4);
+        int mo = CivilTime.digits(b, off + 5, 2);
+        int d = CivilTime.digits(b, off + 8, 2);
+        int h = CivilTime.digits(b, off + 11, 2);
+        int mi = CivilTime.digits(b, off + 14, 2);
+        if (y < 0 || !CivilTime.validDate(y, mo, d) || !CivilTime.validTime(h, mi, 0)) {
+            return Long.MIN_VALUE;
+        }
+        return CivilTime.localSecond(y, mo, d, h, mi, 0);
     }
 
     /** {@code Z}, {@code ±hh}, {@code ±hhmm} or {@code ±hh:mm} filling {@code b[i, end)}; MIN_VALUE otherwise. */

@@ -316,4 +316,68 @@ class JsonFastPathTest {
             }
         }
     }
+
+    @Provide
+    Arbitrary<List<String>> runsOfAdjacentFields() {
+        // Top-level fields next to each other (copied in one piece once the shape is learned), broken up by
+        // schema keys, nested objects, nulls, repeats and spaces.
+        Arbitrary<String> value = Arbitraries.of(
+                "\"x\"", "\"\"", "\"caf\u00e9\"", "\"a\\nb\\\"c\"", "12", "-1.5e3", "false", "null", "\"2026\"");
+        Arbitrary<String> gap = Arbitraries.of("", "", "", " ");
+        Arbitrary<String> key = Arbitraries.of("a", "b", "level", "msg", "http", "c.d", "time");
+        Arbitrary<String> pair = Combinators.combine(key, value, gap)
+                .as((k, v, sp) -> "," + sp + "\"" + k + "\":" + (k.equals("http") ? "{\"s\":" + v + "}" : v));
+        Arbitrary<String> line = pair.list()
+                .ofMinSize(1)
+                .ofMaxSize(10)
+                .map(ps -> "{\"time\":\"2026-12-01T08:00:00Z\"" + String.join("", ps) + "}");
+        return line.list().ofMinSize(2).ofMaxSize(8).map(ls -> {
+            List<String> out = new java.util.ArrayList<>();
+            for (String l : ls) {
+                out.add(l);
+                out.add(l); // the same line again: read in the shape just learned
+            }
+            return out;
+        });
+    }
+
+    /** A shape's fields are written byte for byte as a reader that reads the line key by key writes them. */
+    @Property(tries = 500)
+    void fieldsOfTheLearnedShapeAreTheBytesOfAFullRead(@ForAll("runsOfAdjacentFields") List<String> lines) {
+        JsonFastPath reader = new JsonFastPath(new KeyRoles(KeyMapping.DEFAULT, null), RFC3339);
+        for (String line : lines) {
+            byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
+            StructuredLine full = new StructuredLine();
+            boolean taken = new JsonFastPath(new KeyRoles(KeyMapping.DEFAULT, null), RFC3339)
+                    .read(bytes, 0, bytes.length, full);
+            StructuredLine shaped = new StructuredLine();
+            assertThat(reader.read(bytes, 0, bytes.length, shaped)).as(line).isEqualTo(taken);
+            if (taken) {
+                assertThat(text(shaped.fieldsJson())).as(line).isEqualTo(text(full.fieldsJson()));
+                assertThat(text(shaped.messageJson())).as(line).isEqualTo(text(full.messageJson()));
+                assertThat(shaped.time()).as(line).isEqualTo(full.time());
+                assertThat(shaped.level()).as(line).isEqualTo(full.level());
+            }
+        }
+    }
+
+    @Test
+    void idsAreWrittenAsTheJsonStringsOfTheirText() {
+        for (String id : new String[] {"\"f12bbb4b46ee9d83\"", "\"caf\u00e9 x\"", "\"\"", "123", "-1.5", "true"}) {
+            String line = "{\"msg\":\"m\",\"trace_id\":" + id + ",\"span_id\":" + id + "}";
+            StructuredLine s = new StructuredLine();
+            assertThat(fast(line, s)).as(line).isTrue();
+            JsonBuffer trace = new JsonBuffer(64);
+            s.writeTraceId(trace);
+            JsonBuffer span = new JsonBuffer(64);
+            s.writeSpanId(span);
+            JsonBuffer expected = new JsonBuffer(64).string(s.traceId());
+            assertThat(text(trace)).as(line).isEqualTo(text(expected));
+            assertThat(text(span)).as(line).isEqualTo(text(expected));
+        }
+    }
+
+    private static String text(JsonBuffer b) {
+        return new String(b.array(), 0, b.size(), StandardCharsets.UTF_8);
+    }
 }

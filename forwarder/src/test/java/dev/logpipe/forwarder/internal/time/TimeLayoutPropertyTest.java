@@ -10,12 +10,15 @@ import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
 import java.util.Locale;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
 
 /** Instants rendered in each layout by java.time parse back to the same instant (to the layout's precision). */
 class TimeLayoutPropertyTest {
@@ -127,5 +130,47 @@ class TimeLayoutPropertyTest {
                         .newParser(ZoneId.of("UTC"), null, InstantSource.system())
                         .parse(expected))
                 .isEqualTo(nanos);
+    }
+
+    @Provide
+    Arbitrary<List<String>> timestampsOfFewMinutes() {
+        // Consecutive lines share their minute (the parser's cache) or not; some seconds, fractions and offsets
+        // are not valid.
+        Arbitrary<String> minute = Arbitraries.of(
+                "2026-12-01T08:10", "2026-12-01T08:11", "2026-12-01 08:10", "2026-02-29T08:10", "2024-02-29T23:59");
+        Arbitrary<String> second = Arbitraries.of(":00", ":07", ":59", ":60", ":5x", ":-1");
+        Arbitrary<String> fraction = Arbitraries.of("", ".000", ".123", ".5", ".1234", ".", ",250", ".12a");
+        Arbitrary<String> offset = Arbitraries.of("Z", "", "+01:00", "-0530", "z", "Zjunk");
+        return Combinators.combine(minute, second, fraction, offset)
+                .as((m, sec, f, o) -> m + sec + f + o)
+                .list()
+                .ofMinSize(1)
+                .ofMaxSize(20);
+    }
+
+    @Property(tries = 500)
+    void aParserReadingLineAfterLineReadsEachAsAFreshOneWould(
+            @ForAll("timestampsOfFewMinutes") List<String> texts, @ForAll("zones") String zone) {
+        TimeParser reused = TimeLayout.RFC3339.newParser(ZoneId.of(zone), null, InstantSource.system());
+        for (String t : texts) {
+            TimeParser fresh = TimeLayout.RFC3339.newParser(ZoneId.of(zone), null, InstantSource.system());
+            assertThat(reused.parse(t)).as(t).isEqualTo(fresh.parse(t));
+        }
+    }
+
+    @Property(tries = 500)
+    void aWriterWritingRecordAfterRecordWritesEachAsAFreshOneWould(
+            @ForAll("nanos") long first, @ForAll List<@IntRange(min = -3000, max = 3000) Integer> stepsMillis) {
+        EventTimeWriter reused = new EventTimeWriter();
+        long t = first;
+        for (int step : stepsMillis) {
+            t += step * 1_000_000L + (step % 7 == 0 ? 123 : 0); // some below the millisecond
+            JsonBuffer a = new JsonBuffer(64);
+            JsonBuffer b = new JsonBuffer(64);
+            reused.write(t, a);
+            new EventTimeWriter().write(t, b);
+            assertThat(new String(a.toByteArray(), StandardCharsets.US_ASCII))
+                    .isEqualTo(new String(b.toByteArray(), StandardCharsets.US_ASCII));
+        }
     }
 }
