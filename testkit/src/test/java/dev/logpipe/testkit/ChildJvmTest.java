@@ -17,9 +17,10 @@ class ChildJvmTest {
         public static void main(String[] args) throws Exception {
             System.out.println("args=" + String.join(",", args));
             System.out.println("env=" + System.getenv("CHILD_JVM_TEST_VALUE"));
+            // the hook before the ready line: a SIGTERM sent on seeing the line must find it registered
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> System.err.println("shutdown hook ran")));
             System.err.println("echo ready");
             System.err.flush();
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> System.err.println("shutdown hook ran")));
             if (args.length > 0 && args[0].startsWith("exit=")) {
                 System.exit(Integer.parseInt(args[0].substring(5)));
             }
