@@ -311,7 +311,7 @@ public final class LuceneStore implements ShardStore {
             return;
         }
         closed = true;
-        refreshHelper.shutdownNow();
+        refreshHelper.shutdown(); // a refresh in flight finishes (Shard.refresh and close are synchronized)
         IOException first = null;
         for (Shard s : open.values()) {
             try {

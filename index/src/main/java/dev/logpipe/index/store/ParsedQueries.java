@@ -2,22 +2,33 @@ package dev.logpipe.index.store;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.Query;
+import org.apache.lucene.search.QueryVisitor;
+import org.apache.lucene.util.Accountable;
+import org.apache.lucene.util.RamUsageEstimator;
+import org.apache.lucene.util.automaton.ByteRunAutomaton;
 
 /**
  * Query text parsed once per request instead of once per shard (and once more for the syntax check and label
  * pruning): a small cache of parsed queries by default field and text. A parsed Lucene query is immutable and
  * thread-safe, and parsing depends on nothing but the text and the default field, so a cached one is the same query.
- * Bounded by the text it holds, not only by a count: a parsed query's size follows its text (clauses, terms), so the
- * cache is cleared before its keys would exceed {@link #MAX_CHARS} characters or {@link #MAX} entries, whichever comes
- * first. Failures are not cached.
+ * Bounded by memory, not only by a count: each entry is weighed in bytes (its key, its terms, and what Lucene reports
+ * for its automata: a 50-character regular expression or wildcard can compile to megabytes), the cache is cleared
+ * before it would exceed {@link #MAX_BYTES} or {@link #MAX} entries, and a query heavier than {@link #MAX_ENTRY_BYTES}
+ * is not cached at all. Failures are not cached.
  */
 final class ParsedQueries {
     static final int MAX = 512;
-    static final long MAX_CHARS = 256 * 1024;
+    static final long MAX_BYTES = 16L * 1024 * 1024;
+    static final long MAX_ENTRY_BYTES = MAX_BYTES / 16;
+    /** What a clause or a term costs beyond its bytes (object headers, arrays, the BooleanClause). */
+    private static final long NODE_BYTES = 64;
+
     private static final Map<String, Query> CACHE = new ConcurrentHashMap<>();
-    private static final AtomicLong CHARS = new AtomicLong();
+    private static long bytes; // guarded by CACHE's monitor; only misses take it
 
     private ParsedQueries() {}
 
@@ -27,19 +38,59 @@ final class ParsedQueries {
         Query q = CACHE.get(key);
         if (q == null) {
             q = new SchemaQueryParser(defaultField).parseQuery(text);
-            if (CACHE.size() >= MAX || CHARS.get() + key.length() > MAX_CHARS) {
-                CACHE.clear();
-                CHARS.set(0);
-            }
-            if (CACHE.putIfAbsent(key, q) == null) {
-                CHARS.addAndGet(key.length());
+            long weight = weigh(key, q);
+            if (weight <= MAX_ENTRY_BYTES) {
+                synchronized (CACHE) {
+                    if (CACHE.size() >= MAX || bytes + weight > MAX_BYTES) {
+                        CACHE.clear();
+                        bytes = 0;
+                    }
+                    if (CACHE.putIfAbsent(key, q) == null) {
+                        bytes += weight;
+                    }
+                }
             }
         }
         return q;
     }
 
-    /** Characters of query text the cache holds now. */
-    static long cachedChars() {
-        return CHARS.get();
+    /** Bytes the cache holds now, by the weights of its entries. */
+    static long cachedBytes() {
+        synchronized (CACHE) {
+            return bytes;
+        }
+    }
+
+    /** An estimate of the memory a cached entry holds: its key, every clause and term, every automaton. */
+    static long weigh(String key, Query q) {
+        long[] sum = {RamUsageEstimator.sizeOf(key)};
+        q.visit(new QueryVisitor() {
+            @Override
+            public void consumeTerms(Query query, Term... terms) {
+                for (Term t : terms) {
+                    sum[0] += NODE_BYTES + t.bytes().length;
+                }
+            }
+
+            @Override
+            public void consumeTermsMatching(Query query, String field, Supplier<ByteRunAutomaton> automaton) {
+                sum[0] += NODE_BYTES
+                        + (query instanceof Accountable a
+                                ? a.ramBytesUsed()
+                                : automaton.get().ramBytesUsed());
+            }
+
+            @Override
+            public void visitLeaf(Query query) {
+                sum[0] += NODE_BYTES + (query instanceof Accountable a ? a.ramBytesUsed() : 0);
+            }
+
+            @Override
+            public QueryVisitor getSubVisitor(BooleanClause.Occur occur, Query parent) {
+                sum[0] += NODE_BYTES;
+                return this; // every clause, MUST_NOT too: it is held all the same
+            }
+        });
+        return sum[0];
     }
 }

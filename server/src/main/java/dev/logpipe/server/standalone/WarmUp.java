@@ -13,6 +13,7 @@ import dev.logpipe.query.config.QueryConfig;
 import dev.logpipe.record.LogRecord;
 import dev.logpipe.record.RecordCodec;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -22,11 +23,13 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -45,7 +48,7 @@ import org.eclipse.jetty.server.ServerConnector;
 final class WarmUp {
     static final String TENANT = "warmup";
     private static final int BATCH = 500;
-    private static final String TOKEN = "warmup-" + Long.toHexString(System.nanoTime());
+    private static final int WARM_UP_RAM_BUFFER_MB = 8;
 
     /** What a warm-up did. */
     record Result(long millis, long records, int searches) {}
@@ -53,7 +56,8 @@ final class WarmUp {
     private WarmUp() {}
 
     /**
-     * @param settings the indexer's store settings (RAM buffer, compression), so the same indexing chain runs
+     * @param settings the indexer's store settings (compression, limits), so the same indexing chain runs; the RAM buffer
+     *                 is the warm-up's own 8 MB
      * @param query    the query service's configuration (limits); its data directory, cursor secret and audit log are
      *                 replaced by files in the temp directory
      */
@@ -64,7 +68,13 @@ final class WarmUp {
         Path dir = Files.createTempDirectory("logpipe-warmup");
         long records = 0;
         int searches = 0;
-        try (LuceneStore store = new LuceneStore(new ShardLayout(dir.resolve("index")), settings, Clock.systemUTC())) {
+        // The indexer's settings but its own small RAM buffer: the same indexing chain runs, while the live indexer
+        // (perhaps replaying a backlog) holds its buffer in the same heap.
+        StoreSettings small = new StoreSettings(
+                WARM_UP_RAM_BUFFER_MB, settings.maxOpenShards(), settings.trackedIdsPerShard(), settings.compression());
+        // Closed last (after the store), so a failure to delete the directory is suppressed by the warm-up's own.
+        try (Closeable cleanup = () -> deleteTree(dir);
+                LuceneStore store = new LuceneStore(new ShardLayout(dir.resolve("index")), small, Clock.systemUTC())) {
             QueryConfig qc = new QueryConfig(
                     new InetSocketAddress("127.0.0.1", 0),
                     dir.resolve("index"),
@@ -74,7 +84,7 @@ final class WarmUp {
                     query.limits(),
                     dir.resolve("cursor.key"),
                     dir.resolve("audit.jsonl"));
-            String bearer = "Bearer " + TOKEN;
+            String bearer = "Bearer " + oneTimeToken(); // the private port is on 127.0.0.1, open to local users
             Server server = new Server();
             try (QueryService service = QueryService.create(
                     qc,
@@ -97,7 +107,7 @@ final class WarmUp {
                     records += writeBatch(store, codec, batch);
                     if (batch % 5 == 4) { // a refresh every 2,500 records, a search after it
                         store.refresh();
-                        searches += search(http, base, bearer, batch);
+                        searches += search(http, base, bearer, batch, deadline);
                     }
                     batch++;
                 }
@@ -112,10 +122,15 @@ final class WarmUp {
                     // a stopped throwaway server; nothing of the user's depends on it
                 }
             }
-        } finally {
-            deleteTree(dir);
         }
         return new Result((System.nanoTime() - began) / 1_000_000, records, searches);
+    }
+
+    /** A credential nobody else can guess: 24 random bytes, for this warm-up only. */
+    private static String oneTimeToken() {
+        byte[] b = new byte[24];
+        new SecureRandom().nextBytes(b);
+        return "warmup-" + Base64.getUrlEncoder().withoutPadding().encodeToString(b);
     }
 
     /** One batch as the collector publishes it (decode, encode) and the indexer writes it (decode, write). */
@@ -128,7 +143,7 @@ final class WarmUp {
                             + "\",\"service\":\"warmup-" + (i % 4) + "\",\"region\":\"eu-" + (i % 3)
                             + "\",\"fields\":{\"status\":" + (200 + i % 5) + ",\"path\":\"/p/" + (i % 13) + "\"}}")
                     .getBytes(StandardCharsets.UTF_8);
-            LogRecord accepted = codec.decode(line).toBuilder()
+            LogRecord accepted = codec.decodeToBuilder(line, 0, line.length)
                     .tenantId(TENANT)
                     .recordId("w" + batch + "-" + i)
                     .observedTime(now)
@@ -142,16 +157,21 @@ final class WarmUp {
         return BATCH;
     }
 
-    private static int search(HttpClient http, String base, String bearer, int batch) throws Exception {
+    /** Searches until the deadline; each search may overrun it by at most a second. */
+    private static int search(HttpClient http, String base, String bearer, int batch, long deadline) throws Exception {
         int n = 0;
         for (String q : List.of(
                 "search?limit=1&from=now-10m&q=w" + batch,
                 "search?limit=50&from=now-10m&q=level:WARN",
                 "histogram?from=now-10m")) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                break;
+            }
             HttpResponse<String> r = http.send(
                     HttpRequest.newBuilder(URI.create(base + q))
                             .header("Authorization", bearer)
-                            .timeout(Duration.ofSeconds(10))
+                            .timeout(Duration.ofNanos(left).plusSeconds(1))
                             .build(),
                     HttpResponse.BodyHandlers.ofString());
             if (r.statusCode() != 200) {
@@ -162,7 +182,7 @@ final class WarmUp {
         return n;
     }
 
-    static void deleteTree(Path dir) throws IOException {
+    private static void deleteTree(Path dir) throws IOException {
         if (!Files.exists(dir)) {
             return;
         }

@@ -673,8 +673,8 @@ final class JsonFastPath {
         private final String[] values = new String[64];
 
         String get(byte[] b, int off, int len) {
-            // Levels and services are short and few: their ends and length tell them apart well enough.
-            int slot = len == 0 ? 0 : ((b[off] * 31 + b[off + len - 1]) * 31 + len) & 63;
+            // A hash over every byte: a formula over the ends alone put "info" and "INFO" in one slot.
+            int slot = hash(b, off, len) & 63;
             byte[] k = keys[slot];
             if (k != null && k.length == len && Arrays.equals(k, 0, len, b, off, off + len)) {
                 return values[slot];
