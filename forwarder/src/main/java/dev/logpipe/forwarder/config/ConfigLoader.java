@@ -142,10 +142,8 @@ public final class ConfigLoader {
         }
         List<String> patterns = src.strings("patterns");
         String service = src.string("service", null);
-        ForwarderConfig.Parser parser = src.has("parser") ? parser(src.child("parser")) : null;
-        if (!src.has("parser")) {
-            src.child("parser"); // an explicit null is allowed: the top-level parser
-        }
+        ConfigNode parserNode = src.child("parser"); // read even when null: an explicit null means the top-level parser
+        ForwarderConfig.Parser parser = src.has("parser") ? parser(parserNode) : null;
         src.rejectUnknownKeys();
         if (patterns.isEmpty()) {
             if (Files.isDirectory(path)) {

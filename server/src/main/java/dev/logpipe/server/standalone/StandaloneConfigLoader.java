@@ -27,7 +27,7 @@ public final class StandaloneConfigLoader {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Set<String> TOP =
             Set.of("listen", "data_dir", "warm_up", "broker", "collector", "indexer", "query");
-    /** The default warm-up before ready (docs/standalone.md#warm-up) and the longest one allowed. */
+    /** The default warm-up before ready (docs/standalone.md#warm-up-before-ready) and the longest one allowed. */
     static final Duration WARM_UP = Duration.ofSeconds(3);
 
     static final Duration MAX_WARM_UP = Duration.ofSeconds(10);

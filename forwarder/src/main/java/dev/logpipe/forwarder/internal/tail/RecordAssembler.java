@@ -42,10 +42,6 @@ final class RecordAssembler implements Emitter {
     private long filtered;
     private long truncated;
 
-    RecordAssembler(RecordFilter filter, Transformer transformer) {
-        this(filter, transformer, null, EventTimes.NONE);
-    }
-
     /** Every record read with {@code reader} (null: plain text), whatever the file's content. */
     RecordAssembler(RecordFilter filter, Transformer transformer, StructuredReader reader, EventTimes times) {
         this(

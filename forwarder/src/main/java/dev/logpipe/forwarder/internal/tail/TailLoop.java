@@ -101,7 +101,7 @@ public final class TailLoop implements Runnable {
                 store,
                 journal,
                 metrics,
-                src -> src.parser() == null ? topParsers : bySource.get(src.parser()),
+                src -> bySource.get(src.parserOr(top)),
                 config.host(),
                 config.watch().rotateWait().toNanos());
         ForwarderConfig.EventTime et = config.transform().eventTime();
