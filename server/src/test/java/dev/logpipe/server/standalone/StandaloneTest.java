@@ -13,15 +13,21 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.net.URI;
 import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -268,6 +274,65 @@ class StandaloneTest {
             Http.Answer bad = Http.get(s.baseUrl() + "/api/v1/search?q=%28unclosed", KEY);
             assertThat(bad.status()).isEqualTo(400);
             assertThat(bad.body()).contains("position");
+        }
+    }
+
+    @Test
+    void throughTheOnePortAGzipBombStopsAtTheDecodedCapAndAnotherTenantsCursorIsRefused() throws Exception {
+        try (Standalone s = start()) {
+            String other = new KeyStore(dir.resolve("data"), Clock.systemUTC())
+                    .createKey("globex", null)
+                    .key();
+            // 100 MiB of blank lines in ~100 KiB of gzip: the collector's max_decoded_bytes (64 MiB) stops it
+            ByteArrayOutputStream bomb = new ByteArrayOutputStream();
+            try (GZIPOutputStream gz = new GZIPOutputStream(bomb)) {
+                byte[] newlines = new byte[1 << 20];
+                Arrays.fill(newlines, (byte) '\n');
+                for (int i = 0; i < 100; i++) {
+                    gz.write(newlines);
+                }
+            }
+            HttpResponse<String> r = HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(URI.create(s.baseUrl() + "/api/v1/logs"))
+                                    .header("Authorization", "Bearer " + KEY)
+                                    .header("Content-Encoding", "gzip")
+                                    .timeout(Duration.ofSeconds(30))
+                                    .POST(HttpRequest.BodyPublishers.ofByteArray(bomb.toByteArray()))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(413);
+
+            // two records per tenant (distinct lines: the same line again has the same record id and replaces it)
+            for (String key : List.of(KEY, other)) {
+                for (int n = 1; n <= 2; n++) {
+                    String line = "{\"message\":\"paged cursorprobe " + n + "\"}";
+                    await().atMost(Duration.ofSeconds(10))
+                            .until(() -> Http.post(s.baseUrl() + "/api/v1/logs", key, line)
+                                            .status()
+                                    == 200);
+                }
+            }
+            String path = "/api/v1/search?from=now-1h&limit=1&q=cursorprobe";
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+                assertThat(search(s, KEY, "cursorprobe").path("hits")).hasSize(2);
+                assertThat(search(s, other, "cursorprobe").path("hits")).hasSize(2);
+            });
+            String theirs = JSON.readTree(Http.get(s.baseUrl() + path, other).body())
+                    .path("next_cursor")
+                    .asText();
+            assertThat(theirs).isNotEmpty();
+            Http.Answer foreign = Http.get(s.baseUrl() + path + "&cursor=" + theirs, KEY);
+            assertThat(foreign.status()).as(foreign.body()).isEqualTo(400);
+            assertThat(JSON.readTree(foreign.body()).path("reason").asText()).isEqualTo("bad_cursor");
+            Http.Answer own = Http.get(s.baseUrl() + path + "&cursor=" + theirs, other);
+            assertThat(own.status()).as(own.body()).isEqualTo(200);
+            assertThat(JSON.readTree(own.body())
+                            .path("hits")
+                            .get(0)
+                            .path("tenant_id")
+                            .asText())
+                    .isEqualTo("globex");
         }
     }
 
