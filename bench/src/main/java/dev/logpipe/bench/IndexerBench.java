@@ -35,7 +35,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * warm-up (from the indexer's {@code /api/v1/status}, sampled every second) and the indexer's CPU; phase 2 produces
  * at a fixed rate (default: half of phase 1) and measures freshness from outside: for each message, the time from
  * its send to the first status sample whose QUERYABLE offset covers it (status polled every 20 ms, so figures are
- * at most ~20 ms pessimistic). Finally: index bytes per million records and the ratio to the raw NDJSON.
+ * at most ~20 ms pessimistic). Finally: index bytes per million records and the ratio to the raw NDJSON. Each phase
+ * also prints the indexer's CPU by thread (numbers dropped from thread names, so {@code C CompilerThre} is the JIT's
+ * C1 and C2 threads together), and phase 2 the slowest message of each second of sending (when the tail happens).
  *
  * <pre>
  *   java -cp bench/target/logpipe-bench.jar dev.logpipe.bench.IndexerBench
@@ -116,7 +118,7 @@ public final class IndexerBench {
             try {
                 phaseOne(indexer, port, records, warmup);
                 long rate = freshRate;
-                phaseTwo(broker.bootstrapServers(), port, rate, freshSeconds, tenants, random);
+                phaseTwo(indexer, broker.bootstrapServers(), port, rate, freshSeconds, tenants, random);
                 printIndexerMetrics(port);
                 indexer.destroy();
                 indexer.waitFor();
@@ -264,9 +266,17 @@ public final class IndexerBench {
         long messages = records / PER_MESSAGE;
         long started = System.nanoTime();
         List<long[]> samples = new ArrayList<>(); // {nanos, indexed, queryable}
+        ThreadCpu afterWarmup = null;
+        ThreadCpu atBacklogEnd = null;
         while (true) {
             JsonNode t = status(port).get("totals");
             long indexed = t.get("indexed").asLong() * PER_MESSAGE;
+            if (afterWarmup == null && System.nanoTime() - started >= warmup * 1_000_000_000L) {
+                afterWarmup = ThreadCpu.of(indexer.pid());
+            }
+            if (atBacklogEnd == null && indexed >= records) {
+                atBacklogEnd = ThreadCpu.of(indexer.pid());
+            }
             samples.add(
                     new long[] {System.nanoTime(), indexed, t.get("queryable").asLong() * PER_MESSAGE});
             if (t.get("committed").asLong() >= messages && t.get("queryable").asLong() >= messages) {
@@ -321,14 +331,19 @@ public final class IndexerBench {
                 cpu.cpuSeconds(),
                 cpu.cpuSeconds() / total,
                 cpu.peakRssKiB() / 1024);
+        if (afterWarmup != null && atBacklogEnd != null) {
+            System.out.println("  CPU by thread over the sustained part: " + atBacklogEnd.since(afterWarmup));
+        }
     }
 
-    private static void phaseTwo(String bootstrap, int port, long rate, int seconds, int tenants, Random random)
+    private static void phaseTwo(
+            Process indexer, String bootstrap, int port, long rate, int seconds, int tenants, Random random)
             throws Exception {
         long target = rate > 0 ? rate : (long) (sustained / 2);
         long messagesPerSecond = Math.max(1, target / PER_MESSAGE);
         ConcurrentLinkedQueue<long[]> sent = new ConcurrentLinkedQueue<>(); // {partition, offset, sendNanos}
         List<Long> freshness = Collections.synchronizedList(new ArrayList<>());
+        List<long[]> bySend = Collections.synchronizedList(new ArrayList<>()); // {sendNanos, freshness}
         Map<Integer, Long> queryable = new HashMap<>();
         Thread watcher = new Thread(() -> {
             List<long[]> waiting = new ArrayList<>();
@@ -352,6 +367,7 @@ public final class IndexerBench {
                         Long q = queryable.get((int) w[0]);
                         if (q != null && q > w[1]) {
                             freshness.add(now - w[2]);
+                            bySend.add(new long[] {w[2], now - w[2]});
                             return true;
                         }
                         return false;
@@ -371,6 +387,8 @@ public final class IndexerBench {
         long sentRecords = 0;
         long sentBytes = 0;
         Instant base = Instant.now();
+        ThreadCpu cpuBefore = ThreadCpu.of(indexer.pid());
+        long phaseStart = System.nanoTime();
         try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(
                 Map.of("bootstrap.servers", bootstrap, "acks", "all", "linger.ms", 0, "compression.type", "lz4"),
                 new ByteArraySerializer(),
@@ -397,13 +415,14 @@ public final class IndexerBench {
             }
             p.flush();
         }
+        ThreadCpu cpuAfter = ThreadCpu.of(indexer.pid());
         watcher.interrupt();
         watcher.join();
         lastFreshRecords = sentRecords;
         lastFreshBytes = sentBytes;
         List<Long> f = new ArrayList<>(freshness);
         Collections.sort(f);
-        // the first 5 s are left out: the rate starts from an idle indexer
+        // every measured message counts, the first seconds too (the rate starts right after the backlog)
         System.out.printf(
                 Locale.ROOT,
                 "freshness at %,d records/s for %d s (%d messages measured): p50 %.0f ms, "
@@ -414,6 +433,25 @@ public final class IndexerBench {
                 pct(f, 0.5),
                 pct(f, 0.99),
                 f.isEmpty() ? 0 : f.get(f.size() - 1) / 1e6);
+        System.out.println(
+                "  slowest message sent in each second (ms): " + slowestPerSecond(bySend, phaseStart, seconds));
+        System.out.println("  CPU by thread while sending: " + cpuAfter.since(cpuBefore));
+    }
+
+    /** When the freshness tail happens: the slowest message of each second of sending, in order. */
+    private static String slowestPerSecond(List<long[]> bySend, long start, int seconds) {
+        long[] slowest = new long[seconds + 1];
+        synchronized (bySend) {
+            for (long[] m : bySend) {
+                int second = (int) Math.min(seconds, Math.max(0, (m[0] - start) / 1_000_000_000L));
+                slowest[second] = Math.max(slowest[second], m[1]);
+            }
+        }
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < seconds; i++) {
+            b.append(i == 0 ? "" : " ").append(slowest[i] / 1_000_000);
+        }
+        return b.toString();
     }
 
     /** The indexer's own view: refresh and commit durations, its freshness samples, pauses (whole run). */

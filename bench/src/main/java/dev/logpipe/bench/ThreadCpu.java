@@ -1,0 +1,49 @@
+package dev.logpipe.bench;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * CPU seconds of a live process's threads, grouped by thread name with numbers dropped ({@code Lucene Merge Thread #3}
+ * counts as {@code Lucene Merge Thread #}), read from /proc (Linux). The difference of two snapshots says which
+ * threads a phase of a benchmark spent its CPU on.
+ */
+record ThreadCpu(Map<String, Double> seconds) {
+    private static final double HZ = 100; // USER_HZ on Linux
+
+    static ThreadCpu of(long pid) throws IOException {
+        Map<String, Double> byName = new TreeMap<>();
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/" + pid + "/task"))) {
+            for (Path task : tasks) {
+                try {
+                    String stat = Files.readString(task.resolve("stat"));
+                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    double cpu = (Long.parseLong(f[11]) + Long.parseLong(f[12])) / HZ;
+                    byName.merge(name.replaceAll("[0-9]+", ""), cpu, Double::sum);
+                } catch (NoSuchFileException gone) { // the thread ended between the listing and the read
+                }
+            }
+        }
+        return new ThreadCpu(byName);
+    }
+
+    /** This snapshot minus an earlier one, as "name 1.2 s" parts, largest first, groups under 0.05 s left out. */
+    String since(ThreadCpu earlier) {
+        Map<String, Double> delta = new TreeMap<>();
+        seconds.forEach((name, s) -> delta.put(name, s - earlier.seconds.getOrDefault(name, 0.0)));
+        StringBuilder b = new StringBuilder();
+        delta.entrySet().stream()
+                .filter(e -> e.getValue() >= 0.05)
+                .sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+                .forEach(e -> b.append(b.length() == 0 ? "" : ", ")
+                        .append(String.format(Locale.ROOT, "%s %.1f s", e.getKey(), e.getValue())));
+        return b.toString();
+    }
+}
