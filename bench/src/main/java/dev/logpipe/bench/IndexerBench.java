@@ -342,7 +342,6 @@ public final class IndexerBench {
         long target = rate > 0 ? rate : (long) (sustained / 2);
         long messagesPerSecond = Math.max(1, target / PER_MESSAGE);
         ConcurrentLinkedQueue<long[]> sent = new ConcurrentLinkedQueue<>(); // {partition, offset, sendNanos}
-        List<Long> freshness = Collections.synchronizedList(new ArrayList<>());
         List<long[]> bySend = Collections.synchronizedList(new ArrayList<>()); // {sendNanos, freshness}
         Map<Integer, Long> queryable = new HashMap<>();
         Thread watcher = new Thread(() -> {
@@ -366,7 +365,6 @@ public final class IndexerBench {
                     waiting.removeIf(w -> {
                         Long q = queryable.get((int) w[0]);
                         if (q != null && q > w[1]) {
-                            freshness.add(now - w[2]);
                             bySend.add(new long[] {w[2], now - w[2]});
                             return true;
                         }
@@ -420,7 +418,12 @@ public final class IndexerBench {
         watcher.join();
         lastFreshRecords = sentRecords;
         lastFreshBytes = sentBytes;
-        List<Long> f = new ArrayList<>(freshness);
+        List<Long> f = new ArrayList<>();
+        synchronized (bySend) {
+            for (long[] m : bySend) {
+                f.add(m[1]);
+            }
+        }
         Collections.sort(f);
         // every measured message counts, the first seconds too (the rate starts right after the backlog)
         System.out.printf(

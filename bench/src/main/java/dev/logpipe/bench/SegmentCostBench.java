@@ -41,9 +41,6 @@ import org.apache.lucene.store.FSDirectory;
  * </pre>
  */
 public final class SegmentCostBench {
-    /** {@code -Dsegmentcost.compound=false}: flushed and merged segments as separate files, not one compound file. */
-    private static final boolean COMPOUND = Boolean.parseBoolean(System.getProperty("segmentcost.compound", "true"));
-
     public static void main(String[] args) throws Exception {
         int chunk = Integer.parseInt(args[0]);
         int chunks = Integer.parseInt(args[1]);
@@ -73,11 +70,7 @@ public final class SegmentCostBench {
                 .setRAMBufferSizeMB(40)
                 .setCodec(new Lucene912Codec(Lucene912Codec.Mode.BEST_SPEED))
                 .setMergePolicy(policy)
-                .setMaxFullFlushMergeWaitMillis(mergeWait)
-                .setUseCompoundFile(COMPOUND);
-        if (!COMPOUND) {
-            policy.setNoCFSRatio(0);
-        }
+                .setMaxFullFlushMergeWaitMillis(mergeWait);
         ConcurrentMergeScheduler scheduler = new ConcurrentMergeScheduler();
         scheduler.setMaxMergesAndThreads(2, 1);
         config.setMergeScheduler(scheduler);

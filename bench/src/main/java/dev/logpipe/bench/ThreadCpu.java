@@ -15,8 +15,6 @@ import java.util.TreeMap;
  * threads a phase of a benchmark spent its CPU on.
  */
 record ThreadCpu(Map<String, Double> seconds) {
-    private static final double HZ = 100; // USER_HZ on Linux
-
     static ThreadCpu of(long pid) throws IOException {
         Map<String, Double> byName = new TreeMap<>();
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/" + pid + "/task"))) {
@@ -24,8 +22,8 @@ record ThreadCpu(Map<String, Double> seconds) {
                 try {
                     String stat = Files.readString(task.resolve("stat"));
                     String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                    double cpu = (Long.parseLong(f[11]) + Long.parseLong(f[12])) / HZ;
+                    long[] ticks = ProcessStats.userAndSystemTicks(stat);
+                    double cpu = (ticks[0] + ticks[1]) / ProcessStats.HZ;
                     byName.merge(name.replaceAll("[0-9]+", ""), cpu, Double::sum);
                 } catch (NoSuchFileException gone) { // the thread ended between the listing and the read
                 }
