@@ -49,6 +49,8 @@ public final class IndexerBench {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final int PER_MESSAGE = 100;
+    /** Freshness is also reported per window of this many seconds of sending. */
+    private static final int WINDOW_SECONDS = 30;
 
     public static void main(String[] args) throws Exception {
         long records = 2_000_000;
@@ -438,7 +440,42 @@ public final class IndexerBench {
                 f.isEmpty() ? 0 : f.get(f.size() - 1) / 1e6);
         System.out.println(
                 "  slowest message sent in each second (ms): " + slowestPerSecond(bySend, phaseStart, seconds));
+        System.out.println("  by " + WINDOW_SECONDS + " s window of sending: " + byWindow(bySend, phaseStart, seconds));
         System.out.println("  CPU by thread while sending: " + cpuAfter.since(cpuBefore));
+    }
+
+    /**
+     * Freshness p50 / p99 / max of the messages sent in each {@link #WINDOW_SECONDS} s window, in order: the first
+     * window starts right after the backlog (merges and the JIT still busy), a later one shows the steady state.
+     */
+    private static String byWindow(List<long[]> bySend, long start, int seconds) {
+        int windows = Math.max(1, (seconds + WINDOW_SECONDS - 1) / WINDOW_SECONDS);
+        List<List<Long>> in = new ArrayList<>();
+        for (int i = 0; i < windows; i++) {
+            in.add(new ArrayList<>());
+        }
+        synchronized (bySend) {
+            for (long[] m : bySend) {
+                int w = (int) Math.min(windows - 1, Math.max(0, (m[0] - start) / 1_000_000_000L / WINDOW_SECONDS));
+                in.get(w).add(m[1]);
+            }
+        }
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < windows; i++) {
+            List<Long> f = in.get(i);
+            Collections.sort(f);
+            b.append(i == 0 ? "" : "; ")
+                    .append(String.format(
+                            Locale.ROOT,
+                            "%d-%d s: %.0f / %.0f / %.0f ms (%d)",
+                            i * WINDOW_SECONDS,
+                            Math.min(seconds, (i + 1) * WINDOW_SECONDS),
+                            pct(f, 0.5),
+                            pct(f, 0.99),
+                            f.isEmpty() ? 0 : f.get(f.size() - 1) / 1e6,
+                            f.size()));
+        }
+        return b.toString();
     }
 
     /** When the freshness tail happens: the slowest message of each second of sending, in order. */

@@ -14,9 +14,11 @@ import org.slf4j.LoggerFactory;
  * Near-real-time refresh on its own thread: snapshot the INDEXED offsets, refresh, then declare that snapshot
  * QUERYABLE (what was written before the snapshot is visible after the refresh). Every {@code interval}, or every
  * {@code behindInterval} while the indexer is behind: when even the newest record a refresh made queryable had been
- * in Kafka for more than {@link #behindAge} (a backlog: records wait in Kafka longer than any refresh interval), a
- * refresh as often as when caught up would make nobody's record fresh, and its small segments cost flushes and merges
- * the backlog needs (docs/indexer.md#refresh).
+ * in Kafka for more than {@link #behindAge} when it was written (a backlog: records wait in Kafka longer than any
+ * refresh interval), a refresh as often as when caught up would make nobody's record fresh, and its small segments
+ * cost flushes and merges the backlog needs. The age is taken when the refresh starts, so a slow refresh of fresh
+ * records never counts as a backlog: refreshing less often would only make those records later
+ * (docs/indexer.md#refresh).
  */
 public final class Refresher implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Refresher.class);
@@ -71,10 +73,11 @@ public final class Refresher implements AutoCloseable {
      * One refresh; failures are counted and logged, and the next refresh tries again.
      *
      * @return whether the indexer is behind: this refresh made records queryable, and even the newest of them had
-     *     been appended to Kafka more than {@link #behindAge} ago
+     *     been appended to Kafka more than {@link #behindAge} before the refresh started
      */
     public boolean refreshOnce() {
         long started = System.nanoTime();
+        long startedMillis = clock.millis();
         Map<String, long[]> snapshot = stages.indexedSnapshot();
         try {
             store.refresh();
@@ -93,7 +96,7 @@ public final class Refresher implements AutoCloseable {
             }
         }
         last = snapshot;
-        boolean behind = newest > 0 && clock.millis() - newest > behindAge().toMillis();
+        boolean behind = newest > 0 && startedMillis - newest > behindAge().toMillis();
         metrics.refreshBehind(behind);
         return behind;
     }

@@ -4,10 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.logpipe.index.shard.ShardLayout;
 import dev.logpipe.index.store.LuceneStore;
+import dev.logpipe.index.store.ShardStore;
 import dev.logpipe.index.store.StoreSettings;
 import dev.logpipe.indexer.internal.metrics.IndexerMetrics;
 import dev.logpipe.indexer.stage.StageOffsets;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -53,6 +56,48 @@ class RefresherTest {
             assertThat(r.refreshOnce()).isFalse();
             assertThat(stages.snapshot().get(0).queryable()).isEqualTo(21);
         }
+    }
+
+    @Test
+    void aSlowRefreshOfFreshRecordsKeepsTheFastCadenceWhileABacklogStillSlowsIt() throws Exception {
+        AtomicReference<Instant> now = new AtomicReference<>(NOW);
+        InstantSource clock = now::get;
+        StageOffsets stages = new StageOffsets(clock);
+        stages.assigned("logpipe.records-0", 0);
+        try (LuceneStore lucene = new LuceneStore(new ShardLayout(data), StoreSettings.defaults(), clock)) {
+            ShardStore fiveSecondRefresh = refreshTaking(lucene, () -> now.updateAndGet(t -> t.plusSeconds(5)));
+            Refresher r = new Refresher(
+                    fiveSecondRefresh,
+                    stages,
+                    new IndexerMetrics(new SimpleMeterRegistry()),
+                    Duration.ofMillis(250),
+                    Duration.ofSeconds(1),
+                    clock);
+
+            index(stages, 10, now.get().minusMillis(100)); // caught up: appended 0.1 s before the refresh starts
+            assertThat(r.refreshOnce())
+                    .as("the refresh took 5 s, but its records had waited 0.1 s when it started: not a backlog")
+                    .isFalse();
+            assertThat(stages.snapshot().get(0).queryable()).isEqualTo(10);
+
+            index(stages, 20, now.get().minusSeconds(60)); // a backlog
+            assertThat(r.refreshOnce()).isTrue();
+        }
+    }
+
+    /** The store, whose refresh also runs {@code during} (a clock moved on by a slow refresh). */
+    private static ShardStore refreshTaking(ShardStore store, Runnable during) {
+        return (ShardStore) Proxy.newProxyInstance(
+                ShardStore.class.getClassLoader(), new Class<?>[] {ShardStore.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("refresh")) {
+                        during.run();
+                    }
+                    try {
+                        return method.invoke(store, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
     }
 
     private static void index(StageOffsets stages, long next, Instant appended) {
