@@ -37,7 +37,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * its send to the first status sample whose QUERYABLE offset covers it (status polled every 20 ms, so figures are
  * at most ~20 ms pessimistic). Finally: index bytes per million records and the ratio to the raw NDJSON. Each phase
  * also prints the indexer's CPU by thread (numbers dropped from thread names, so {@code C CompilerThre} is the JIT's
- * C1 and C2 threads together), and phase 2 the slowest message of each second of sending (when the tail happens).
+ * C1 and C2 threads together), and phase 2 the slowest message of each second of sending (when the tail happens) and,
+ * per 30 s window of sending, the freshness quantiles with the p99 time to READ and to INDEXED (where it waited).
  *
  * <pre>
  *   java -cp bench/target/logpipe-bench.jar dev.logpipe.bench.IndexerBench
@@ -344,30 +345,39 @@ public final class IndexerBench {
         long target = rate > 0 ? rate : (long) (sustained / 2);
         long messagesPerSecond = Math.max(1, target / PER_MESSAGE);
         ConcurrentLinkedQueue<long[]> sent = new ConcurrentLinkedQueue<>(); // {partition, offset, sendNanos}
-        List<long[]> bySend = Collections.synchronizedList(new ArrayList<>()); // {sendNanos, freshness}
-        Map<Integer, Long> queryable = new HashMap<>();
+        // {sendNanos, to QUERYABLE, to READ, to INDEXED}: where a late message waited
+        List<long[]> bySend = Collections.synchronizedList(new ArrayList<>());
+        Map<Integer, long[]> stages = new HashMap<>(); // partition -> {read, indexed, queryable}
         Thread watcher = new Thread(() -> {
-            List<long[]> waiting = new ArrayList<>();
+            List<long[]> waiting = new ArrayList<>(); // {partition, offset, sendNanos, readNanos, indexedNanos}
             long end = System.nanoTime() + (seconds + 30) * 1_000_000_000L;
             try {
                 while (System.nanoTime() < end) {
                     for (long[] s; (s = sent.poll()) != null; ) {
-                        waiting.add(s);
+                        waiting.add(new long[] {s[0], s[1], s[2], 0, 0});
                     }
                     JsonNode parts = status(port).get("partitions");
                     long now = System.nanoTime();
                     for (var it = parts.fields(); it.hasNext(); ) {
                         var e = it.next();
                         if (e.getKey().startsWith("bench.records-")) {
-                            queryable.put(
-                                    Integer.parseInt(e.getKey().substring("bench.records-".length())),
-                                    e.getValue().get("queryable").get("offset").asLong());
+                            JsonNode v = e.getValue();
+                            stages.put(Integer.parseInt(e.getKey().substring("bench.records-".length())), new long[] {
+                                v.get("read").get("offset").asLong(),
+                                v.get("indexed").get("offset").asLong(),
+                                v.get("queryable").get("offset").asLong()
+                            });
                         }
                     }
                     waiting.removeIf(w -> {
-                        Long q = queryable.get((int) w[0]);
-                        if (q != null && q > w[1]) {
-                            bySend.add(new long[] {w[2], now - w[2]});
+                        long[] st = stages.get((int) w[0]);
+                        if (st == null) {
+                            return false;
+                        }
+                        w[3] = w[3] == 0 && st[0] > w[1] ? now : w[3];
+                        w[4] = w[4] == 0 && st[1] > w[1] ? now : w[4];
+                        if (st[2] > w[1]) {
+                            bySend.add(new long[] {w[2], now - w[2], w[3] - w[2], w[4] - w[2]});
                             return true;
                         }
                         return false;
@@ -450,30 +460,34 @@ public final class IndexerBench {
      */
     private static String byWindow(List<long[]> bySend, long start, int seconds) {
         int windows = Math.max(1, (seconds + WINDOW_SECONDS - 1) / WINDOW_SECONDS);
-        List<List<Long>> in = new ArrayList<>();
+        List<List<List<Long>>> in = new ArrayList<>(); // window -> {to QUERYABLE, to READ, to INDEXED}
         for (int i = 0; i < windows; i++) {
-            in.add(new ArrayList<>());
+            in.add(List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>()));
         }
         synchronized (bySend) {
             for (long[] m : bySend) {
                 int w = (int) Math.min(windows - 1, Math.max(0, (m[0] - start) / 1_000_000_000L / WINDOW_SECONDS));
-                in.get(w).add(m[1]);
+                for (int k = 0; k < 3; k++) {
+                    in.get(w).get(k).add(m[k + 1]);
+                }
             }
         }
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < windows; i++) {
-            List<Long> f = in.get(i);
-            Collections.sort(f);
+            in.get(i).forEach(Collections::sort);
+            List<Long> f = in.get(i).get(0);
             b.append(i == 0 ? "" : "; ")
                     .append(String.format(
                             Locale.ROOT,
-                            "%d-%d s: %.0f / %.0f / %.0f ms (%d)",
+                            "%d-%d s: %.0f / %.0f / %.0f ms (%d; p99 to READ %.0f, to INDEXED %.0f)",
                             i * WINDOW_SECONDS,
                             Math.min(seconds, (i + 1) * WINDOW_SECONDS),
                             pct(f, 0.5),
                             pct(f, 0.99),
                             f.isEmpty() ? 0 : f.get(f.size() - 1) / 1e6,
-                            f.size()));
+                            f.size(),
+                            pct(in.get(i).get(1), 0.99),
+                            pct(in.get(i).get(2), 0.99)));
         }
         return b.toString();
     }
