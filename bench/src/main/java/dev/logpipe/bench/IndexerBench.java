@@ -121,7 +121,7 @@ public final class IndexerBench {
             try {
                 phaseOne(indexer, port, records, warmup);
                 long rate = freshRate;
-                phaseTwo(indexer, broker.bootstrapServers(), port, rate, freshSeconds, tenants, random);
+                phaseTwo(indexer, broker, port, rate, freshSeconds, tenants, random);
                 printIndexerMetrics(port);
                 indexer.destroy();
                 indexer.waitFor();
@@ -340,8 +340,9 @@ public final class IndexerBench {
     }
 
     private static void phaseTwo(
-            Process indexer, String bootstrap, int port, long rate, int seconds, int tenants, Random random)
+            Process indexer, BrokerProcess broker, int port, long rate, int seconds, int tenants, Random random)
             throws Exception {
+        String bootstrap = broker.bootstrapServers();
         long target = rate > 0 ? rate : (long) (sustained / 2);
         long messagesPerSecond = Math.max(1, target / PER_MESSAGE);
         ConcurrentLinkedQueue<long[]> sent = new ConcurrentLinkedQueue<>(); // {partition, offset, sendNanos}
@@ -398,6 +399,8 @@ public final class IndexerBench {
         long sentBytes = 0;
         Instant base = Instant.now();
         ThreadCpu cpuBefore = ThreadCpu.of(indexer.pid());
+        ThreadCpu brokerBefore = ThreadCpu.of(broker.pid());
+        ThreadCpu benchBefore = ThreadCpu.of(ProcessHandle.current().pid());
         long phaseStart = System.nanoTime();
         try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(
                 Map.of("bootstrap.servers", bootstrap, "acks", "all", "linger.ms", 0, "compression.type", "lz4"),
@@ -426,6 +429,9 @@ public final class IndexerBench {
             p.flush();
         }
         ThreadCpu cpuAfter = ThreadCpu.of(indexer.pid());
+        double brokerCpu = ThreadCpu.of(broker.pid()).totalSince(brokerBefore);
+        double benchCpu = ThreadCpu.of(ProcessHandle.current().pid()).totalSince(benchBefore);
+        double seconds2 = (System.nanoTime() - phaseStart) / 1e9;
         watcher.interrupt();
         watcher.join();
         lastFreshRecords = sentRecords;
@@ -452,6 +458,14 @@ public final class IndexerBench {
                 "  slowest message sent in each second (ms): " + slowestPerSecond(bySend, phaseStart, seconds));
         System.out.println("  by " + WINDOW_SECONDS + " s window of sending: " + byWindow(bySend, phaseStart, seconds));
         System.out.println("  CPU by thread while sending: " + cpuAfter.since(cpuBefore));
+        System.out.printf(
+                Locale.ROOT,
+                "  the box while sending (%.0f s, %d cores): indexer %.1f cores, broker %.1f, this load generator %.1f%n",
+                seconds2,
+                Runtime.getRuntime().availableProcessors(),
+                cpuAfter.totalSince(cpuBefore) / seconds2,
+                brokerCpu / seconds2,
+                benchCpu / seconds2);
     }
 
     /**

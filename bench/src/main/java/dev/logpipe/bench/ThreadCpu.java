@@ -32,6 +32,14 @@ record ThreadCpu(Map<String, Double> seconds) {
         return new ThreadCpu(byName);
     }
 
+    /** CPU seconds of every thread in this snapshot minus an earlier one. */
+    double totalSince(ThreadCpu earlier) {
+        return seconds.values().stream().mapToDouble(Double::doubleValue).sum()
+                - earlier.seconds.values().stream()
+                        .mapToDouble(Double::doubleValue)
+                        .sum();
+    }
+
     /** This snapshot minus an earlier one, as "name 1.2 s" parts, largest first, groups under 0.05 s left out. */
     String since(ThreadCpu earlier) {
         Map<String, Double> delta = new TreeMap<>();
