@@ -80,23 +80,32 @@ public final class StageOffsets {
         return out;
     }
 
-    /** A refresh that started after {@code snapshot} was taken has finished; freshness samples go to {@code sink} (ms). */
-    public void queryable(Map<String, long[]> snapshot, LongConsumer freshnessMillis) {
+    /**
+     * A refresh that started after {@code snapshot} was taken has finished; freshness samples go to {@code sink} (ms).
+     *
+     * @return the Kafka timestamp of the newest record this made queryable, or {@link Long#MIN_VALUE} when it made
+     *     nothing new queryable
+     */
+    public long queryable(Map<String, long[]> snapshot, LongConsumer freshnessMillis) {
         long now = clock.millis();
         List<Long> fresh = new ArrayList<>();
+        long newest = Long.MIN_VALUE;
         synchronized (this) {
-            snapshot.forEach((k, v) -> {
-                Partition p = partitions.get(k);
+            for (Map.Entry<String, long[]> e : snapshot.entrySet()) {
+                Partition p = partitions.get(e.getKey());
+                long[] v = e.getValue();
                 if (p != null && v[0] > p.queryable) {
                     p.queryable = Math.min(v[0], p.indexed);
                     p.queryableTs = v[1];
+                    newest = Math.max(newest, v[1]);
                     while (!p.samples.isEmpty() && p.samples.peekFirst()[0] < p.queryable) {
                         fresh.add(now - p.samples.pollFirst()[1]);
                     }
                 }
-            });
+            }
         }
         fresh.forEach(freshnessMillis::accept);
+        return newest;
     }
 
     public synchronized void committed(Map<String, Long> offsets) {

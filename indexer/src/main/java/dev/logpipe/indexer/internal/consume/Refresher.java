@@ -29,7 +29,6 @@ public final class Refresher implements AutoCloseable {
     private final Duration behindInterval;
     private final InstantSource clock;
     private final Thread thread;
-    private Map<String, long[]> last = Map.of();
     private volatile boolean running = true;
 
     public Refresher(
@@ -79,23 +78,16 @@ public final class Refresher implements AutoCloseable {
         long started = System.nanoTime();
         long startedMillis = clock.millis();
         Map<String, long[]> snapshot = stages.indexedSnapshot();
+        long newest;
         try {
             store.refresh();
-            stages.queryable(snapshot, metrics::freshnessMillis);
+            newest = stages.queryable(snapshot, metrics::freshnessMillis);
             metrics.refreshed(System.nanoTime() - started);
         } catch (Exception e) { // a shard closed under us, a disk error: the next refresh retries
             metrics.refreshFailed();
             log.warn("refresh failed: {}", e.toString());
             return false;
         }
-        long newest = Long.MIN_VALUE;
-        for (Map.Entry<String, long[]> e : snapshot.entrySet()) {
-            long[] before = last.get(e.getKey());
-            if (before == null || e.getValue()[0] > before[0]) { // records new to this refresh
-                newest = Math.max(newest, e.getValue()[1]);
-            }
-        }
-        last = snapshot;
         boolean behind = newest > 0 && startedMillis - newest > behindAge().toMillis();
         metrics.refreshBehind(behind);
         return behind;
