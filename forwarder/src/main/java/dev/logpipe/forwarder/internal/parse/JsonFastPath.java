@@ -184,6 +184,12 @@ final class JsonFastPath {
         // Fields not yet copied: b[runFrom, runTo), values with the heads between them (JsonShape.joins).
         int runFrom = 0;
         int runTo = 0;
+        // The fields written are disjoint pieces of the line plus the shape's heads: room for them all is made
+        // once, so each piece is a bare copy into the array (written at p, counted when the line is done).
+        JsonBuffer f = out.fields;
+        f.ensureCapacity(end - i + s.headsLength());
+        byte[] dst = f.array();
+        int p = f.size();
         for (int k = 0; k < n; k++) {
             int gl = s.gapLen[k];
             int go = s.gapOff[k];
@@ -253,16 +259,25 @@ final class JsonFastPath {
                 runTo = i;
                 continue;
             }
-            JsonBuffer f = out.fields;
-            f.raw(b, runFrom, runTo - runFrom);
-            f.raw(s.heads, s.headOff[k], s.headLen[k]);
+            int run = runTo - runFrom;
+            System.arraycopy(b, runFrom, dst, p, run);
+            p += run;
+            int hl = s.headLen[k];
+            System.arraycopy(s.heads, s.headOff[k], dst, p, hl);
+            p += hl;
             runFrom = quoted ? start - 1 : start;
             runTo = i;
         }
-        out.fields.raw(b, runFrom, runTo - runFrom);
+        int run = runTo - runFrom;
+        System.arraycopy(b, runFrom, dst, p, run);
+        p += run;
         int gl = s.gapLen[n];
         int go = s.gapOff[n];
-        return end - i == gl && Arrays.equals(b, i, end, g, go, go + gl);
+        if (end - i != gl || !Arrays.equals(b, i, end, g, go, go + gl)) {
+            return false;
+        }
+        f.advance(p - f.size());
+        return true;
     }
 
     /** After the opening brace; {@code prefix} bytes of {@link #name} are the enclosing objects' names. */

@@ -111,6 +111,11 @@ final class JsonShape {
         count = k + 1;
     }
 
+    /** The bytes of all the heads together: at most what a line of this shape writes besides its own bytes. */
+    int headsLength() {
+        return headsLen;
+    }
+
     /** The line {@code b[off, end)} was read in full: its gaps complete the shape. */
     void commit(byte[] b, int off, int end, int fieldCount) {
         if (disqualified || fieldCount >= RecordCodec.MAX_FIELDS) {
