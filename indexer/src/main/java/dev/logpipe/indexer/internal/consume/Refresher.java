@@ -14,10 +14,10 @@ import org.slf4j.LoggerFactory;
  * Near-real-time refresh on its own thread: snapshot the INDEXED offsets, refresh, then declare that snapshot
  * QUERYABLE (what was written before the snapshot is visible after the refresh). Every {@code interval}, or every
  * {@code behindInterval} while the indexer is behind: when even the newest record a refresh made queryable had been
- * in Kafka for more than {@link #behindAge} when it was written (a backlog: records wait in Kafka longer than any
- * refresh interval), a refresh as often as when caught up would make nobody's record fresh, and its small segments
- * cost flushes and merges the backlog needs. The age is taken when the refresh starts, so a slow refresh of fresh
- * records never counts as a backlog: refreshing less often would only make those records later
+ * in Kafka for more than {@link #behindAge} when that refresh started (a backlog: records wait in Kafka longer than
+ * any refresh interval), a refresh as often as when caught up would make nobody's record fresh, and its small
+ * segments cost flushes and merges the backlog needs. Taken at the start, the age leaves out the refresh's own time:
+ * a slow refresh of fresh records is not a backlog, and refreshing less often would only make them later
  * (docs/indexer.md#refresh).
  */
 public final class Refresher implements AutoCloseable {

@@ -32,13 +32,7 @@ class RefresherTest {
         StageOffsets stages = new StageOffsets(clock);
         stages.assigned("logpipe.records-0", 0);
         try (LuceneStore store = new LuceneStore(new ShardLayout(data), StoreSettings.defaults(), clock)) {
-            Refresher r = new Refresher(
-                    store,
-                    stages,
-                    new IndexerMetrics(new SimpleMeterRegistry()),
-                    Duration.ofMillis(250),
-                    Duration.ofSeconds(1),
-                    clock);
+            Refresher r = refresher(store, stages, clock);
             assertThat(r.behindAge()).isEqualTo(Duration.ofSeconds(3));
             assertThat(r.refreshOnce()).as("nothing indexed yet").isFalse();
 
@@ -66,13 +60,7 @@ class RefresherTest {
         stages.assigned("logpipe.records-0", 0);
         try (LuceneStore lucene = new LuceneStore(new ShardLayout(data), StoreSettings.defaults(), clock)) {
             ShardStore fiveSecondRefresh = refreshTaking(lucene, () -> now.updateAndGet(t -> t.plusSeconds(5)));
-            Refresher r = new Refresher(
-                    fiveSecondRefresh,
-                    stages,
-                    new IndexerMetrics(new SimpleMeterRegistry()),
-                    Duration.ofMillis(250),
-                    Duration.ofSeconds(1),
-                    clock);
+            Refresher r = refresher(fiveSecondRefresh, stages, clock);
 
             index(stages, 10, now.get().minusMillis(100)); // caught up: appended 0.1 s before the refresh starts
             assertThat(r.refreshOnce())
@@ -83,6 +71,17 @@ class RefresherTest {
             index(stages, 20, now.get().minusSeconds(60)); // a backlog
             assertThat(r.refreshOnce()).isTrue();
         }
+    }
+
+    /** Refreshes every 250 ms, every second while behind. */
+    private static Refresher refresher(ShardStore store, StageOffsets stages, InstantSource clock) {
+        return new Refresher(
+                store,
+                stages,
+                new IndexerMetrics(new SimpleMeterRegistry()),
+                Duration.ofMillis(250),
+                Duration.ofSeconds(1),
+                clock);
     }
 
     /** The store, whose refresh also runs {@code during} (a clock moved on by a slow refresh). */
