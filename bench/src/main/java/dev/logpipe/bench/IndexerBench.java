@@ -33,7 +33,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * Whole-process indexer benchmark: a broker child, N ~300-byte records pre-loaded into the records topic (messages
  * of 100 NDJSON records, as a collector writes them), then a real indexer child (from
  * {@code indexer/target/logpipe-indexer.jar}) consumes the backlog. Phase 1 prints the sustained records/s after
- * warm-up (from the indexer's {@code /api/v1/status}, sampled every second) and the indexer's CPU; phase 2 produces
+ * warm-up (from the indexer's {@code /api/v1/status}, sampled every second) and the indexer's CPU; then, with
+ * {@code --settle N}, nothing is sent for N seconds (the backlog's merges and compilations end: phase 2 then measures a
+ * steady state rather than the end of a catch-up) and that idle time's CPU is printed; phase 2 produces
  * at a fixed rate (default: half of phase 1) and measures freshness from outside: for each message, the time from
  * its send to the first status sample whose QUERYABLE offset covers it (status polled every 20 ms, so figures are
  * at most ~20 ms pessimistic). Finally: index bytes per million records and the ratio to the raw NDJSON. Each phase
@@ -43,7 +45,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *
  * <pre>
  *   java -XX:TieredStopAtLevel=1 -cp bench/target/logpipe-bench.jar dev.logpipe.bench.IndexerBench
- *     [--records 2000000] [--warmup 20] [--partitions 4] [--tenants 3] [--fresh-seconds 30] [--fresh-rate 0 (= half)]
+ *     [--records 2000000] [--warmup 20] [--partitions 4] [--tenants 3] [--settle 0] [--fresh-seconds 30]
+ *     [--fresh-rate 0 (= half)]
  *     [--jvm-opts "-Xms1g -Xmx1g"] [--dir /tmp/logpipe-indexer-bench] [--jar indexer/target/logpipe-indexer.jar]
  * </pre>
  *
@@ -65,6 +68,7 @@ public final class IndexerBench {
         int partitions = 4;
         int tenants = 3;
         int freshSeconds = 30;
+        int settle = 0;
         long freshRate = 0;
         String jvmOpts = "-Xms1g -Xmx1g";
         String extra = "";
@@ -78,6 +82,7 @@ public final class IndexerBench {
                 case "--tenants" -> tenants = Integer.parseInt(args[++i]);
                 case "--fresh-seconds" -> freshSeconds = Integer.parseInt(args[++i]);
                 case "--fresh-rate" -> freshRate = Long.parseLong(args[++i]);
+                case "--settle" -> settle = Integer.parseInt(args[++i]);
                 case "--jvm-opts" -> jvmOpts = args[++i];
                 case "--index-yaml" -> extra = args[++i];
                 case "--dir" -> dir = Path.of(args[++i]);
@@ -126,6 +131,7 @@ public final class IndexerBench {
                     .start();
             try {
                 phaseOne(indexer, port, records, warmup);
+                settle(indexer, settle);
                 long rate = freshRate;
                 phaseTwo(indexer, broker, port, rate, freshSeconds, tenants, random);
                 printIndexerMetrics(port);
@@ -343,6 +349,25 @@ public final class IndexerBench {
         if (afterWarmup != null && atBacklogEnd != null) {
             System.out.println("  CPU by thread over the sustained part: " + atBacklogEnd.since(afterWarmup));
         }
+    }
+
+    /**
+     * Nothing sent for {@code seconds} after the backlog: the backlog's merges and the JIT's compilations finish, so
+     * the freshness phase that follows measures a steady state instead of the end of a catch-up.
+     */
+    private static void settle(Process indexer, int seconds) throws Exception {
+        if (seconds <= 0) {
+            return;
+        }
+        ThreadCpu before = ThreadCpu.of(indexer.pid());
+        Thread.sleep(seconds * 1000L);
+        ThreadCpu after = ThreadCpu.of(indexer.pid());
+        System.out.printf(
+                Locale.ROOT,
+                "settled %d s with nothing sent: indexer %.1f CPU-s (%s)%n",
+                seconds,
+                after.totalSince(before),
+                after.since(before));
     }
 
     private static void phaseTwo(

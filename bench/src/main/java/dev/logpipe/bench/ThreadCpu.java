@@ -12,11 +12,16 @@ import java.util.TreeMap;
 /**
  * CPU seconds of a live process's threads, grouped by thread name with numbers dropped ({@code Lucene Merge Thread #3}
  * counts as {@code Lucene Merge Thread #}), read from /proc (Linux). The difference of two snapshots says which
- * threads a phase of a benchmark spent its CPU on.
+ * threads a phase of a benchmark spent its CPU on. Threads that have ended (Lucene starts a thread per merge) are no
+ * longer listed, but the process's own total still holds their CPU: the rest of it is the group
+ * {@value #ENDED}, so a phase's total is the whole process's and its merges are not lost.
  */
 record ThreadCpu(Map<String, Double> seconds) {
+    static final String ENDED = "(threads that ended)";
+
     static ThreadCpu of(long pid) throws IOException {
         Map<String, Double> byName = new TreeMap<>();
+        double process = ProcessStats.of(pid).cpuSeconds(); // read first: threads ending meanwhile stay counted once
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/" + pid + "/task"))) {
             for (Path task : tasks) {
                 try {
@@ -29,6 +34,8 @@ record ThreadCpu(Map<String, Double> seconds) {
                 }
             }
         }
+        double live = byName.values().stream().mapToDouble(Double::doubleValue).sum();
+        byName.put(ENDED, Math.max(0, process - live));
         return new ThreadCpu(byName);
     }
 
