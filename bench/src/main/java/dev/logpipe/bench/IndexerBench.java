@@ -47,7 +47,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *   java -XX:TieredStopAtLevel=1 -cp bench/target/logpipe-bench.jar dev.logpipe.bench.IndexerBench
  *     [--records 2000000] [--warmup 20] [--partitions 4] [--tenants 3] [--settle 0] [--fresh-seconds 30]
  *     [--fresh-rate 0 (= half)]
- *     [--jvm-opts "-Xms1g -Xmx1g"] [--dir /tmp/logpipe-indexer-bench] [--jar indexer/target/logpipe-indexer.jar]
+ *     [--jvm-opts "-Xms1g -Xmx1g -XX:-TieredCompilation"] [--dir /tmp/logpipe-indexer-bench] [--jar indexer/target/logpipe-indexer.jar]
  * </pre>
  *
  * <p>The load generator shares the box: its messages are built before the freshness phase starts, and C1 alone
@@ -70,7 +70,7 @@ public final class IndexerBench {
         int freshSeconds = 30;
         int settle = 0;
         long freshRate = 0;
-        String jvmOpts = "-Xms1g -Xmx1g";
+        String jvmOpts = "-Xms1g -Xmx1g -XX:-TieredCompilation"; // the JIT choice bin/logpipe gives the indexer
         String extra = "";
         Path dir = Path.of("/tmp/logpipe-indexer-bench");
         Path jar = Path.of("indexer/target/logpipe-indexer.jar");
