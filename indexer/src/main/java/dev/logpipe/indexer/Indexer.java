@@ -3,6 +3,7 @@ package dev.logpipe.indexer;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.shard.ShardLayout;
+import dev.logpipe.index.shard.ShardMetadata;
 import dev.logpipe.index.store.LuceneStore;
 import dev.logpipe.indexer.config.IndexerConfig;
 import dev.logpipe.indexer.http.HoldsHandler;
@@ -120,6 +121,8 @@ public final class Indexer implements AutoCloseable {
             for (ShardId id : layout.list(kind)) {
                 try {
                     store.verify(id);
+                } catch (ShardMetadata.NewerFormatException e) {
+                    throw e; // not damage: moving it aside would throw away a newer version's shard
                 } catch (IOException e) {
                     if (policy == IndexerConfig.OnCorruptShard.FAIL) {
                         throw new IOException(

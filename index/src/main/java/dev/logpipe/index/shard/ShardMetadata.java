@@ -129,6 +129,15 @@ public record ShardMetadata(
         }
         try {
             JsonNode o = JSON.readTree(bytes);
+            if (o != null
+                    && o.isObject()
+                    && o.path("format").isInt()
+                    && o.path("format").asInt() > FORMAT) {
+                // not damage: a newer logpipe wrote it, and guessing at its fields could prune shards wrongly
+                throw new NewerFormatException("shard metadata " + file + " is of format "
+                        + o.path("format").asInt() + ", written by a newer logpipe; this build reads format "
+                        + FORMAT + ": run the newer version (its shards are not readable by this one)");
+            }
             if (o == null || !o.isObject() || o.path("format").asInt() != FORMAT) {
                 throw new IOException("not shard metadata of format " + FORMAT);
             }
@@ -168,8 +177,20 @@ public record ShardMetadata(
                     o.path("fields_truncated").asBoolean(),
                     time(o, "updated"),
                     offsets));
+        } catch (NewerFormatException e) {
+            throw e;
         } catch (IOException | RuntimeException e) {
             throw new IOException("shard metadata " + file + " is corrupt: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * A shard written by a newer logpipe (its metadata, or its Lucene index, in a format this build does not read):
+     * not damage, so never a reason to move the shard aside and rebuild it.
+     */
+    public static final class NewerFormatException extends IOException {
+        public NewerFormatException(String message) {
+            super(message);
         }
     }
 

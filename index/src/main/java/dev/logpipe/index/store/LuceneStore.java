@@ -26,6 +26,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexFormatTooNewException;
 import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.SearcherManager;
@@ -295,6 +296,10 @@ public final class LuceneStore implements ShardStore {
                             "shard " + layout.shardDir(shard) + " has an index but no " + ShardLayout.METADATA_FILE);
                 }
             }
+        } catch (IndexFormatTooNewException e) {
+            throw new ShardMetadata.NewerFormatException("shard " + layout.shardDir(shard)
+                    + " holds a Lucene index newer than this build reads (" + e.getMessage()
+                    + "): it was written by a newer logpipe; run that version");
         } catch (IOException e) {
             if (e.getMessage() != null
                     && e.getMessage().contains(layout.shardDir(shard).toString())) {
