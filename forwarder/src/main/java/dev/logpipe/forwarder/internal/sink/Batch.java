@@ -162,11 +162,7 @@ public final class Batch {
             grow();
         }
         deferred.add(bytes, offset, length, wasTruncated, attrs, runtimeTime, flags);
-        lines[size] = lineCount;
-        start[size] = startOffset;
-        end[size] = endOffset;
-        size++;
-        commitOffset = commit;
+        appended(lineCount, startOffset, endOffset, commit);
     }
 
     /** The bytes of the deferred records (record {@code i} at {@link #deferredOffset}), valid until the next reset. */
@@ -277,6 +273,11 @@ public final class Batch {
         }
         encode(bytes, offset, length, startOffset, wasTruncated, attrs, body, eventTime, flags);
         recordEnd[size] = wire.size();
+        appended(lineCount, startOffset, endOffset, commit);
+    }
+
+    /** The bookkeeping of the record just appended at {@code size} (encoded or deferred): then it counts. */
+    private void appended(int lineCount, long startOffset, long endOffset, long commit) {
         lines[size] = lineCount;
         start[size] = startOffset;
         end[size] = endOffset;
