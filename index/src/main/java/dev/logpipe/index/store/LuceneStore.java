@@ -297,9 +297,7 @@ public final class LuceneStore implements ShardStore {
                 }
             }
         } catch (IndexFormatTooNewException e) {
-            throw new ShardMetadata.NewerFormatException("shard " + layout.shardDir(shard)
-                    + " holds a Lucene index newer than this build reads (" + e.getMessage()
-                    + "): it was written by a newer logpipe; run that version");
+            throw Shard.newerIndex(layout.shardDir(shard), e);
         } catch (IOException e) {
             if (e.getMessage() != null
                     && e.getMessage().contains(layout.shardDir(shard).toString())) {

@@ -118,7 +118,10 @@ final class Shard implements AutoCloseable {
                 writer.rollback();
                 throw e;
             }
-        } catch (CorruptIndexException | IndexFormatTooOldException | IndexFormatTooNewException e) {
+        } catch (IndexFormatTooNewException e) {
+            directory.close();
+            throw newerIndex(layout.shardDir(id), e);
+        } catch (CorruptIndexException | IndexFormatTooOldException e) {
             directory.close();
             throw new IOException("shard " + layout.shardDir(id) + " is corrupt: " + e.getMessage(), e);
         } catch (IOException | RuntimeException e) {
@@ -130,6 +133,13 @@ final class Shard implements AutoCloseable {
             }
             throw new IOException("shard " + layout.shardDir(id) + " cannot be opened: " + e.getMessage(), e);
         }
+    }
+
+    /** A shard whose Lucene index a newer logpipe wrote: not damage (see {@link ShardMetadata.NewerFormatException}). */
+    static ShardMetadata.NewerFormatException newerIndex(Path shardDir, IndexFormatTooNewException e) {
+        return new ShardMetadata.NewerFormatException("shard " + shardDir
+                + " holds a Lucene index newer than this build reads (" + e.getMessage()
+                + "): it was written by a newer logpipe; run that version");
     }
 
     ShardId id() {
