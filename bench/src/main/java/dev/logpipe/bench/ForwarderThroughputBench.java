@@ -19,14 +19,17 @@ import java.util.Random;
  *
  * <pre>
  * java -cp bench/target/logpipe-bench.jar dev.logpipe.bench.ForwarderThroughputBench \
- *     [--lines 10000000] [--input text|json|logfmt|cri|cri-json|docker] [--format ndjson|raw] [--sink file|http|kafka] [--http-compression gzip|zstd|none] [--spool] [--compression zstd|lz4|none] [--kafka-property key=value ...] [--read-buffer 1MiB] [--parse-threads N] [--dir /tmp/logpipe-bench] [--jvm-opts "..."]
+ *     [--lines 10000000] [--input text|json|logfmt|cri|cri-json|docker] [--as-text] [--format ndjson|raw] [--sink file|http|kafka] [--http-compression gzip|zstd|none] [--spool] [--compression zstd|lz4|none] [--kafka-property key=value ...] [--read-buffer 1MiB] [--parse-threads N] [--dir /tmp/logpipe-bench] [--jvm-opts "..."]
  * </pre>
+ * {@code --as-text} reads the input of any {@code --input} with the plain-text record path (no parser: each line
+ * is a record's message), so a parsed format and the plain-text path can be compared on the same bytes.
  * The forwarder jar is taken from forwarder/target/log-forwarder.jar (build it first).
  */
 public final class ForwarderThroughputBench {
     public static void main(String[] args) throws Exception {
         long lines = 10_000_000;
         String inputFormat = "text";
+        boolean asText = false;
         String format = "ndjson";
         String readBuffer = "1MiB";
         String parseThreads = null;
@@ -42,6 +45,7 @@ public final class ForwarderThroughputBench {
             switch (args[i]) {
                 case "--lines" -> lines = Long.parseLong(args[++i]);
                 case "--input" -> inputFormat = args[++i];
+                case "--as-text" -> asText = true;
                 case "--format" -> format = args[++i];
                 case "--read-buffer" -> readBuffer = args[++i];
                 case "--parse-threads" -> parseThreads = args[++i];
@@ -82,7 +86,7 @@ public final class ForwarderThroughputBench {
                 "  sources:",
                 "    - path: " + dir.resolve("logs"),
                 "      patterns: [\"" + in.fileName() + "\"]",
-                in.parserYaml());
+                asText ? "" : in.parserYaml());
         AckServer ack = null;
         BrokerProcess broker = null;
         if (sinkType.equals("kafka")) {
@@ -123,8 +127,9 @@ public final class ForwarderThroughputBench {
         }
         System.out.printf(
                 Locale.ROOT,
-                "forwarder %s file->%s%s (%s): %,d lines, %.1f MB in %.2f s (incl. JVM start)%n",
+                "forwarder %s%s file->%s%s (%s): %,d lines, %.1f MB in %.2f s (incl. JVM start)%n",
                 inputFormat,
+                asText ? " (read as plain text)" : "",
                 spool ? "spool->" : "",
                 sinkType,
                 sinkType.equals("http") ? "ndjson, " + httpCompression : format,

@@ -374,7 +374,7 @@ final class JsonFastPath {
         if (c == '"') {
             int start = i + 1;
             int len = scanString();
-            return len >= 0 && string(nameLen, start, len, escaped);
+            return len >= 0 && scalar(nameLen, start, len, escaped, true);
         }
         int start = i;
         if (c == 't' || c == 'f' || c == 'n') {
@@ -387,12 +387,12 @@ final class JsonFastPath {
                 }
                 return true;
             }
-            return literal(nameLen, start, i - start);
+            return scalar(nameLen, start, i - start, false, false);
         }
         if (!number()) {
             return false;
         }
-        return literal(nameLen, start, i - start);
+        return scalar(nameLen, start, i - start, false, false);
     }
 
     /** At the opening quote of a string: moves past its closing quote; its length, or -1 (the slow path). */
@@ -511,21 +511,25 @@ final class JsonFastPath {
         return c == ',' || c == '}' || c == ']' || c == ' ' || c == '\t' || c == '\n' || c == '\r';
     }
 
-    /** A string value: raw content {@code b[start, start + len)}, still in its JSON escaping. */
-    private boolean string(int nameLen, int start, int len, boolean escaped) {
+    /**
+     * A scalar value: a string's raw content {@code b[start, start + len)}, still in its JSON escaping
+     * ({@code quoted}), or a number or boolean, written as it is.
+     */
+    private boolean scalar(int nameLen, int start, int len, boolean escaped, boolean quoted) {
         Object role = lookup(nameArr, nameOff, nameLen, mix(nameHash));
         boolean firstTime = role == KeyRoles.Role.TIME && out.time == TimeParser.NONE && out.badTime == null;
+        int from = quoted ? start - 1 : start; // a string is written with its quotes
         byte action;
-        if (role instanceof KeyRoles.Role r && assign(r, start, len, escaped, true)) {
+        if (role instanceof KeyRoles.Role r && assign(r, start, len, escaped, quoted)) {
             action = firstTime ? JsonShape.TIME_OR_FIELD : JsonShape.ROLE;
         } else if (role == RESERVED || !claim(nameLen)) {
             action = JsonShape.SKIP;
         } else {
-            field(nameLen, start - 1, len + 2); // the value with its quotes
+            field(nameLen, from, quoted ? len + 2 : len);
             action = firstTime ? JsonShape.TIME_OR_FIELD : JsonShape.FIELD;
         }
         if (learning) {
-            learn(start - 1, JsonShape.STRING, action, role, nameLen);
+            learn(from, quoted ? JsonShape.STRING : JsonShape.LITERAL, action, role, nameLen);
         }
         return out.fieldCount <= RecordCodec.MAX_FIELDS;
     }
@@ -550,25 +554,6 @@ final class JsonFastPath {
         a[p + 1] = ':';
         System.arraycopy(b, start, a, p + 2, len);
         f.advance(n);
-    }
-
-    /** A number or boolean, written as it is. */
-    private boolean literal(int nameLen, int start, int len) {
-        Object role = lookup(nameArr, nameOff, nameLen, mix(nameHash));
-        boolean firstTime = role == KeyRoles.Role.TIME && out.time == TimeParser.NONE && out.badTime == null;
-        byte action;
-        if (role instanceof KeyRoles.Role r && assign(r, start, len, false, false)) {
-            action = firstTime ? JsonShape.TIME_OR_FIELD : JsonShape.ROLE;
-        } else if (role == RESERVED || !claim(nameLen)) {
-            action = JsonShape.SKIP;
-        } else {
-            field(nameLen, start, len);
-            action = firstTime ? JsonShape.TIME_OR_FIELD : JsonShape.FIELD;
-        }
-        if (learning) {
-            learn(start, JsonShape.LITERAL, action, role, nameLen);
-        }
-        return out.fieldCount <= RecordCodec.MAX_FIELDS;
     }
 
     /** Like StructuredReader's: false means "write it as a field". */

@@ -18,11 +18,12 @@ final class IsoTimeParser implements TimeParser {
     /**
      * The first 16 bytes ({@code 2006-01-02T15:04}) of the last valid timestamp, as two words, and that minute in
      * local seconds. A file's lines repeat their minute, so the date and hour are parsed and checked once a minute.
+     * Before the first timestamp both words are 0, which no timestamp matches: its fifth byte is a {@code -}.
      */
     private long minuteWord0;
 
     private long minuteWord1;
-    private long minuteLocal = Long.MIN_VALUE;
+    private long minuteLocal;
 
     IsoTimeParser(LocalZone zone) {
         this.zone = zone;
@@ -37,7 +38,7 @@ final class IsoTimeParser implements TimeParser {
         long w0 = (long) LONGS.get(b, off);
         long w1 = (long) LONGS.get(b, off + 8);
         long minute;
-        if (w0 == minuteWord0 && w1 == minuteWord1 && minuteLocal != Long.MIN_VALUE) {
+        if (w0 == minuteWord0 && w1 == minuteWord1) {
             minute = minuteLocal; // the bytes that were checked for the last timestamp
         } else {
             minute = minute(b, off);
