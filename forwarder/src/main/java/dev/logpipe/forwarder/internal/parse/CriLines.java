@@ -2,9 +2,6 @@ package dev.logpipe.forwarder.internal.parse;
 
 import dev.logpipe.forwarder.internal.time.TimeLayout;
 import dev.logpipe.forwarder.internal.time.TimeParser;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.time.InstantSource;
 import java.time.ZoneOffset;
 
@@ -23,7 +20,7 @@ public final class CriLines extends ContainerLines {
     @Override
     protected boolean decode(byte[] b, int off, int len) {
         int end = off + len;
-        int s1 = indexOf(b, off, end, (byte) ' ');
+        int s1 = ByteScan.indexOf(b, off, end, (byte) ' ');
         if (s1 < 0) {
             return false;
         }
@@ -31,7 +28,7 @@ public final class CriLines extends ContainerLines {
         if (t == TimeParser.NONE) {
             return false;
         }
-        int s2 = indexOf(b, s1 + 1, end, (byte) ' ');
+        int s2 = ByteScan.indexOf(b, s1 + 1, end, (byte) ' ');
         if (s2 < 0) {
             return false;
         }
@@ -55,7 +52,7 @@ public final class CriLines extends ContainerLines {
         } else {
             return false;
         }
-        int tagEnd = indexOf(b, s2 + 1, end, (byte) ' ');
+        int tagEnd = ByteScan.indexOf(b, s2 + 1, end, (byte) ' ');
         if (tagEnd < 0) {
             tagEnd = end; // "... stdout F" with nothing after it: an empty line
         }
@@ -77,26 +74,5 @@ public final class CriLines extends ContainerLines {
         contentOff = Math.min(tagEnd + 1, end);
         contentLen = end - contentOff;
         return true;
-    }
-
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-
-    /** The first {@code c} in {@code b[from, to)}, eight bytes at a time (SWAR, like the line splitter), or -1. */
-    private static int indexOf(byte[] b, int from, int to, byte c) {
-        long pattern = (c & 0xFFL) * 0x0101010101010101L;
-        int i = from;
-        for (; i + 8 <= to; i += 8) {
-            long x = (long) LONGS.get(b, i) ^ pattern;
-            long found = (x - 0x0101010101010101L) & ~x & 0x8080808080808080L;
-            if (found != 0) {
-                return i + (Long.numberOfTrailingZeros(found) >>> 3);
-            }
-        }
-        for (; i < to; i++) {
-            if (b[i] == c) {
-                return i;
-            }
-        }
-        return -1;
     }
 }

@@ -109,21 +109,16 @@ final class JsonFastPath {
         return null;
     }
 
+    /** FNV-1a, as {@link TextCache#hash}: a name's hash is also computed while its key is scanned. */
     private static final int FNV_START = 0x811C9DC5;
-
-    private static int hash(byte[] n, int off, int len) {
-        return mix(fnv(FNV_START, n, off, len));
-    }
 
     private static final int FNV_PRIME = 0x01000193;
 
-    private static int fnv(int h, byte[] n, int off, int len) {
-        for (int k = 0; k < len; k++) {
-            h = (h ^ n[off + k]) * FNV_PRIME;
-        }
-        return h;
+    private static int hash(byte[] n, int off, int len) {
+        return TextCache.hash(n, off, len);
     }
 
+    /** The fold {@link TextCache#hash} applies to the FNV-1a state. */
     private static int mix(int h) {
         return h ^ (h >>> 15);
     }
@@ -296,7 +291,7 @@ final class JsonFastPath {
                 return false;
             }
             int keyStart = ++i;
-            // The flattened name's hash is computed while the key is scanned (FNV-1a, as fnv() does).
+            // The flattened name's hash is computed while the key is scanned (FNV-1a, as TextCache.hash does).
             int h = prefix == 0 ? FNV_START : (prefixHash ^ '.') * FNV_PRIME;
             while (true) {
                 if (i >= end) {
@@ -401,7 +396,7 @@ final class JsonFastPath {
         escaped = false;
         while (true) {
             while (i + 8 <= end) {
-                long special = special((long) LONGS.get(b, i));
+                long special = ByteScan.special((long) LONGS.get(b, i));
                 if (special != 0) {
                     i += Long.numberOfTrailingZeros(special) >>> 3; // the first special byte of the eight
                     break;
@@ -665,40 +660,6 @@ final class JsonFastPath {
         seenCount++;
         seenLen += nameLen;
         return true;
-    }
-
-    /** A small cache of Strings by their UTF-8 bytes; a miss replaces the slot. */
-    private static final class TextCache {
-        private final byte[][] keys = new byte[64][];
-        private final String[] values = new String[64];
-
-        String get(byte[] b, int off, int len) {
-            // A hash over every byte: a formula over the ends alone put "info" and "INFO" in one slot.
-            int slot = hash(b, off, len) & 63;
-            byte[] k = keys[slot];
-            if (k != null && k.length == len && Arrays.equals(k, 0, len, b, off, off + len)) {
-                return values[slot];
-            }
-            String v = new String(b, off, len, StandardCharsets.UTF_8);
-            if (len <= 64) {
-                keys[slot] = Arrays.copyOfRange(b, off, off + len);
-                values[slot] = v;
-            }
-            return v;
-        }
-    }
-
-    /**
-     * The high bit of each of eight bytes that is a control character, a quote, a backslash or non-ASCII (SWAR),
-     * or 0. The lowest set bit is exact (a borrow can only mark bytes above a marked one), so it locates the first.
-     */
-    private static long special(long x) {
-        long ctrl = (x - 0x2020202020202020L) & ~x;
-        long quote = x ^ 0x2222222222222222L;
-        quote = (quote - 0x0101010101010101L) & ~quote;
-        long backslash = x ^ 0x5C5C5C5C5C5C5C5CL;
-        backslash = (backslash - 0x0101010101010101L) & ~backslash;
-        return (ctrl | quote | backslash | x) & 0x8080808080808080L;
     }
 
     private void skipSpace() {

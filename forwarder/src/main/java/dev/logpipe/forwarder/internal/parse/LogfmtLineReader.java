@@ -1,8 +1,12 @@
 package dev.logpipe.forwarder.internal.parse;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import dev.logpipe.forwarder.config.ForwarderConfig.KeyMapping;
 import dev.logpipe.forwarder.internal.time.TimeParser;
-import java.nio.charset.StandardCharsets;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -12,8 +16,20 @@ import java.util.Arrays;
  * with a quote inside a key is an error.
  */
 public final class LogfmtLineReader extends StructuredReader {
-    private final String[] names = new String[256];
-    private final byte[][] nameBytes = new byte[256][];
+    private static final int KEY_SLOTS = 256;
+    private static final int MAX_CACHED_KEY = 64;
+    /** Keys are resolved once: a file's lines repeat them. An open-addressing table by the key's bytes. */
+    private final SeenKey[] seen = new SeenKey[KEY_SLOTS];
+
+    private int seenCount;
+    /**
+     * The keys of the line read last, in their order: a file's lines usually have the keys of the line before, so
+     * each key is first compared with the one at its place there, a word or two, before it is scanned and hashed.
+     */
+    private final SeenKey[] lastLine = new SeenKey[64];
+
+    private int lastLineCount;
+    /** A quoted value with escapes, unescaped. */
     private byte[] value = new byte[256];
 
     public LogfmtLineReader(KeyMapping keys, String timeKey, TimeParser time) {
@@ -25,6 +41,9 @@ public final class LogfmtLineReader extends StructuredReader {
         int end = off + len;
         int i = off;
         int pairs = 0;
+        int position = 0;
+        int predictable = lastLineCount;
+        lastLineCount = 0; // until this line's keys are all read
         while (true) {
             while (i < end && (b[i] == ' ' || b[i] == '\t')) {
                 i++;
@@ -33,68 +52,70 @@ public final class LogfmtLineReader extends StructuredReader {
                 break;
             }
             int k = i;
-            while (i < end && b[i] != '=' && b[i] != ' ' && b[i] != '\t') {
-                if (b[i] == '"') {
-                    out.error = "invalid logfmt: a quote inside a key at column " + (i - off + 1);
+            SeenKey seenKey = position < predictable ? lastLine[position] : null;
+            if (seenKey != null && seenKey.startsWithPair(b, k, end)) {
+                i = k + seenKey.length();
+            } else {
+                int h = FNV_START; // the key's hash, for the key cache, computed while it is scanned
+                while (i < end) {
+                    byte c = b[i];
+                    if (c == '=' || c == ' ' || c == '\t') {
+                        break;
+                    }
+                    if (c == '"') {
+                        out.error = "invalid logfmt: a quote inside a key at column " + (i - off + 1);
+                        return false;
+                    }
+                    h = (h ^ c) * FNV_PRIME;
+                    i++;
+                }
+                if (i == k) {
+                    out.error = "invalid logfmt: '=' without a key at column " + (i - off + 1);
                     return false;
                 }
-                i++;
+                seenKey = seenKey(b, k, i - k, h);
             }
-            if (i == k) {
-                out.error = "invalid logfmt: '=' without a key at column " + (i - off + 1);
-                return false;
+            if (position < lastLine.length) {
+                lastLine[position++] = seenKey;
             }
-            String name = name(b, k, i - k);
+            Key key = seenKey.key();
             if (i >= end || b[i] != '=') {
-                literal(name, TRUE, 0, 4);
+                literal(key.name(), TRUE, 0, 4);
                 continue;
             }
             i++;
             pairs++;
             if (i < end && b[i] == '"') {
-                int n = 0;
-                i++;
-                boolean closed = false;
-                while (i < end) {
-                    byte c = b[i++];
-                    if (c == '"') {
-                        closed = true;
-                        break;
-                    }
-                    if (c == '\\' && i < end) {
-                        byte e = b[i++];
-                        c = switch (e) {
-                            case 'n' -> '\n';
-                            case 'r' -> '\r';
-                            case 't' -> '\t';
-                            default -> e; // \" \\ and anything else: the character itself
-                        };
-                    }
-                    if (n == value.length) {
-                        value = Arrays.copyOf(value, n * 2);
-                    }
-                    value[n++] = c;
+                int start = ++i;
+                boolean escapes = false;
+                while ((i = ByteScan.indexOfEither(b, i, end, (byte) '"', (byte) '\\')) < end && b[i] == '\\') {
+                    escapes = true;
+                    i += 2; // the escaped byte, even a quote, is part of the value
                 }
-                if (!closed) {
-                    out.error = "invalid logfmt: unterminated quoted value of key " + name;
+                if (i >= end) {
+                    out.error = "invalid logfmt: unterminated quoted value of key " + key.name();
                     return false;
                 }
+                int stop = i++;
                 if (i < end && b[i] != ' ' && b[i] != '\t') {
-                    out.error = "invalid logfmt: text right after the quoted value of key " + name;
+                    out.error = "invalid logfmt: text right after the quoted value of key " + key.name();
                     return false;
                 }
-                string(name, value, 0, n);
+                if (escapes) {
+                    string(key, value, 0, unescape(b, start, stop), false);
+                } else {
+                    string(key, b, start, stop - start, true);
+                }
             } else {
                 int v = i;
-                while (i < end && b[i] != ' ' && b[i] != '\t') {
-                    i++;
-                }
-                string(name, b, v, i - v);
+                i = ByteScan.indexOfEither(b, v, end, (byte) ' ', (byte) '\t');
+                string(key, b, v, i - v, true);
             }
             if (out.error != null) {
                 return false;
             }
         }
+        lastLineCount = position;
         if (pairs == 0) {
             out.error = "invalid logfmt: no key=value pair";
             return false;
@@ -102,24 +123,112 @@ public final class LogfmtLineReader extends StructuredReader {
         return out.error == null;
     }
 
+    /**
+     * Copies {@code b[from, to)} into {@link #value} with {@code \n \r \t} turned into their characters and any
+     * other escaped character (a quote, a backslash, …) into itself; returns the length.
+     */
+    private int unescape(byte[] b, int from, int to) {
+        if (value.length < to - from) {
+            value = new byte[Math.max(to - from, value.length * 2)];
+        }
+        int n = 0;
+        for (int i = from; i < to; i++) {
+            byte c = b[i];
+            if (c == '\\' && i + 1 < to) {
+                c = switch (b[++i]) {
+                    case 'n' -> '\n';
+                    case 'r' -> '\r';
+                    case 't' -> '\t';
+                    default -> b[i];
+                };
+            }
+            value[n++] = c;
+        }
+        return n;
+    }
+
     private static final char[] TRUE = {'t', 'r', 'u', 'e'};
 
-    /** The key as a String, from a small cache so a repeated key costs no allocation. */
-    private String name(byte[] b, int off, int len) {
-        int h = 0;
-        for (int i = 0; i < len; i++) {
-            h = 31 * h + b[off + i];
+    private static final int FNV_START = 0x811C9DC5;
+    private static final int FNV_PRIME = 0x01000193;
+
+    /**
+     * The key {@code b[off, off + len)} of FNV-1a hash {@code h}, resolved once: the cache is an open-addressing
+     * table, so keys that share a slot do not evict each other on every line; when it is half full (a file whose
+     * keys never repeat) it starts again empty.
+     */
+    private SeenKey seenKey(byte[] b, int off, int len, int h) {
+        int slot = (h ^ (h >>> 15)) & (KEY_SLOTS - 1);
+        for (SeenKey s; (s = seen[slot]) != null; slot = (slot + 1) & (KEY_SLOTS - 1)) {
+            if (s.hash == h && Arrays.equals(s.bytes, 0, s.bytes.length, b, off, off + len)) {
+                return s;
+            }
         }
-        int slot = (h ^ (h >>> 16)) & 255;
-        byte[] cached = nameBytes[slot];
-        if (cached != null && Arrays.equals(cached, 0, cached.length, b, off, off + len)) {
-            return names[slot];
-        }
-        String s = new String(b, off, len, StandardCharsets.UTF_8);
-        if (len <= 64) {
-            nameBytes[slot] = Arrays.copyOfRange(b, off, off + len);
-            names[slot] = s;
+        SeenKey s = new SeenKey(Arrays.copyOfRange(b, off, off + len), h, key(new String(b, off, len, UTF_8)));
+        if (len <= MAX_CACHED_KEY) {
+            if (seenCount == KEY_SLOTS / 2) {
+                Arrays.fill(seen, null);
+                seenCount = 0;
+                return s;
+            }
+            seen[slot] = s;
+            seenCount++;
         }
         return s;
+    }
+
+    /** A key as it is written in the line, and what it means. */
+    private static final class SeenKey {
+        private static final VarHandle LONGS =
+                MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+        final byte[] bytes;
+        final int hash;
+        private final Key key;
+        /** The key followed by {@code =}, as two little-endian words and the masks of its bytes (up to 16). */
+        private final long word0;
+
+        private final long word1;
+        private final long mask0;
+        private final long mask1;
+
+        SeenKey(byte[] bytes, int hash, Key key) {
+            this.bytes = bytes;
+            this.hash = hash;
+            this.key = key;
+            byte[] pair = Arrays.copyOf(bytes, 16);
+            int n = bytes.length + 1;
+            if (n <= 16) {
+                pair[bytes.length] = '=';
+            }
+            word0 = (long) LONGS.get(pair, 0);
+            word1 = (long) LONGS.get(pair, 8);
+            mask0 = n >= 8 ? -1L : (1L << (8 * n)) - 1;
+            mask1 = n >= 16 ? -1L : n <= 8 ? 0 : (1L << (8 * (n - 8))) - 1;
+        }
+
+        Key key() {
+            return key;
+        }
+
+        int length() {
+            return bytes.length;
+        }
+
+        /**
+         * Whether {@code b} at {@code k} holds this key and then {@code =}. A key holds no {@code =}, blank or
+         * quote, so the key scan of such a line would stop exactly there.
+         */
+        boolean startsWithPair(byte[] b, int k, int end) {
+            int n = bytes.length;
+            if (end - k <= n) {
+                return false;
+            }
+            if (n < 16 && end - k >= 16) {
+                return (((long) LONGS.get(b, k) ^ word0) & mask0) == 0
+                        && (((long) LONGS.get(b, k + 8) ^ word1) & mask1) == 0;
+            }
+            return b[k + n] == '=' && Arrays.equals(bytes, 0, n, b, k, k + n);
+        }
     }
 }

@@ -18,7 +18,14 @@ public final class StructuredLine {
     /** {@code ,"name":value} pairs. */
     final JsonBuffer fields = new JsonBuffer(512);
 
-    final Set<String> names = new HashSet<>();
+    /** The field names claimed in this line: the first {@link #FEW_NAMES} here, compared in turn; more in a set. */
+    private final String[] fewNames = new String[FEW_NAMES];
+
+    private final int[] fewHashes = new int[FEW_NAMES];
+
+    private int fewCount;
+    private final Set<String> moreNames = new HashSet<>();
+    private static final int FEW_NAMES = 16;
     String level;
     String service;
     String traceId;
@@ -47,7 +54,10 @@ public final class StructuredLine {
     void reset() {
         message.reset();
         fields.reset();
-        names.clear();
+        fewCount = 0;
+        if (!moreNames.isEmpty()) {
+            moreNames.clear();
+        }
         level = null;
         service = null;
         traceId = null;
@@ -59,6 +69,22 @@ public final class StructuredLine {
         badTime = null;
         error = null;
         fieldCount = 0;
+    }
+
+    /** Claims a field name for this line: false if it was claimed before (a line's repeated key). */
+    boolean claimName(String name) {
+        int h = name.hashCode();
+        for (int k = 0; k < fewCount; k++) {
+            if (fewHashes[k] == h && fewNames[k].equals(name)) {
+                return false;
+            }
+        }
+        if (fewCount < FEW_NAMES) {
+            fewHashes[fewCount] = h;
+            fewNames[fewCount++] = name;
+            return true;
+        }
+        return moreNames.add(name);
     }
 
     public boolean hasMessage() {

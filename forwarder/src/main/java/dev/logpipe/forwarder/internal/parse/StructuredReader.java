@@ -32,6 +32,10 @@ public abstract class StructuredReader {
     private final KeyRoles roles;
     private final TimeParser time;
     private final byte[] ascii = new byte[64];
+    /** Level and service values repeat: their Strings are cached. */
+    private final TextCache levels = new TextCache();
+
+    private final TextCache services = new TextCache();
     private Map<String, String> taken = Map.of();
     protected StructuredLine out;
 
@@ -75,11 +79,15 @@ public abstract class StructuredReader {
 
     /** Whether {@code name} may be written (not reserved, not a repeat); counts it. False sets an error when over the limits. */
     final boolean claim(String name) {
+        return claim(name, RESERVED.contains(name));
+    }
+
+    private boolean claim(String name, boolean reserved) {
         if (name.length() > RecordCodec.MAX_FIELD_NAME_LENGTH) {
             out.error = "a key (with its parents) is longer than " + RecordCodec.MAX_FIELD_NAME_LENGTH + " characters";
             return false;
         }
-        if (RESERVED.contains(name) || taken.containsKey(name) || !out.names.add(name)) {
+        if (reserved || taken.containsKey(name) || !out.claimName(name)) {
             return false;
         }
         if (++out.fieldCount > RecordCodec.MAX_FIELDS) {
@@ -106,14 +114,29 @@ public abstract class StructuredReader {
         }
     }
 
-    /** A string value given as UTF-8 bytes. */
-    final void string(String name, byte[] b, int off, int len) {
-        KeyRoles.Role role = roles.of(name);
-        if (role != null && assign(role, b, off, len)) {
+    /** What a (flat) key of a line means, resolved once for a reader that sees the same keys on every line. */
+    record Key(String name, KeyRoles.Role role, boolean reserved, byte[] head) {}
+
+    final Key key(String name) {
+        byte[] head = new JsonBuffer(Math.max(16, name.length() + 4))
+                .raw((byte) ',')
+                .string(name)
+                .raw((byte) ':')
+                .toByteArray();
+        return new Key(name, roles.of(name), RESERVED.contains(name), head);
+    }
+
+    /**
+     * A string value given as UTF-8 bytes: {@code inLine} when {@code b} is the line being read (it stays as it is
+     * until the record is encoded), so an id can be kept as a range of it instead of a String.
+     */
+    final void string(Key key, byte[] b, int off, int len, boolean inLine) {
+        KeyRoles.Role role = key.role();
+        if (role != null && assign(role, b, off, len, inLine)) {
             return;
         }
-        if (claim(name)) {
-            out.fields.raw((byte) ',').string(name).raw((byte) ':').string(b, off, len);
+        if (claim(key.name(), key.reserved())) {
+            out.fields.raw(key.head()).string(b, off, len);
         }
     }
 
@@ -160,7 +183,7 @@ public abstract class StructuredReader {
         }
     }
 
-    private boolean assign(KeyRoles.Role role, byte[] b, int off, int len) {
+    private boolean assign(KeyRoles.Role role, byte[] b, int off, int len, boolean inLine) {
         switch (role) {
             case MESSAGE -> {
                 if (out.message.size() > 0) {
@@ -181,9 +204,41 @@ public abstract class StructuredReader {
                 out.time = t;
                 return true;
             }
-            default -> {
-                return assignText(role, new String(b, off, len, StandardCharsets.UTF_8));
+            case TRACE_ID -> {
+                if (out.hasTraceId()) {
+                    return false;
+                }
+                if (inLine && (out.src == null || out.src == b)) {
+                    out.src = b;
+                    out.traceOff = off;
+                    out.traceLen = len;
+                    out.traceQuoted = false;
+                } else {
+                    out.traceId = new String(b, off, len, StandardCharsets.UTF_8);
+                }
+                return true;
             }
+            case SPAN_ID -> {
+                if (out.hasSpanId()) {
+                    return false;
+                }
+                if (inLine && (out.src == null || out.src == b)) {
+                    out.src = b;
+                    out.spanOff = off;
+                    out.spanLen = len;
+                    out.spanQuoted = false;
+                } else {
+                    out.spanId = new String(b, off, len, StandardCharsets.UTF_8);
+                }
+                return true;
+            }
+            case LEVEL -> {
+                return assignText(role, levels.get(b, off, len));
+            }
+            case SERVICE -> {
+                return assignText(role, services.get(b, off, len));
+            }
+            default -> throw new AssertionError(role);
         }
     }
 
