@@ -54,6 +54,24 @@ final class ByteScan {
         return to;
     }
 
+    /** The first control character, quote, backslash or non-ASCII byte in {@code b[from, to)}, or {@code to}. */
+    static int firstSpecial(byte[] b, int from, int to) {
+        int i = from;
+        for (; i + 8 <= to; i += 8) {
+            long found = special((long) LONGS.get(b, i));
+            if (found != 0) {
+                return i + (Long.numberOfTrailingZeros(found) >>> 3);
+            }
+        }
+        for (; i < to; i++) {
+            byte c = b[i];
+            if (c < 0x20 || c == '"' || c == '\\') { // negative: not ASCII
+                return i;
+            }
+        }
+        return to;
+    }
+
     /**
      * The high bit of each of eight bytes that is a control character, a quote, a backslash or not ASCII, or 0;
      * like {@link #matches}, the lowest mark is exact.

@@ -5,7 +5,9 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.logpipe.forwarder.internal.time.TimeLayout;
 import dev.logpipe.forwarder.internal.time.TimeParser;
+import dev.logpipe.record.Utf8;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.InstantSource;
 import java.time.ZoneOffset;
 import java.util.Arrays;
@@ -13,7 +15,9 @@ import java.util.Arrays;
 /**
  * Docker's json-file format: {@code {"log":"message\n","stream":"stdout","time":"2026-12-01T08:00:00.1Z"}}.
  * A {@code log} value without its trailing newline is a piece: Docker splits lines longer than 16 KiB
- * into several such lines. Other keys ({@code attrs}) are ignored.
+ * into several such lines. Other keys ({@code attrs}) are ignored. A line written exactly as Docker writes it
+ * (those three keys in that order, no spaces, no {@code \\u} escape) is read straight from its bytes; any other
+ * line is read by Jackson, which alone decides what is not in the format.
  */
 public final class DockerLines extends ContainerLines {
     private final JsonFactory factory = new JsonFactory();
@@ -27,6 +31,115 @@ public final class DockerLines extends ContainerLines {
 
     @Override
     protected boolean decode(byte[] b, int off, int len) {
+        return asWritten(b, off, len) || parsed(b, off, len);
+    }
+
+    private static final byte[] LOG = ascii("{\"log\":\"");
+    /** What follows the log's closing quote. */
+    private static final byte[] STDOUT_TIME = ascii(",\"stream\":\"stdout\",\"time\":\"");
+
+    private static final byte[] STDERR_TIME = ascii(",\"stream\":\"stderr\",\"time\":\"");
+
+    /** The line as Docker writes it, read without a parser; false: read it with Jackson (nothing is decided). */
+    boolean asWritten(byte[] b, int off, int len) {
+        int end = off + len;
+        if (!startsWith(b, off, end, LOG)) {
+            return false;
+        }
+        int i = unescapeLog(b, off + LOG.length, end);
+        if (i < 0) {
+            return false;
+        }
+        int s;
+        if (startsWith(b, i, end, STDOUT_TIME)) {
+            s = Emitter.STDOUT;
+        } else if (startsWith(b, i, end, STDERR_TIME)) {
+            s = Emitter.STDERR;
+        } else {
+            return false;
+        }
+        i += STDOUT_TIME.length;
+        int closing = end - 2; // the time's closing quote, then the closing brace
+        if (closing < i || b[closing] != '"' || b[end - 1] != '}') {
+            return false;
+        }
+        for (int k = i; k < closing; k++) {
+            if (b[k] < 0x20 || b[k] == '"' || b[k] == '\\') { // negative: not ASCII
+                return false;
+            }
+        }
+        int n = closing - i;
+        found(s, n <= timeBytes.length ? rfc3339.parse(b, i, n) : TimeParser.NONE);
+        return true;
+    }
+
+    /**
+     * The {@code log} string's content from {@code i} on, unescaped into {@link #scratch} ({@link #contentLen});
+     * the index after its closing quote, or -1 for anything Jackson must read ({@code \\u} escapes, control
+     * characters, ill-formed UTF-8, no closing quote).
+     */
+    private int unescapeLog(byte[] b, int i, int end) {
+        if (scratch.length < end - i) {
+            scratch = Arrays.copyOf(scratch, Math.max(end - i, scratch.length * 2));
+        }
+        byte[] a = scratch;
+        int p = 0;
+        while (true) {
+            int q = ByteScan.firstSpecial(b, i, end);
+            System.arraycopy(b, i, a, p, q - i);
+            p += q - i;
+            if (q >= end) {
+                return -1;
+            }
+            byte c = b[q];
+            if (c == '"') {
+                contentLen = p;
+                return q + 1;
+            }
+            if (c == '\\') {
+                int u = q + 1 < end ? unescaped(b[q + 1]) : -1;
+                if (u < 0) {
+                    return -1; // \\u, or not an escape
+                }
+                a[p++] = (byte) u;
+                i = q + 2;
+            } else if (c < 0) {
+                int n = Utf8.sequenceLength(b, q, end);
+                if (n == 0) {
+                    return -1;
+                }
+                System.arraycopy(b, q, a, p, n);
+                p += n;
+                i = q + n;
+            } else {
+                return -1; // a control character
+            }
+        }
+    }
+
+    /** The byte a JSON escape {@code \\e} stands for, or -1 ({@code \\u} and invalid escapes). */
+    private static int unescaped(byte e) {
+        return switch (e) {
+            case 'n' -> '\n';
+            case 't' -> '\t';
+            case 'r' -> '\r';
+            case 'b' -> '\b';
+            case 'f' -> '\f';
+            case '"', '\\', '/' -> e;
+            default -> -1;
+        };
+    }
+
+    private static boolean startsWith(byte[] b, int i, int end, byte[] prefix) {
+        return end - i >= prefix.length && Arrays.equals(b, i, i + prefix.length, prefix, 0, prefix.length);
+    }
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** The line read by Jackson: every line the fast path does not take, and tests, to compare the two. */
+    boolean parsed(byte[] b, int off, int len) {
         boolean haveLog = false;
         int s = 0;
         long t = TimeParser.NONE;
@@ -72,6 +185,12 @@ public final class DockerLines extends ContainerLines {
         if (!haveLog || s == 0) {
             return false;
         }
+        found(s, t);
+        return true;
+    }
+
+    /** The line was read: its log is {@code scratch[0, contentLen)}. */
+    private void found(int s, long t) {
         stream = s;
         time = t;
         content = scratch;
@@ -83,7 +202,6 @@ public final class DockerLines extends ContainerLines {
                 contentLen--;
             }
         }
-        return true;
     }
 
     /** The log value as UTF-8 into {@code scratch} (lone surrogates become U+FFFD). */
