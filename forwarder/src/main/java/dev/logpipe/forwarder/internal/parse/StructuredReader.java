@@ -204,33 +204,25 @@ public abstract class StructuredReader {
                 out.time = t;
                 return true;
             }
-            case TRACE_ID -> {
-                if (out.hasTraceId()) {
+            case TRACE_ID, SPAN_ID -> {
+                boolean trace = role == KeyRoles.Role.TRACE_ID;
+                if (trace ? out.hasTraceId() : out.hasSpanId()) {
                     return false;
                 }
-                if (inLine && (out.src == null || out.src == b)) {
+                if (inLine && (out.src == null || out.src == b)) { // a range of the line, read when encoded
                     out.src = b;
-                    out.traceOff = off;
-                    out.traceLen = len;
-                    out.traceQuoted = false;
-                } else {
-                    out.traceId = new String(b, off, len, StandardCharsets.UTF_8);
+                    if (trace) {
+                        out.traceOff = off;
+                        out.traceLen = len;
+                        out.traceQuoted = false;
+                    } else {
+                        out.spanOff = off;
+                        out.spanLen = len;
+                        out.spanQuoted = false;
+                    }
+                    return true;
                 }
-                return true;
-            }
-            case SPAN_ID -> {
-                if (out.hasSpanId()) {
-                    return false;
-                }
-                if (inLine && (out.src == null || out.src == b)) {
-                    out.src = b;
-                    out.spanOff = off;
-                    out.spanLen = len;
-                    out.spanQuoted = false;
-                } else {
-                    out.spanId = new String(b, off, len, StandardCharsets.UTF_8);
-                }
-                return true;
+                return assignText(role, new String(b, off, len, StandardCharsets.UTF_8));
             }
             case LEVEL -> {
                 return assignText(role, levels.get(b, off, len));
