@@ -160,6 +160,21 @@ class LogfmtLineReaderTest {
     }
 
     @Test
+    void aRepeatedKeyKeepsItsFirstValueHoweverManyKeysTheLineHas() {
+        StringBuilder line = new StringBuilder("msg=m");
+        StringBuilder fields = new StringBuilder();
+        for (int k = 0; k < 40; k++) {
+            line.append(" k").append(k).append("=first");
+            fields.append(",\"k").append(k).append("\":\"first\"");
+        }
+        line.append(" k1=again k35=again k39=again");
+        LogfmtLineReader r = reader();
+        for (int times = 0; times < 3; times++) { // the first line, then lines whose keys are predicted
+            assertThat(read(r, line.toString())).endsWith("fields=" + fields);
+        }
+    }
+
+    @Test
     void aFileWhoseKeysNeverRepeatIsReadRightPastTheKeyCachesSize() {
         LogfmtLineReader r = reader();
         for (int line = 0; line < 40; line++) {
