@@ -54,6 +54,19 @@ final class ByteScan {
         return to;
     }
 
+    /** Whether every byte of {@code b[from, to)} is ASCII. */
+    static boolean isAscii(byte[] b, int from, int to) {
+        int i = from;
+        long high = 0;
+        for (; i + 8 <= to; i += 8) {
+            high |= (long) LONGS.get(b, i);
+        }
+        for (; i < to; i++) {
+            high |= b[i];
+        }
+        return (high & HIGHS) == 0;
+    }
+
     /** The first control character, quote, backslash or non-ASCII byte in {@code b[from, to)}, or {@code to}. */
     static int firstSpecial(byte[] b, int from, int to) {
         int i = from;

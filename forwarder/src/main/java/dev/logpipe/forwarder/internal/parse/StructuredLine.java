@@ -151,9 +151,10 @@ public final class StructuredLine {
     }
 
     /**
-     * Appends the trace id as a quoted JSON string (without making a String when it came as bytes). Bytes come
-     * from the fast path, which takes only ids without escapes or control characters and in valid UTF-8: the
-     * JSON string of those is the bytes in quotes.
+     * Appends the trace id as a quoted JSON string (without making a String when it came as bytes). Quoted bytes
+     * come from the JSON fast path, which takes only ids without escapes or control characters and in valid UTF-8:
+     * the JSON string of those is the bytes in quotes. Unquoted bytes (a number in JSON, a logfmt value: ASCII
+     * only, so they encode as their String would) are escaped as they are written.
      */
     public void writeTraceId(JsonBuffer out) {
         if (traceId != null) {

@@ -209,7 +209,9 @@ public abstract class StructuredReader {
                 if (trace ? out.hasTraceId() : out.hasSpanId()) {
                     return false;
                 }
-                if (inLine && (out.src == null || out.src == b)) { // a range of the line, read when encoded
+                // A range of the line, read when encoded; only ASCII, whose String and bytes encode alike (ill-formed
+                // UTF-8 would get one U+FFFD per byte from the bytes, one per ill-formed run from a String).
+                if (inLine && (out.src == null || out.src == b) && ByteScan.isAscii(b, off, off + len)) {
                     out.src = b;
                     if (trace) {
                         out.traceOff = off;

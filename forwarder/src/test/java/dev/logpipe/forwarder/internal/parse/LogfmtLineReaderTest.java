@@ -160,6 +160,58 @@ class LogfmtLineReaderTest {
     }
 
     @Test
+    void idsInIllFormedUtf8AreWrittenAsTheirStringIs() {
+        // "a", an incomplete three-byte sequence, "b"; and an encoded surrogate: one U+FFFD per ill-formed run.
+        byte[] line = {
+            't',
+            'r',
+            'a',
+            'c',
+            'e',
+            '_',
+            'i',
+            'd',
+            '=',
+            'a',
+            (byte) 0xE2,
+            (byte) 0x82,
+            'b',
+            ' ',
+            's',
+            'p',
+            'a',
+            'n',
+            '_',
+            'i',
+            'd',
+            '=',
+            (byte) 0xED,
+            (byte) 0xA0,
+            (byte) 0x80,
+            ' ',
+            'm',
+            's',
+            'g',
+            '=',
+            'm'
+        };
+        StructuredLine out = new StructuredLine();
+        assertThat(reader().read(line, 0, line.length, Map.of(), out)).isTrue();
+        String trace = new String(new byte[] {'a', (byte) 0xE2, (byte) 0x82, 'b'}, StandardCharsets.UTF_8);
+        String span = new String(new byte[] {(byte) 0xED, (byte) 0xA0, (byte) 0x80}, StandardCharsets.UTF_8);
+        JsonBuffer traceJson = new JsonBuffer(64); // written first: asking for the String keeps it
+        out.writeTraceId(traceJson);
+        JsonBuffer spanJson = new JsonBuffer(64);
+        out.writeSpanId(spanJson);
+        assertThat(out.traceId()).isEqualTo(trace);
+        assertThat(out.spanId()).isEqualTo(span);
+        assertThat(text(traceJson))
+                .isEqualTo(text(new JsonBuffer(64).string(trace)))
+                .isEqualTo("\"a\uFFFDb\"");
+        assertThat(text(spanJson)).isEqualTo(text(new JsonBuffer(64).string(span)));
+    }
+
+    @Test
     void aRepeatedKeyKeepsItsFirstValueHoweverManyKeysTheLineHas() {
         StringBuilder line = new StringBuilder("msg=m");
         StringBuilder fields = new StringBuilder();
