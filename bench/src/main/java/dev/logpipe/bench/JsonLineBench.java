@@ -4,18 +4,19 @@ import dev.logpipe.forwarder.config.ForwarderConfig.KeyMapping;
 import dev.logpipe.forwarder.internal.parse.JsonLineReader;
 import dev.logpipe.forwarder.internal.parse.LogfmtLineReader;
 import dev.logpipe.forwarder.internal.parse.StructuredLine;
+import dev.logpipe.forwarder.internal.parse.StructuredReader;
 import dev.logpipe.forwarder.internal.sink.Batch;
 import dev.logpipe.forwarder.internal.sink.Format;
 import dev.logpipe.forwarder.internal.tail.LineSplitter;
 import dev.logpipe.forwarder.internal.time.TimeLayout;
 import dev.logpipe.forwarder.internal.time.TimeParser;
 import dev.logpipe.record.RecordId;
-import java.nio.charset.StandardCharsets;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.InstantSource;
 import java.time.ZoneOffset;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -34,7 +35,8 @@ import org.openjdk.jmh.infra.Blackhole;
  * The tail thread's per-line work for {@code parser.format: json} and {@code logfmt} beside plain text: split a
  * chunk of the throughput benchmark's JSON lines, read each with {@link JsonLineReader} (the one-pass fast path)
  * and encode the record into a batch; the same for the records as logfmt lines ({@link LogfmtLineReader}); and
- * the same records as ~200-byte text lines, split and encoded. Figures are per line.
+ * the same records as ~200-byte text lines, split and encoded; all as {@link ForwarderThroughputBench} writes
+ * them. Figures are per line.
  *
  * <pre>java -jar bench/target/logpipe-bench.jar JsonLineBench</pre>
  */
@@ -47,6 +49,12 @@ import org.openjdk.jmh.infra.Blackhole;
 public class JsonLineBench {
     private static final int LINES = 4000;
 
+    private static byte[] lines(Path dir, ForwarderThroughputBench.InputFormat format) throws IOException {
+        Path file = dir.resolve(format.fileName());
+        ForwarderThroughputBench.ensureInput(file, LINES, format);
+        return Files.readAllBytes(file);
+    }
+
     private byte[] json;
     private byte[] logfmt;
     private byte[] text;
@@ -57,95 +65,16 @@ public class JsonLineBench {
     private final StructuredLine line = new StructuredLine();
 
     @Setup
-    public void setup() {
-        Random r = new Random(42);
-        String[] paths = {"/api/v1/orders", "/api/v1/users/profile", "/checkout", "/static/app.js", "/healthz"};
-        String[] levels = {"INFO", "INFO", "INFO", "WARN", "ERROR", "DEBUG"};
-        StringBuilder j = new StringBuilder();
-        StringBuilder l = new StringBuilder();
-        StringBuilder t = new StringBuilder();
-        for (int i = 0; i < LINES; i++) {
-            String time = "2026-12-01T08:10:" + String.format(Locale.ROOT, "%02d.%03d", i / 100 % 60, i % 1000) + "Z";
-            String level = levels[r.nextInt(levels.length)];
-            int thread = r.nextInt(64);
-            String path = paths[r.nextInt(paths.length)];
-            int status = r.nextInt(10) == 0 ? 500 : 200;
-            int duration = r.nextInt(900);
-            String trace = Long.toHexString(r.nextLong());
-            int user = r.nextInt(100_000);
-            StringBuilder pad = new StringBuilder();
-            StringBuilder line = new StringBuilder()
-                    .append(time)
-                    .append(' ')
-                    .append(level)
-                    .append(" [http-nio-8080-exec-")
-                    .append(thread)
-                    .append("] c.e.web.AccessLog - method=GET path=")
-                    .append(path)
-                    .append(" status=")
-                    .append(status)
-                    .append(" duration_ms=")
-                    .append(duration)
-                    .append(" trace_id=")
-                    .append(trace)
-                    .append(" user=\"u")
-                    .append(user)
-                    .append("\" seq=")
-                    .append(i);
-            while (line.length() + pad.length() < 199) {
-                pad.append(' ').append((char) ('a' + r.nextInt(26)));
-            }
-            t.append(line).append(pad).append('\n');
-            j.append("{\"time\":\"")
-                    .append(time)
-                    .append("\",\"level\":\"")
-                    .append(level)
-                    .append("\",\"thread\":\"http-nio-8080-exec-")
-                    .append(thread)
-                    .append("\",\"logger\":\"c.e.web.AccessLog\",\"msg\":\"GET ")
-                    .append(path)
-                    .append("\",\"http\":{\"method\":\"GET\",\"path\":\"")
-                    .append(path)
-                    .append("\",\"status\":")
-                    .append(status)
-                    .append("},\"duration_ms\":")
-                    .append(duration)
-                    .append(",\"trace_id\":\"")
-                    .append(trace)
-                    .append("\",\"user\":\"u")
-                    .append(user)
-                    .append("\",\"seq\":")
-                    .append(i)
-                    .append(",\"pad\":\"")
-                    .append(pad.toString().trim())
-                    .append("\"}\n");
-            l.append("time=")
-                    .append(time)
-                    .append(" level=")
-                    .append(level)
-                    .append(" thread=http-nio-8080-exec-")
-                    .append(thread)
-                    .append(" logger=c.e.web.AccessLog msg=\"GET ")
-                    .append(path)
-                    .append("\" method=GET path=")
-                    .append(path)
-                    .append(" status=")
-                    .append(status)
-                    .append(" duration_ms=")
-                    .append(duration)
-                    .append(" trace_id=")
-                    .append(trace)
-                    .append(" user=u")
-                    .append(user)
-                    .append(" seq=")
-                    .append(i)
-                    .append(" pad=\"")
-                    .append(pad.toString().trim())
-                    .append("\"\n");
+    public void setup() throws IOException {
+        // The throughput benchmark's records, in each format, as its generator writes them.
+        Path dir = Files.createTempDirectory("logpipe-jsonlinebench");
+        try {
+            json = lines(dir, ForwarderThroughputBench.InputFormat.JSON);
+            logfmt = lines(dir, ForwarderThroughputBench.InputFormat.LOGFMT);
+            text = lines(dir, ForwarderThroughputBench.InputFormat.TEXT);
+        } finally {
+            ForwarderThroughputBench.deleteRecursively(dir);
         }
-        json = j.toString().getBytes(StandardCharsets.UTF_8);
-        logfmt = l.toString().getBytes(StandardCharsets.UTF_8);
-        text = t.toString().getBytes(StandardCharsets.UTF_8);
         source = new Batch.Source(
                 "/var/log/app/app.log",
                 "host-1",
@@ -162,50 +91,47 @@ public class JsonLineBench {
     @Benchmark
     @OperationsPerInvocation(LINES)
     public void splitReadEncodeLogfmt(Blackhole bh) {
-        batch.reset(source, 0);
-        new LineSplitter(256 * 1024, 0).feed(logfmt, 0, logfmt.length, (bytes, off, len, start, end, truncated) -> {
-            logfmtReader.read(bytes, off, len, Map.of(), line);
-            batch.add(bytes, off, len, start, end, end, 1, truncated, null, line, line.time(), 0);
-        });
-        bh.consume(batch.wire().size());
+        splitReadEncode(logfmt, logfmtReader, bh);
     }
 
-    /** Only reading the logfmt lines (no split, no encode). */
+    /** Splitting and reading the logfmt lines, without encoding. */
     @Benchmark
     @OperationsPerInvocation(LINES)
     public void readLogfmt(Blackhole bh) {
-        new LineSplitter(256 * 1024, 0)
-                .feed(
-                        logfmt,
-                        0,
-                        logfmt.length,
-                        (bytes, off, len, start, end, truncated) ->
-                                bh.consume(logfmtReader.read(bytes, off, len, Map.of(), line)));
+        read(logfmt, logfmtReader, bh);
     }
 
     /** Split, read each JSON line, encode its record (what the tail thread does per line with format json). */
     @Benchmark
     @OperationsPerInvocation(LINES)
     public void splitReadEncodeJson(Blackhole bh) {
+        splitReadEncode(json, reader, bh);
+    }
+
+    /** Splitting and reading the JSON lines, without encoding. */
+    @Benchmark
+    @OperationsPerInvocation(LINES)
+    public void readJson(Blackhole bh) {
+        read(json, reader, bh);
+    }
+
+    private void splitReadEncode(byte[] lines, StructuredReader r, Blackhole bh) {
         batch.reset(source, 0);
-        new LineSplitter(256 * 1024, 0).feed(json, 0, json.length, (bytes, off, len, start, end, truncated) -> {
-            reader.read(bytes, off, len, Map.of(), line); // an invalid line is encoded with its error, as in the tail
+        new LineSplitter(256 * 1024, 0).feed(lines, 0, lines.length, (bytes, off, len, start, end, truncated) -> {
+            r.read(bytes, off, len, Map.of(), line); // an invalid line is encoded with its error, as in the tail
             batch.add(bytes, off, len, start, end, end, 1, truncated, null, line, line.time(), 0);
         });
         bh.consume(batch.wire().size());
     }
 
-    /** Only reading the JSON lines (no split, no encode). */
-    @Benchmark
-    @OperationsPerInvocation(LINES)
-    public void readJson(Blackhole bh) {
+    private void read(byte[] lines, StructuredReader r, Blackhole bh) {
         new LineSplitter(256 * 1024, 0)
                 .feed(
-                        json,
+                        lines,
                         0,
-                        json.length,
+                        lines.length,
                         (bytes, off, len, start, end, truncated) ->
-                                bh.consume(reader.read(bytes, off, len, Map.of(), line)));
+                                bh.consume(r.read(bytes, off, len, Map.of(), line)));
     }
 
     /** The same records as text lines: split and encode (the plain-text record path). */
