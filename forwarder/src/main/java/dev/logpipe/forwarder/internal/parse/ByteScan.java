@@ -94,6 +94,39 @@ final class ByteScan {
         return (ctrl | matches(x, QUOTES) | matches(x, BACKSLASHES) | x) & HIGHS;
     }
 
+    /** The eight bytes at {@code b[i]}, little-endian. */
+    static long word(byte[] b, int i) {
+        return (long) LONGS.get(b, i);
+    }
+
+    /**
+     * Whether {@code b} at {@code i} starts with up to 16 bytes given as two little-endian words and the masks of
+     * their bytes ({@link #wordOf}, {@link #maskOf}); the caller makes sure 16 bytes can be read at {@code i}.
+     */
+    static boolean startsWithWords(byte[] b, int i, long word0, long mask0, long word1, long mask1) {
+        return (((long) LONGS.get(b, i) ^ word0) & mask0) == 0 && (((long) LONGS.get(b, i + 8) ^ word1) & mask1) == 0;
+    }
+
+    /** Word {@code w} (0 or 1) of the first 16 bytes of {@code b}, zero past its end. */
+    static long wordOf(byte[] b, int w) {
+        return wordOf(b, 0, b.length, w);
+    }
+
+    /** Word {@code w} (0 or 1) of the first 16 bytes of {@code b[from, from + n)}, zero past {@code n}. */
+    static long wordOf(byte[] b, int from, int n, int w) {
+        long word = 0;
+        for (int j = Math.min(n - 8 * w, 8) - 1; j >= 0; j--) {
+            word |= (b[from + 8 * w + j] & 0xFFL) << (8 * j);
+        }
+        return word;
+    }
+
+    /** The mask of word {@code w} (0 or 1) for a compare of the first {@code n} bytes (all 16 if more). */
+    static long maskOf(int n, int w) {
+        int bytes = Math.max(0, Math.min(n - 8 * w, 8));
+        return bytes == 8 ? -1L : (1L << (8 * bytes)) - 1;
+    }
+
     private static final long QUOTES = repeated((byte) '"');
     private static final long BACKSLASHES = repeated((byte) '\\');
 

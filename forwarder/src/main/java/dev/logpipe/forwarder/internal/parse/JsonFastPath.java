@@ -4,9 +4,6 @@ import dev.logpipe.forwarder.internal.time.TimeParser;
 import dev.logpipe.record.JsonBuffer;
 import dev.logpipe.record.RecordCodec;
 import dev.logpipe.record.Utf8;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Map;
@@ -23,8 +20,6 @@ import java.util.Map;
 final class JsonFastPath {
     private static final Object RESERVED = new Object();
     private static final int TABLE = 256;
-
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final TimeParser time;
     /** Level and service values repeat: their Strings are cached. */
@@ -109,18 +104,8 @@ final class JsonFastPath {
         return null;
     }
 
-    /** FNV-1a, as {@link TextCache#hash}: a name's hash is also computed while its key is scanned. */
-    private static final int FNV_START = 0x811C9DC5;
-
-    private static final int FNV_PRIME = 0x01000193;
-
     private static int hash(byte[] n, int off, int len) {
         return TextCache.hash(n, off, len);
-    }
-
-    /** The fold {@link TextCache#hash} applies to the FNV-1a state. */
-    private static int mix(int h) {
-        return h ^ (h >>> 15);
     }
 
     /** True if the line was read completely into {@code into}; false: use the slow path (nothing is decided). */
@@ -164,7 +149,7 @@ final class JsonFastPath {
             return false;
         }
         i++;
-        if (!object(0, FNV_START, 1) || failed) {
+        if (!object(0, TextCache.FNV_START, 1) || failed) {
             return false;
         }
         skipSpace();
@@ -192,8 +177,7 @@ final class JsonFastPath {
                 return false;
             }
             if (gl <= 16 && end - i >= 16) { // the usual gap (",\"level\":"): compared as two words
-                if ((((long) LONGS.get(b, i) ^ s.gapWord0[k]) & s.gapMask0[k]) != 0
-                        || (((long) LONGS.get(b, i + 8) ^ s.gapWord1[k]) & s.gapMask1[k]) != 0) {
+                if (!ByteScan.startsWithWords(b, i, s.gapWord0[k], s.gapMask0[k], s.gapWord1[k], s.gapMask1[k])) {
                     return false;
                 }
             } else if (!Arrays.equals(b, i, i + gl, g, go, go + gl)) {
@@ -292,7 +276,7 @@ final class JsonFastPath {
             }
             int keyStart = ++i;
             // The flattened name's hash is computed while the key is scanned (FNV-1a, as TextCache.hash does).
-            int h = prefix == 0 ? FNV_START : (prefixHash ^ '.') * FNV_PRIME;
+            int h = prefix == 0 ? TextCache.FNV_START : (prefixHash ^ '.') * TextCache.FNV_PRIME;
             while (true) {
                 if (i >= end) {
                     return false;
@@ -304,7 +288,7 @@ final class JsonFastPath {
                 if (c < 0x20 || c == '\\') {
                     return false; // escaped, control or non-ASCII keys (negative bytes): the slow path
                 }
-                h = (h ^ c) * FNV_PRIME;
+                h = (h ^ c) * TextCache.FNV_PRIME;
                 i++;
             }
             int keyLen = i - keyStart;
@@ -396,7 +380,7 @@ final class JsonFastPath {
         escaped = false;
         while (true) {
             while (i + 8 <= end) {
-                long special = ByteScan.special((long) LONGS.get(b, i));
+                long special = ByteScan.special(ByteScan.word(b, i));
                 if (special != 0) {
                     i += Long.numberOfTrailingZeros(special) >>> 3; // the first special byte of the eight
                     break;
@@ -511,7 +495,7 @@ final class JsonFastPath {
      * ({@code quoted}), or a number or boolean, written as it is.
      */
     private boolean scalar(int nameLen, int start, int len, boolean escaped, boolean quoted) {
-        Object role = lookup(nameArr, nameOff, nameLen, mix(nameHash));
+        Object role = lookup(nameArr, nameOff, nameLen, TextCache.fold(nameHash));
         boolean firstTime = role == KeyRoles.Role.TIME && out.time == TimeParser.NONE && out.badTime == null;
         int from = quoted ? start - 1 : start; // a string is written with its quotes
         byte action;
@@ -629,7 +613,7 @@ final class JsonFastPath {
 
     /** Whether the flattened name may be written as a field: not a repeat in this line; counts it. */
     private boolean claim(int nameLen) {
-        int h = mix(nameHash);
+        int h = TextCache.fold(nameHash);
         int slot = h & (TABLE - 1);
         if (seenSlots[slot] == lineNo) { // a name with this slot was claimed in this line: compare them
             for (int k = 0; k < seenCount; k++) {

@@ -133,20 +133,10 @@ final class JsonShape {
             System.arraycopy(b, from, gaps, p, n);
             gapOff[k] = p;
             gapLen[k] = n;
-            long w0 = 0;
-            long w1 = 0;
-            for (int j = Math.min(n, 16) - 1; j >= 0; j--) {
-                long v = b[from + j] & 0xFFL;
-                if (j < 8) {
-                    w0 |= v << (8 * j);
-                } else {
-                    w1 |= v << (8 * (j - 8));
-                }
-            }
-            gapWord0[k] = w0;
-            gapWord1[k] = w1;
-            gapMask0[k] = n >= 8 ? -1L : (1L << (8 * n)) - 1;
-            gapMask1[k] = n >= 16 ? -1L : n <= 8 ? 0 : (1L << (8 * (n - 8))) - 1;
+            gapWord0[k] = ByteScan.wordOf(b, from, n, 0);
+            gapWord1[k] = ByteScan.wordOf(b, from, n, 1);
+            gapMask0[k] = ByteScan.maskOf(n, 0);
+            gapMask1[k] = ByteScan.maskOf(n, 1);
             if (k < count) {
                 joins[k] = k > 0
                         && actions[k] == FIELD

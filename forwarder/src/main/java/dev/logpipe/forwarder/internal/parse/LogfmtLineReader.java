@@ -4,9 +4,6 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import dev.logpipe.forwarder.config.ForwarderConfig.KeyMapping;
 import dev.logpipe.forwarder.internal.time.TimeParser;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -56,7 +53,7 @@ public final class LogfmtLineReader extends StructuredReader {
             if (seenKey != null && seenKey.startsWithPair(b, k, end)) {
                 i = k + seenKey.length();
             } else {
-                int h = FNV_START; // the key's hash, for the key cache, computed while it is scanned
+                int h = TextCache.FNV_START; // the key's hash, for the key cache, computed while it is scanned
                 while (i < end) {
                     byte c = b[i];
                     if (c == '=' || c == ' ' || c == '\t') {
@@ -66,7 +63,7 @@ public final class LogfmtLineReader extends StructuredReader {
                         out.error = "invalid logfmt: a quote inside a key at column " + (i - off + 1);
                         return false;
                     }
-                    h = (h ^ c) * FNV_PRIME;
+                    h = (h ^ c) * TextCache.FNV_PRIME;
                     i++;
                 }
                 if (i == k) {
@@ -149,16 +146,13 @@ public final class LogfmtLineReader extends StructuredReader {
 
     private static final char[] TRUE = {'t', 'r', 'u', 'e'};
 
-    private static final int FNV_START = 0x811C9DC5;
-    private static final int FNV_PRIME = 0x01000193;
-
     /**
      * The key {@code b[off, off + len)} of FNV-1a hash {@code h}, resolved once: the cache is an open-addressing
      * table, so keys that share a slot do not evict each other on every line; when it is half full (a file whose
      * keys never repeat) it starts again empty.
      */
     private SeenKey seenKey(byte[] b, int off, int len, int h) {
-        int slot = (h ^ (h >>> 15)) & (KEY_SLOTS - 1);
+        int slot = TextCache.fold(h) & (KEY_SLOTS - 1);
         for (SeenKey s; (s = seen[slot]) != null; slot = (slot + 1) & (KEY_SLOTS - 1)) {
             if (s.hash == h && Arrays.equals(s.bytes, 0, s.bytes.length, b, off, off + len)) {
                 return s;
@@ -179,9 +173,6 @@ public final class LogfmtLineReader extends StructuredReader {
 
     /** A key as it is written in the line, and what it means. */
     private static final class SeenKey {
-        private static final VarHandle LONGS =
-                MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-
         final byte[] bytes;
         final int hash;
         private final Key key;
@@ -196,15 +187,12 @@ public final class LogfmtLineReader extends StructuredReader {
             this.bytes = bytes;
             this.hash = hash;
             this.key = key;
-            byte[] pair = Arrays.copyOf(bytes, 16);
-            int n = bytes.length + 1;
-            if (n <= 16) {
-                pair[bytes.length] = '=';
-            }
-            word0 = (long) LONGS.get(pair, 0);
-            word1 = (long) LONGS.get(pair, 8);
-            mask0 = n >= 8 ? -1L : (1L << (8 * n)) - 1;
-            mask1 = n >= 16 ? -1L : n <= 8 ? 0 : (1L << (8 * (n - 8))) - 1;
+            byte[] pair = Arrays.copyOf(bytes, bytes.length + 1);
+            pair[bytes.length] = '=';
+            word0 = ByteScan.wordOf(pair, 0);
+            word1 = ByteScan.wordOf(pair, 1);
+            mask0 = ByteScan.maskOf(pair.length, 0);
+            mask1 = ByteScan.maskOf(pair.length, 1);
         }
 
         Key key() {
@@ -225,8 +213,7 @@ public final class LogfmtLineReader extends StructuredReader {
                 return false;
             }
             if (n < 16 && end - k >= 16) {
-                return (((long) LONGS.get(b, k) ^ word0) & mask0) == 0
-                        && (((long) LONGS.get(b, k + 8) ^ word1) & mask1) == 0;
+                return ByteScan.startsWithWords(b, k, word0, mask0, word1, mask1);
             }
             return b[k + n] == '=' && Arrays.equals(bytes, 0, n, b, k, k + n);
         }

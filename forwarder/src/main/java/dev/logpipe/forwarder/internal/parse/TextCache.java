@@ -34,10 +34,19 @@ final class TextCache {
      * one slot.
      */
     static int hash(byte[] b, int off, int len) {
-        int h = 0x811C9DC5;
+        int h = FNV_START;
         for (int k = 0; k < len; k++) {
-            h = (h ^ b[off + k]) * 0x01000193;
+            h = (h ^ b[off + k]) * FNV_PRIME;
         }
+        return fold(h);
+    }
+
+    /** FNV-1a's start and prime: the readers also hash a key while they scan it, and then {@link #fold} it. */
+    static final int FNV_START = 0x811C9DC5;
+
+    static final int FNV_PRIME = 0x01000193;
+
+    static int fold(int h) {
         return h ^ (h >>> 15);
     }
 }
