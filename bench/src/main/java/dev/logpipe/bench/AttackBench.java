@@ -229,7 +229,7 @@ public final class AttackBench {
     private String parallelHeavy() throws Exception {
         List<String> urls = List.of(
                 "/api/v1/search?q=" + enc("r* OR h* OR f*") + "&limit=1000&from=now-7d",
-                "/api/v1/histogram?q=" + enc("r* OR v* OR f*") + "&from=now-7d&interval=1s",
+                "/api/v1/histogram?q=" + enc("r* OR v* OR f*") + "&from=now-7d&interval=5m",
                 "/api/v1/fields/service/top?q=" + enc("r* OR h*") + "&from=now-7d&size=1000");
         return hammer(50, urls, seconds);
     }
