@@ -165,6 +165,9 @@ public final class Redactor {
 
     /** The digits of a whole number ({@code 4111111111111111.0} too), or null for a fraction. */
     private static String integralDigits(Number n) {
+        if ((n instanceof Double || n instanceof Float) && !Double.isFinite(n.doubleValue())) {
+            return null; // 1e400 is read as Infinity: no digits, and no BigDecimal
+        }
         if (n instanceof Double || n instanceof Float || n instanceof BigDecimal) {
             BigDecimal d = n instanceof BigDecimal b ? b : new BigDecimal(n.toString());
             try {
