@@ -34,6 +34,8 @@ public record LogRecord(
             throw new IllegalArgumentException("schema_version must be >= 1, was " + schemaVersion);
         }
         Objects.requireNonNull(message, "message");
+        checkTime("event_time", eventTime);
+        checkTime("observed_time", observedTime);
         level = level == null ? Level.UNKNOWN : level;
         Map<String, Object> copy = new LinkedHashMap<>();
         if (fields != null) {
@@ -47,6 +49,12 @@ public record LogRecord(
             });
         }
         fields = Collections.unmodifiableMap(copy);
+    }
+
+    private static void checkTime(String name, Instant t) {
+        if (t != null && !RecordRules.timeInRange(t)) {
+            throw new IllegalArgumentException(name + " must be within years 0000-9999 in UTC, was " + t);
+        }
     }
 
     public static Builder builder(String message) {
@@ -85,6 +93,7 @@ public record LogRecord(
         private Level level = Level.UNKNOWN;
         private String message;
         private final Map<String, Object> fields = new LinkedHashMap<>();
+        private int fieldCollisions;
 
         private Builder(String message) {
             this.message = message;
@@ -152,6 +161,19 @@ public record LogRecord(
 
         public Builder field(String name, Object value) {
             fields.put(name, value);
+            return this;
+        }
+
+        /**
+         * How many {@code fields} values met a name already taken once flattened ({@code {"a.b":1,"a":{"b":2}}}) and
+         * were kept under a name of their own (docs/record-format.md#flattening): set by {@link RecordCodec}.
+         */
+        public int fieldCollisions() {
+            return fieldCollisions;
+        }
+
+        Builder fieldCollisions(int n) {
+            fieldCollisions = n;
             return this;
         }
 

@@ -26,12 +26,18 @@ import java.util.Map;
  * {@code fields} are flattened with dots. Thread-safe.
  */
 public final class RecordCodec {
-    /** Limits that keep a hostile line from costing unbounded memory or stack. */
-    public static final int MAX_NESTING_DEPTH = 16;
+    /** Limits that keep a hostile line from costing unbounded memory or stack ({@link RecordRules}). */
+    public static final int MAX_NESTING_DEPTH = RecordRules.MAX_NESTING_DEPTH;
 
-    public static final int MAX_FIELDS = 1000;
+    public static final int MAX_FIELDS = RecordRules.MAX_FIELDS;
     /** Longest flattened field name: nested names add up, and each flattened key is its own string. */
-    public static final int MAX_FIELD_NAME_LENGTH = 1024;
+    public static final int MAX_FIELD_NAME_LENGTH = RecordRules.MAX_FIELD_NAME_LENGTH;
+
+    /**
+     * The Kafka header that names the tenant of a records- or dead-letter-topic message (UTF-8), set by the collector:
+     * a consumer that cannot read the value still knows whose it is (docs/record-format.md#in-kafka).
+     */
+    public static final String TENANT_HEADER = "logpipe.tenant";
 
     private final ObjectMapper mapper;
 
@@ -159,13 +165,20 @@ public final class RecordCodec {
                 throw new RecordFormatException("fields must be an object, was " + fields.getNodeType());
             }
             Map<String, Object> flat = new LinkedHashMap<>();
-            flatten("", fields, flat, 1);
+            int[] collisions = {0};
+            flatten("", fields, flat, 1, collisions);
             flat.forEach(b::field);
+            b.fieldCollisions(collisions[0]);
         }
         return b;
     }
 
-    private static void flatten(String prefix, JsonNode node, Map<String, Object> out, int depth)
+    /**
+     * Flattens {@code node} into {@code out} with dotted names. A name already taken ({@code {"a.b":1,"a":{"b":2}}})
+     * keeps its first value; a later one is kept as {@code a.b#2} (then {@code #3}, ...) and counted in
+     * {@code collisions[0]}. An integer beyond a long is kept exactly, as the text of its digits.
+     */
+    private static void flatten(String prefix, JsonNode node, Map<String, Object> out, int depth, int[] collisions)
             throws RecordFormatException {
         if (depth > MAX_NESTING_DEPTH) {
             throw new RecordFormatException("fields nested deeper than " + MAX_NESTING_DEPTH + " levels");
@@ -180,25 +193,48 @@ public final class RecordCodec {
             }
             JsonNode value = e.getValue();
             if (value.isObject()) {
-                flatten(key, value, out, depth + 1);
+                flatten(key, value, out, depth + 1, collisions);
                 continue;
             }
             if (out.size() >= MAX_FIELDS) {
                 throw new RecordFormatException("more than " + MAX_FIELDS + " fields");
             }
-            if (value.isTextual()) {
-                out.put(key, value.textValue());
-            } else if (value.isIntegralNumber() && value.canConvertToLong()) {
-                out.put(key, value.longValue());
-            } else if (value.isNumber()) {
-                out.put(key, value.doubleValue());
-            } else if (value.isBoolean()) {
-                out.put(key, value.booleanValue());
-            } else if (value.isNull()) {
+            if (value.isNull()) {
                 continue;
+            }
+            Object v;
+            if (value.isTextual()) {
+                v = value.textValue();
+            } else if (value.isIntegralNumber() && value.canConvertToLong()) {
+                v = value.longValue();
+            } else if (value.isIntegralNumber()) {
+                v = value.asText(); // past a long: a double would lose digits, the text keeps them all
+            } else if (value.isNumber()) {
+                v = value.doubleValue();
+            } else if (value.isBoolean()) {
+                v = value.booleanValue();
             } else {
                 // Arrays and other shapes are kept as their JSON text so nothing is lost.
-                out.put(key, value.toString());
+                v = value.toString();
+            }
+            if (out.containsKey(key)) {
+                key = freeName(key, out);
+                collisions[0]++;
+            }
+            out.put(key, v);
+        }
+    }
+
+    /** {@code key#2}, {@code key#3}, ...: the first not taken, for a value whose flattened name is. */
+    private static String freeName(String key, Map<String, Object> out) throws RecordFormatException {
+        for (int n = 2; ; n++) {
+            String name = key + "#" + n;
+            if (name.length() > MAX_FIELD_NAME_LENGTH) {
+                throw new RecordFormatException(
+                        "a field name (with its parents) is longer than " + MAX_FIELD_NAME_LENGTH + " characters");
+            }
+            if (!out.containsKey(name)) {
+                return name;
             }
         }
     }
@@ -223,25 +259,27 @@ public final class RecordCodec {
         if (fast != null) {
             return fast;
         }
+        Instant t;
         try {
             // RFC 3339 allows a space or a lowercase t/z; java.time wants the ISO form.
             String iso = s.length() > 10 && s.charAt(10) == ' ' ? s.substring(0, 10) + 'T' + s.substring(11) : s;
-            return OffsetDateTime.parse(iso.toUpperCase(Locale.ROOT)).toInstant();
+            t = OffsetDateTime.parse(iso.toUpperCase(Locale.ROOT)).toInstant();
         } catch (DateTimeParseException e) {
             throw new RecordFormatException(name + " must be an RFC 3339 timestamp, was \"" + s + "\"");
         }
+        // java.time also reads "+100000-01-01T00:00:00Z" and "-0001-...", which RFC 3339 has no form for
+        if (!RecordRules.timeInRange(t)) {
+            throw new RecordFormatException(
+                    name + " must be an RFC 3339 timestamp within years 0000-9999 in UTC, was \"" + s + "\"");
+        }
+        return t;
     }
 
     /** RFC 3339 in UTC, always with a fraction: milliseconds, or nanoseconds when there are any. */
     static String formatTime(Instant t) {
         OffsetDateTime u = t.atOffset(ZoneOffset.UTC);
         StringBuilder b = new StringBuilder(30);
-        int year = u.getYear();
-        if (year < 0 || year > 9999) {
-            b.append(year); // outside RFC 3339's four digits: written as is (Instant.parse reads it back)
-        } else {
-            pad(b, year, 4);
-        }
+        pad(b, u.getYear(), 4); // 0000-9999: a LogRecord holds no other (RecordRules.timeInRange)
         b.append('-');
         pad(b, u.getMonthValue(), 2);
         b.append('-');

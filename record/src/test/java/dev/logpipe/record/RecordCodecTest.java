@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Map;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import org.junit.jupiter.api.Test;
@@ -97,5 +98,73 @@ class RecordCodecTest {
         assertThat(Level.normalize("Critical")).isEqualTo(Level.FATAL);
         assertThat(Level.normalize("verbose-ish")).isEqualTo(Level.UNKNOWN);
         assertThat(Level.normalize(null)).isEqualTo(Level.UNKNOWN);
+    }
+
+    @Test
+    void timesOutsideRfc3339sYearsAreRefusedSoNothingIsWrittenThatCannotBeReadBack() throws Exception {
+        for (String t : new String[] {
+            "-000001-01-01T00:00:00Z", "+100000-01-01T00:00:00Z", "+10000-01-01T00:00:00Z", "0000-01-01T00:00:00+01:00"
+        }) {
+            assertThatThrownBy(() -> decode("{\"message\":\"m\",\"event_time\":\"" + t + "\"}"))
+                    .as(t)
+                    .isInstanceOf(RecordFormatException.class)
+                    .hasMessageContaining("event_time must be an RFC 3339 timestamp within years 0000-9999");
+        }
+        assertThatThrownBy(() -> LogRecord.builder("m")
+                        .observedTime(Instant.parse("+10000-01-01T00:00:00Z"))
+                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("observed_time");
+        for (String t :
+                new String[] {"0000-01-01T00:00:00Z", "9999-12-31T23:59:59.999999999Z", "0001-01-01T00:00:00+01:00"}) {
+            LogRecord r = decode("{\"message\":\"m\",\"event_time\":\"" + t + "\"}");
+            assertThat(codec.decode(codec.encode(r))).as(t).isEqualTo(r);
+        }
+    }
+
+    @Test
+    void integersBeyondALongAreKeptAsTheTextOfEveryDigit() throws Exception {
+        LogRecord r = decode("{\"message\":\"m\",\"fields\":{\"big\":123456789012345678901234567890,"
+                + "\"neg\":-98765432109876543210,\"long\":9223372036854775807,\"small\":42,\"ratio\":0.5}}");
+        assertThat(r.fields())
+                .containsEntry("big", "123456789012345678901234567890")
+                .containsEntry("neg", "-98765432109876543210")
+                .containsEntry("long", Long.MAX_VALUE)
+                .containsEntry("small", 42L)
+                .containsEntry("ratio", 0.5);
+        assertThat(new String(codec.encode(r), StandardCharsets.UTF_8))
+                .contains("\"big\":\"123456789012345678901234567890\"");
+    }
+
+    @Test
+    void aFlattenedNameMetTwiceKeepsBothValuesAndCountsTheCollision() throws Exception {
+        byte[] line = "{\"message\":\"m\",\"fields\":{\"tc.x\":\"a\",\"tc\":{\"x\":\"b\"},\"tc.x#2\":\"c\"}}"
+                .getBytes(StandardCharsets.UTF_8);
+        LogRecord.Builder b = codec.decodeToBuilder(line, 0, line.length);
+        assertThat(b.fieldCollisions()).isEqualTo(2);
+        assertThat(b.build().fields())
+                .containsExactly(Map.entry("tc.x", "a"), Map.entry("tc.x#2", "b"), Map.entry("tc.x#2#2", "c"));
+        LogRecord plain = decode("{\"message\":\"m\",\"fields\":{\"a\":{\"b\":1},\"c\":2}}");
+        byte[] encoded = codec.encode(plain);
+        assertThat(codec.decodeToBuilder(encoded, 0, encoded.length).fieldCollisions())
+                .isZero();
+    }
+
+    @Test
+    void theRulesRefuseWhatTheIndexerCannotIndex() {
+        LogRecord.Builder b = LogRecord.builder("m").tenantId("acme");
+        assertThat(RecordRules.problem(b.build())).isNull();
+        assertThat(RecordRules.problem(LogRecord.builder("m").build())).isEqualTo("tenant_id is missing");
+        for (int i = 0; i <= RecordRules.MAX_FIELDS; i++) {
+            b.field("f" + i, i);
+        }
+        assertThat(RecordRules.problem(b.build())).contains("more than 1000 fields");
+        assertThat(RecordRules.problem(LogRecord.builder("m")
+                        .tenantId("acme")
+                        .field("n".repeat(RecordRules.MAX_FIELD_NAME_LENGTH + 1), 1)
+                        .build()))
+                .contains("longer than 1024");
+        assertThat(RecordRules.recordIdProblem("order-1/a:b_c.d")).isNull();
+        assertThat(RecordRules.recordIdProblem("a b")).contains("character 2");
     }
 }

@@ -178,6 +178,7 @@ public final class CollectorServer implements AutoCloseable {
         if (a.retryAfterSeconds() > 0) {
             response.getHeaders().put(HttpHeader.RETRY_AFTER, Long.toString(a.retryAfterSeconds()));
         }
+        a.headers().forEach((name, value) -> response.getHeaders().put(name, value));
         response.write(true, ByteBuffer.wrap(a.body()), callback);
     }
 

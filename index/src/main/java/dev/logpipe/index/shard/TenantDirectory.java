@@ -1,5 +1,6 @@
 package dev.logpipe.index.shard;
 
+import dev.logpipe.record.RecordRules;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
@@ -14,9 +15,9 @@ import java.util.Optional;
  */
 public final class TenantDirectory {
     /** Longest tenant id accepted, in characters. */
-    public static final int MAX_TENANT_CHARS = 128;
+    public static final int MAX_TENANT_CHARS = RecordRules.MAX_TENANT_CHARS;
     /** Longest directory name produced (file systems allow 255 bytes). */
-    public static final int MAX_NAME_CHARS = 240;
+    public static final int MAX_NAME_CHARS = RecordRules.MAX_TENANT_ENCODED_CHARS;
 
     private TenantDirectory() {}
 
@@ -43,36 +44,9 @@ public final class TenantDirectory {
         return b.toString();
     }
 
-    /** Why a tenant id cannot be stored (a dead-letter reason), or null when it can. */
+    /** Why a tenant id cannot be stored (a dead-letter reason), or null when it can: {@link RecordRules#tenantProblem}. */
     public static String problem(String tenant) {
-        if (tenant == null || tenant.isEmpty()) {
-            return "is missing";
-        }
-        if (tenant.length() > MAX_TENANT_CHARS) {
-            return "is longer than " + MAX_TENANT_CHARS + " characters";
-        }
-        for (int i = 0; i < tenant.length(); i++) {
-            char c = tenant.charAt(i);
-            if (Character.isISOControl(c)) {
-                return "holds a control character";
-            }
-            if (Character.isHighSurrogate(c)
-                    && i + 1 < tenant.length()
-                    && Character.isLowSurrogate(tenant.charAt(i + 1))) {
-                i++;
-            } else if (Character.isSurrogate(c)) {
-                return "is not valid UTF-16 (an unpaired surrogate)";
-            }
-        }
-        int encoded = 0;
-        for (byte x : tenant.getBytes(StandardCharsets.UTF_8)) {
-            int c = x & 0xff;
-            encoded += (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ? 1 : 3;
-        }
-        if (encoded > MAX_NAME_CHARS) {
-            return "encodes to a directory name longer than " + MAX_NAME_CHARS + " characters";
-        }
-        return null;
+        return RecordRules.tenantProblem(tenant);
     }
 
     /** The tenant id of a directory name, or empty when the name is not one {@link #encode} produces. */

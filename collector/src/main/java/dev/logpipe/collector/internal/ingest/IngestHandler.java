@@ -15,6 +15,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
@@ -34,11 +36,30 @@ public final class IngestHandler {
     /** A refused request's unread body is discarded for at most this long before the connection is closed. */
     private static final Duration DRAIN_DEADLINE = Duration.ofSeconds(5);
 
+    /** The answer header listing the redactions of the records taken, by rule: {@code card_number=2, jwt=1}. */
+    public static final String REDACTED_HEADER = "Logpipe-Redacted";
+    /** The answer header counting field values kept under a name of their own (docs/record-format.md#flattening). */
+    public static final String FIELD_COLLISIONS_HEADER = "Logpipe-Field-Collisions";
+
     /**
-     * An HTTP answer: status, JSON body, a Retry-After in seconds (0: none), and whether the connection must be
-     * closed (the body was not read to its end).
+     * An HTTP answer: status, JSON body, a Retry-After in seconds (0: none), whether the connection must be closed
+     * (the body was not read to its end), and headers of its own ({@link #REDACTED_HEADER}, ...).
      */
-    public record Answer(int status, String contentType, byte[] body, long retryAfterSeconds, boolean close) {
+    public record Answer(
+            int status,
+            String contentType,
+            byte[] body,
+            long retryAfterSeconds,
+            boolean close,
+            Map<String, String> headers) {
+        public Answer {
+            headers = Map.copyOf(headers);
+        }
+
+        public Answer(int status, String contentType, byte[] body, long retryAfterSeconds, boolean close) {
+            this(status, contentType, body, retryAfterSeconds, close, Map.of());
+        }
+
         public static Answer json(int status, String body, long retryAfterSeconds, boolean close) {
             return new Answer(
                     status, "application/json", body.getBytes(StandardCharsets.UTF_8), retryAfterSeconds, close);
@@ -51,7 +72,26 @@ public final class IngestHandler {
 
         /** The same answer, closing the connection after it. */
         Answer closing() {
-            return new Answer(status, contentType, body, retryAfterSeconds, true);
+            return new Answer(status, contentType, body, retryAfterSeconds, true, headers);
+        }
+
+        /**
+         * The same answer telling, in headers every route carries, what changed in the records taken: the
+         * redactions by rule and the field collisions (none: no header).
+         */
+        Answer reporting(IngestResult result) {
+            Map<String, String> h = new TreeMap<>(headers);
+            if (!result.redactions().isEmpty()) {
+                StringBuilder b = new StringBuilder();
+                new TreeMap<>(result.redactions()).forEach((rule, n) -> {
+                    b.append(b.isEmpty() ? "" : ", ").append(rule).append('=').append(n);
+                });
+                h.put(REDACTED_HEADER, b.toString());
+            }
+            if (result.fieldCollisions() > 0) {
+                h.put(FIELD_COLLISIONS_HEADER, Integer.toString(result.fieldCollisions()));
+            }
+            return new Answer(status, contentType, body, retryAfterSeconds, close, h);
         }
     }
 
@@ -261,13 +301,14 @@ public final class IngestHandler {
                     1,
                     false);
         }
-        return switch (outcome.stop()) {
+        Answer a = switch (outcome.stop()) {
             case COMPLETE -> p.answer(outcome, 200, null, 0);
             case RATE_LIMITED ->
                 rateLimited(tenant, outcome.limit(), limits.retryAfter(tenant.id(), outcome.limit()), outcome, p);
             case OVER_BOUND ->
                 p.answer(outcome, 503, "the collector reached its in-flight bound " + "(limits.in_flight_bytes)", 1);
         };
+        return a.reporting(outcome.result());
     }
 
     private static boolean timedOut(Throwable e) {

@@ -11,6 +11,7 @@ import dev.logpipe.record.LogRecord;
 import dev.logpipe.record.RecordCodec;
 import dev.logpipe.record.RecordFormatException;
 import dev.logpipe.record.RecordId;
+import dev.logpipe.record.RecordRules;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -20,8 +21,8 @@ import java.time.Instant;
  * (invalid lines are dead-lettered with the reason), the tenant from the credential (a payload value is
  * overwritten, I4), {@code observed_time} stamped now, a missing {@code record_id} derived from the tenant, the
  * line's number and its bytes (a retried request gets the same ids), a client {@code record_id} checked (length,
- * characters), timestamps far from now flagged, and redaction before anything is durable (I5). Thread-safe; no
- * I/O of its own.
+ * characters), timestamps far from now flagged, redaction before anything is durable (I5), and last the record
+ * checked against {@link RecordRules}, which the indexer applies too. Thread-safe; no I/O of its own.
  */
 public final class IngestProcessor {
     public static final String TIME_FLAG_FIELD = "logpipe.event_time.flag";
@@ -135,7 +136,7 @@ public final class IngestProcessor {
                             line, Reason.SCHEMA_INVALID, detail(e.getMessage()), rawForDeadLetter(body, off, len)));
             return null;
         }
-        String bad = RecordIdCheck.problem(b.recordId());
+        String bad = RecordRules.recordIdProblem(b.recordId());
         if (bad == null) {
             bad = tooLongIdentifier(b);
         }
@@ -163,6 +164,22 @@ public final class IngestProcessor {
                     out, tenant, now, new DeadLetter(line, Reason.REDACTION_FAIL_CLOSED, red.heldBackReason(), null));
             return null;
         }
+        // What is published is what the indexer will read: the same rules, after the flag and the redaction (which
+        // may add a field or lengthen a name), so an acknowledged record is never one the indexer refuses.
+        String unfit = RecordRules.problem(red.record());
+        if (unfit != null) {
+            deadLetter(
+                    out,
+                    tenant,
+                    now,
+                    new DeadLetter(
+                            line,
+                            Reason.SCHEMA_INVALID,
+                            unfit + " once the collector flagged and redacted it",
+                            rawForDeadLetter(body, off, len)));
+            return null;
+        }
+        out.fieldCollisions(b.fieldCollisions());
         return red.record();
     }
 

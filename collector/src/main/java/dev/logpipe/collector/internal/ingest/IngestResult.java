@@ -8,8 +8,9 @@ import java.util.Map;
 
 /**
  * What one request became: how many records were handed to the records topic and to the dead-letter topic
- * (by reason), the first {@link #MAX_ERRORS} dead letters to report, the redactions by rule, and which lines were
- * dead-lettered (one bit per line: a bulk answer reports every item).
+ * (by reason), the first {@link #MAX_ERRORS} dead letters to report, the redactions by rule, how many field values of
+ * accepted records were kept under a name of their own because their flattened name was taken
+ * ({@code field_collisions}), and which lines were dead-lettered (one bit per line: a bulk answer reports every item).
  */
 public record IngestResult(
         int accepted,
@@ -17,6 +18,7 @@ public record IngestResult(
         Map<Reason, Integer> deadLetteredByReason,
         List<DeadLetter> errors,
         Map<String, Integer> redactions,
+        int fieldCollisions,
         Map<Reason, BitSet> deadLetteredLines) {
     /** At most this many per-line errors are listed in a response. */
     public static final int MAX_ERRORS = 100;

@@ -3,6 +3,7 @@ package dev.logpipe.collector.internal.ingest;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.TreeMap;
 
 /** {@code POST /api/v1/logs}: NDJSON of schema-v3 records, answers as docs/collector.md shows. */
 public final class NativeProtocol implements Protocol {
@@ -50,6 +51,9 @@ public final class NativeProtocol implements Protocol {
         body.put("accepted", result.accepted());
         body.put("dead_lettered", result.deadLettered());
         body.put("stage", "DURABLE_IN_BROKER");
+        ObjectNode redacted = body.putObject("redacted");
+        new TreeMap<>(result.redactions()).forEach(redacted::put);
+        body.put("field_collisions", result.fieldCollisions());
         ArrayNode errors = body.putArray("errors");
         for (IngestResult.DeadLetter d : result.errors()) {
             errors.addObject()

@@ -15,8 +15,10 @@ public interface Outlet {
         }
     }
 
-    /** {@code value}: {@code records} schema-v3 records as NDJSON, all with partition key {@code key}. */
-    void record(String key, byte[] value, int records) throws Unavailable;
+    /**
+     * {@code value}: {@code records} schema-v3 records of {@code tenant} as NDJSON, all with partition key {@code key}.
+     */
+    void record(String tenant, String key, byte[] value, int records) throws Unavailable;
 
     /** One dead letter (JSON), keyed by its tenant. */
     void deadLetter(String tenant, byte[] value) throws Unavailable;

@@ -34,6 +34,7 @@ final class RequestOutput {
     private long bufferedBytes;
     private int accepted;
     private int deadLettered;
+    private int fieldCollisions;
 
     RequestOutput(Outlet outlet, String tenant) {
         this.outlet = outlet;
@@ -77,6 +78,10 @@ final class RequestOutput {
         hits.forEach((rule, n) -> redactions.merge(rule, n, Integer::sum));
     }
 
+    void fieldCollisions(int n) {
+        fieldCollisions += n;
+    }
+
     /** Bytes held in open message buffers (their capacity, not their fill). */
     long heldBytes() {
         return bufferedBytes;
@@ -92,7 +97,7 @@ final class RequestOutput {
 
     private void send(String key, JsonBuffer buf) throws Outlet.Unavailable {
         bufferedBytes -= buf.array().length;
-        outlet.record(key, buf.toByteArray(), countByKey.remove(key));
+        outlet.record(tenant, key, buf.toByteArray(), countByKey.remove(key));
     }
 
     /** Hands over the rest, waits until everything is committed, and tells what the request became. */
@@ -103,6 +108,6 @@ final class RequestOutput {
     }
 
     IngestResult result() {
-        return new IngestResult(accepted, deadLettered, deadByReason, errors, redactions, deadLines);
+        return new IngestResult(accepted, deadLettered, deadByReason, errors, redactions, fieldCollisions, deadLines);
     }
 }

@@ -4,6 +4,7 @@ import dev.logpipe.collector.config.CollectorConfig;
 import dev.logpipe.collector.internal.ingest.Outlet;
 import dev.logpipe.collector.internal.ingest.Outlet.Unavailable;
 import dev.logpipe.kafka.DurableProducer;
+import dev.logpipe.record.RecordCodec;
 import java.io.Closeable;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -20,7 +21,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 /**
  * Publishes with {@code acks=all} and an idempotent producer (docs/architecture.md, invariant I2), and tells the caller
  * only once the broker committed every message: a write that the in-sync replicas (at least
- * {@code min.insync.replicas}) all hold. One producer is shared by every request (it is thread-safe).
+ * {@code min.insync.replicas}) all hold. Every message carries its tenant in the header
+ * {@link RecordCodec#TENANT_HEADER}. One producer is shared by every request (it is thread-safe).
  */
 public final class KafkaPublisher implements Closeable {
     private final KafkaProducer<byte[], byte[]> producer;
@@ -72,23 +74,26 @@ public final class KafkaPublisher implements Closeable {
         }
 
         @Override
-        public void record(String key, byte[] value, int records) throws Unavailable {
-            send(topic, key, value);
+        public void record(String tenant, String key, byte[] value, int records) throws Unavailable {
+            send(topic, tenant, key, value);
         }
 
         @Override
         public void deadLetter(String tenant, byte[] value) throws Unavailable {
-            send(deadLetterTopic, tenant, value);
+            send(deadLetterTopic, tenant, tenant, value);
         }
 
-        private void send(String to, String key, byte[] value) throws Unavailable {
+        private void send(String to, String tenant, String key, byte[] value) throws Unavailable {
             Exception f = failed.get();
             if (f != null) {
                 throw new Unavailable("Kafka did not commit a message: " + f, f);
             }
             pending.incrementAndGet();
             try {
-                producer.send(new ProducerRecord<>(to, key.getBytes(StandardCharsets.UTF_8), value), (md, e) -> {
+                ProducerRecord<byte[], byte[]> m =
+                        new ProducerRecord<>(to, key.getBytes(StandardCharsets.UTF_8), value);
+                m.headers().add(RecordCodec.TENANT_HEADER, tenant.getBytes(StandardCharsets.UTF_8));
+                producer.send(m, (md, e) -> {
                     if (e != null) {
                         failed.compareAndSet(null, e);
                     }

@@ -6,7 +6,8 @@ import java.util.List;
 /**
  * The secret shapes every collector redacts, in the order they run (docs/collector.md#redaction lists each with an
  * example). Each rule names the {@link Triggers} bit without which it cannot match. Secret {@code name=value} pairs
- * are not a regex: {@link SecretPairs} runs after these, then the card numbers.
+ * are not a regex: {@link SecretPairs} runs after these, then the card numbers ({@link CardNumbers}, not a regex
+ * either).
  */
 final class BuiltInRules {
     static final String SECRET_FIELD_RULE = "secret_field";
@@ -14,7 +15,7 @@ final class BuiltInRules {
     private BuiltInRules() {}
 
     private static Redactor.Rule rule(String name, int trigger, String pattern, String replacement) {
-        return new Redactor.Rule(name, Pattern.compile(pattern), replacement, false, trigger);
+        return new Redactor.Rule(name, Pattern.compile(pattern), replacement, trigger);
     }
 
     /** The rules before the secret pairs. */
@@ -67,18 +68,5 @@ final class BuiltInRules {
                         Triggers.AWS,
                         "(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|ASCA)[A-Z0-9]{16}",
                         "[REDACTED:aws_access_key]"));
-    }
-
-    /**
-     * Card numbers: 13-19 digits with up to two spaces, dots or dashes between them, not inside a longer digit run
-     * (checked around the match, so {@code pan_4111...} counts), passing the Luhn check.
-     */
-    static Redactor.Rule cardNumber() {
-        return new Redactor.Rule(
-                "card_number",
-                Pattern.compile("\\d(?:[ .-]{0,2}\\d){12,18}"),
-                "[REDACTED:card_number]",
-                true,
-                Triggers.CARD);
     }
 }

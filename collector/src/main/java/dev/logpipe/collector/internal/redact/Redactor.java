@@ -19,8 +19,10 @@ import java.util.Objects;
  * Replaces secrets in a record before it is durable anywhere (invariant I5): in the message, the top-level
  * identifiers, every string field, every field <em>name</em>, and the {@code record_id}. Built-in rules
  * ({@link BuiltInRules}: keys, tokens, credentials in URLs, JWTs, then secret {@code name=value} pairs, then card
- * numbers) come first, then the configured ones; a field whose name says it is a secret ({@link SecretNames}) is
- * masked whole, whatever its type, and a number that is a card number is too. All patterns are RE2 (linear time)
+ * numbers, {@link CardNumbers}) come first, then the configured ones; a field whose name says it is a secret
+ * ({@link SecretNames}) is masked whole, whatever its type, and a number that is a card number is too. Ids are kept:
+ * a {@code trace_id}, {@code span_id} or {@code record_id} shaped like one is never rewritten, and no id or field
+ * named like an id, a time, an offset or a count is taken for a card number. All patterns are RE2 (linear time)
  * behind one-pass prefilters ({@link Triggers}). A value that cannot be checked fails closed: a field longer than
  * {@code max_scan_bytes} is withheld (named in {@code fields."logpipe.redaction.withheld"}); a message that long
  * holds the whole record back ({@link Result#heldBack}).
@@ -29,11 +31,8 @@ public final class Redactor {
     public static final String WITHHELD_FIELD = "logpipe.redaction.withheld";
     static final String RECORD_ID_RULE = "record_id";
 
-    /**
-     * One rule: a name for metrics and markers, a pattern, what replaces a match, whether a match must pass the Luhn
-     * check, and the {@link Triggers} bit without which it cannot match.
-     */
-    record Rule(String name, Pattern pattern, String replacement, boolean luhn, int trigger) {}
+    /** One rule: a name for metrics and markers, a pattern, what replaces a match, and its {@link Triggers} bit. */
+    record Rule(String name, Pattern pattern, String replacement, int trigger) {}
 
     /** The redacted record, or null when it is held back; which rules fired, how often. */
     public record Result(LogRecord record, Map<String, Integer> hits, String heldBackReason) {
@@ -43,17 +42,16 @@ public final class Redactor {
     }
 
     private final List<Rule> beforePairs;
-    private final List<Rule> afterPairs;
+    private final List<Rule> configured;
     private final int maxScanChars;
 
     public Redactor(CollectorConfig.Redaction config) {
         this.beforePairs = BuiltInRules.beforePairs();
-        List<Rule> after = new ArrayList<>();
-        after.add(BuiltInRules.cardNumber());
+        List<Rule> rules = new ArrayList<>();
         for (CollectorConfig.Rule r : config.rules()) {
-            after.add(new Rule(r.name(), Pattern.compile(r.pattern()), r.replacement(), false, Triggers.ALWAYS));
+            rules.add(new Rule(r.name(), Pattern.compile(r.pattern()), r.replacement(), Triggers.ALWAYS));
         }
-        this.afterPairs = List.copyOf(after);
+        this.configured = List.copyOf(rules);
         this.maxScanChars = config.maxScanBytes();
     }
 
@@ -61,7 +59,8 @@ public final class Redactor {
         List<String> names = new ArrayList<>();
         beforePairs.forEach(r -> names.add(r.name()));
         names.add(SecretPairs.RULE);
-        afterPairs.forEach(r -> names.add(r.name()));
+        names.add(CardNumbers.RULE);
+        configured.forEach(r -> names.add(r.name()));
         names.add(BuiltInRules.SECRET_FIELD_RULE);
         return names;
     }
@@ -75,13 +74,13 @@ public final class Redactor {
                     "message of " + r.message().length() + " characters is longer than " + "redaction.max_scan_bytes ("
                             + maxScanChars + "); it cannot be checked for secrets");
         }
-        String message = apply(r.message(), hits);
+        String message = apply(r.message(), hits, Cards.SCAN);
         // The short top-level strings too: a client can put anything anywhere.
         String service = applyNullable(r.service(), hits);
         String instance = applyNullable(r.instanceId(), hits);
         String region = applyNullable(r.region(), hits);
-        String trace = applyNullable(r.traceId(), hits);
-        String span = applyNullable(r.spanId(), hits);
+        String trace = identifier(r.traceId(), hits);
+        String span = identifier(r.spanId(), hits);
         String recordId = redactRecordId(r.recordId(), hits);
         Map<String, Object> fields = new LinkedHashMap<>();
         List<String> withheld = new ArrayList<>();
@@ -93,14 +92,14 @@ public final class Redactor {
                 || !Objects.equals(span, r.spanId())
                 || !Objects.equals(recordId, r.recordId());
         for (Map.Entry<String, Object> e : r.fields().entrySet()) {
-            String name = apply(e.getKey(), hits);
+            String name = apply(e.getKey(), hits, Cards.SCAN);
             changed |= !name.equals(e.getKey());
             if (fields.containsKey(name)) {
                 name = name + "#" + fields.size(); // two names redacted alike stay two fields
             }
             Object value = e.getValue();
             if (!(value instanceof String s)) {
-                Object v = SecretNames.isSecret(e.getKey()) ? mask(hits) : redactNumber(value, hits);
+                Object v = SecretNames.isSecret(e.getKey()) ? mask(hits) : redactNumber(e.getKey(), value, hits);
                 changed |= v != value;
                 fields.put(name, v);
                 continue;
@@ -112,7 +111,9 @@ public final class Redactor {
                 continue;
             }
             // key=value style: a field named like a secret is a secret, whatever its value looks like.
-            String v = SecretNames.isSecret(e.getKey()) && !s.isEmpty() ? mask(hits) : apply(s, hits);
+            // A field named like an id, a time, an offset or a count holds no card number (dd.trace_id, kafka.offset).
+            Cards cards = CardNumbers.namesAnId(e.getKey()) ? Cards.SKIP : Cards.SCAN;
+            String v = SecretNames.isSecret(e.getKey()) && !s.isEmpty() ? mask(hits) : apply(s, hits, cards);
             changed |= !v.equals(s);
             fields.put(name, v);
         }
@@ -143,7 +144,7 @@ public final class Redactor {
         if (text.length() > maxScanChars) {
             return null;
         }
-        return apply(text, new LinkedHashMap<>());
+        return apply(text, new LinkedHashMap<>(), Cards.SCAN);
     }
 
     private static String mask(Map<String, Integer> hits) {
@@ -151,20 +152,51 @@ public final class Redactor {
         return "[REDACTED:" + BuiltInRules.SECRET_FIELD_RULE + "]";
     }
 
-    /** A JSON number that is a card number ({@code "card": 4111111111111111}) is as secret as the string. */
-    private static Object redactNumber(Object value, Map<String, Integer> hits) {
-        if (value instanceof Number n) {
+    /**
+     * A JSON number that is a card number ({@code "card": 4111111111111111}) is as secret as the string, unless its
+     * name says it is an id, a time, an offset or a count.
+     */
+    private static Object redactNumber(String name, Object value, Map<String, Integer> hits) {
+        if (value instanceof Number n && !CardNumbers.namesAnId(name)) {
             String digits = integralDigits(n);
-            if (digits != null && digits.length() >= 13 && digits.length() <= 19 && Luhn.valid(digits)) {
-                hits.merge("card_number", 1, Integer::sum);
-                return "[REDACTED:card_number]";
+            if (digits != null && CardNumbers.isCard(digits)) {
+                hits.merge(CardNumbers.RULE, 1, Integer::sum);
+                return CardNumbers.MARK;
             }
         }
         return value;
     }
 
+    /**
+     * A {@code trace_id} or {@code span_id}: one shaped like an id (hex or decimal digits and dashes: W3C, Datadog,
+     * UUID) is never rewritten; any other value goes through every rule but the card numbers (an id is digits).
+     */
+    private String identifier(String id, Map<String, Integer> hits) {
+        return id == null || idShaped(id) ? id : apply(id, hits, Cards.SKIP);
+    }
+
+    /** Hex digits, decimal digits and dashes only: no secret shape is made of them alone. */
+    static boolean idShaped(String id) {
+        if (id.isEmpty() || id.length() > 128) {
+            return false;
+        }
+        boolean digit = false;
+        for (int i = 0; i < id.length(); i++) {
+            char c = id.charAt(i);
+            boolean hex = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+            if (!hex && c != '-') {
+                return false;
+            }
+            digit |= hex;
+        }
+        return digit;
+    }
+
     /** The digits of a whole number ({@code 4111111111111111.0} too), or null for a fraction. */
     private static String integralDigits(Number n) {
+        if ((n instanceof Double || n instanceof Float) && !Double.isFinite(n.doubleValue())) {
+            return null; // 1e400 is read as Infinity: no digits, and no BigDecimal
+        }
         if (n instanceof Double || n instanceof Float || n instanceof BigDecimal) {
             BigDecimal d = n instanceof BigDecimal b ? b : new BigDecimal(n.toString());
             try {
@@ -179,10 +211,13 @@ public final class Redactor {
 
     /**
      * A {@code record_id} holding a secret is replaced by a hash of itself: the secret goes, and a retry with the
-     * same id still gets the same (new) id, so de-duplication keeps working.
+     * same id still gets the same (new) id, so de-duplication keeps working. One shaped like an id
+     * ({@link #idShaped}) is never touched, and no id is taken for a card number.
      */
     private String redactRecordId(String id, Map<String, Integer> hits) {
-        if (id == null || apply(id, new LinkedHashMap<>()).equals(id)) {
+        if (id == null
+                || idShaped(id)
+                || apply(id, new LinkedHashMap<>(), Cards.SKIP).equals(id)) {
             return id;
         }
         hits.merge(RECORD_ID_RULE, 1, Integer::sum);
@@ -216,11 +251,17 @@ public final class Redactor {
         }
     }
 
-    private String applyNullable(String text, Map<String, Integer> hits) {
-        return text == null ? null : apply(text, hits);
+    /** Whether a value is scanned for card numbers. */
+    private enum Cards {
+        SCAN,
+        SKIP
     }
 
-    private String apply(String text, Map<String, Integer> hits) {
+    private String applyNullable(String text, Map<String, Integer> hits) {
+        return text == null ? null : apply(text, hits, Cards.SCAN);
+    }
+
+    private String apply(String text, Map<String, Integer> hits, Cards cards) {
         int mask = Triggers.of(text);
         String out = applyAll(beforePairs, text, mask, hits);
         if ((mask & Triggers.PAIR) != 0) {
@@ -230,7 +271,14 @@ public final class Redactor {
                 hits.merge(SecretPairs.RULE, count[0], Integer::sum);
             }
         }
-        return applyAll(afterPairs, out, mask, hits);
+        if (cards == Cards.SCAN && (mask & Triggers.CARD) != 0) {
+            int[] count = {0};
+            out = CardNumbers.redact(out, count);
+            if (count[0] > 0) {
+                hits.merge(CardNumbers.RULE, count[0], Integer::sum);
+            }
+        }
+        return applyAll(configured, out, mask, hits);
     }
 
     private static String applyAll(List<Rule> rules, String text, int mask, Map<String, Integer> hits) {
@@ -247,11 +295,6 @@ public final class Redactor {
             while (from <= out.length() && m.find(from)) {
                 int start = m.start();
                 int end = m.end();
-                if (rule.luhn() && !isCard(out, start, end)) {
-                    // "2024-06-01 4111 1111 1111 1111": the match may start too early; try from its next group.
-                    from = nextDigitGroup(out, start, end);
-                    continue;
-                }
                 if (sb == null) {
                     sb = new StringBuilder(out.length());
                 }
@@ -268,30 +311,5 @@ public final class Redactor {
             }
         }
         return out;
-    }
-
-    /** A card number: not inside a longer digit run, and the Luhn check passes (whole, or a card and a CVC). */
-    private static boolean isCard(String text, int start, int end) {
-        if (start > 0 && Character.isDigit(text.charAt(start - 1))
-                || end < text.length() && Character.isDigit(text.charAt(end))) {
-            return false;
-        }
-        String candidate = text.substring(start, end);
-        return Luhn.valid(candidate) || Luhn.anyWindowValid(candidate);
-    }
-
-    /** Where the digit group after the one at {@code start} begins (or {@code start + 1} inside a plain run). */
-    private static int nextDigitGroup(String text, int start, int end) {
-        int i = start;
-        while (i < end && Character.isDigit(text.charAt(i))) {
-            i++;
-        }
-        if (i == end) {
-            return start + 1;
-        }
-        while (i < end && !Character.isDigit(text.charAt(i))) {
-            i++;
-        }
-        return i;
     }
 }

@@ -7,7 +7,7 @@ import java.util.List;
 /** An {@link Outlet} that keeps what it is given, in memory (unit tests of the ingest path without a broker). */
 final class CollectingOutlet implements Outlet {
     /** One message handed to the records topic. */
-    record Message(String key, byte[] value, int records) {
+    record Message(String tenant, String key, byte[] value, int records) {
         List<String> lines() {
             return List.of(new String(value, StandardCharsets.UTF_8).split("\n"));
         }
@@ -18,8 +18,8 @@ final class CollectingOutlet implements Outlet {
     int awaited;
 
     @Override
-    public void record(String key, byte[] value, int records) {
-        this.records.add(new Message(key, value, records));
+    public void record(String tenant, String key, byte[] value, int records) {
+        this.records.add(new Message(tenant, key, value, records));
     }
 
     @Override

@@ -6,6 +6,9 @@ import dev.logpipe.collector.config.CollectorConfig;
 import dev.logpipe.collector.config.CollectorConfigLoader;
 import dev.logpipe.collector.internal.admission.TenantLimits;
 import dev.logpipe.collector.internal.redact.Redactor;
+import dev.logpipe.record.LogRecord;
+import dev.logpipe.record.RecordCodec;
+import dev.logpipe.record.RecordRules;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -40,6 +43,27 @@ class IngestFuzzTest {
                       min_insync_replicas: 1
                     redaction:
                       max_scan_bytes: 2KiB
+                    """, "test");
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Room for a record of 1,000 fields. */
+    private static final CollectorConfig ROOMY;
+
+    static {
+        try {
+            ROOMY = new CollectorConfigLoader().parse("""
+                    limits:
+                      max_record_bytes: 1MiB
+                    tenants:
+                      - id: acme
+                        api_key_sha256: ['0000000000000000000000000000000000000000000000000000000000000000']
+                    kafka:
+                      bootstrap_servers: 127.0.0.1:9
+                      replication_factor: 1
+                      min_insync_replicas: 1
                     """, "test");
         } catch (Exception e) {
             throw new IllegalStateException(e);
@@ -155,5 +179,76 @@ class IngestFuzzTest {
         assertThat(all)
                 .contains("\"record_id\":\"538f9b39d0f9a1a8503dc8a84a465fe3\"")
                 .contains("\"record_id\":\"834644b1571cac73930b455400b3531f\"");
+    }
+
+    /** Record-shaped lines with the values that sit on the rules' edges: times, sizes, names, numbers. */
+    @Provide
+    Arbitrary<byte[]> recordLines() {
+        Arbitrary<String> times = Arbitraries.of(
+                "2026-12-01T00:00:00Z",
+                "0000-01-01T00:00:00Z",
+                "9999-12-31T23:59:59.999999999Z",
+                "0000-01-01T00:00:00+01:00",
+                "9999-12-31T23:00:00-01:00",
+                "-000001-01-01T00:00:00Z",
+                "+100000-01-01T00:00:00Z",
+                "+10000-01-01T00:00:00Z",
+                "2099-01-01T00:00:00Z");
+        Arbitrary<String> names = Arbitraries.of(
+                "a", "a.b", "tc.x", "n".repeat(1000) + "AKIAIOSFODNN7EXAMPLE", "x".repeat(1024), "password", "");
+        Arbitrary<String> values = Arbitraries.of(
+                "1",
+                "123456789012345678901234567890",
+                "-98765432109876543210",
+                "1e400",
+                "\"v\"",
+                "{\"x\":1}",
+                "{\"b\":{\"c\":2}}",
+                "null",
+                "[1,2]",
+                "4111111111111111");
+        Arbitrary<String> field = Arbitraries.lazy(() -> names).flatMap(n -> values.map(v -> "\"" + n + "\":" + v));
+        Arbitrary<String> line = Arbitraries.integers()
+                .between(0, 1003)
+                .flatMap(many -> times.flatMap(t -> field.list().ofMaxSize(6).map(fs -> {
+                    StringBuilder b = new StringBuilder("{\"message\":\"m\",\"event_time\":\"" + t + "\",\"fields\":{");
+                    b.append(String.join(",", fs));
+                    for (int i = 0; i < (many > 990 ? many : 0); i++) {
+                        b.append(b.charAt(b.length() - 1) == '{' ? "" : ",")
+                                .append("\"f")
+                                .append(i)
+                                .append("\":")
+                                .append(i);
+                    }
+                    return b.append("}}").toString();
+                })));
+        return line.list()
+                .ofMinSize(1)
+                .ofMaxSize(4)
+                .map(l -> (String.join("\n", l) + "\n").getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Property(tries = 300)
+    void everyRecordTheCollectorTakesIsOneTheIndexerCanRead(@ForAll("recordLines") byte[] body) throws Exception {
+        CollectingOutlet outlet = new CollectingOutlet();
+        IngestRun.Outcome o = new IngestRun(new IngestProcessor(ROOMY, new Redactor(ROOMY.redaction())))
+                .run(
+                        ROOMY.tenants().get(0),
+                        new ByteArrayInputStream(body),
+                        Instant.parse("2026-12-01T00:00:00Z"),
+                        TenantLimits.Charge.unlimited(),
+                        0,
+                        total -> true,
+                        outlet);
+        assertThat(o.result().accepted() + o.result().deadLettered()).isEqualTo(nonBlankLines(body));
+        RecordCodec codec = new RecordCodec();
+        for (CollectingOutlet.Message m : outlet.records) {
+            assertThat(m.tenant()).isEqualTo("acme");
+            for (String l : m.lines()) {
+                LogRecord r = codec.decode(l.getBytes(StandardCharsets.UTF_8)); // the indexer's read
+                assertThat(RecordRules.problem(r)).as(l).isNull();
+                assertThat(codec.decode(codec.encode(r))).isEqualTo(r);
+            }
+        }
     }
 }

@@ -31,7 +31,7 @@ class RedactorTest {
                 "see TKT-1234 | see [T]",
                 "env DB_PASSWORD=hunter2 x | env DB_PASSWORD=[REDACTED:secret_pair] x",
                 "card 4111 1111 1111 1111 123 | card [REDACTED:card_number]",
-                "qty 2 4111111111111111 | qty [REDACTED:card_number]",
+                "qty 2 4111111111111111 | qty 2 [REDACTED:card_number]",
                 "nothing secret here | nothing secret here"
             })
     void builtInAndConfiguredRulesReplaceWhatLooksLikeASecret(String in, String out) {
@@ -102,9 +102,24 @@ class RedactorTest {
     }
 
     @Test
-    void luhnAcceptsValidCardNumbersOnly() {
-        assertThat(Luhn.valid("4111111111111111")).isTrue();
-        assertThat(Luhn.valid("4111111111111112")).isFalse();
-        assertThat(Luhn.valid("1234")).as("too short").isFalse();
+    void aCardNumberHasTheIssuerPrefixAndLengthOfARealNetworkAndPassesLuhn() {
+        assertThat(CardNumbers.isCard("4111111111111111")).isTrue();
+        assertThat(CardNumbers.isCard("4111111111111112")).as("Luhn").isFalse();
+        assertThat(CardNumbers.isCard("1234")).as("too short").isFalse();
+        assertThat(CardNumbers.isCard("378282246310005")).as("Amex 15").isTrue();
+        assertThat(CardNumbers.isCard("3782822463100050"))
+                .as("Amex is 15 digits")
+                .isFalse();
+        assertThat(CardNumbers.isCard("2223003122003222"))
+                .as("Mastercard 2-series")
+                .isTrue();
+        assertThat(CardNumbers.isCard("6011111111111117")).as("Discover").isTrue();
+        assertThat(CardNumbers.isCard("3530111333300000")).as("JCB").isTrue();
+        assertThat(CardNumbers.isCard("30569309025904")).as("Diners 14").isTrue();
+        assertThat(CardNumbers.isCard("6200000000000005")).as("UnionPay").isTrue();
+        assertThat(CardNumbers.isCard("1718000000000000008"))
+                .as("no network starts with 1")
+                .isFalse();
+        assertThat(CardNumbers.isCard("9999999999999995")).as("nor with 9").isFalse();
     }
 }

@@ -3,6 +3,7 @@ package dev.logpipe.indexer.internal.consume;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.logpipe.kafka.DurableProducer;
+import dev.logpipe.record.RecordCodec;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -67,7 +68,12 @@ final class DeadLetters implements AutoCloseable {
         o.put("partition", partition);
         o.put("offset", offset);
         byte[] key = tenant == null ? null : tenant.getBytes(StandardCharsets.UTF_8);
-        pending.add(producer.send(new ProducerRecord<>(topic, key, o.toString().getBytes(StandardCharsets.UTF_8))));
+        ProducerRecord<byte[], byte[]> m =
+                new ProducerRecord<>(topic, key, o.toString().getBytes(StandardCharsets.UTF_8));
+        if (key != null) {
+            m.headers().add(RecordCodec.TENANT_HEADER, key);
+        }
+        pending.add(producer.send(m));
     }
 
     synchronized int pending() {

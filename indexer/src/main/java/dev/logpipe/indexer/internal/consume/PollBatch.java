@@ -1,9 +1,10 @@
 package dev.logpipe.indexer.internal.consume;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.logpipe.index.shard.ShardId;
-import dev.logpipe.index.shard.TenantDirectory;
 import dev.logpipe.index.store.DeadLetterEntry;
 import dev.logpipe.index.store.IndexRecord;
 import dev.logpipe.indexer.internal.metrics.IndexerMetrics;
@@ -11,7 +12,9 @@ import dev.logpipe.record.LogRecord;
 import dev.logpipe.record.RecordCodec;
 import dev.logpipe.record.RecordFormatException;
 import dev.logpipe.record.RecordId;
+import dev.logpipe.record.RecordRules;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -21,11 +24,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Header;
 
 /**
  * The writes of one poll, grouped by shard: each records-topic value split on newlines and decoded, each
- * dead-letter-topic value parsed. A line that cannot be indexed becomes a dead letter with a reason; nothing is
- * dropped without a counter. Built and used by the loop thread.
+ * dead-letter-topic value parsed. A line that cannot be indexed becomes a dead letter with a reason and, whenever
+ * the message says whose it is, its tenant ({@link #tenantOf}), so the tenant finds it; nothing is dropped without a
+ * counter. Built and used by the decode thread.
  */
 final class PollBatch {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -70,7 +75,7 @@ final class PollBatch {
             deadLetters.publish(
                     "EMPTY_MESSAGE",
                     "a records-topic message without a value",
-                    null,
+                    fallbackTenant(m),
                     new byte[0],
                     0,
                     0,
@@ -98,7 +103,7 @@ final class PollBatch {
         try {
             r = codec.decode(v, off, len);
         } catch (RecordFormatException | RuntimeException e) {
-            reject("SCHEMA_INVALID", e.getMessage(), null, m, v, off, len);
+            reject("SCHEMA_INVALID", e.getMessage(), tenantOf(m, v, off, len), m, v, off, len);
             return;
         }
         boolean attributed = false;
@@ -107,17 +112,22 @@ final class PollBatch {
             r = r.toBuilder().tenantId(defaultTenant).build();
             attributed = true;
         }
-        String problem = TenantDirectory.problem(r.tenantId());
+        String problem = RecordRules.tenantProblem(r.tenantId());
         if (problem != null) {
             reject(
                     r.tenantId() == null ? "NO_TENANT" : "TENANT_INVALID",
                     "tenant_id " + problem
                             + (r.tenantId() == null ? " (set kafka.default_tenant to index records without one)" : ""),
-                    null,
+                    fallbackTenant(m),
                     m,
                     v,
                     off,
                     len);
+            return;
+        }
+        problem = RecordRules.problem(r); // the collector checked the same before it acknowledged the record
+        if (problem != null) {
+            reject("SCHEMA_INVALID", problem, r.tenantId(), m, v, off, len);
             return;
         }
         if (r.recordId() == null || r.recordId().isEmpty()) {
@@ -167,7 +177,64 @@ final class PollBatch {
         deadLetters.publish(reason, detail, tenant, v, off, len, m.topic(), m.partition(), m.offset(), now);
     }
 
-    /** A dead-letter-topic value: indexed into its tenant's dead-letter shard, or counted when it has no tenant. */
+    /**
+     * Whose a line is that cannot be read as a record, for its dead letter: the tenant the collector named in the
+     * message's header, else a {@code tenant_id} found by a lenient read of the line, else {@code kafka.default_tenant}
+     * (null only when none of them is a valid tenant id: then the dead letter is counted as skipped, not indexed).
+     */
+    String tenantOf(ConsumerRecord<byte[], byte[]> m, byte[] v, int off, int len) {
+        String header = headerTenant(m);
+        if (header != null) {
+            return header;
+        }
+        String peeked = peekTenant(v, off, len);
+        return RecordRules.tenantProblem(peeked) == null ? peeked : validDefault();
+    }
+
+    /** The header's tenant, else {@code kafka.default_tenant}: for a record whose own tenant is missing or invalid. */
+    private String fallbackTenant(ConsumerRecord<byte[], byte[]> m) {
+        String header = headerTenant(m);
+        return header != null ? header : validDefault();
+    }
+
+    private String validDefault() {
+        return RecordRules.tenantProblem(defaultTenant) == null ? defaultTenant : null;
+    }
+
+    /** The valid tenant of the header {@link RecordCodec#TENANT_HEADER}, or null. */
+    static String headerTenant(ConsumerRecord<byte[], byte[]> m) {
+        Header h = m.headers().lastHeader(RecordCodec.TENANT_HEADER);
+        if (h == null || h.value() == null) {
+            return null;
+        }
+        String tenant = new String(h.value(), StandardCharsets.UTF_8);
+        return RecordRules.tenantProblem(tenant) == null ? tenant : null;
+    }
+
+    /** The string {@code tenant_id} of a top-level JSON object, read up to the first error; null when not met. */
+    static String peekTenant(byte[] v, int off, int len) {
+        try (JsonParser p = JSON.getFactory().createParser(v, off, len)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                return null;
+            }
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String name = p.currentName();
+                JsonToken t = p.nextToken();
+                if (name.equals("tenant_id") && t == JsonToken.VALUE_STRING) {
+                    return p.getText();
+                }
+                p.skipChildren();
+            }
+        } catch (IOException | RuntimeException e) {
+            // lenient: what was read before the error is all there is
+        }
+        return null;
+    }
+
+    /**
+     * A dead-letter-topic value: indexed into the dead-letter shard of its {@code tenant_id} (or of its header's
+     * tenant), or counted as skipped when it has neither.
+     */
     void addDeadLetter(ConsumerRecord<byte[], byte[]> m) {
         byte[] v = m.value();
         try {
@@ -177,7 +244,10 @@ final class PollBatch {
                 return;
             }
             String tenant = o.path("tenant_id").isTextual() ? o.get("tenant_id").textValue() : null;
-            if (TenantDirectory.problem(tenant) != null) {
+            if (RecordRules.tenantProblem(tenant) != null) {
+                tenant = headerTenant(m);
+            }
+            if (tenant == null) {
                 metrics.deadLettersSkipped("NO_TENANT");
                 return;
             }

@@ -1,0 +1,123 @@
+package dev.logpipe.collector;
+
+import static dev.logpipe.collector.CollectorFixture.ACME_KEY;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.logpipe.broker.testing.EmbeddedBrokerExtension;
+import dev.logpipe.broker.testing.TopicContents;
+import dev.logpipe.record.RecordCodec;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Header;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Issue 24, items 3 and 10, through a real collector into a real broker: integers past 2^63 keep every digit, two
+ * values that flatten to one name are both kept and counted in the answer, every message names its tenant in a
+ * header, and a record the indexer would refuse is dead-lettered here, in the answer, instead of acknowledged.
+ */
+class RecordIntegrityTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @RegisterExtension
+    static final EmbeddedBrokerExtension KAFKA = new EmbeddedBrokerExtension();
+
+    private static CollectorFixture collector;
+
+    @BeforeAll
+    static void start() throws Exception {
+        collector = CollectorFixture.start(KAFKA.bootstrapServers(), "integrity", "");
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        collector.close();
+    }
+
+    private static List<ConsumerRecord<String, String>> topic(String name) throws Exception {
+        return TopicContents.readAll(KAFKA.bootstrapServers(), name, Duration.ofSeconds(20));
+    }
+
+    private static JsonNode record(String marker) throws Exception {
+        for (String line : TopicContents.recordLines(topic("integrity.records"))) {
+            JsonNode n = JSON.readTree(line);
+            if (n.path("message").asText().equals(marker)) {
+                return n;
+            }
+        }
+        throw new AssertionError("no record " + marker);
+    }
+
+    @Test
+    void bigIntegersKeepEveryDigitAndCollidingNamesKeepBothValuesAndAreReported() throws Exception {
+        String body = """
+                {"message":"i10 big","fields":{"big":123456789012345678901234567890,"neg":-98765432109876543210,"max":9223372036854775807}}
+                {"message":"i10 collision","fields":{"tc.x":"a","tc":{"x":"b"}}}
+                {"message":"i10 plain","fields":{"tc":{"x":"only"},"n":42}}
+                """;
+        HttpResponse<String> r = collector.post(ACME_KEY, body);
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        JsonNode answer = JSON.readTree(r.body());
+        assertThat(answer.get("accepted").asInt()).isEqualTo(3);
+        assertThat(answer.get("field_collisions").asInt()).isEqualTo(1);
+        assertThat(answer.get("redacted").isObject()).isTrue();
+        assertThat(r.headers().firstValue("Logpipe-Field-Collisions")).hasValue("1");
+
+        JsonNode big = record("i10 big").get("fields");
+        assertThat(big.get("big").asText()).isEqualTo("123456789012345678901234567890");
+        assertThat(big.get("neg").asText()).isEqualTo("-98765432109876543210");
+        assertThat(big.get("max").isIntegralNumber()).isTrue();
+        assertThat(big.get("max").asLong()).isEqualTo(Long.MAX_VALUE);
+        JsonNode collision = record("i10 collision").get("fields");
+        assertThat(collision.get("tc.x").asText()).isEqualTo("a");
+        assertThat(collision.get("tc.x#2").asText()).isEqualTo("b");
+        // a record without either is written as it always was
+        assertThat(TopicContents.recordLines(topic("integrity.records")))
+                .anyMatch(l -> l.endsWith(",\"level\":\"UNKNOWN\",\"message\":\"i10 plain\","
+                        + "\"fields\":{\"tc.x\":\"only\",\"n\":42}}"));
+    }
+
+    @Test
+    void everyMessageNamesItsTenantInAHeaderAndAnUnindexableRecordIsDeadLetteredInTheAnswer() throws Exception {
+        StringBuilder fields = new StringBuilder();
+        for (int i = 0; i < 1000; i++) {
+            fields.append(i == 0 ? "" : ",")
+                    .append("\"f")
+                    .append(i)
+                    .append("\":")
+                    .append(i);
+        }
+        String body = "{\"message\":\"i3 kept\"}\n"
+                + "{\"message\":\"i3 year\",\"event_time\":\"+100000-01-01T00:00:00Z\"}\n"
+                + "{\"message\":\"i3 flagged past 1000\",\"event_time\":\"2099-01-01T00:00:00Z\",\"fields\":{"
+                + fields + "}}\n"
+                + "{\"message\":\"i3 lengthened\",\"fields\":{\"" + "n".repeat(1000) + "AKIAIOSFODNN7EXAMPLE\":1}}\n";
+        HttpResponse<String> r = collector.post(ACME_KEY, body);
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        JsonNode answer = JSON.readTree(r.body());
+        assertThat(answer.get("accepted").asInt()).as(r.body()).isEqualTo(1);
+        assertThat(answer.get("dead_lettered").asInt()).isEqualTo(3);
+        assertThat(answer.get("errors").get(0).get("detail").asText())
+                .contains("event_time must be an RFC 3339 timestamp within years 0000-9999");
+        assertThat(answer.get("errors").get(1).get("detail").asText())
+                .contains("more than 1000 fields")
+                .contains("once the collector flagged and redacted it");
+        assertThat(answer.get("errors").get(2).get("detail").asText()).contains("longer than 1024 characters");
+
+        for (String t : List.of("integrity.records", "integrity.dead-letter")) {
+            assertThat(topic(t)).isNotEmpty().allSatisfy(m -> {
+                Header h = m.headers().lastHeader(RecordCodec.TENANT_HEADER);
+                assertThat(h).as("%s: %s", t, m.value()).isNotNull();
+                assertThat(new String(h.value(), StandardCharsets.UTF_8)).isEqualTo("acme");
+            });
+        }
+    }
+}
