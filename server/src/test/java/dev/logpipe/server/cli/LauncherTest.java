@@ -52,7 +52,8 @@ class LauncherTest {
     }
 
     private String run(Path fake, List<String> args, Map<String, String> env) throws Exception {
-        List<String> command = new java.util.ArrayList<>(List.of("bash", root.resolve("bin/logpipe").toString()));
+        List<String> command = new java.util.ArrayList<>(
+                List.of("bash", root.resolve("bin/logpipe").toString()));
         command.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
         pb.environment().put("PATH", fake + ":" + System.getenv("PATH"));
