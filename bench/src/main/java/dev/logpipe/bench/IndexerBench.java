@@ -123,6 +123,7 @@ public final class IndexerBench {
                     """.formatted(port, dir.resolve("data"), broker.bootstrapServers()) + extra);
             List<String> command = new ArrayList<>(
                     List.of(ProcessHandle.current().info().command().orElse("java")));
+            command.add("-XX:+ExitOnOutOfMemoryError"); // as bin/logpipe gives every JVM, before its options
             command.addAll(List.of(jvmOpts.split(" ")));
             command.addAll(List.of("-jar", jar.toString(), "--config", config.toString()));
             Process indexer = new ProcessBuilder(command)

@@ -62,6 +62,7 @@ public final class StandaloneBench {
         String key = "bench-key-0123456789abcdef";
         List<String> command = new ArrayList<>();
         command.add("java");
+        command.add("-XX:+ExitOnOutOfMemoryError"); // as bin/logpipe gives every JVM, before its options
         command.addAll(javaOpts);
         command.addAll(List.of(
                 "-jar",

@@ -42,6 +42,7 @@ public final class Indexer implements AutoCloseable {
     private final LegalHolds holds;
     private final Retention retention;
     private final PrometheusMeterRegistry registry;
+    private final StatusHandler status;
     private boolean closed;
 
     private Indexer(
@@ -53,8 +54,10 @@ public final class Indexer implements AutoCloseable {
             StageOffsets stages,
             LegalHolds holds,
             Retention retention,
-            PrometheusMeterRegistry registry) {
+            PrometheusMeterRegistry registry,
+            StatusHandler status) {
         this.store = store;
+        this.status = status;
         this.loop = loop;
         this.refresher = refresher;
         this.server = server;
@@ -85,13 +88,19 @@ public final class Indexer implements AutoCloseable {
             IndexLoop loop = new IndexLoop(config, store, stages, metrics, retention, clock, rebuild);
             Refresher refresher = new Refresher(
                     store, stages, metrics, config.refreshInterval(), config.refreshBehindInterval(), clock);
+            StatusHandler status =
+                    new StatusHandler(stages, store::openShards, loop.failures(), metrics::fieldsNotIndexedByTenant);
             IndexerServer server = new IndexerServer(
                     config.listen(),
-                    new StatusHandler(stages, store::openShards),
+                    status,
                     new HoldsHandler(holds, config.admin().apiKeySha256()),
                     registry,
                     loop::ready);
             metrics.gauge("logpipe_indexer.shards.open", "Shards open now", store::openShards);
+            metrics.gauge(
+                    "logpipe_indexer.partitions.write_failed",
+                    "Partitions paused after a store failure, waiting out their backoff or retrying",
+                    () -> loop.failures().size());
             server.start();
             loop.start();
             refresher.start();
@@ -104,7 +113,7 @@ public final class Indexer implements AutoCloseable {
                     config.kafka().deadLetterTopic(),
                     config.kafka().groupId(),
                     config.kafka().bootstrapServers());
-            return new Indexer(store, loop, refresher, server, audit, stages, holds, retention, registry);
+            return new Indexer(store, loop, refresher, server, audit, stages, holds, retention, registry, status);
         } catch (Exception | Error e) {
             audit.close();
             store.close();
@@ -155,6 +164,11 @@ public final class Indexer implements AutoCloseable {
     /** The status, health, metrics and legal-hold routes as a Jetty handler, to serve them on another port too. */
     public Handler httpHandler() {
         return server.handler();
+    }
+
+    /** The status API's answer ({@code GET /api/v1/status}), to serve it on another port too. */
+    public StatusHandler status() {
+        return status;
     }
 
     public LuceneStore store() {

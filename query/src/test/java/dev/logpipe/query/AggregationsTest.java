@@ -80,6 +80,35 @@ class AggregationsTest {
     }
 
     @Test
+    void fieldsPastTheShardsCapAreListedAsNotIndexedAndStayInTheSource() throws Exception {
+        LogRecord.Builder wide = record("acme", "wide", NOW.minusSeconds(10), "wide");
+        for (int i = 0; i < 1000; i++) {
+            wide.field("f" + i, "v");
+        }
+        LogRecord late = record("acme", "late", NOW.minusSeconds(5), "late")
+                .field("extra.a", "x")
+                .field("extra.b", 2L)
+                .field("f1", "v")
+                .build();
+        QueryFixture.write(data, List.of(wide.build(), late));
+        try (QueryProcess q = QueryFixture.start(data, "", InstantSource.fixed(NOW))) {
+            JsonNode f = json(get(q, "/api/v1/fields?from=now-1d", ACME_KEY));
+            assertThat(f.get("fields").toString()).contains("\"fields.f999\"").doesNotContain("extra");
+            JsonNode ni = f.get("not_indexed");
+            assertThat(ni.get("records").asLong()).isEqualTo(1);
+            assertThat(ni.get("values").asLong()).isEqualTo(2);
+            assertThat(ni.get("sample").toString()).isEqualTo("[\"fields.extra.a\",\"fields.extra.b\"]");
+            assertThat(json(get(q, "/api/v1/search?from=now-1d&q=" + enc("fields.extra.a:x"), ACME_KEY))
+                            .get("hits"))
+                    .isEmpty();
+            JsonNode hits = json(get(q, "/api/v1/search?from=now-1d&q=" + enc("fields.f1:v AND late"), ACME_KEY))
+                    .get("hits");
+            assertThat(hits).hasSize(1);
+            assertThat(hits.get(0).toString()).contains("extra.a").contains("extra.b");
+        }
+    }
+
+    @Test
     void labelPruningSkipsShardsWithoutOpeningThem() throws Exception {
         List<LogRecord> rs = new ArrayList<>(records());
         rs.add(record("acme", "rare", NOW.minusSeconds(10), "x")

@@ -1,6 +1,7 @@
 package dev.logpipe.index.schema;
 
 import java.util.List;
+import java.util.Set;
 
 /**
  * The names of the Lucene fields of a record document, in one place (docs/search.md lists them). The indexer writes
@@ -31,6 +32,19 @@ public final class Fields {
     public static final String SOURCE = "_source";
     /** Set (keyword {@code true}) on a record routed by observed_time because its event_time was out of range. */
     public static final String EVENT_TIME_OUT_OF_RANGE = "fields._event_time_out_of_range";
+
+    /**
+     * Structured field names the pipeline itself writes (the collector's and the indexer's marks, the forwarder's file
+     * position that context search orders by): always indexed, and not counted against a shard's cap on distinct
+     * field names (docs/indexer.md#field-names).
+     */
+    public static final Set<String> PIPELINE_FIELDS = Set.of(
+            "_event_time_missing",
+            "_event_time_out_of_range",
+            "logpipe.event_time.flag",
+            "log.file.path",
+            "log.offset",
+            "log.truncated");
 
     /** Dead-letter shards: the reason code, its detail and the rejected line (redacted by the collector). */
     public static final String DL_REASON = "reason";

@@ -3,6 +3,7 @@ package dev.logpipe.index.schema;
 import dev.logpipe.record.LogRecord;
 import java.time.Instant;
 import java.util.Map;
+import java.util.function.Predicate;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.DoublePoint;
 import org.apache.lucene.document.Field;
@@ -22,12 +23,26 @@ import org.apache.lucene.util.NumericUtils;
 public final class RecordDocuments {
     private RecordDocuments() {}
 
+    /** A record document with every structured field indexed. */
+    public static Document record(
+            LogRecord r, Instant eventTime, Instant observedTime, byte[] source, int off, int len) {
+        return record(r, eventTime, observedTime, source, off, len, name -> true);
+    }
+
     /**
      * @param eventTime the record's event time (the sort key); never null
      * @param source    the record as accepted, one JSON line without its newline
+     * @param indexed   asked once per structured field name, in the record's order: false leaves the field out of the
+     *                  index (the stored source still holds it)
      */
     public static Document record(
-            LogRecord r, Instant eventTime, Instant observedTime, byte[] source, int off, int len) {
+            LogRecord r,
+            Instant eventTime,
+            Instant observedTime,
+            byte[] source,
+            int off,
+            int len,
+            Predicate<String> indexed) {
         Document d = new Document();
         keyword(d, Fields.RECORD_ID, r.recordId());
         keyword(d, Fields.TENANT_ID, r.tenantId());
@@ -41,7 +56,9 @@ public final class RecordDocuments {
         time(d, Fields.OBSERVED_TIME, observedTime);
         d.add(new TextField(Fields.MESSAGE, r.message(), Field.Store.NO));
         for (Map.Entry<String, Object> e : r.fields().entrySet()) {
-            structured(d, e.getKey(), e.getValue());
+            if (indexed.test(e.getKey())) {
+                structured(d, e.getKey(), e.getValue());
+            }
         }
         d.add(new StoredField(Fields.SOURCE, new BytesRef(source, off, len)));
         return d;
@@ -82,6 +99,30 @@ public final class RecordDocuments {
     /** The Lucene field holding a numeric structured field's points and doc values. */
     public static String numericField(String name, FieldKind kind) {
         return Fields.numeric(escape(name), kind);
+    }
+
+    /**
+     * The structured field name a Lucene field of {@link #keywordField} holds, or null for any other Lucene field (the
+     * top-level fields, and the numeric companions of {@link #numericField}, whose name ends in an odd run of '#'
+     * followed by a kind).
+     */
+    public static String structuredName(String luceneField) {
+        if (!luceneField.startsWith(Fields.FIELDS_PREFIX)) {
+            return null;
+        }
+        String rest = luceneField.substring(Fields.FIELDS_PREFIX.length());
+        for (FieldKind kind : new FieldKind[] {FieldKind.LONG, FieldKind.DOUBLE}) {
+            if (rest.endsWith(kind.suffix())) {
+                int hashes = 0;
+                for (int i = rest.length() - kind.suffix().length(); i >= 0 && rest.charAt(i) == '#'; i--) {
+                    hashes++;
+                }
+                if (hashes % 2 == 1) { // an escaped name has only even runs: this '#' starts the kind suffix
+                    return null;
+                }
+            }
+        }
+        return rest.indexOf('#') < 0 ? rest : rest.replace("##", "#");
     }
 
     private static String escape(String name) {

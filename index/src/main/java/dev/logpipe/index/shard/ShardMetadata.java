@@ -28,7 +28,9 @@ import java.util.TreeSet;
  * of what the committed index holds: every label value and field present in the index is listed (unless the label is
  * in {@code truncatedLabels}, or {@code fieldsTruncated}), and every document's event time lies in
  * [{@code minEventTime}, {@code maxEventTime}]. {@code docs} is the live document count at the last commit (an
- * estimate for budgets, not a promise). Pruning a shard because a value is absent is therefore safe.
+ * estimate for budgets, not a promise). Pruning a shard because a value is absent is therefore safe. {@code fields}
+ * lists only indexed names; {@code fieldsNotIndexed} counts the fields left out of the index by the cap on distinct
+ * names (docs/indexer.md#field-names).
  *
  * @param offsets the Kafka offsets ({@code topic-partition} to next offset) of the shard's last commit
  */
@@ -43,16 +45,41 @@ public record ShardMetadata(
         SortedSet<String> truncatedLabels,
         SortedMap<String, SortedSet<FieldKind>> fields,
         boolean fieldsTruncated,
+        FieldsNotIndexed fieldsNotIndexed,
         Instant updated,
         SortedMap<String, Long> offsets) {
     public static final int FORMAT = 1;
+    /** Most names a shard's metadata keeps as examples of fields not indexed. */
+    public static final int NOT_INDEXED_SAMPLE = 16;
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     public ShardMetadata {
         labels = deepCopy(labels);
         truncatedLabels = new TreeSet<>(truncatedLabels);
         fields = deepCopy(fields);
+        fieldsNotIndexed = fieldsNotIndexed == null ? FieldsNotIndexed.NONE : fieldsNotIndexed;
         offsets = new TreeMap<>(offsets);
+    }
+
+    /**
+     * Fields written to the shard but left out of its index because the shard already indexed as many distinct names
+     * as its cap allows; they stay in the stored records. Counted per write (a replayed record counts again).
+     *
+     * @param records records with at least one field not indexed
+     * @param values  field values not indexed
+     * @param sample  some of their names (at most {@link #NOT_INDEXED_SAMPLE}, the first met)
+     */
+    public record FieldsNotIndexed(long records, long values, SortedSet<String> sample) {
+        public static final FieldsNotIndexed NONE = new FieldsNotIndexed(0, 0, new TreeSet<>());
+
+        public FieldsNotIndexed {
+            if (records < 0 || values < records) {
+                throw new IllegalArgumentException(
+                        "records and values: must be 0 <= records <= values, were " + records + " and " + values);
+            }
+            sample = new TreeSet<>(sample);
+        }
     }
 
     private static <V extends Comparable<V>> SortedMap<String, SortedSet<V>> deepCopy(Map<String, ? extends Set<V>> m) {
@@ -73,6 +100,7 @@ public record ShardMetadata(
                 new TreeSet<>(),
                 new TreeMap<>(),
                 false,
+                FieldsNotIndexed.NONE,
                 null,
                 new TreeMap<>());
     }
@@ -100,6 +128,10 @@ public record ShardMetadata(
             kinds.forEach(kk -> a.add(kk.name()));
         });
         o.put("fields_truncated", fieldsTruncated);
+        ObjectNode ni = o.putObject("fields_not_indexed");
+        ni.put("records", fieldsNotIndexed.records());
+        ni.put("values", fieldsNotIndexed.values());
+        fieldsNotIndexed.sample().forEach(ni.putArray("sample")::add);
         o.put("updated", updated == null ? null : updated.toString());
         ObjectNode off = o.putObject("offsets");
         offsets.forEach(off::put);
@@ -159,6 +191,11 @@ public record ShardMetadata(
                 }
                 fields.put(e.getKey(), ks);
             }
+            JsonNode ni = o.path("fields_not_indexed"); // absent in a file written before the cap: none
+            SortedSet<String> sample = new TreeSet<>();
+            ni.path("sample").forEach(v -> sample.add(v.asText()));
+            FieldsNotIndexed notIndexed = new FieldsNotIndexed(
+                    ni.path("records").asLong(), ni.path("values").asLong(), sample);
             SortedMap<String, Long> offsets = new TreeMap<>();
             for (Iterator<Map.Entry<String, JsonNode>> it = o.path("offsets").fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
@@ -175,6 +212,7 @@ public record ShardMetadata(
                     truncated,
                     fields,
                     o.path("fields_truncated").asBoolean(),
+                    notIndexed,
                     time(o, "updated"),
                     offsets));
         } catch (NewerFormatException e) {

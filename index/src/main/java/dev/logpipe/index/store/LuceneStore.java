@@ -31,6 +31,8 @@ import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.store.FSDirectory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The embedded store: one Lucene index per shard on local disk ({@link ShardLayout}), opened lazily on first write
@@ -38,6 +40,7 @@ import org.apache.lucene.store.FSDirectory;
  * data directory (Lucene's write lock enforces it).
  */
 public final class LuceneStore implements ShardStore {
+    private static final Logger log = LoggerFactory.getLogger(LuceneStore.class);
     private final ShardLayout layout;
     private final StoreSettings settings;
     private final InstantSource clock;
@@ -60,7 +63,7 @@ public final class LuceneStore implements ShardStore {
     }
 
     @Override
-    public List<Rejection> write(ShardId shard, List<IndexRecord> batch) throws IOException {
+    public Written write(ShardId shard, List<IndexRecord> batch) throws IOException {
         if (shard.kind() != ShardKind.RECORDS) {
             throw new IllegalArgumentException("shard: records go to a RECORDS shard, was " + shard);
         }
@@ -147,6 +150,24 @@ public final class LuceneStore implements ShardStore {
             rebalanceRam();
         }
         return closedCount;
+    }
+
+    /**
+     * Drops every write since each open shard's last commit: closes every open shard without committing (each opens
+     * again from its last commit on next use). For a caller that met a store failure and reads again from the last
+     * committed offsets; a shard that fails to close (its writer already closed by the failure) is closed as far as it
+     * goes and logged.
+     */
+    public synchronized void rollback() {
+        for (Shard s : List.copyOf(open.values())) {
+            open.remove(s.id(), s);
+            try {
+                s.close();
+            } catch (IOException | RuntimeException e) {
+                log.warn("shard {}: closing after a failure: {}", layout.shardDir(s.id()), e.toString());
+            }
+        }
+        rebalanceRam();
     }
 
     /** Indexing RAM the open shards use now (buffered documents and flushes in progress). */

@@ -15,7 +15,10 @@ import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
-/** Collects a shard's label values, field kinds and time range as documents are written. Single-threaded. */
+/**
+ * Collects a shard's label values, indexed field kinds, fields not indexed and time range as documents are written.
+ * Single-threaded.
+ */
 final class MetadataAccumulator {
     static final int MAX_LABEL_VALUES = 256;
     static final int MAX_FIELD_NAMES = 1000;
@@ -25,6 +28,9 @@ final class MetadataAccumulator {
     private final Set<String> truncated = new HashSet<>();
     private final Map<String, Set<FieldKind>> fields = new HashMap<>();
     private boolean fieldsTruncated;
+    private long notIndexedRecords;
+    private long notIndexedValues;
+    private final Set<String> notIndexedSample = new HashSet<>();
     private long minMillis = Long.MAX_VALUE;
     private long maxMillis = Long.MIN_VALUE;
 
@@ -34,22 +40,38 @@ final class MetadataAccumulator {
         truncated.addAll(start.truncatedLabels());
         start.fields().forEach((k, v) -> fields.put(k, EnumSet.copyOf(v)));
         fieldsTruncated = start.fieldsTruncated();
+        notIndexedRecords = start.fieldsNotIndexed().records();
+        notIndexedValues = start.fieldsNotIndexed().values();
+        notIndexedSample.addAll(start.fieldsNotIndexed().sample());
         if (start.minEventTime() != null) {
             minMillis = start.minEventTime().toEpochMilli();
             maxMillis = start.maxEventTime().toEpochMilli();
         }
     }
 
-    void add(LogRecord r, Instant eventTime) {
+    /**
+     * Adds a written record; {@code names} says which of its fields were indexed.
+     *
+     * @return how many of its fields were not indexed
+     */
+    int add(LogRecord r, Instant eventTime, IndexedFieldNames names) {
         time(eventTime);
         label(Fields.LEVEL, r.level().name());
         label(Fields.SERVICE, r.service());
         label(Fields.INSTANCE_ID, r.instanceId());
         label(Fields.REGION, r.region());
         if (r.fields().isEmpty()) {
-            return;
+            return 0;
         }
+        int notIndexed = 0;
         for (Map.Entry<String, Object> e : r.fields().entrySet()) {
+            if (!names.indexed(e.getKey())) {
+                notIndexed++;
+                if (notIndexedSample.size() < ShardMetadata.NOT_INDEXED_SAMPLE) {
+                    notIndexedSample.add(Fields.cap(e.getKey()));
+                }
+                continue;
+            }
             Set<FieldKind> kinds = fields.get(e.getKey());
             if (kinds == null) {
                 if (fields.size() >= MAX_FIELD_NAMES) {
@@ -61,6 +83,11 @@ final class MetadataAccumulator {
             }
             kinds.add(FieldKind.of(e.getValue()));
         }
+        if (notIndexed > 0) {
+            notIndexedRecords++;
+            notIndexedValues += notIndexed;
+        }
+        return notIndexed;
     }
 
     void time(Instant t) {
@@ -103,6 +130,8 @@ final class MetadataAccumulator {
                 new TreeSet<>(truncated),
                 f,
                 fieldsTruncated,
+                new ShardMetadata.FieldsNotIndexed(
+                        notIndexedRecords, notIndexedValues, new TreeSet<>(notIndexedSample)),
                 now,
                 new TreeMap<>(offsets));
     }

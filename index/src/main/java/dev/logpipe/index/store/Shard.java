@@ -46,6 +46,7 @@ final class Shard implements AutoCloseable {
     private final SearcherManager searchers;
     private final MetadataAccumulator metadata;
     private final IdSet fresh;
+    private final IndexedFieldNames names;
     /** Batches written, and how many of them the last commit covers: dirty while they differ. */
     private final AtomicLong writes = new AtomicLong();
 
@@ -59,7 +60,8 @@ final class Shard implements AutoCloseable {
             Directory directory,
             IndexWriter writer,
             MetadataAccumulator metadata,
-            IdSet fresh)
+            IdSet fresh,
+            IndexedFieldNames names)
             throws IOException {
         this.id = id;
         this.metadataFile = metadataFile;
@@ -67,6 +69,7 @@ final class Shard implements AutoCloseable {
         this.writer = writer;
         this.metadata = metadata;
         this.fresh = fresh;
+        this.names = names;
         this.searchers = new SearcherManager(writer, null);
     }
 
@@ -113,7 +116,12 @@ final class Shard implements AutoCloseable {
             boolean empty = writer.getDocStats().maxDoc == 0;
             IdSet fresh = empty && settings.trackedIdsPerShard() > 0 ? new IdSet(settings.trackedIdsPerShard()) : null;
             try {
-                return new Shard(id, layout.metadataFile(id), directory, writer, new MetadataAccumulator(start), fresh);
+                // The names the index already holds (its field infos), not shard.json: the same set the committed
+                // segments cost, and what a replay after a crash starts from.
+                IndexedFieldNames names = new IndexedFieldNames(
+                        writer.getFieldNames(), settings.fieldNames().limit(id.tenant()));
+                return new Shard(
+                        id, layout.metadataFile(id), directory, writer, new MetadataAccumulator(start), fresh, names);
             } catch (IOException | RuntimeException e) {
                 writer.rollback();
                 throw e;
@@ -146,18 +154,19 @@ final class Shard implements AutoCloseable {
         return id;
     }
 
-    List<ShardStore.Rejection> write(List<IndexRecord> batch) throws IOException {
+    ShardStore.Written write(List<IndexRecord> batch) throws IOException {
         touch();
         List<ShardStore.Rejection> rejected = List.of();
+        long notIndexed = 0;
         try {
             for (int i = 0; i < batch.size(); i++) {
                 IndexRecord r = batch.get(i);
                 try {
                     Document d = RecordDocuments.record(
-                            r.record(), r.eventTime(), r.observedTime(), r.source(), r.offset(), r.length());
+                            r.record(), r.eventTime(), r.observedTime(), r.source(), r.offset(), r.length(), names);
                     upsert(r.record().recordId(), d);
                     synchronized (metadata) {
-                        metadata.add(r.record(), r.eventTime());
+                        notIndexed += metadata.add(r.record(), r.eventTime(), names);
                     }
                 } catch (IllegalArgumentException e) { // a document Lucene refuses (the writer stays healthy)
                     rejected = rejected.isEmpty() ? new ArrayList<>() : rejected;
@@ -167,7 +176,7 @@ final class Shard implements AutoCloseable {
         } finally {
             writes.incrementAndGet();
         }
-        return rejected;
+        return new ShardStore.Written(rejected, notIndexed);
     }
 
     List<ShardStore.Rejection> writeDeadLetters(List<DeadLetterEntry> batch) throws IOException {

@@ -22,9 +22,17 @@ import java.util.Optional;
 public interface ShardStore extends Closeable {
     /**
      * Upserts records into a shard, creating it on first use. A record the engine refuses (a value it cannot index)
-     * is left out and returned with the reason; the others are written.
+     * is left out and returned with the reason; the others are written. A structured field past the shard's cap on
+     * distinct names is written in the record's source but not indexed, and counted.
      */
-    List<Rejection> write(ShardId shard, List<IndexRecord> batch) throws IOException;
+    Written write(ShardId shard, List<IndexRecord> batch) throws IOException;
+
+    /** The outcome of {@link #write}: the records refused, and how many field values were not indexed. */
+    record Written(List<Rejection> rejections, long fieldsNotIndexed) {
+        public Written {
+            rejections = List.copyOf(rejections);
+        }
+    }
 
     /** Upserts dead letters into a dead-letter shard, creating it on first use; refusals as for {@link #write}. */
     List<Rejection> writeDeadLetters(ShardId shard, List<DeadLetterEntry> batch) throws IOException;

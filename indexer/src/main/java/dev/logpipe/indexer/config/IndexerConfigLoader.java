@@ -24,6 +24,12 @@ public final class IndexerConfigLoader {
             "isolation.level",
             "auto.offset.reset");
 
+    /**
+     * The highest cap on distinct field names per shard: each name costs the index writer and every segment a few
+     * kilobytes of heap (docs/indexer.md#field-names), so a cap past this would not bound much.
+     */
+    static final int MAX_FIELD_NAMES = 100_000;
+
     public IndexerConfig load(Path file) throws ConfigException {
         return parse(ConfigNode.readFile(file), file.toAbsolutePath().toString());
     }
@@ -109,9 +115,32 @@ public final class IndexerConfigLoader {
         IndexerConfig.OnCorruptShard onCorrupt =
                 n.choice("on_corrupt_shard", IndexerConfig.OnCorruptShard.class, IndexerConfig.OnCorruptShard.FAIL);
         Duration skew = n.duration("max_future_skew", Duration.ofDays(1), Duration.ZERO);
+        int fieldNames =
+                (int) n.integer("max_field_names", StoreSettings.FieldNames.DEFAULT_PER_SHARD, 0, MAX_FIELD_NAMES);
+        Map<String, Integer> tenants = new HashMap<>();
+        for (ConfigNode t : n.children("tenants")) {
+            String id = t.requiredString("id");
+            String problem = TenantDirectory.problem(id);
+            if (problem != null) {
+                throw new ConfigException(t.keyPath("id") + ": tenant_id " + problem);
+            }
+            int max = (int) t.integer("max_field_names", fieldNames, 0, MAX_FIELD_NAMES);
+            t.rejectUnknownKeys();
+            if (tenants.put(id, max) != null) {
+                throw new ConfigException(t.keyPath("id") + ": tenant \"" + id + "\" is listed twice");
+            }
+        }
         n.rejectUnknownKeys();
         return new IndexerConfig.Index(
-                new StoreSettings((int) (ram >> 20), maxOpen, tracked, compression), idle, onCorrupt, skew);
+                new StoreSettings(
+                        (int) (ram >> 20),
+                        maxOpen,
+                        tracked,
+                        compression,
+                        new StoreSettings.FieldNames(fieldNames, tenants)),
+                idle,
+                onCorrupt,
+                skew);
     }
 
     private static IndexerConfig.Retention retention(ConfigNode n) throws ConfigException {

@@ -2,20 +2,34 @@ package dev.logpipe.indexer.http;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.logpipe.indexer.internal.consume.WriteFailures;
 import dev.logpipe.indexer.stage.PartitionStages;
 import dev.logpipe.indexer.stage.StageOffsets;
 import java.util.List;
+import java.util.Map;
 import java.util.function.IntSupplier;
+import java.util.function.Supplier;
 
-/** {@code GET /api/v1/status}: per-partition stage offsets and ages, and totals (docs/indexer.md#status-api). */
+/**
+ * {@code GET /api/v1/status}: per-partition stage offsets and ages, totals, partitions paused after a store failure,
+ * and fields not indexed per tenant (docs/indexer.md#status-api).
+ */
 public final class StatusHandler {
     private static final ObjectMapper JSON = new ObjectMapper();
     private final StageOffsets stages;
     private final IntSupplier openShards;
+    private final WriteFailures failures;
+    private final Supplier<Map<String, Long>> fieldsNotIndexed;
 
-    public StatusHandler(StageOffsets stages, IntSupplier openShards) {
+    public StatusHandler(
+            StageOffsets stages,
+            IntSupplier openShards,
+            WriteFailures failures,
+            Supplier<Map<String, Long>> fieldsNotIndexed) {
         this.stages = stages;
         this.openShards = openShards;
+        this.failures = failures;
+        this.fieldsNotIndexed = fieldsNotIndexed;
     }
 
     public String json() {
@@ -49,6 +63,17 @@ public final class StatusHandler {
         totals.put("lag_read", durable - read);
         totals.put("lag_queryable", durable - queryable);
         root.put("open_shards", openShards.getAsInt());
+        ObjectNode failed = root.putObject("write_failures");
+        for (WriteFailures.Paused p : failures.snapshot()) {
+            ObjectNode o = failed.putObject(p.partition());
+            o.put("shard", p.shard());
+            o.put("reason", p.reason());
+            o.put("failures", p.failures());
+            o.put("since", p.since().toString());
+            o.put("retry_at", p.retryAt().toString());
+        }
+        ObjectNode notIndexed = root.putObject("fields_not_indexed");
+        fieldsNotIndexed.get().forEach(notIndexed::put);
         return root.toString();
     }
 

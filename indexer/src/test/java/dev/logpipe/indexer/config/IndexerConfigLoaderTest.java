@@ -52,6 +52,15 @@ class IndexerConfigLoaderTest {
                 Arguments.of(
                         "admin:\n  api_key_sha256: [nothex]",
                         "admin.api_key_sha256[0]: must be 64 lower-case hex digits"),
+                Arguments.of("index:\n  max_field_names: -1", "index.max_field_names: must be between 0 and 100000"),
+                Arguments.of(
+                        "index:\n  tenants:\n    - id: a\n      max_field_names: 100001",
+                        "index.tenants[0].max_field_names: must be between 0 and 100000"),
+                Arguments.of(
+                        "index:\n  tenants:\n    - id: a\n    - id: a",
+                        "index.tenants[1].id: tenant \"a\" is listed twice"),
+                Arguments.of(
+                        "index:\n  tenants:\n    - id: a\n      fields: 3", "index.tenants[0].fields: unknown key"),
                 Arguments.of("kafka2: {}", "kafka2: unknown key"));
     }
 
@@ -62,6 +71,24 @@ class IndexerConfigLoaderTest {
         assertThatThrownBy(() -> new IndexerConfigLoader().parse(yaml, "test"))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining(message);
+    }
+
+    @Test
+    void theCapOnFieldNamesIsAThousandUnlessSetForAllOrForATenant() throws Exception {
+        assertThat(new IndexerConfigLoader()
+                        .parse(BASE, "test")
+                        .index()
+                        .store()
+                        .fieldNames()
+                        .limit("acme"))
+                .isEqualTo(1000);
+        IndexerConfig c = new IndexerConfigLoader()
+                .parse(
+                        BASE
+                                + "index:\n  max_field_names: 200\n  tenants:\n    - id: big\n      max_field_names: 5000\n",
+                        "test");
+        assertThat(c.index().store().fieldNames().limit("acme")).isEqualTo(200);
+        assertThat(c.index().store().fieldNames().limit("big")).isEqualTo(5000);
     }
 
     @Test

@@ -8,6 +8,7 @@ import dev.logpipe.server.standalone.StandaloneConfigLoader;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -31,6 +32,8 @@ import picocli.CommandLine.Option;
         })
 public final class StandaloneCommand implements Callable<Integer> {
     public static final String READY_PREFIX = "logpipe standalone ready url=";
+    /** Longest graceful stop after SIGTERM before the JVM is halted (docs/standalone.md#stopping). */
+    static final Duration STOP_DEADLINE = Duration.ofSeconds(60);
 
     @Option(
             names = "--config",
@@ -83,7 +86,7 @@ public final class StandaloneCommand implements Callable<Integer> {
                 .addShutdownHook(new Thread(
                         () -> {
                             try {
-                                s.close();
+                                StopDeadline.run("logpipe standalone", STOP_DEADLINE, System.err, s::close);
                             } finally {
                                 stopped.countDown();
                             }

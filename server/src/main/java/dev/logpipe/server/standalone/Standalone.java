@@ -114,7 +114,7 @@ public final class Standalone implements AutoCloseable {
                     clock);
             started.add(query);
             keys.onChange(query::refresh);
-            StatusHandler indexerStatus = new StatusHandler(indexer.stages(), indexer.store()::openShards);
+            StatusHandler indexerStatus = indexer.status();
             StandaloneServer http = new StandaloneServer(
                     new InetSocketAddress(config.host(), config.port()),
                     cc.limits().maxConcurrentRequests() + 64,

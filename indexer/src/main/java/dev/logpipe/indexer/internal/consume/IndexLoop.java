@@ -11,12 +11,16 @@ import dev.logpipe.indexer.internal.retention.Retention;
 import dev.logpipe.indexer.stage.StageOffsets;
 import dev.logpipe.kafka.CommittingConsumer;
 import dev.logpipe.record.RecordCodec;
+import java.io.IOException;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -51,6 +55,11 @@ import org.slf4j.LoggerFactory;
  * <p>Memory is bounded by {@code max_poll_records} records of one poll (processed before the next), the consumer's
  * {@code fetch_max_bytes} and the index RAM buffer; the loop never queues work, and pauses every partition while the
  * store is behind ({@link #backpressure}). {@link #close} stops intake, commits what was written, and joins.
+ *
+ * <p>When the store fails to write or commit (a disk error, an index writer closed by an earlier failure), the loop
+ * does not stop: it drops every write since the last commit, rewinds every partition to its last committed offset,
+ * and pauses the partitions whose records failed with a growing backoff ({@link WriteFailures}); the others go on
+ * (docs/indexer.md#when-the-index-store-fails). A record the store refuses on its own is a dead letter, as before.
  */
 public final class IndexLoop implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(IndexLoop.class);
@@ -95,6 +104,22 @@ public final class IndexLoop implements AutoCloseable {
     private InFlight committing;
     /** Why every assigned partition is paused, or null while consuming. */
     private String pausedFor;
+    /** Per assigned partition, the offset its last Kafka commit (or its assignment) left it at: where a failure rewinds. */
+    private final Map<TopicPartition, Long> lastCommitted = new HashMap<>();
+    /** Partitions paused after a store failure, with their backoff. */
+    private final WriteFailures failures = new WriteFailures();
+
+    /** The store failed on the records of these partitions (all assigned ones for a commit); nothing was lost yet. */
+    private static final class StoreFailure extends Exception {
+        final Set<TopicPartition> partitions;
+        final String shard;
+
+        StoreFailure(Set<TopicPartition> partitions, String shard, Throwable cause) {
+            super(cause.toString(), cause);
+            this.partitions = partitions;
+            this.shard = shard;
+        }
+    }
 
     /** A Lucene commit started on the committer thread: the offsets it covers and when it started. */
     private record InFlight(
@@ -131,6 +156,11 @@ public final class IndexLoop implements AutoCloseable {
 
     public boolean ready() {
         return assigned && failure == null && thread.isAlive();
+    }
+
+    /** Partitions paused after a store failure, for the status API. */
+    public WriteFailures failures() {
+        return failures;
     }
 
     /** Why the loop stopped on its own, or null. */
@@ -172,9 +202,14 @@ public final class IndexLoop implements AutoCloseable {
             while (running) {
                 ConsumerRecords<byte[], byte[]> polled = consumer.poll(Duration.ofMillis(pending == null ? 100 : 5));
                 Future<Decoded> next = polled.isEmpty() ? null : decode(polled);
-                writePending();
-                pending = next;
-                finishCommit(false);
+                try {
+                    writePending();
+                    pending = next;
+                    finishCommit(false);
+                } catch (StoreFailure f) {
+                    recover(f, next);
+                }
+                resumeDue();
                 backpressure();
                 long now = System.nanoTime();
                 if (committing == null
@@ -266,8 +301,19 @@ public final class IndexLoop implements AutoCloseable {
     private void write(ConsumerRecords<byte[], byte[]> polled, PollBatch batch) throws Exception {
         long written = 0;
         for (Map.Entry<ShardId, List<IndexRecord>> e : batch.records.entrySet()) {
-            List<ShardStore.Rejection> rejected = store.write(e.getKey(), e.getValue());
+            ShardStore.Written w;
+            try {
+                w = store.write(e.getKey(), e.getValue());
+            } catch (IOException | RuntimeException ex) {
+                Set<TopicPartition> from = new HashSet<>();
+                batch.origins.get(e.getKey()).forEach(o -> from.add(new TopicPartition(o.topic(), o.partition())));
+                throw new StoreFailure(from, store.layout().shardDir(e.getKey()).toString(), ex);
+            }
+            List<ShardStore.Rejection> rejected = w.rejections();
             written += e.getValue().size() - rejected.size();
+            if (w.fieldsNotIndexed() > 0) {
+                metrics.fieldsNotIndexed(e.getKey().tenant(), w.fieldsNotIndexed());
+            }
             for (ShardStore.Rejection r : rejected) {
                 IndexRecord rec = e.getValue().get(r.index());
                 PollBatch.Origin o = batch.origins.get(e.getKey()).get(r.index());
@@ -286,11 +332,21 @@ public final class IndexLoop implements AutoCloseable {
             }
         }
         for (Map.Entry<ShardId, List<DeadLetterEntry>> e : batch.deadLetterDocs.entrySet()) {
-            List<ShardStore.Rejection> rejected = store.writeDeadLetters(e.getKey(), e.getValue());
+            List<ShardStore.Rejection> rejected;
+            try {
+                rejected = store.writeDeadLetters(e.getKey(), e.getValue());
+            } catch (IOException | RuntimeException ex) {
+                Set<TopicPartition> from = new HashSet<>();
+                polled.partitions().stream()
+                        .filter(tp -> tp.topic().equals(config.kafka().deadLetterTopic()))
+                        .forEach(from::add);
+                throw new StoreFailure(from, store.layout().shardDir(e.getKey()).toString(), ex);
+            }
             rejected.forEach(r -> metrics.deadLettersSkipped("INDEX_REJECTED"));
             metrics.deadLettersIndexed(e.getValue().size() - rejected.size());
         }
         metrics.indexed(written);
+        failures.succeeded(polled.partitions());
         for (TopicPartition tp : polled.partitions()) {
             List<ConsumerRecord<byte[], byte[]>> list = polled.records(tp);
             ConsumerRecord<byte[], byte[]> last = list.get(list.size() - 1);
@@ -341,7 +397,11 @@ public final class IndexLoop implements AutoCloseable {
                     }
                     deadLetters.awaitAll();
                     int shards = store.dirtyShards().size();
-                    store.commit(offsets);
+                    try {
+                        store.commit(offsets);
+                    } catch (IOException | RuntimeException e) {
+                        throw new StoreFailure(Set.copyOf(kafka.keySet()), "(commit)", e);
+                    }
                     return shards;
                 }),
                 offsets,
@@ -371,6 +431,7 @@ public final class IndexLoop implements AutoCloseable {
             Thread.sleep(PAUSE_BEFORE_KAFKA_COMMIT_MS);
         }
         consumer.commitSync(c.kafka());
+        c.kafka().forEach((tp, o) -> lastCommitted.put(tp, o.offset()));
         stages.committed(c.offsets());
         metrics.committed(shards, System.nanoTime() - c.startedNanos());
         lastCommitNanos = System.nanoTime();
@@ -399,11 +460,86 @@ public final class IndexLoop implements AutoCloseable {
             metrics.paused(why);
             log.info("pausing all partitions ({}): the index store is behind", why);
         } else if (why == null && pausedFor != null) {
-            consumer.resume(consumer.paused());
+            Instant now = clock.instant();
+            consumer.resume(consumer.paused().stream()
+                    .filter(tp -> !failures.waiting(tp, now))
+                    .toList());
             log.info("resuming all partitions");
         }
         pausedFor = why;
         metrics.pausedNow(why != null);
+    }
+
+    /**
+     * After a store failure: waits for the decode and the commit in flight, drops every write since the last commit
+     * (the store's open shards are closed without committing), rewinds every assigned partition to its last committed
+     * offset, and pauses the failed partitions until their backoff is over. Nothing is lost: the records are read
+     * again from Kafka, and no offset past them was committed.
+     */
+    private void recover(StoreFailure f, Future<Decoded> next) throws Exception {
+        if (next != null) {
+            try {
+                next.get();
+            } catch (ExecutionException e) {
+                // dropped with the rest of the poll; it is decoded again after the rewind
+            }
+        }
+        pending = null;
+        Set<TopicPartition> failed = new HashSet<>(f.partitions);
+        String shard = f.shard;
+        Throwable cause = f.getCause();
+        try {
+            finishCommit(true);
+        } catch (StoreFailure commit) { // the commit in flight failed too: none of its offsets reached Kafka
+            failed.addAll(commit.partitions);
+            shard = shard + ", " + commit.shard;
+        }
+        store.rollback();
+        sinceCommit = 0;
+        Set<TopicPartition> assignment = consumer.assignment();
+        for (TopicPartition tp : assignment) {
+            Long to = lastCommitted.get(tp);
+            if (to != null) {
+                consumer.seek(tp, to);
+                stages.assigned(key(tp), to);
+            }
+            processed.remove(tp);
+        }
+        failed.retainAll(assignment);
+        Instant now = clock.instant();
+        Duration backoff = Duration.ZERO;
+        for (TopicPartition tp : failed) {
+            backoff = failures.failed(tp, shard, cause.toString(), now);
+        }
+        consumer.pause(failed);
+        metrics.storeFailed();
+        log.error(
+                "the index store failed on the records of {} ({}): {}. Every write since the last commit was dropped "
+                        + "and every partition rewound to its last commit (nothing is lost, the records are read "
+                        + "again); {} paused, retrying in {} s. Check the disk (space, permissions, the shard "
+                        + "directory); GET /api/v1/status lists paused partitions under write_failures",
+                failed.stream().map(IndexLoop::key).sorted().toList(),
+                shard,
+                cause.toString(),
+                failed.size() == 1 ? "that partition is" : "those partitions are",
+                backoff.toSeconds(),
+                cause);
+    }
+
+    /** Resumes the partitions paused after a store failure whose backoff is over (unless all are paused). */
+    private void resumeDue() {
+        if (failures.size() == 0 || pausedFor != null) {
+            return;
+        }
+        Set<TopicPartition> paused = consumer.paused();
+        List<TopicPartition> due =
+                failures.due(clock.instant()).stream().filter(paused::contains).toList();
+        if (!due.isEmpty()) {
+            log.info(
+                    "retrying partitions {} after a store failure",
+                    due.stream().map(IndexLoop::key).toList());
+            consumer.resume(due);
+        }
     }
 
     private void endOffsets() {
@@ -433,8 +569,10 @@ public final class IndexLoop implements AutoCloseable {
             }
             partitions.forEach(tp -> {
                 processed.remove(tp);
+                lastCommitted.remove(tp);
                 stages.revoked(key(tp));
             });
+            failures.revoked(partitions);
         }
 
         @Override
@@ -446,7 +584,9 @@ public final class IndexLoop implements AutoCloseable {
                 consumer.seekToBeginning(partitions);
             }
             for (TopicPartition tp : partitions) {
-                stages.assigned(key(tp), consumer.position(tp));
+                long position = consumer.position(tp);
+                lastCommitted.put(tp, position);
+                stages.assigned(key(tp), position);
             }
             if (pausedFor != null) { // a paused loop stays paused on what it gets now
                 consumer.pause(partitions);

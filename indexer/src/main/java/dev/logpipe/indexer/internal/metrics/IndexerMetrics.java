@@ -5,6 +5,8 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
@@ -70,6 +72,36 @@ public final class IndexerMetrics {
 
     public void indexed(long n) {
         indexed.increment(n);
+    }
+
+    /**
+     * Structured field values of a tenant written to the stored record but not indexed, because their shard already
+     * indexes as many distinct names as {@code index.max_field_names} allows.
+     */
+    public void fieldsNotIndexed(String tenant, long n) {
+        Counter.builder("logpipe_indexer.fields.not_indexed")
+                .tag("tenant", tenant)
+                .description(
+                        "Field values kept in the stored record but not indexed (index.max_field_names), by tenant")
+                .register(registry)
+                .increment(n);
+    }
+
+    /** The counts of {@link #fieldsNotIndexed} so far, by tenant. */
+    public Map<String, Long> fieldsNotIndexedByTenant() {
+        Map<String, Long> out = new TreeMap<>();
+        registry.find("logpipe_indexer.fields.not_indexed")
+                .counters()
+                .forEach(c -> out.put(c.getId().getTag("tenant"), (long) c.count()));
+        return out;
+    }
+
+    /** A store failure: a write or commit that failed and paused partitions (docs/indexer.md#when-the-index-store-fails). */
+    public void storeFailed() {
+        Counter.builder("logpipe_indexer.store.failures")
+                .description("Store failures (a write or commit that failed); each pauses the partitions it hit")
+                .register(registry)
+                .increment();
     }
 
     public void outOfRange() {

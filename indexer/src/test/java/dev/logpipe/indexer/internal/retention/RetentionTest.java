@@ -15,6 +15,7 @@ import dev.logpipe.indexer.config.IndexerConfig;
 import dev.logpipe.indexer.http.HoldsHandler;
 import dev.logpipe.indexer.http.IndexerServer;
 import dev.logpipe.indexer.http.StatusHandler;
+import dev.logpipe.indexer.internal.consume.WriteFailures;
 import dev.logpipe.indexer.internal.metrics.IndexerMetrics;
 import dev.logpipe.indexer.stage.StageOffsets;
 import dev.logpipe.record.LogRecord;
@@ -90,7 +91,7 @@ class RetentionTest {
             Retention retention = new Retention(store, config, holds, audit, new IndexerMetrics(registry), clock);
             try (IndexerServer server = new IndexerServer(
                     new InetSocketAddress("127.0.0.1", 0),
-                    new StatusHandler(new StageOffsets(clock), store::openShards),
+                    new StatusHandler(new StageOffsets(clock), store::openShards, new WriteFailures(), Map::of),
                     new HoldsHandler(holds, List.of(HoldsHandler.sha256(KEY))),
                     registry,
                     () -> true)) {

@@ -179,6 +179,9 @@ public final class AggregateEndpoints {
         kinds.put(Fields.EVENT_TIME, new TreeSet<>(List.of("TIME")));
         kinds.put(Fields.OBSERVED_TIME, new TreeSet<>(List.of("TIME")));
         boolean truncated = false;
+        long notIndexedRecords = 0;
+        long notIndexedValues = 0;
+        SortedSet<String> notIndexedSample = new TreeSet<>();
         List<ShardId> all = new ArrayList<>(plan.searched());
         plan.skipped().forEach(s -> all.add(s.shard()));
         for (ShardId id : all) {
@@ -187,6 +190,13 @@ public final class AggregateEndpoints {
                 continue;
             }
             truncated |= m.fieldsTruncated();
+            notIndexedRecords += m.fieldsNotIndexed().records();
+            notIndexedValues += m.fieldsNotIndexed().values();
+            for (String name : m.fieldsNotIndexed().sample()) {
+                if (notIndexedSample.size() < ShardMetadata.NOT_INDEXED_SAMPLE) {
+                    notIndexedSample.add(Fields.FIELDS_PREFIX + name);
+                }
+            }
             m.fields().forEach((name, ks) -> {
                 SortedSet<String> set = kinds.computeIfAbsent(Fields.FIELDS_PREFIX + name, k -> new TreeSet<>());
                 for (FieldKind k : ks) {
@@ -203,6 +213,11 @@ public final class AggregateEndpoints {
             ks.forEach(t::add);
         });
         root.put("truncated", truncated);
+        // Fields past a shard's cap on distinct names: in the records' source, not searchable by name
+        ObjectNode ni = root.putObject("not_indexed");
+        ni.put("records", notIndexedRecords);
+        ni.put("values", notIndexedValues);
+        notIndexedSample.forEach(ni.putArray("sample")::add);
         ObjectNode r = root.putObject("range");
         r.put("from", Instant.ofEpochMilli(plan.range().fromMillis()).toString());
         r.put("to", Instant.ofEpochMilli(plan.range().toMillis()).toString());
