@@ -424,7 +424,8 @@
     const ul = document.createElement("ul"); ul.className = "top-values"; ul.textContent = "…";
     li.appendChild(ul);
     try {
-      const r = await api("/api/v1/fields/" + encodeURIComponent(name) + "/top", Object.assign({ q: state.q }, timeParams()));
+      // the name goes in the query string (encoded there by URLSearchParams): a path segment cannot carry a "/"
+      const r = await api("/api/v1/fields/top", Object.assign({ field: name, q: state.q }, timeParams()));
       ul.textContent = "";
       for (const v of (r.values || r.top || [])) {
         const value = String(v.value ?? v.key);
@@ -442,8 +443,10 @@
     } catch (e) { ul.textContent = "unavailable: " + e.message; }
   }
   function quote(v) { return /^[A-Za-z0-9_.@-]+$/.test(v) ? v : '"' + v.replace(/["\\]/g, "\\$&") + '"'; }
+  // a field name with a character the query syntax reserves (fields.http/path, fields.a:b) is escaped with a backslash
+  function fieldName(n) { return n.replace(/[^A-Za-z0-9_.@#-]/g, "\\$&"); }
   function addFilter(field, value, exclude) {
-    const clause = (exclude ? "-" : "") + field + ":" + quote(value);
+    const clause = (exclude ? "-" : "") + fieldName(field) + ":" + quote(value);
     state.q = state.q.trim() ? state.q.trim() + (exclude ? " " : " AND ") + clause : (exclude ? "*:* " + clause : clause);
     writeHash(); syncControls(); run();
   }

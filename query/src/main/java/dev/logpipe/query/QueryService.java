@@ -249,7 +249,9 @@ public final class QueryService implements AutoCloseable {
                 return e;
             }
         }
-        if (rest.equals("fields") || (rest.startsWith("fields/") && rest.endsWith("/top") && rest.length() > 11)) {
+        if (rest.equals("fields")
+                || rest.equals("fields/top")
+                || (rest.startsWith("fields/") && rest.endsWith("/top") && rest.length() > 11)) {
             return "fields";
         }
         if (rest.startsWith("context/") && rest.length() > 8) {

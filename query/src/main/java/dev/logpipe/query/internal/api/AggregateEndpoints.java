@@ -17,8 +17,6 @@ import dev.logpipe.query.internal.plan.Plan;
 import dev.logpipe.query.internal.plan.TimeRange;
 import dev.logpipe.query.internal.search.FanOut;
 import java.io.IOException;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -210,10 +208,26 @@ public final class AggregateEndpoints {
         return Answer.ok(root.toString());
     }
 
+    /**
+     * The field of {@code /fields/top?field=NAME} (any name, {@code /} and {@code %} included: the query string
+     * carries what a path segment cannot, since the server refuses an encoded {@code /} in a path), or of
+     * {@code /fields/NAME/top}, whose path arrives decoded once already.
+     */
+    static String topField(Call call) {
+        String rest = call.pathRest(); // "/top" or "/<name>/top"
+        if (rest.equals("/top")) {
+            String name = call.params().get("field");
+            if (name == null || name.isEmpty()) {
+                throw Params.bad("field: required (GET /api/v1/fields/top?field=NAME)");
+            }
+            return name;
+        }
+        return rest.substring(1, rest.length() - "/top".length());
+    }
+
     public Answer top(Call call) throws IOException {
         long started = System.nanoTime();
-        String rest = call.pathRest(); // "/<name>/top"
-        String name = URLDecoder.decode(rest.substring(1, rest.length() - "/top".length()), StandardCharsets.UTF_8);
+        String name = topField(call);
         if (!(Fields.KEYWORDS.contains(name)
                 || (name.startsWith(Fields.FIELDS_PREFIX) && name.length() > Fields.FIELDS_PREFIX.length()))) {
             throw Params.bad("field: top values are counted for level, service, instance_id, region, trace_id, "
