@@ -226,6 +226,22 @@ public final class QueryService implements AutoCloseable {
         return true;
     }
 
+    /**
+     * A request to a query path that Jetty answered itself (through {@link JsonErrorHandler}): refused before it
+     * reached {@link #handle} (a URI too long, a malformed path) or failed by throwing out of it (an {@link Error}).
+     * The one place every such failure passes; counted as a request of its endpoint ({@code unknown} when the path is
+     * not one, or the request could not be parsed). {@code request} may be null.
+     */
+    public void failedOutside(Request request, int status, String reason, Throwable cause) {
+        String path = request == null ? null : Request.getPathInContext(request);
+        if (path != null && !path.startsWith("/api/v1/")) {
+            return; // not the query API's (the standalone's UI, ingest, ...)
+        }
+        String endpoint = path == null ? null : endpoint(path);
+        metrics.request(endpoint == null ? "unknown" : endpoint, status, 0);
+        metrics.refused(reason);
+    }
+
     private Answer run(String endpoint, Call call) throws IOException {
         return switch (endpoint) {
             case "search" -> search.handle(call);
