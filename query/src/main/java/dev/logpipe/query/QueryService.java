@@ -7,6 +7,7 @@ import dev.logpipe.query.auth.Authenticator;
 import dev.logpipe.query.auth.Credential;
 import dev.logpipe.query.config.QueryConfig;
 import dev.logpipe.query.internal.api.AggregateEndpoints;
+import dev.logpipe.query.internal.api.Bounds;
 import dev.logpipe.query.internal.api.Call;
 import dev.logpipe.query.internal.api.ContextEndpoint;
 import dev.logpipe.query.internal.api.Env;
@@ -15,6 +16,7 @@ import dev.logpipe.query.internal.api.StatusEndpoint;
 import dev.logpipe.query.internal.audit.QueryAudit;
 import dev.logpipe.query.internal.http.Answer;
 import dev.logpipe.query.internal.http.Params;
+import dev.logpipe.query.internal.memory.AnswerMemory;
 import dev.logpipe.query.internal.metrics.QueryMetrics;
 import dev.logpipe.query.internal.plan.Cursor;
 import dev.logpipe.query.internal.plan.CursorSecret;
@@ -56,6 +58,8 @@ public final class QueryService implements AutoCloseable {
     /** Parameters and headers a client might use to name a tenant; any value but the caller's own is a 403. */
     static final List<String> TENANT_PARAMS = List.of("tenant", "tenant_id", "tenantId", "org_id");
 
+    private static final long HOUR_NANOS = 3_600_000_000_000L;
+
     static final List<String> TENANT_HEADERS =
             List.of("X-Tenant", "X-Tenant-Id", "X-Tenant-ID", "Tenant", "Tenant-Id", "X-Scope-OrgID", "X-Org-Id");
 
@@ -71,6 +75,7 @@ public final class QueryService implements AutoCloseable {
     private final ContextEndpoint context;
     private final StatusEndpoint status;
     private final Tails tails;
+    private final AnswerMemory memory;
     private boolean closed;
 
     private QueryService(
@@ -87,6 +92,7 @@ public final class QueryService implements AutoCloseable {
         this.audit = audit;
         this.metrics = new QueryMetrics(registry);
         QueryConfig.Limits l = config.limits();
+        this.memory = new AnswerMemory(l.answerMemoryBytes(), l.tenantAnswerMemoryBytes());
         this.pool = new ThreadPoolExecutor(
                 l.searchThreads(), l.searchThreads(), 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(4096), r -> {
                     Thread t = new Thread(r, "query-search");
@@ -109,6 +115,10 @@ public final class QueryService implements AutoCloseable {
         this.status = new StatusEndpoint(env);
         this.tails = new Tails(env, l.maxTails());
         metrics.gauge("logpipe_query.tails.active", "Live tails open now", tails::active);
+        metrics.gauge(
+                "logpipe_query.answer.memory.bytes",
+                "Bytes of records held by answers in flight (limits.answer_memory_bytes)",
+                memory::used);
         metrics.gauge("logpipe_query.audit.failures", "Audit lines that could not be written", audit::failures);
     }
 
@@ -148,6 +158,11 @@ public final class QueryService implements AutoCloseable {
             return false;
         }
         long started = System.nanoTime();
+        long arrived = request.getBeginNanoTime();
+        // the deadline counts from the request's arrival: time queued for a server thread is part of the answer's
+        long deadline = (started - arrived >= 0 && started - arrived < HOUR_NANOS ? arrived : started)
+                + config.limits().queryTimeout().toNanos();
+        AnswerMemory.Lease lease = null;
         ObjectNode line = audit.line();
         line.put("endpoint", endpoint);
         Answer a;
@@ -161,6 +176,7 @@ public final class QueryService implements AutoCloseable {
             if (cred.isEmpty()) {
                 throw new Answer.Refusal(401, "unauthenticated", "no or unknown API key (Authorization: Bearer KEY)");
             }
+            lease = memory.lease(cred.get().tenant());
             line.put("tenant_id", cred.get().tenant());
             line.put("credential_id", cred.get().credentialId());
             refuseForeignTenant(request, params, cred.get().tenant());
@@ -189,7 +205,11 @@ public final class QueryService implements AutoCloseable {
                                     + " queries running; retry shortly");
                 }
                 try {
-                    a = run(endpoint, call);
+                    Bounds bounds = new Bounds(deadline, lease);
+                    if (bounds.expired()) { // queued for a server thread past the whole timeout
+                        throw Bounds.timedOut(config.limits().queryTimeout());
+                    }
+                    a = run(endpoint, call, bounds);
                 } finally {
                     s.release();
                 }
@@ -213,7 +233,7 @@ public final class QueryService implements AutoCloseable {
             streamed = false;
         }
         if (streamed) {
-            return true; // the tail answers and audits itself
+            return true; // the tail answers and audits itself (its lease is unused)
         }
         line.put("status", a.status());
         if (!line.has("outcome")) {
@@ -222,7 +242,7 @@ public final class QueryService implements AutoCloseable {
         line.put("duration_ms", (System.nanoTime() - started) / 1_000_000);
         audit.append(line);
         metrics.request(endpoint, a.status(), System.nanoTime() - started);
-        send(response, callback, a);
+        send(response, release(callback, lease), a);
         return true;
     }
 
@@ -242,13 +262,13 @@ public final class QueryService implements AutoCloseable {
         metrics.refused(reason);
     }
 
-    private Answer run(String endpoint, Call call) throws IOException {
+    private Answer run(String endpoint, Call call, Bounds bounds) throws IOException {
         return switch (endpoint) {
-            case "search" -> search.handle(call);
-            case "dead-letters" -> deadLetters.handle(call);
-            case "histogram" -> aggregates.histogram(call);
-            case "fields" -> call.pathRest().isEmpty() ? aggregates.fields(call) : aggregates.top(call);
-            case "context" -> context.handle(call);
+            case "search" -> search.handle(call, bounds);
+            case "dead-letters" -> deadLetters.handle(call, bounds);
+            case "histogram" -> aggregates.histogram(call, bounds);
+            case "fields" -> call.pathRest().isEmpty() ? aggregates.fields(call) : aggregates.top(call, bounds);
+            case "context" -> context.handle(call, bounds);
             case "status" -> status.handle(call);
             default -> throw new AssertionError(endpoint);
         };
@@ -310,6 +330,31 @@ public final class QueryService implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /** {@code callback}, giving back the answer's memory once it is written (or failed). */
+    private static Callback release(Callback callback, AnswerMemory.Lease lease) {
+        if (lease == null) {
+            return callback;
+        }
+        return new Callback() {
+            @Override
+            public void succeeded() {
+                lease.close();
+                callback.succeeded();
+            }
+
+            @Override
+            public void failed(Throwable x) {
+                lease.close();
+                callback.failed(x);
+            }
+
+            @Override
+            public InvocationType getInvocationType() {
+                return callback.getInvocationType();
+            }
+        };
     }
 
     static void send(Response response, Callback callback, Answer a) {

@@ -71,11 +71,7 @@ public final class AggregateEndpoints {
                         null);
     }
 
-    private long deadline() {
-        return System.nanoTime() + env.config().limits().queryTimeout().toNanos();
-    }
-
-    public Answer histogram(Call call) throws IOException {
+    public Answer histogram(Call call, Bounds bounds) throws IOException {
         long started = System.nanoTime();
         Params p = call.params();
         String q = Scope.query(p);
@@ -95,7 +91,7 @@ public final class AggregateEndpoints {
                 .run(
                         plan.searched(),
                         env.config().limits().shardConcurrency(),
-                        deadline(),
+                        bounds.deadlineNanos(),
                         (s, d) -> s.histogram(sq, start, interval, buckets, d));
         long[] counts = new long[buckets];
         for (FanOut.Outcome<long[]> o : results.values()) {
@@ -225,7 +221,7 @@ public final class AggregateEndpoints {
         return rest.substring(1, rest.length() - "/top".length());
     }
 
-    public Answer top(Call call) throws IOException {
+    public Answer top(Call call, Bounds bounds) throws IOException {
         long started = System.nanoTime();
         String name = topField(call);
         if (!(Fields.KEYWORDS.contains(name)
@@ -244,7 +240,7 @@ public final class AggregateEndpoints {
                 .run(
                         plan.searched(),
                         env.config().limits().shardConcurrency(),
-                        deadline(),
+                        bounds.deadlineNanos(),
                         (s, d) -> s.values(sq, name, VALUES_PER_SHARD, d));
         Map<String, Long> counts = new HashMap<>();
         long matched = 0;
