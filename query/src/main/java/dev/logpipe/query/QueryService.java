@@ -76,6 +76,7 @@ public final class QueryService implements AutoCloseable {
     private final StatusEndpoint status;
     private final Tails tails;
     private final AnswerMemory memory;
+    private final Semaphore running;
     private boolean closed;
 
     private QueryService(
@@ -93,6 +94,7 @@ public final class QueryService implements AutoCloseable {
         this.metrics = new QueryMetrics(registry);
         QueryConfig.Limits l = config.limits();
         this.memory = new AnswerMemory(l.answerMemoryBytes(), l.tenantAnswerMemoryBytes());
+        this.running = new Semaphore(l.maxRunningQueries(), true);
         this.pool = new ThreadPoolExecutor(
                 l.searchThreads(), l.searchThreads(), 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(4096), r -> {
                     Thread t = new Thread(r, "query-search");
@@ -205,11 +207,7 @@ public final class QueryService implements AutoCloseable {
                                     + " queries running; retry shortly");
                 }
                 try {
-                    Bounds bounds = new Bounds(deadline, lease);
-                    if (bounds.expired()) { // queued for a server thread past the whole timeout
-                        throw Bounds.timedOut(config.limits().queryTimeout());
-                    }
-                    a = run(endpoint, call, bounds);
+                    a = runWithin(endpoint, call, new Bounds(deadline, lease));
                 } finally {
                     s.release();
                 }
@@ -260,6 +258,29 @@ public final class QueryService implements AutoCloseable {
         String endpoint = path == null ? null : endpoint(path);
         metrics.request(endpoint == null ? "unknown" : endpoint, status, 0);
         metrics.refused(reason);
+    }
+
+    /**
+     * Waits, within the deadline, for one of the {@code limits.max_running_queries} places to run (more queries at
+     * once than the machine has cores for would only share them, and finish past their deadlines), then runs.
+     */
+    private Answer runWithin(String endpoint, Call call, Bounds bounds) throws IOException {
+        boolean acquired;
+        try {
+            long wait = bounds.deadlineNanos() - System.nanoTime();
+            acquired = wait > 0 && running.tryAcquire(wait, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            acquired = false;
+        }
+        if (!acquired) { // queued for a server thread or a place to run past the whole timeout
+            throw Bounds.timedOut(config.limits().queryTimeout());
+        }
+        try {
+            return run(endpoint, call, bounds);
+        } finally {
+            running.release();
+        }
     }
 
     private Answer run(String endpoint, Call call, Bounds bounds) throws IOException {

@@ -33,7 +33,7 @@ public record QueryConfig(
      * Plan-time limits for every query: shards and documents scanned at most (the budget), shards searched at once
      * per query, the per-query deadline (from the request's arrival), hits per page, live tails at once (in all and
      * per tenant), search threads, the tail's poll; the bytes of one answer's records, of all answers in flight, and
-     * of one tenant's answers in flight.
+     * of one tenant's answers in flight; queries running at once in all (the rest wait, within their deadline).
      */
     public record Limits(
             int maxShards,
@@ -47,7 +47,8 @@ public record QueryConfig(
             int maxTailsPerTenant,
             long maxAnswerBytes,
             long answerMemoryBytes,
-            long tenantAnswerMemoryBytes) {
+            long tenantAnswerMemoryBytes,
+            int maxRunningQueries) {
         public Limits {
             if (maxTailsPerTenant > maxTails) {
                 throw new IllegalArgumentException(
@@ -90,6 +91,7 @@ public record QueryConfig(
                 4,
                 4L << 20,
                 64L << 20,
-                32L << 20);
+                32L << 20,
+                16);
     }
 }

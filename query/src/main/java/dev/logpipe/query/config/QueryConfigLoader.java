@@ -63,7 +63,8 @@ public final class QueryConfigLoader {
                 tailsPerTenant,
                 answer,
                 memory,
-                tenantMemory);
+                tenantMemory,
+                (int) l.integer("max_running_queries", d.maxRunningQueries(), 1, 10_000));
         l.rejectUnknownKeys();
         List<QueryConfig.Tenant> tenants = new ArrayList<>();
         Set<String> ids = new HashSet<>();
