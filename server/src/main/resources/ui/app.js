@@ -475,6 +475,7 @@
           const evt = buf.slice(0, i); buf = buf.slice(i + 2);
           const data = evt.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).replace(/^ /, "")).join("\n");
           const type = (evt.split("\n").find((l) => l.startsWith("event:")) || "event: record").slice(6).trim();
+          if (type === "skipped") { tailSkipped(data); continue; }
           if (!data || (type !== "record" && type !== "message" && type !== "hit")) continue;
           try { tailRecord(JSON.parse(data)); } catch (e) { /* not a record */ }
         }
@@ -484,6 +485,16 @@
       if (ctrl.signal.aborted) return;
       clearBanners("tail"); banner("error", "Live tail failed: " + e.message);
     }
+  }
+  // the server could not send every matching record in time: say so, never leave a silent gap
+  let tailSkippedTotal = 0;
+  function tailSkipped(data) {
+    let n = 0;
+    try { n = Number(JSON.parse(data).skipped) || 0; } catch (e) { return; }
+    if (n <= 0) return;
+    tailSkippedTotal += n;
+    clearBanners("tail-skipped");
+    banner("tail-skipped", "Live tail skipped " + tailSkippedTotal + " matching record(s) it could not send in time; search the time range to see them.");
   }
   function tailRecord(r) {
     const list = $("results");
@@ -495,7 +506,7 @@
   }
   function stopTail() {
     if (tailAbort) { const c = tailAbort; tailAbort = null; c.abort(); }
-    clearBanners("tail");
+    clearBanners("tail"); clearBanners("tail-skipped"); tailSkippedTotal = 0;
   }
 
   // ---------- dead letters ----------

@@ -115,7 +115,7 @@ public final class QueryService implements AutoCloseable {
         this.aggregates = new AggregateEndpoints(env);
         this.context = new ContextEndpoint(env);
         this.status = new StatusEndpoint(env);
-        this.tails = new Tails(env, l.maxTails());
+        this.tails = new Tails(env, memory);
         metrics.gauge("logpipe_query.tails.active", "Live tails open now", tails::active);
         metrics.gauge(
                 "logpipe_query.answer.memory.bytes",

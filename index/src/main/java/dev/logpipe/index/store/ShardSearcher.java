@@ -246,6 +246,31 @@ public final class ShardSearcher implements Closeable {
         return out;
     }
 
+    /**
+     * The keys of up to {@code limit} hits in the order of a time field ({@code observed_time}) then record_id, after
+     * ({@code afterTime}, {@code afterId}) (null: from the start), no stored field read; {@link LongKey#value} is the
+     * time field's value, and so is the key's time.
+     */
+    public List<LongKey> keysByTime(
+            String timeField, ShardQuery q, long afterTime, String afterId, int limit, long deadlineNanos)
+            throws IOException {
+        IndexSearcher s = searcher(deadlineNanos);
+        Sort sort = new Sort(
+                new SortField(timeField, SortField.Type.LONG, false),
+                new SortField(Fields.RECORD_ID, SortField.Type.STRING, false));
+        FieldDoc after = afterId == null
+                ? null
+                : new FieldDoc(Integer.MAX_VALUE, Float.NaN, new Object[] {afterTime, new BytesRef(afterId)});
+        TopFieldDocs top = run(s, query(q), new TopFieldCollectorManager(sort, limit, after, limit));
+        List<LongKey> out = new ArrayList<>(top.scoreDocs.length);
+        for (ScoreDoc sd : top.scoreDocs) {
+            FieldDoc fd = (FieldDoc) sd;
+            long t = (Long) fd.fields[0];
+            out.add(new LongKey(t, new Key(t, BytesRef.deepCopyOf((BytesRef) fd.fields[1]), sd.doc)));
+        }
+        return out;
+    }
+
     /** Up to {@code limit} hits sorted by a whole-number structured field ({@code log.offset}), then the merge key. */
     public List<SearchPage.Hit> byLong(
             ShardQuery q, String structuredField, boolean ascending, int limit, long deadlineNanos) throws IOException {

@@ -33,7 +33,8 @@ public record QueryConfig(
      * Plan-time limits for every query: shards and documents scanned at most (the budget), shards searched at once
      * per query, the per-query deadline (from the request's arrival), hits per page, live tails at once (in all and
      * per tenant), search threads, the tail's poll; the bytes of one answer's records, of all answers in flight, and
-     * of one tenant's answers in flight; queries running at once in all (the rest wait, within their deadline).
+     * of one tenant's answers in flight; queries running at once in all (the rest wait, within their deadline); how long after its observed time a record
+     * may first become searchable (a tail's window).
      */
     public record Limits(
             int maxShards,
@@ -48,7 +49,8 @@ public record QueryConfig(
             long maxAnswerBytes,
             long answerMemoryBytes,
             long tenantAnswerMemoryBytes,
-            int maxRunningQueries) {
+            int maxRunningQueries,
+            Duration tailLag) {
         public Limits {
             if (maxTailsPerTenant > maxTails) {
                 throw new IllegalArgumentException(
@@ -92,6 +94,7 @@ public record QueryConfig(
                 4L << 20,
                 64L << 20,
                 32L << 20,
-                16);
+                16,
+                Duration.ofMinutes(1));
     }
 }

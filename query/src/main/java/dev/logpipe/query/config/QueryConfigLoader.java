@@ -64,7 +64,8 @@ public final class QueryConfigLoader {
                 answer,
                 memory,
                 tenantMemory,
-                (int) l.integer("max_running_queries", d.maxRunningQueries(), 1, 10_000));
+                (int) l.integer("max_running_queries", d.maxRunningQueries(), 1, 10_000),
+                l.duration("tail_lag", d.tailLag(), Duration.ofSeconds(1)));
         l.rejectUnknownKeys();
         List<QueryConfig.Tenant> tenants = new ArrayList<>();
         Set<String> ids = new HashSet<>();
