@@ -424,7 +424,8 @@
     const ul = document.createElement("ul"); ul.className = "top-values"; ul.textContent = "…";
     li.appendChild(ul);
     try {
-      const r = await api("/api/v1/fields/" + encodeURIComponent(name) + "/top", Object.assign({ q: state.q }, timeParams()));
+      // the name goes in the query string (encoded there by URLSearchParams): a path segment cannot carry a "/"
+      const r = await api("/api/v1/fields/top", Object.assign({ field: name, q: state.q }, timeParams()));
       ul.textContent = "";
       for (const v of (r.values || r.top || [])) {
         const value = String(v.value ?? v.key);
@@ -442,8 +443,10 @@
     } catch (e) { ul.textContent = "unavailable: " + e.message; }
   }
   function quote(v) { return /^[A-Za-z0-9_.@-]+$/.test(v) ? v : '"' + v.replace(/["\\]/g, "\\$&") + '"'; }
+  // a field name with a character the query syntax reserves (fields.http/path, fields.a:b) is escaped with a backslash
+  function fieldName(n) { return n.replace(/[^A-Za-z0-9_.@#-]/g, "\\$&"); }
   function addFilter(field, value, exclude) {
-    const clause = (exclude ? "-" : "") + field + ":" + quote(value);
+    const clause = (exclude ? "-" : "") + fieldName(field) + ":" + quote(value);
     state.q = state.q.trim() ? state.q.trim() + (exclude ? " " : " AND ") + clause : (exclude ? "*:* " + clause : clause);
     writeHash(); syncControls(); run();
   }
@@ -472,6 +475,7 @@
           const evt = buf.slice(0, i); buf = buf.slice(i + 2);
           const data = evt.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).replace(/^ /, "")).join("\n");
           const type = (evt.split("\n").find((l) => l.startsWith("event:")) || "event: record").slice(6).trim();
+          if (type === "skipped") { tailSkipped(data); continue; }
           if (!data || (type !== "record" && type !== "message" && type !== "hit")) continue;
           try { tailRecord(JSON.parse(data)); } catch (e) { /* not a record */ }
         }
@@ -481,6 +485,16 @@
       if (ctrl.signal.aborted) return;
       clearBanners("tail"); banner("error", "Live tail failed: " + e.message);
     }
+  }
+  // the server could not send every matching record in time: say so, never leave a silent gap
+  let tailSkippedTotal = 0;
+  function tailSkipped(data) {
+    let n = 0;
+    try { n = Number(JSON.parse(data).skipped) || 0; } catch (e) { return; }
+    if (n <= 0) return;
+    tailSkippedTotal += n;
+    clearBanners("tail-skipped");
+    banner("tail-skipped", "Live tail skipped " + tailSkippedTotal + " matching record(s) it could not send in time; search the time range to see them.");
   }
   function tailRecord(r) {
     const list = $("results");
@@ -492,7 +506,7 @@
   }
   function stopTail() {
     if (tailAbort) { const c = tailAbort; tailAbort = null; c.abort(); }
-    clearBanners("tail");
+    clearBanners("tail"); clearBanners("tail-skipped"); tailSkippedTotal = 0;
   }
 
   // ---------- dead letters ----------

@@ -7,6 +7,7 @@ import dev.logpipe.query.auth.Authenticator;
 import dev.logpipe.query.auth.Credential;
 import dev.logpipe.query.config.QueryConfig;
 import dev.logpipe.query.internal.api.AggregateEndpoints;
+import dev.logpipe.query.internal.api.Bounds;
 import dev.logpipe.query.internal.api.Call;
 import dev.logpipe.query.internal.api.ContextEndpoint;
 import dev.logpipe.query.internal.api.Env;
@@ -15,6 +16,7 @@ import dev.logpipe.query.internal.api.StatusEndpoint;
 import dev.logpipe.query.internal.audit.QueryAudit;
 import dev.logpipe.query.internal.http.Answer;
 import dev.logpipe.query.internal.http.Params;
+import dev.logpipe.query.internal.memory.AnswerMemory;
 import dev.logpipe.query.internal.metrics.QueryMetrics;
 import dev.logpipe.query.internal.plan.Cursor;
 import dev.logpipe.query.internal.plan.CursorSecret;
@@ -56,6 +58,8 @@ public final class QueryService implements AutoCloseable {
     /** Parameters and headers a client might use to name a tenant; any value but the caller's own is a 403. */
     static final List<String> TENANT_PARAMS = List.of("tenant", "tenant_id", "tenantId", "org_id");
 
+    private static final long HOUR_NANOS = 3_600_000_000_000L;
+
     static final List<String> TENANT_HEADERS =
             List.of("X-Tenant", "X-Tenant-Id", "X-Tenant-ID", "Tenant", "Tenant-Id", "X-Scope-OrgID", "X-Org-Id");
 
@@ -71,6 +75,8 @@ public final class QueryService implements AutoCloseable {
     private final ContextEndpoint context;
     private final StatusEndpoint status;
     private final Tails tails;
+    private final AnswerMemory memory;
+    private final Semaphore running;
     private boolean closed;
 
     private QueryService(
@@ -87,6 +93,8 @@ public final class QueryService implements AutoCloseable {
         this.audit = audit;
         this.metrics = new QueryMetrics(registry);
         QueryConfig.Limits l = config.limits();
+        this.memory = new AnswerMemory(l.answerMemoryBytes(), l.tenantAnswerMemoryBytes());
+        this.running = new Semaphore(l.maxRunningQueries(), true);
         this.pool = new ThreadPoolExecutor(
                 l.searchThreads(), l.searchThreads(), 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(4096), r -> {
                     Thread t = new Thread(r, "query-search");
@@ -107,8 +115,12 @@ public final class QueryService implements AutoCloseable {
         this.aggregates = new AggregateEndpoints(env);
         this.context = new ContextEndpoint(env);
         this.status = new StatusEndpoint(env);
-        this.tails = new Tails(env, l.maxTails());
+        this.tails = new Tails(env, memory);
         metrics.gauge("logpipe_query.tails.active", "Live tails open now", tails::active);
+        metrics.gauge(
+                "logpipe_query.answer.memory.bytes",
+                "Bytes of records held by answers in flight (limits.answer_memory_bytes)",
+                memory::used);
         metrics.gauge("logpipe_query.audit.failures", "Audit lines that could not be written", audit::failures);
     }
 
@@ -148,6 +160,11 @@ public final class QueryService implements AutoCloseable {
             return false;
         }
         long started = System.nanoTime();
+        long arrived = request.getBeginNanoTime();
+        // the deadline counts from the request's arrival: time queued for a server thread is part of the answer's
+        long deadline = (started - arrived >= 0 && started - arrived < HOUR_NANOS ? arrived : started)
+                + config.limits().queryTimeout().toNanos();
+        AnswerMemory.Lease lease = null;
         ObjectNode line = audit.line();
         line.put("endpoint", endpoint);
         Answer a;
@@ -161,6 +178,7 @@ public final class QueryService implements AutoCloseable {
             if (cred.isEmpty()) {
                 throw new Answer.Refusal(401, "unauthenticated", "no or unknown API key (Authorization: Bearer KEY)");
             }
+            lease = memory.lease(cred.get().tenant());
             line.put("tenant_id", cred.get().tenant());
             line.put("credential_id", cred.get().credentialId());
             refuseForeignTenant(request, params, cred.get().tenant());
@@ -189,7 +207,7 @@ public final class QueryService implements AutoCloseable {
                                     + " queries running; retry shortly");
                 }
                 try {
-                    a = run(endpoint, call);
+                    a = runWithin(endpoint, call, new Bounds(deadline, lease));
                 } finally {
                     s.release();
                 }
@@ -213,7 +231,7 @@ public final class QueryService implements AutoCloseable {
             streamed = false;
         }
         if (streamed) {
-            return true; // the tail answers and audits itself
+            return true; // the tail answers and audits itself (its lease is unused)
         }
         line.put("status", a.status());
         if (!line.has("outcome")) {
@@ -222,17 +240,56 @@ public final class QueryService implements AutoCloseable {
         line.put("duration_ms", (System.nanoTime() - started) / 1_000_000);
         audit.append(line);
         metrics.request(endpoint, a.status(), System.nanoTime() - started);
-        send(response, callback, a);
+        send(response, release(callback, lease), a);
         return true;
     }
 
-    private Answer run(String endpoint, Call call) throws IOException {
+    /**
+     * A request to a query path that Jetty answered itself (through {@link JsonErrorHandler}): refused before it
+     * reached {@link #handle} (a URI too long, a malformed path) or failed by throwing out of it (an {@link Error}).
+     * The one place every such failure passes; counted as a request of its endpoint ({@code unknown} when the path is
+     * not one, or the request could not be parsed). {@code request} may be null.
+     */
+    public void failedOutside(Request request, int status, String reason, Throwable cause) {
+        String path = request == null ? null : Request.getPathInContext(request);
+        if (path != null && !path.startsWith("/api/v1/")) {
+            return; // not the query API's (the standalone's UI, ingest, ...)
+        }
+        String endpoint = path == null ? null : endpoint(path);
+        metrics.request(endpoint == null ? "unknown" : endpoint, status, 0);
+        metrics.refused(reason);
+    }
+
+    /**
+     * Waits, within the deadline, for one of the {@code limits.max_running_queries} places to run (more queries at
+     * once than the machine has cores for would only share them, and finish past their deadlines), then runs.
+     */
+    private Answer runWithin(String endpoint, Call call, Bounds bounds) throws IOException {
+        boolean acquired;
+        try {
+            long wait = bounds.deadlineNanos() - System.nanoTime();
+            acquired = wait > 0 && running.tryAcquire(wait, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            acquired = false;
+        }
+        if (!acquired) { // queued for a server thread or a place to run past the whole timeout
+            throw Bounds.timedOut(config.limits().queryTimeout());
+        }
+        try {
+            return run(endpoint, call, bounds);
+        } finally {
+            running.release();
+        }
+    }
+
+    private Answer run(String endpoint, Call call, Bounds bounds) throws IOException {
         return switch (endpoint) {
-            case "search" -> search.handle(call);
-            case "dead-letters" -> deadLetters.handle(call);
-            case "histogram" -> aggregates.histogram(call);
-            case "fields" -> call.pathRest().isEmpty() ? aggregates.fields(call) : aggregates.top(call);
-            case "context" -> context.handle(call);
+            case "search" -> search.handle(call, bounds);
+            case "dead-letters" -> deadLetters.handle(call, bounds);
+            case "histogram" -> aggregates.histogram(call, bounds);
+            case "fields" -> call.pathRest().isEmpty() ? aggregates.fields(call) : aggregates.top(call, bounds);
+            case "context" -> context.handle(call, bounds);
             case "status" -> status.handle(call);
             default -> throw new AssertionError(endpoint);
         };
@@ -249,7 +306,9 @@ public final class QueryService implements AutoCloseable {
                 return e;
             }
         }
-        if (rest.equals("fields") || (rest.startsWith("fields/") && rest.endsWith("/top") && rest.length() > 11)) {
+        if (rest.equals("fields")
+                || rest.equals("fields/top")
+                || (rest.startsWith("fields/") && rest.endsWith("/top") && rest.length() > 11)) {
             return "fields";
         }
         if (rest.startsWith("context/") && rest.length() > 8) {
@@ -292,6 +351,31 @@ public final class QueryService implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /** {@code callback}, giving back the answer's memory once it is written (or failed). */
+    private static Callback release(Callback callback, AnswerMemory.Lease lease) {
+        if (lease == null) {
+            return callback;
+        }
+        return new Callback() {
+            @Override
+            public void succeeded() {
+                lease.close();
+                callback.succeeded();
+            }
+
+            @Override
+            public void failed(Throwable x) {
+                lease.close();
+                callback.failed(x);
+            }
+
+            @Override
+            public InvocationType getInvocationType() {
+                return callback.getInvocationType();
+            }
+        };
     }
 
     static void send(Response response, Callback callback, Answer a) {

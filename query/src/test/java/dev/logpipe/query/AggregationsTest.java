@@ -109,6 +109,40 @@ class AggregationsTest {
     }
 
     @Test
+    void topValuesServeAnyFieldNameTheFieldListShows() throws Exception {
+        List<LogRecord> rs = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            rs.add(record("acme", "n-" + i, NOW.minusSeconds(10 + i), "odd names")
+                    .field("http/path", "/v1/x")
+                    .field("a+b", "plus")
+                    .field("50%", "pct")
+                    .build());
+        }
+        QueryFixture.write(data, rs);
+        try (QueryProcess q = QueryFixture.start(data, "", InstantSource.fixed(NOW))) {
+            JsonNode f = json(get(q, "/api/v1/fields?from=now-1h", ACME_KEY));
+            assertThat(f.get("fields").toString()).contains("\"fields.http/path\"", "\"fields.a+b\"", "\"fields.50%\"");
+            for (String name : List.of("fields.http/path", "fields.a+b", "fields.50%")) {
+                var r = get(q, "/api/v1/fields/top?from=now-1h&field=" + enc(name), ACME_KEY);
+                assertThat(r.statusCode()).as(name + ": " + r.body()).isEqualTo(200);
+                assertThat(json(r).get("field").asText()).isEqualTo(name);
+                assertThat(json(r).get("values").get(0).get("count").asLong()).isEqualTo(3);
+            }
+            // the path form is decoded once: '+' stays '+' (a path with an encoded '/' or '%' the server refuses)
+            for (String name : List.of("fields.a+b")) {
+                var r = get(q, "/api/v1/fields/" + enc(name) + "/top?from=now-1h", ACME_KEY);
+                assertThat(r.statusCode()).as(name + ": " + r.body()).isEqualTo(200);
+                assertThat(json(r).get("values").get(0).get("count").asLong()).isEqualTo(3);
+            }
+            // the UI filters on such a field with its reserved characters escaped
+            JsonNode s = json(get(q, "/api/v1/search?from=now-1h&q=" + enc("fields.http\\/path:\"/v1/x\""), ACME_KEY));
+            assertThat(s.get("hits")).hasSize(3);
+            assertThat(get(q, "/api/v1/fields/top?from=now-1h", ACME_KEY).statusCode())
+                    .isEqualTo(400);
+        }
+    }
+
+    @Test
     void labelPruningSkipsShardsWithoutOpeningThem() throws Exception {
         List<LogRecord> rs = new ArrayList<>(records());
         rs.add(record("acme", "rare", NOW.minusSeconds(10), "x")

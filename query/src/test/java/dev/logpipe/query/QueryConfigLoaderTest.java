@@ -43,7 +43,7 @@ class QueryConfigLoaderTest {
     }
 
     @Test
-    void invalidValuesFailNamingTheKeyPath() {
+    void invalidValuesFailNamingTheKeyPath() throws Exception {
         assertThatThrownBy(() -> parse("tenants:\n  - id: a\n    api_key_sha256: [nothex]\n"))
                 .hasMessageStartingWith("tenants[0].api_key_sha256[0]: must be 64 lower-case hex digits");
         assertThatThrownBy(() -> parse("tenants:\n  - id: a\n    api_key_sha256: []\n"))
@@ -52,6 +52,17 @@ class QueryConfigLoaderTest {
                 .hasMessageStartingWith("tenants[0].max_window: must be a window like 15m, 24h or 30d");
         assertThatThrownBy(() -> parse("limits:\n  max_shards: 0\n")).hasMessageStartingWith("limits.max_shards");
         assertThatThrownBy(() -> parse("limits:\n  bogus: 1\n")).hasMessage("limits.bogus: unknown key");
+        assertThatThrownBy(() -> parse("limits:\n  max_answer_bytes: 1KiB\n"))
+                .hasMessageStartingWith("limits.max_answer_bytes: must be between 65536");
+        assertThatThrownBy(() -> parse("limits:\n  max_answer_bytes: 8MiB\n  answer_memory_bytes: 4MiB\n"))
+                .hasMessageStartingWith("limits.answer_memory_bytes: must be at least limits.max_answer_bytes");
+        assertThatThrownBy(() -> parse("limits:\n  tenant_answer_memory_bytes: 128MiB\n"))
+                .hasMessageStartingWith("limits.tenant_answer_memory_bytes: must be between");
+        assertThatThrownBy(() -> parse("limits:\n  max_tails: 2\n  max_tails_per_tenant: 3\n"))
+                .hasMessageStartingWith("limits.max_tails_per_tenant: must be at most limits.max_tails (2)");
+        QueryConfig.Limits l = parse("limits:\n  max_answer_bytes: 16MiB\n").limits();
+        assertThat(l.answerMemoryBytes()).isEqualTo(64L << 20);
+        assertThat(l.tenantAnswerMemoryBytes()).isEqualTo(32L << 20);
         assertThatThrownBy(() -> parse("tenants:\n  - id: a\n    api_key_sha256: [" + HASH + "]\n  - id: b\n"
                         + "    api_key_sha256: [" + HASH + "]\n"))
                 .hasMessageContaining("tenants[1].api_key_sha256[0]: this key " + "is already listed");

@@ -1,6 +1,7 @@
 package dev.logpipe.query;
 
 import static dev.logpipe.query.QueryFixture.ACME_KEY;
+import static dev.logpipe.query.QueryFixture.GLOBEX_KEY;
 import static dev.logpipe.query.QueryFixture.record;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,6 +12,7 @@ import dev.logpipe.index.store.StoreSettings;
 import dev.logpipe.query.auth.ConfiguredKeys;
 import dev.logpipe.query.config.QueryConfig;
 import dev.logpipe.query.internal.http.QueryServer;
+import dev.logpipe.record.LogRecord;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.BufferedReader;
@@ -24,6 +26,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.awaitility.Awaitility;
@@ -116,5 +120,153 @@ class TailTest {
                 server.close();
             }
         }
+    }
+
+    /** A tail's response and the lines read from it so far (by a daemon thread). */
+    record Open(HttpResponse<InputStream> response, List<String> lines) {
+        long count(String prefix) {
+            return lines.stream().filter(l -> l.startsWith(prefix)).count();
+        }
+
+        long skipped() {
+            return lines.stream()
+                    .filter(l -> l.startsWith("data: {\"skipped\":"))
+                    .mapToLong(l -> Long.parseLong(l.replaceAll("^data: \\{\"skipped\":(\\d+),.*", "$1")))
+                    .sum();
+        }
+    }
+
+    static Open open(HttpClient http, String url, String key) throws Exception {
+        HttpResponse<InputStream> r = http.send(
+                HttpRequest.newBuilder(URI.create(url))
+                        .header("Authorization", "Bearer " + key)
+                        .build(),
+                HttpResponse.BodyHandlers.ofInputStream());
+        List<String> lines = new CopyOnWriteArrayList<>();
+        if (r.statusCode() == 200) {
+            Thread reader = new Thread(() -> {
+                try (BufferedReader b = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8))) {
+                    String line;
+                    while ((line = b.readLine()) != null) {
+                        lines.add(line);
+                    }
+                } catch (Exception e) {
+                    // the test ends the stream
+                }
+            });
+            reader.setDaemon(true);
+            reader.start();
+            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> !lines.isEmpty());
+        }
+        return new Open(r, lines);
+    }
+
+    interface Body {
+        void run(LuceneStore store, String base, HttpClient http) throws Exception;
+    }
+
+    void withService(String limits, Body body) throws Exception {
+        Clock clock = Clock.systemUTC();
+        QueryConfig config = QueryFixture.config(data, limits);
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        try (LuceneStore store = new LuceneStore(new ShardLayout(data), StoreSettings.defaults(), clock);
+                QueryService service = QueryService.create(
+                        config,
+                        new LiveShards(store),
+                        new ConfiguredKeys(config.keys()),
+                        IndexerProgress.NONE,
+                        clock,
+                        registry)) {
+            QueryServer server = new QueryServer(config.listen(), service, registry, () -> true, 64);
+            server.start();
+            try {
+                body.run(store, "http://127.0.0.1:" + server.address().getPort(), HttpClient.newHttpClient());
+            } finally {
+                service.close();
+                server.close();
+            }
+        }
+    }
+
+    static void burst(LuceneStore store, String prefix, int n, String pad) throws Exception {
+        for (int from = 0; from < n; from += 5000) {
+            List<LogRecord> rs = new ArrayList<>();
+            for (int i = from; i < Math.min(n, from + 5000); i++) {
+                rs.add(record("acme", prefix + i, Instant.now(), "burst " + i + pad)
+                        .build());
+            }
+            QueryFixture.write(store, rs);
+        }
+        store.refresh();
+    }
+
+    @Test
+    void oneTenantsTailsLeaveRoomForAnotherAndAClosedTailFreesItsSlotAtOnce() throws Exception {
+        withService("limits:\n  max_tails: 4\n  max_tails_per_tenant: 2\n  tail_poll: 100ms\n", (store, base, http) -> {
+            Open a1 = open(http, base + "/api/v1/tail", ACME_KEY);
+            Open a2 = open(http, base + "/api/v1/tail", ACME_KEY);
+            assertThat(a1.response().statusCode()).isEqualTo(200);
+            assertThat(a2.response().statusCode()).isEqualTo(200);
+            HttpResponse<String> third = http.send(
+                    HttpRequest.newBuilder(URI.create(base + "/api/v1/tail"))
+                            .header("Authorization", "Bearer " + ACME_KEY)
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(third.statusCode()).isEqualTo(429);
+            assertThat(third.body()).contains("\"reason\":\"tail_tenant_cap\"");
+            Open g = open(http, base + "/api/v1/tail", GLOBEX_KEY);
+            assertThat(g.response().statusCode()).as("another tenant's tail").isEqualTo(200);
+            long closed = System.nanoTime();
+            a1.response().body().close();
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(5))
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(() -> {
+                        Open again = open(http, base + "/api/v1/tail", ACME_KEY);
+                        if (again.response().statusCode() == 200) {
+                            again.response().body().close();
+                            return true;
+                        }
+                        return false;
+                    });
+            assertThat((System.nanoTime() - closed) / 1_000_000).isLessThan(5_000);
+            a2.response().body().close();
+            g.response().body().close();
+        });
+    }
+
+    @Test
+    void burstsOfThreeThousandAndTwentyFiveThousandRecordsArriveWhole() throws Exception {
+        withService("limits:\n  tail_poll: 100ms\n", (store, base, http) -> {
+            Open t = open(http, base + "/api/v1/tail?q=burst", ACME_KEY);
+            burst(store, "a-", 3000, "");
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> t.count("event: record") >= 3000);
+            burst(store, "b-", 25_000, "");
+            Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> t.count("event: record") >= 28_000);
+            Thread.sleep(300); // nothing more than the records written may come
+            assertThat(t.count("event: record")).isEqualTo(28_000);
+            assertThat(t.lines().stream()
+                            .filter(l -> l.startsWith("id: "))
+                            .distinct()
+                            .count())
+                    .isEqualTo(28_000);
+            assertThat(t.skipped()).isZero();
+            t.response().body().close();
+        });
+    }
+
+    @Test
+    void recordsATailCannotSendInTimeAreReportedAsSkipped() throws Exception {
+        String limits = "limits:\n  tail_poll: 100ms\n  tail_lag: 2s\n  max_answer_bytes: 64KiB\n";
+        withService(limits, (store, base, http) -> {
+            Open t = open(http, base + "/api/v1/tail?q=burst", ACME_KEY);
+            burst(store, "c-", 400, " " + "x".repeat(20_000)); // three a poll fit in 64 KiB: 30/s, 400 in 2 s cannot
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(30))
+                    .until(() -> t.count("event: record") + t.skipped() == 400);
+            assertThat(t.skipped()).isPositive();
+            assertThat(t.count("event: skipped")).isPositive();
+            t.response().body().close();
+        });
     }
 }

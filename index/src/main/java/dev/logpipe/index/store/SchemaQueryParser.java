@@ -1,17 +1,17 @@
 package dev.logpipe.index.store;
 
-import dev.logpipe.index.schema.FieldKind;
 import dev.logpipe.index.schema.Fields;
 import dev.logpipe.index.schema.IndexSchema;
 import dev.logpipe.index.schema.RecordDocuments;
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.Locale;
-import org.apache.lucene.document.DoublePoint;
 import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.queryparser.classic.ParseException;
 import org.apache.lucene.queryparser.classic.QueryParser;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.MatchNoDocsQuery;
 import org.apache.lucene.search.Query;
 
 /**
@@ -49,6 +49,9 @@ public final class SchemaQueryParser extends QueryParser {
         if (field.equals(Fields.EVENT_TIME) || field.equals(Fields.OBSERVED_TIME)) {
             long lo = part1 == null ? Long.MIN_VALUE : millis(part1);
             long hi = part2 == null ? Long.MAX_VALUE : millis(part2);
+            if ((!startInclusive && lo == Long.MAX_VALUE) || (!endInclusive && hi == Long.MIN_VALUE)) {
+                return new MatchNoDocsQuery("an exclusive bound past the last millisecond"); // lo + 1 would wrap
+            }
             return LongPoint.newRangeQuery(
                     field,
                     startInclusive || lo == Long.MIN_VALUE ? lo : lo + 1,
@@ -56,15 +59,14 @@ public final class SchemaQueryParser extends QueryParser {
         }
         if (field.startsWith(Fields.FIELDS_PREFIX)) {
             String name = field.substring(Fields.FIELDS_PREFIX.length());
-            Double lo = number(part1);
-            Double hi = number(part2);
-            if ((part1 == null || lo != null) && (part2 == null || hi != null)) {
+            BigDecimal lo = number(part1);
+            BigDecimal hi = number(part2);
+            if ((part1 == null || part1.equals("*") || lo != null)
+                    && (part2 == null || part2.equals("*") || hi != null)) {
                 BooleanQuery.Builder b = new BooleanQuery.Builder();
-                b.add(longRange(name, lo, hi, startInclusive, endInclusive), BooleanClause.Occur.SHOULD);
-                double l = lo == null ? Double.NEGATIVE_INFINITY : startInclusive ? lo : Math.nextUp(lo);
-                double h = hi == null ? Double.POSITIVE_INFINITY : endInclusive ? hi : Math.nextDown(hi);
+                b.add(NumericBounds.longRange(name, lo, startInclusive, hi, endInclusive), BooleanClause.Occur.SHOULD);
                 b.add(
-                        DoublePoint.newRangeQuery(RecordDocuments.numericField(name, FieldKind.DOUBLE), l, h),
+                        NumericBounds.doubleRange(name, lo, startInclusive, hi, endInclusive),
                         BooleanClause.Occur.SHOULD);
                 return b.build();
             }
@@ -109,19 +111,14 @@ public final class SchemaQueryParser extends QueryParser {
         return field;
     }
 
-    private static Query longRange(String name, Double lo, Double hi, boolean startInclusive, boolean endInclusive) {
-        long l = lo == null ? Long.MIN_VALUE : startInclusive ? (long) Math.ceil(lo) : (long) Math.floor(lo) + 1;
-        long h = hi == null ? Long.MAX_VALUE : endInclusive ? (long) Math.floor(hi) : (long) Math.ceil(hi) - 1;
-        return LongPoint.newRangeQuery(RecordDocuments.numericField(name, FieldKind.LONG), l, h);
-    }
-
-    private static Double number(String s) {
+    /** A bound written as a decimal number (exactly, however large), or null for {@code *} and anything else. */
+    private static BigDecimal number(String s) {
         if (s == null || s.equals("*")) {
             return null;
         }
         try {
-            return Double.parseDouble(s);
-        } catch (NumberFormatException e) {
+            return new BigDecimal(s);
+        } catch (NumberFormatException | ArithmeticException e) {
             return null;
         }
     }

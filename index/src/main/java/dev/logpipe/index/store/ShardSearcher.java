@@ -15,6 +15,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalLong;
 import org.apache.lucene.document.LongPoint;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.ExitableDirectoryReader;
 import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReaderContext;
@@ -39,6 +41,7 @@ import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopFieldCollectorManager;
 import org.apache.lucene.search.TopFieldDocs;
 import org.apache.lucene.search.TotalHits;
+import org.apache.lucene.store.DataInput;
 import org.apache.lucene.util.BytesRef;
 
 /**
@@ -142,6 +145,26 @@ public final class ShardSearcher implements Closeable {
      * document order through one pooled stored-fields reader per segment ({@link StoredFieldsPool}).
      */
     public String[] sources(int[] docs) throws IOException {
+        return sources(docs, SourceBudget.UNBOUNDED);
+    }
+
+    /**
+     * What may be read: asked with a stored source's length in bytes before the source is read (and its memory
+     * taken). Called by the reading thread; a budget shared by threads must be thread-safe.
+     */
+    @FunctionalInterface
+    public interface SourceBudget {
+        SourceBudget UNBOUNDED = (i, bytes) -> true;
+
+        /** True to read the source of {@code docs[index]} ({@code bytes} long); false leaves it null, unread. */
+        boolean take(int index, int bytes);
+    }
+
+    /**
+     * {@link #sources(int[])} with a budget: a document the budget refuses is skipped without reading its source
+     * and is null in the result.
+     */
+    public String[] sources(int[] docs, SourceBudget budget) throws IOException {
         Integer[] byDoc = new Integer[docs.length];
         for (int i = 0; i < docs.length; i++) {
             byDoc[i] = i;
@@ -161,8 +184,11 @@ public final class ShardSearcher implements Closeable {
                 stored = StoredFieldsPool.take(leaf.reader());
             }
             v.value = null;
+            v.refused = false;
+            v.index = i;
+            v.budget = budget;
             stored.document(docs[i] - leaf.docBase, v); // on a failure the reader is dropped, not given back
-            if (v.value == null) {
+            if (v.value == null && !v.refused) {
                 throw new IOException("shard " + id + ": document " + docs[i] + " has no stored source");
             }
             out[i] = v.value;
@@ -192,6 +218,57 @@ public final class ShardSearcher implements Closeable {
                     id));
         }
         return new Page(hits, keys.total(), keys.totalExact());
+    }
+
+    /** A hit's value of the whole-number field it was sorted by, and its merge key. */
+    public record LongKey(long value, Key key) {}
+
+    /**
+     * The keys of up to {@code limit} hits sorted by a whole-number structured field ({@code log.offset}), then the
+     * merge key, no stored field read ({@link #sources} reads them while this searcher is open).
+     */
+    public List<LongKey> longKeys(
+            ShardQuery q, String structuredField, boolean ascending, int limit, long deadlineNanos) throws IOException {
+        IndexSearcher s = searcher(deadlineNanos);
+        Sort sort = new Sort(
+                new SortField(
+                        RecordDocuments.numericField(structuredField, FieldKind.LONG), SortField.Type.LONG, !ascending),
+                new SortField(Fields.EVENT_TIME, SortField.Type.LONG, !ascending),
+                new SortField(Fields.RECORD_ID, SortField.Type.STRING, !ascending));
+        TopFieldDocs top = run(s, query(q), new TopFieldCollectorManager(sort, limit, null, limit));
+        List<LongKey> out = new ArrayList<>(top.scoreDocs.length);
+        for (ScoreDoc sd : top.scoreDocs) {
+            FieldDoc fd = (FieldDoc) sd;
+            out.add(new LongKey(
+                    (Long) fd.fields[0],
+                    new Key((Long) fd.fields[1], BytesRef.deepCopyOf((BytesRef) fd.fields[2]), sd.doc)));
+        }
+        return out;
+    }
+
+    /**
+     * The keys of up to {@code limit} hits in the order of a time field ({@code observed_time}) then record_id, after
+     * ({@code afterTime}, {@code afterId}) (null: from the start), no stored field read; {@link LongKey#value} is the
+     * time field's value, and so is the key's time.
+     */
+    public List<LongKey> keysByTime(
+            String timeField, ShardQuery q, long afterTime, String afterId, int limit, long deadlineNanos)
+            throws IOException {
+        IndexSearcher s = searcher(deadlineNanos);
+        Sort sort = new Sort(
+                new SortField(timeField, SortField.Type.LONG, false),
+                new SortField(Fields.RECORD_ID, SortField.Type.STRING, false));
+        FieldDoc after = afterId == null
+                ? null
+                : new FieldDoc(Integer.MAX_VALUE, Float.NaN, new Object[] {afterTime, new BytesRef(afterId)});
+        TopFieldDocs top = run(s, query(q), new TopFieldCollectorManager(sort, limit, after, limit));
+        List<LongKey> out = new ArrayList<>(top.scoreDocs.length);
+        for (ScoreDoc sd : top.scoreDocs) {
+            FieldDoc fd = (FieldDoc) sd;
+            long t = (Long) fd.fields[0];
+            out.add(new LongKey(t, new Key(t, BytesRef.deepCopyOf((BytesRef) fd.fields[1]), sd.doc)));
+        }
+        return out;
     }
 
     /** Up to {@code limit} hits sorted by a whole-number structured field ({@code log.offset}), then the merge key. */
@@ -229,6 +306,8 @@ public final class ShardSearcher implements Closeable {
             return n;
         } catch (IndexSearcher.TooManyClauses e) {
             throw new IllegalArgumentException("query is too large: " + e.getMessage(), e);
+        } catch (ExitableDirectoryReader.ExitingReaderException e) {
+            throw new TimedOut(id);
         }
     }
 
@@ -256,6 +335,9 @@ public final class ShardSearcher implements Closeable {
             }
             Query all = null;
             for (LeafReaderContext leaf : reader.leaves()) {
+                if (deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos > 0) {
+                    throw new TimedOut(id);
+                }
                 if (Aggregations.countByDocFreq(leaf.reader(), lf, q.tenant(), q.fromMillis(), q.toMillis(), tally)) {
                     continue;
                 }
@@ -281,11 +363,19 @@ public final class ShardSearcher implements Closeable {
         return max == null ? OptionalLong.empty() : OptionalLong.of(LongPoint.decodeDimension(max, 0));
     }
 
-    private IndexSearcher searcher(long deadlineNanos) {
-        IndexSearcher s = new IndexSearcher(reader);
-        if (deadlineNanos != Long.MAX_VALUE) {
-            s.setTimeout(new Deadline(deadlineNanos));
+    /**
+     * A searcher that stops at the deadline: between documents (Lucene's time-limited bulk scorer) and while a
+     * query enumerates terms (a reader that checks the time, so rewriting a broad wildcard or regular expression
+     * stops too).
+     */
+    private IndexSearcher searcher(long deadlineNanos) throws IOException {
+        if (deadlineNanos == Long.MAX_VALUE) {
+            return new IndexSearcher(reader);
         }
+        Deadline d = new Deadline(deadlineNanos);
+        IndexSearcher s =
+                new IndexSearcher(reader instanceof DirectoryReader dr ? new ExitableDirectoryReader(dr, d) : reader);
+        s.setTimeout(d);
         return s;
     }
 
@@ -295,6 +385,8 @@ public final class ShardSearcher implements Closeable {
             out = s.search(query, m);
         } catch (IndexSearcher.TooManyClauses e) {
             throw new IllegalArgumentException("query is too large: " + e.getMessage(), e);
+        } catch (ExitableDirectoryReader.ExitingReaderException e) {
+            throw new TimedOut(id);
         }
         checkTime(s);
         return out;
@@ -306,12 +398,22 @@ public final class ShardSearcher implements Closeable {
         }
     }
 
-    /** Reads only the stored source of a document. */
+    /** Reads only the stored source of a document, and only when the budget takes its length. */
     private static final class SourceVisitor extends StoredFieldVisitor {
         String value;
+        boolean refused;
+        int index;
+        SourceBudget budget;
 
         @Override
-        public void binaryField(FieldInfo fieldInfo, byte[] v) {
+        public void binaryField(FieldInfo fieldInfo, DataInput in, int length) throws IOException {
+            if (!budget.take(index, length)) {
+                refused = true;
+                in.skipBytes(length);
+                return;
+            }
+            byte[] v = new byte[length];
+            in.readBytes(v, 0, length);
             value = new String(v, StandardCharsets.UTF_8);
         }
 
@@ -320,7 +422,7 @@ public final class ShardSearcher implements Closeable {
             if (fieldInfo.name.equals(Fields.SOURCE)) {
                 return Status.YES;
             }
-            return value == null ? Status.NO : Status.STOP;
+            return value == null && !refused ? Status.NO : Status.STOP;
         }
     }
 

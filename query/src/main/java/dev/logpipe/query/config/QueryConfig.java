@@ -31,7 +31,10 @@ public record QueryConfig(
 
     /**
      * Plan-time limits for every query: shards and documents scanned at most (the budget), shards searched at once
-     * per query, the per-query deadline, hits per page, live tails at once, search threads.
+     * per query, the per-query deadline (from the request's arrival), hits per page, live tails at once (in all and
+     * per tenant), search threads, the tail's poll; the bytes of one answer's records, of all answers in flight, and
+     * of one tenant's answers in flight; queries running at once in all (the rest wait, within their deadline); how long after its observed time a record
+     * may first become searchable (a tail's window).
      */
     public record Limits(
             int maxShards,
@@ -41,7 +44,25 @@ public record QueryConfig(
             int maxLimit,
             int maxTails,
             int searchThreads,
-            Duration tailPoll) {}
+            Duration tailPoll,
+            int maxTailsPerTenant,
+            long maxAnswerBytes,
+            long answerMemoryBytes,
+            long tenantAnswerMemoryBytes,
+            int maxRunningQueries,
+            Duration tailLag) {
+        public Limits {
+            if (maxTailsPerTenant > maxTails) {
+                throw new IllegalArgumentException(
+                        "max_tails_per_tenant " + maxTailsPerTenant + " is more than max_tails " + maxTails);
+            }
+            if (maxAnswerBytes > tenantAnswerMemoryBytes || tenantAnswerMemoryBytes > answerMemoryBytes) {
+                throw new IllegalArgumentException("need max_answer_bytes (" + maxAnswerBytes
+                        + ") <= tenant_answer_memory_bytes (" + tenantAnswerMemoryBytes + ") <= answer_memory_bytes ("
+                        + answerMemoryBytes + ")");
+            }
+        }
+    }
 
     /** Tenant id to key hashes, for {@link dev.logpipe.query.auth.ConfiguredKeys}. */
     public Map<String, List<String>> keys() {
@@ -60,6 +81,20 @@ public record QueryConfig(
     }
 
     public static Limits defaultLimits() {
-        return new Limits(31, 100_000_000L, 8, Duration.ofSeconds(10), 1000, 16, 8, Duration.ofMillis(500));
+        return new Limits(
+                31,
+                100_000_000L,
+                8,
+                Duration.ofSeconds(10),
+                1000,
+                16,
+                8,
+                Duration.ofMillis(500),
+                4,
+                4L << 20,
+                64L << 20,
+                32L << 20,
+                16,
+                Duration.ofMinutes(1));
     }
 }

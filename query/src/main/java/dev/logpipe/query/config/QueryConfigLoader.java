@@ -32,15 +32,40 @@ public final class QueryConfigLoader {
         Duration defaultWindow = window(l, "max_window", Duration.ofDays(30));
         int defaultConcurrent = (int) l.integer("max_concurrent_queries", 8, 1, 10_000);
         QueryConfig.Limits d = QueryConfig.defaultLimits();
+        int maxTails = (int) l.integer("max_tails", d.maxTails(), 0, 10_000);
+        int tailsPerTenant =
+                (int) l.integer("max_tails_per_tenant", Math.min(d.maxTailsPerTenant(), maxTails), 0, 10_000);
+        if (tailsPerTenant > maxTails) {
+            throw new ConfigException(l.keyPath("max_tails_per_tenant") + ": must be at most limits.max_tails ("
+                    + maxTails + "), was " + tailsPerTenant);
+        }
+        long answer = l.bytes("max_answer_bytes", d.maxAnswerBytes(), 64 * 1024, 1L << 30);
+        long memory = l.bytes("answer_memory_bytes", Math.max(d.answerMemoryBytes(), answer), 64 * 1024, 1L << 40);
+        if (memory < answer) {
+            throw new ConfigException(l.keyPath("answer_memory_bytes") + ": must be at least limits.max_answer_bytes ("
+                    + answer + "), was " + memory + " (no answer could be built)");
+        }
+        long tenantMemory = l.bytes("tenant_answer_memory_bytes", Math.max(answer, memory / 2), 64 * 1024, 1L << 40);
+        if (tenantMemory < answer || tenantMemory > memory) {
+            throw new ConfigException(l.keyPath("tenant_answer_memory_bytes") + ": must be between "
+                    + "limits.max_answer_bytes (" + answer + ") and limits.answer_memory_bytes (" + memory + "), was "
+                    + tenantMemory);
+        }
         QueryConfig.Limits limits = new QueryConfig.Limits(
                 (int) l.integer("max_shards", d.maxShards(), 1, 100_000),
                 l.integer("max_documents", d.maxDocuments(), 1, Long.MAX_VALUE),
                 (int) l.integer("shard_concurrency", d.shardConcurrency(), 1, 1024),
                 l.duration("query_timeout", d.queryTimeout(), Duration.ofMillis(10)),
                 (int) l.integer("max_limit", d.maxLimit(), 1, 10_000),
-                (int) l.integer("max_tails", d.maxTails(), 0, 10_000),
+                maxTails,
                 (int) l.integer("search_threads", d.searchThreads(), 1, 1024),
-                l.duration("tail_poll", d.tailPoll(), Duration.ofMillis(50)));
+                l.duration("tail_poll", d.tailPoll(), Duration.ofMillis(50)),
+                tailsPerTenant,
+                answer,
+                memory,
+                tenantMemory,
+                (int) l.integer("max_running_queries", d.maxRunningQueries(), 1, 10_000),
+                l.duration("tail_lag", d.tailLag(), Duration.ofSeconds(1)));
         l.rejectUnknownKeys();
         List<QueryConfig.Tenant> tenants = new ArrayList<>();
         Set<String> ids = new HashSet<>();

@@ -2,6 +2,9 @@ package dev.logpipe.server.http;
 
 import dev.logpipe.collector.config.CollectorConfig;
 import dev.logpipe.collector.http.CollectorServer;
+import dev.logpipe.query.JsonErrorHandler;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -46,10 +49,13 @@ public final class StandaloneServer implements AutoCloseable {
             Handler query,
             AdminHandler admin,
             BooleanSupplier ready,
-            Supplier<String> metrics) {}
+            Supplier<String> metrics,
+            JsonErrorHandler.Listener errors) {}
 
     private final Server server;
     private final ServerConnector connector;
+    /** This port's own meters: the errors Jetty answers itself. */
+    private final PrometheusMeterRegistry errors = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 
     /**
      * @param limits the collector's limits: their connection caps and idle timeout apply to this port, which serves
@@ -68,6 +74,7 @@ public final class StandaloneServer implements AutoCloseable {
         server.addConnector(connector);
         CollectorServer.limitConnections(server, connector, limits);
         server.setStopTimeout(5_000);
+        server.setErrorHandler(new JsonErrorHandler(errors, routes.errors()));
         StaticFiles ui = new StaticFiles();
         server.setHandler(new Handler.Abstract() {
             @Override
@@ -88,7 +95,7 @@ public final class StandaloneServer implements AutoCloseable {
                             callback,
                             200,
                             "text/plain; version=0.0.4; charset=utf-8",
-                            routes.metrics().get().getBytes(StandardCharsets.UTF_8));
+                            (routes.metrics().get() + errors.scrape()).getBytes(StandardCharsets.UTF_8));
                 } else if (path.equals(INDEXER_STATUS)) {
                     Send.json(response, callback, 200, routes.indexerStatus().get());
                 } else if (path.startsWith("/api/v1/admin/legal-holds")) {

@@ -118,6 +118,11 @@ final class QueryMount implements AutoCloseable {
         };
     }
 
+    /** Jetty answered a request itself (see {@link QueryService#failedOutside}). */
+    void failedOutside(Request request, int status, String reason, Throwable cause) {
+        current.service().failedOutside(request, status, reason, cause);
+    }
+
     String scrape() {
         return current.registry().scrape();
     }

@@ -128,7 +128,8 @@ public final class Standalone implements AutoCloseable {
                             () -> collector.brokerReachable() && indexer.loop().ready(),
                             () -> collector.registry().scrape()
                                     + indexer.registry().scrape()
-                                    + query.scrape()));
+                                    + query.scrape(),
+                            query::failedOutside));
             Optional<WarmUp.Result> warmed = warmUp(config.warmUp(), ic, qc);
             try {
                 http.start();

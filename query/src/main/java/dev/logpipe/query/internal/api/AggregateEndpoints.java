@@ -17,8 +17,6 @@ import dev.logpipe.query.internal.plan.Plan;
 import dev.logpipe.query.internal.plan.TimeRange;
 import dev.logpipe.query.internal.search.FanOut;
 import java.io.IOException;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -73,11 +71,7 @@ public final class AggregateEndpoints {
                         null);
     }
 
-    private long deadline() {
-        return System.nanoTime() + env.config().limits().queryTimeout().toNanos();
-    }
-
-    public Answer histogram(Call call) throws IOException {
+    public Answer histogram(Call call, Bounds bounds) throws IOException {
         long started = System.nanoTime();
         Params p = call.params();
         String q = Scope.query(p);
@@ -97,7 +91,7 @@ public final class AggregateEndpoints {
                 .run(
                         plan.searched(),
                         env.config().limits().shardConcurrency(),
-                        deadline(),
+                        bounds.deadlineNanos(),
                         (s, d) -> s.histogram(sq, start, interval, buckets, d));
         long[] counts = new long[buckets];
         for (FanOut.Outcome<long[]> o : results.values()) {
@@ -225,10 +219,26 @@ public final class AggregateEndpoints {
         return Answer.ok(root.toString());
     }
 
-    public Answer top(Call call) throws IOException {
+    /**
+     * The field of {@code /fields/top?field=NAME} (any name, {@code /} and {@code %} included: the query string
+     * carries what a path segment cannot, since the server refuses an encoded {@code /} in a path), or of
+     * {@code /fields/NAME/top}, whose path arrives decoded once already.
+     */
+    static String topField(Call call) {
+        String rest = call.pathRest(); // "/top" or "/<name>/top"
+        if (rest.equals("/top")) {
+            String name = call.params().get("field");
+            if (name == null || name.isEmpty()) {
+                throw Params.bad("field: required (GET /api/v1/fields/top?field=NAME)");
+            }
+            return name;
+        }
+        return rest.substring(1, rest.length() - "/top".length());
+    }
+
+    public Answer top(Call call, Bounds bounds) throws IOException {
         long started = System.nanoTime();
-        String rest = call.pathRest(); // "/<name>/top"
-        String name = URLDecoder.decode(rest.substring(1, rest.length() - "/top".length()), StandardCharsets.UTF_8);
+        String name = topField(call);
         if (!(Fields.KEYWORDS.contains(name)
                 || (name.startsWith(Fields.FIELDS_PREFIX) && name.length() > Fields.FIELDS_PREFIX.length()))) {
             throw Params.bad("field: top values are counted for level, service, instance_id, region, trace_id, "
@@ -245,7 +255,7 @@ public final class AggregateEndpoints {
                 .run(
                         plan.searched(),
                         env.config().limits().shardConcurrency(),
-                        deadline(),
+                        bounds.deadlineNanos(),
                         (s, d) -> s.values(sq, name, VALUES_PER_SHARD, d));
         Map<String, Long> counts = new HashMap<>();
         long matched = 0;

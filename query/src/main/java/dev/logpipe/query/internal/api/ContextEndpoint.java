@@ -14,7 +14,8 @@ import dev.logpipe.query.internal.http.Params;
 import dev.logpipe.query.internal.plan.Plan;
 import dev.logpipe.query.internal.plan.TimeRange;
 import dev.logpipe.query.internal.search.FanOut;
-import dev.logpipe.query.internal.search.Merge;
+import dev.logpipe.query.internal.search.KeyMerge;
+import dev.logpipe.query.internal.search.SourceReader;
 import dev.logpipe.record.LogRecord;
 import dev.logpipe.record.RecordCodec;
 import java.io.IOException;
@@ -23,7 +24,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -36,6 +36,9 @@ import java.util.Map;
 public final class ContextEndpoint {
     static final String PATH = "log.file.path";
     static final String OFFSET = "log.offset";
+    /** The most records asked for on either side. */
+    static final int MAX_SIDE = 500;
+
     private static final long DAY = 86_400_000L;
     private final Env env;
 
@@ -43,12 +46,12 @@ public final class ContextEndpoint {
         this.env = env;
     }
 
-    public Answer handle(Call call) throws IOException {
+    public Answer handle(Call call, Bounds bounds) throws IOException {
         long started = System.nanoTime();
         String id = URLDecoder.decode(call.pathRest().substring(1), StandardCharsets.UTF_8);
         Params p = call.params();
-        int before = p.integer("before", 10, 0, 500);
-        int after = p.integer("after", 10, 0, 500);
+        int before = p.integer("before", 10, 0, MAX_SIDE);
+        int after = p.integer("after", 10, 0, MAX_SIDE);
         long now = env.clock().millis();
         long window = call.policy().maxWindow().toMillis();
         TimeRange whole = new TimeRange(now - window, now + DAY);
@@ -68,7 +71,7 @@ public final class ContextEndpoint {
                 .run(
                         plan.searched(),
                         env.config().limits().shardConcurrency(),
-                        deadline(),
+                        bounds.deadlineNanos(),
                         (s, d) -> s.search(byId, ShardSearcher.Order.NEWEST_FIRST, null, 1, d));
         SearchPage.Hit anchor = null;
         for (FanOut.Outcome<ShardSearcher.Page> o : found.values()) {
@@ -78,8 +81,13 @@ public final class ContextEndpoint {
             }
         }
         if (anchor == null) {
+            if (found.values().stream().anyMatch(o -> "timeout".equals(o.failure()))) {
+                throw Bounds.timedOut(env.config().limits().queryTimeout());
+            }
             throw new Answer.Refusal(404, "not_found", "no record with this record_id in the tenant's window");
         }
+        long anchorBytes = anchor.source().length();
+        bounds.memory().force(anchorBytes); // read already: the record asked for is always sent
         LogRecord rec;
         try {
             rec = new RecordCodec().decode(anchor.source().getBytes(StandardCharsets.UTF_8));
@@ -96,91 +104,162 @@ public final class ContextEndpoint {
         if (rec.instanceId() != null) {
             base = base.with(new ShardQuery.Exact(Fields.INSTANCE_ID, rec.instanceId()));
         }
-        List<SearchPage.Hit> older;
-        List<SearchPage.Hit> newer;
-        String orderedBy;
-        if (path instanceof String file && offset instanceof Number off) {
-            orderedBy = OFFSET;
-            ShardQuery same = base.with(new ShardQuery.Exact(Fields.FIELDS_PREFIX + PATH, file));
-            long o = off.longValue();
-            older = byOffset(
-                    nearPlan, same.with(new ShardQuery.LongRange(OFFSET, Long.MIN_VALUE, o - 1)), false, before);
-            newer = byOffset(nearPlan, same.with(new ShardQuery.LongRange(OFFSET, o + 1, Long.MAX_VALUE)), true, after);
-        } else {
-            orderedBy = Fields.EVENT_TIME;
-            SearchPage.After key = new SearchPage.After(t, anchor.recordId());
-            older = byTime(nearPlan, base, ShardSearcher.Order.NEWEST_FIRST, key, before);
-            newer = byTime(nearPlan, base, ShardSearcher.Order.OLDEST_FIRST, key, after);
+        List<FanOut.Held<?>> held = new ArrayList<>();
+        try {
+            List<SourceReader.Ref> older;
+            List<SourceReader.Ref> newer;
+            String orderedBy;
+            if (path instanceof String file && offset instanceof Number off) {
+                orderedBy = OFFSET;
+                ShardQuery same = base.with(new ShardQuery.Exact(Fields.FIELDS_PREFIX + PATH, file));
+                long o = off.longValue();
+                older = o == Long.MIN_VALUE
+                        ? new ArrayList<>()
+                        : byOffset(
+                                nearPlan,
+                                same.with(new ShardQuery.LongRange(OFFSET, Long.MIN_VALUE, o - 1)),
+                                false,
+                                before,
+                                bounds,
+                                held);
+                newer = o == Long.MAX_VALUE
+                        ? new ArrayList<>()
+                        : byOffset(
+                                nearPlan,
+                                same.with(new ShardQuery.LongRange(OFFSET, o + 1, Long.MAX_VALUE)),
+                                true,
+                                after,
+                                bounds,
+                                held);
+            } else {
+                orderedBy = Fields.EVENT_TIME;
+                SearchPage.After key = new SearchPage.After(t, anchor.recordId());
+                older = byTime(nearPlan, base, ShardSearcher.Order.NEWEST_FIRST, key, before, bounds, held);
+                newer = byTime(nearPlan, base, ShardSearcher.Order.OLDEST_FIRST, key, after, bounds, held);
+            }
+            // nearest first, alternating sides: what does not fit in one answer is the farthest
+            List<SourceReader.Ref> order = new ArrayList<>();
+            List<Boolean> isOlder = new ArrayList<>();
+            for (int i = 0; i < Math.max(older.size(), newer.size()); i++) {
+                if (i < older.size()) {
+                    order.add(older.get(i));
+                    isOlder.add(true);
+                }
+                if (i < newer.size()) {
+                    order.add(newer.get(i));
+                    isOlder.add(false);
+                }
+            }
+            long maxBytes = env.config().limits().maxAnswerBytes();
+            long budget = Math.max(0, maxBytes - anchorBytes);
+            SourceReader.Read read = new SourceReader.Read(new String[0], 0, null);
+            if (!order.isEmpty() && budget > 0) {
+                bounds.memory().reserve(budget, bounds.deadlineNanos());
+                read = SourceReader.read(
+                        env.fanOut(),
+                        order,
+                        env.config().limits().shardConcurrency(),
+                        budget,
+                        bounds.deadlineNanos(),
+                        false);
+            }
+            bounds.hold(anchorBytes + read.bytes());
+            List<String> olderSources = new ArrayList<>();
+            List<String> newerSources = new ArrayList<>();
+            for (int i = 0; i < read.sources().length; i++) {
+                (isOlder.get(i) ? olderSources : newerSources).add(read.sources()[i]);
+            }
+            Collections.reverse(olderSources);
+            ObjectNode root = Answer.JSON_NODES.objectNode();
+            root.put("ordered_by", orderedBy);
+            root.putRawValue("record", new RawValue(anchor.source()));
+            ArrayNode b = root.putArray("before");
+            olderSources.forEach(x -> b.addRawValue(new RawValue(x)));
+            ArrayNode a = root.putArray("after");
+            newerSources.forEach(x -> a.addRawValue(new RawValue(x)));
+            if (read.sources().length < order.size()) {
+                Bounds.describeCut(
+                        root,
+                        read.cut() == null ? SourceReader.Cut.MAX_ANSWER_BYTES : read.cut(),
+                        older.size() - olderSources.size(),
+                        newer.size() - newerSources.size(),
+                        maxBytes,
+                        env,
+                        call);
+            }
+            root.put("took_ms", (System.nanoTime() - started) / 1_000_000);
+            call.audit().put("hits", read.sources().length + 1);
+            return Answer.ok(root.toString());
+        } finally {
+            for (FanOut.Held<?> h : held) {
+                h.close();
+            }
         }
-        Collections.reverse(older);
-        ObjectNode root = Answer.JSON_NODES.objectNode();
-        root.put("ordered_by", orderedBy);
-        root.putRawValue("record", new RawValue(anchor.source()));
-        add(root.putArray("before"), older);
-        add(root.putArray("after"), newer);
-        root.put("took_ms", (System.nanoTime() - started) / 1_000_000);
-        call.audit().put("hits", older.size() + newer.size() + 1);
-        return Answer.ok(root.toString());
     }
 
-    private static void add(ArrayNode a, List<SearchPage.Hit> hits) {
-        hits.forEach(h -> a.addRawValue(new RawValue(h.source())));
-    }
-
-    private long deadline() {
-        return System.nanoTime() + env.config().limits().queryTimeout().toNanos();
-    }
-
-    private List<SearchPage.Hit> byTime(
-            Plan plan, ShardQuery q, ShardSearcher.Order order, SearchPage.After key, int n) {
+    /** The nearest {@code n} records by (event_time, record_id) after {@code key} in {@code order}, unread. */
+    private List<SourceReader.Ref> byTime(
+            Plan plan,
+            ShardQuery q,
+            ShardSearcher.Order order,
+            SearchPage.After key,
+            int n,
+            Bounds bounds,
+            List<FanOut.Held<?>> held) {
         if (n == 0) {
             return new ArrayList<>();
         }
-        Map<ShardId, FanOut.Outcome<ShardSearcher.Page>> r = env.fanOut()
-                .run(
+        Map<ShardId, FanOut.Outcome<FanOut.Held<ShardSearcher.Keys>>> r = env.fanOut()
+                .runHeld(
                         plan.searched(),
                         env.config().limits().shardConcurrency(),
-                        deadline(),
-                        (s, d) -> s.search(q, order, key, n, d));
-        List<List<SearchPage.Hit>> pages = new ArrayList<>();
+                        bounds.deadlineNanos(),
+                        (s, d) -> s.keys(q, order, key, n, d));
+        List<List<ShardSearcher.Key>> pages = new ArrayList<>();
+        List<ShardSearcher> searchers = new ArrayList<>();
         r.values().forEach(o -> {
             if (o.ok()) {
-                pages.add(o.value().hits());
+                held.add(o.value());
+                pages.add(o.value().value().keys());
+                searchers.add(o.value().searcher());
             }
         });
-        return new ArrayList<>(Merge.merge(pages, order, n));
+        List<SourceReader.Ref> out = new ArrayList<>();
+        for (KeyMerge.Pick pick : KeyMerge.merge(pages, order, n)) {
+            out.add(new SourceReader.Ref(searchers.get(pick.page()), pick.key().doc()));
+        }
+        return out;
     }
 
-    private List<SearchPage.Hit> byOffset(Plan plan, ShardQuery q, boolean ascending, int n) {
+    /** The nearest {@code n} records of the file by offset ({@code ascending}: the following ones), unread. */
+    private List<SourceReader.Ref> byOffset(
+            Plan plan, ShardQuery q, boolean ascending, int n, Bounds bounds, List<FanOut.Held<?>> held) {
         if (n == 0) {
             return new ArrayList<>();
         }
-        Map<ShardId, FanOut.Outcome<List<SearchPage.Hit>>> r = env.fanOut()
-                .run(
+        Map<ShardId, FanOut.Outcome<FanOut.Held<List<ShardSearcher.LongKey>>>> r = env.fanOut()
+                .runHeld(
                         plan.searched(),
                         env.config().limits().shardConcurrency(),
-                        deadline(),
-                        (s, d) -> s.byLong(q, OFFSET, ascending, n, d));
-        List<SearchPage.Hit> all = new ArrayList<>();
-        Map<SearchPage.Hit, Long> offsets = new IdentityHashMap<>();
-        for (FanOut.Outcome<List<SearchPage.Hit>> o : r.values()) {
+                        bounds.deadlineNanos(),
+                        (s, d) -> s.longKeys(q, OFFSET, ascending, n, d));
+        record Found(ShardSearcher searcher, ShardSearcher.LongKey key) {}
+        List<Found> all = new ArrayList<>();
+        for (FanOut.Outcome<FanOut.Held<List<ShardSearcher.LongKey>>> o : r.values()) {
             if (o.ok()) {
-                all.addAll(o.value());
+                held.add(o.value());
+                o.value().value().forEach(k -> all.add(new Found(o.value().searcher(), k)));
             }
         }
-        RecordCodec codec = new RecordCodec();
-        for (SearchPage.Hit h : all) {
-            try {
-                Object off = codec.decode(h.source().getBytes(StandardCharsets.UTF_8))
-                        .fields()
-                        .get(OFFSET);
-                offsets.put(h, off instanceof Number x ? x.longValue() : 0L);
-            } catch (Exception e) {
-                offsets.put(h, 0L);
-            }
+        Comparator<Found> byValue = Comparator.comparingLong(f -> f.key().value());
+        Comparator<ShardSearcher.Key> tie =
+                KeyMerge.order(ascending ? ShardSearcher.Order.OLDEST_FIRST : ShardSearcher.Order.NEWEST_FIRST);
+        all.sort((ascending ? byValue : byValue.reversed())
+                .thenComparing(f -> f.key().key(), tie));
+        List<SourceReader.Ref> out = new ArrayList<>();
+        for (Found f : all.subList(0, Math.min(n, all.size()))) {
+            out.add(new SourceReader.Ref(f.searcher(), f.key().key().doc()));
         }
-        Comparator<SearchPage.Hit> c = Comparator.comparingLong(offsets::get);
-        all.sort(ascending ? c : c.reversed());
-        return new ArrayList<>(all.subList(0, Math.min(n, all.size())));
+        return out;
     }
 }

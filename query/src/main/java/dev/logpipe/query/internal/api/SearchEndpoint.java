@@ -16,6 +16,7 @@ import dev.logpipe.query.internal.plan.TimeRange;
 import dev.logpipe.query.internal.search.FanOut;
 import dev.logpipe.query.internal.search.KeyMerge;
 import dev.logpipe.query.internal.search.Pages;
+import dev.logpipe.query.internal.search.SourceReader;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.List;
@@ -35,7 +36,7 @@ public final class SearchEndpoint {
         this.kind = kind;
     }
 
-    public Answer handle(Call call) throws IOException {
+    public Answer handle(Call call, Bounds bounds) throws IOException {
         long started = System.nanoTime();
         Params p = call.params();
         String q = Scope.query(p);
@@ -68,23 +69,36 @@ public final class SearchEndpoint {
                 .plan(call.tenant(), kind, requested, call.policy().maxWindow().toMillis(), q, order, after);
         ShardQuery sq = ShardQuery.of(
                 call.tenant(), q, plan.range().fromMillis(), plan.range().toMillis());
-        long deadline = System.nanoTime() + env.config().limits().queryTimeout().toNanos();
+        long deadline = bounds.deadlineNanos();
+        long maxBytes = env.config().limits().maxAnswerBytes();
         Pages pages = new Pages(env.fanOut(), plan, env.config().limits().shardConcurrency(), deadline);
-        String[] sources;
+        SourceReader.Read read;
         try {
             pages.collect(sq, after, limit);
-            sources = pages.sources();
+            if (!pages.winners().isEmpty()) {
+                bounds.memory().reserve(maxBytes, deadline); // before any source is read
+            }
+            read = pages.sources(maxBytes, deadline);
+            bounds.hold(read.bytes());
         } finally {
             pages.close();
         }
         List<KeyMerge.Pick> winners = pages.winners();
+        String[] sources = read.sources();
+        if (sources.length == 0 && !winners.isEmpty()) {
+            throw Bounds.timedOut(env.config().limits().queryTimeout());
+        }
         ObjectNode root = Answer.JSON_NODES.objectNode();
         ArrayNode h = root.putArray("hits");
         for (String source : sources) {
             h.addRawValue(new RawValue(source));
         }
         SearchPage.After next = null;
-        if (winners.size() == limit) {
+        if (sources.length < winners.size()) { // cut: the next page starts after the last hit shown
+            ShardSearcher.Key last = winners.get(sources.length - 1).key();
+            next = new SearchPage.After(last.eventTimeMillis(), last.recordId().utf8ToString());
+            Bounds.describeCut(root, read.cut(), winners.size() - sources.length, 0, maxBytes, env, call);
+        } else if (winners.size() == limit) {
             ShardSearcher.Key last = winners.get(winners.size() - 1).key();
             next = new SearchPage.After(last.eventTimeMillis(), last.recordId().utf8ToString());
         } else if (plan.resumeAfter() != null) {
@@ -100,7 +114,7 @@ public final class SearchEndpoint {
         t.put("relation", pages.totalExact() && !partial ? "eq" : "gte");
         root.put("scanned", pages.scannedDocs());
         root.put("took_ms", (System.nanoTime() - started) / 1_000_000);
-        call.audit().put("hits", winners.size());
+        call.audit().put("hits", sources.length);
         return Answer.ok(root.toString());
     }
 }

@@ -1,5 +1,6 @@
 package dev.logpipe.query.internal.http;
 
+import dev.logpipe.query.JsonErrorHandler;
 import dev.logpipe.query.QueryService;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetSocketAddress;
@@ -42,6 +43,7 @@ public final class QueryServer implements AutoCloseable {
         connector.setPort(listen.getPort());
         connector.setIdleTimeout(60_000);
         server.addConnector(connector);
+        server.setErrorHandler(new JsonErrorHandler(registry, service::failedOutside));
         Handler api = service.handler();
         server.setHandler(new Handler.Abstract() {
             @Override
@@ -63,7 +65,9 @@ public final class QueryServer implements AutoCloseable {
                     }
                     case "/metrics" ->
                         send(response, callback, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape());
-                    default -> send(response, callback, 404, "application/json", "{\"error\":\"not found\"}");
+                    default -> {
+                        return false; // the error handler answers 404 in JSON
+                    }
                 }
                 return true;
             }

@@ -53,6 +53,23 @@ public final class QueryMetrics {
                 .increment();
     }
 
+    /** An answer that holds fewer records than were found ({@code max_answer_bytes} or {@code timeout}). */
+    public void cut(String endpoint, String reason) {
+        Counter.builder("logpipe_query.answers.cut")
+                .description("Answers cut short of the records found, by endpoint and reason")
+                .tags("endpoint", endpoint, "reason", reason)
+                .register(registry)
+                .increment();
+    }
+
+    /** A live tail that skipped records (it sends a {@code skipped} event with how many). */
+    public void tailSkipped(long records) {
+        Counter.builder("logpipe_query.tail.skipped")
+                .description("Records a live tail could not send and reported as skipped")
+                .register(registry)
+                .increment(records);
+    }
+
     public void refused(String reason) {
         Counter.builder("logpipe_query.refused")
                 .description("Refused requests by reason")

@@ -19,6 +19,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.LoggerFactory;
 
@@ -191,15 +192,21 @@ public final class FanOut {
     }
 
     /**
-     * Runs jobs 0..n-1 on up to {@code lanes} threads, the calling thread one of them, and returns when all are done
-     * (the first failure is thrown then). For short work on searchers the caller holds open, such as reading sources.
+     * Runs jobs 0..n-1 on up to {@code lanes} threads, the calling thread one of them, and returns when every job
+     * started is done (the first failure is thrown then). No job starts past {@code deadlineNanos}: the ones left are
+     * not run, and a lane still queued on the pool when the calling thread is done is dropped instead of waited for.
+     * For short work on searchers the caller holds open, such as reading sources.
+     *
+     * @return how many jobs ran (all n unless the deadline passed)
      */
-    public void each(int n, int lanes, Job job) throws IOException {
+    public int each(int n, int lanes, long deadlineNanos, Job job) throws IOException {
         AtomicInteger next = new AtomicInteger();
+        AtomicInteger ran = new AtomicInteger();
         List<Exception> failures = new CopyOnWriteArrayList<>();
         Runnable lane = () -> {
             int i;
-            while (failures.isEmpty() && (i = next.getAndIncrement()) < n) {
+            while (failures.isEmpty() && System.nanoTime() - deadlineNanos < 0 && (i = next.getAndIncrement()) < n) {
+                ran.incrementAndGet();
                 try {
                     job.run(i);
                 } catch (IOException | RuntimeException e) {
@@ -209,16 +216,27 @@ public final class FanOut {
         };
         int others = Math.max(0, Math.min(lanes, n) - 1);
         List<Future<?>> started = new ArrayList<>();
+        List<AtomicBoolean> claims = new ArrayList<>();
         for (int k = 0; k < others; k++) {
+            AtomicBoolean claim = new AtomicBoolean(); // taken once: by the lane starting, or by the caller dropping it
             try {
-                started.add(pool.submit(lane));
+                started.add(pool.submit(() -> {
+                    if (claim.compareAndSet(false, true)) {
+                        lane.run();
+                    }
+                }));
+                claims.add(claim);
             } catch (RejectedExecutionException e) {
                 break; // the pool is full: the calling thread does the rest
             }
         }
         lane.run();
         boolean interrupted = false;
-        for (Future<?> f : started) {
+        for (int k = 0; k < started.size(); k++) {
+            if (claims.get(k).compareAndSet(false, true)) {
+                continue; // still queued behind other queries: it will not run, the calling thread did its share
+            }
+            Future<?> f = started.get(k);
             while (true) {
                 try {
                     f.get(); // never returns before the job ends: the searchers must outlive it
@@ -241,6 +259,7 @@ public final class FanOut {
             }
             throw (RuntimeException) e;
         }
+        return ran.get();
     }
 
     /** The shards of a result that did not answer, with why. */

@@ -23,7 +23,6 @@ import org.slf4j.LoggerFactory;
  * reopen between the phases changes nothing. Close it to release the searchers.
  */
 public final class Pages implements Closeable {
-    static final int PER_JOB = 16;
     private final FanOut fanOut;
     private final Plan plan;
     private final int lanes;
@@ -107,39 +106,16 @@ public final class Pages implements Closeable {
     }
 
     /**
-     * Phase two: the winners' stored sources, in page order, read in parallel (by shard, and a shard's share split in
-     * parts of at least {@link #PER_JOB} documents) on at most as many threads as there are processors.
+     * Phase two: the winners' stored sources, in page order, as long a prefix of the page as fits in
+     * {@code maxBytes} before {@code deadlineNanos} (see {@link SourceReader}), read in parallel on at most as many
+     * threads as there are processors.
      */
-    public String[] sources() throws IOException {
-        String[] out = new String[winners.size()];
-        List<List<Integer>> byPage = new ArrayList<>();
-        for (int i = 0; i < pages.size(); i++) {
-            byPage.add(new ArrayList<>());
+    public SourceReader.Read sources(long maxBytes, long deadlineNanos) throws IOException {
+        List<SourceReader.Ref> refs = new ArrayList<>(winners.size());
+        for (KeyMerge.Pick w : winners) {
+            refs.add(new SourceReader.Ref(held.get(w.page()).searcher(), w.key().doc()));
         }
-        for (int i = 0; i < winners.size(); i++) {
-            byPage.get(winners.get(i).page()).add(i);
-        }
-        int threads = Math.max(1, Math.min(lanes, Runtime.getRuntime().availableProcessors()));
-        int perJob = Math.max(PER_JOB, (winners.size() + threads - 1) / threads);
-        List<int[]> jobs = new ArrayList<>(); // {page, from, to} over byPage.get(page)
-        for (int p = 0; p < byPage.size(); p++) {
-            for (int from = 0; from < byPage.get(p).size(); from += perJob) {
-                jobs.add(new int[] {p, from, Math.min(byPage.get(p).size(), from + perJob)});
-            }
-        }
-        fanOut.each(jobs.size(), threads, j -> {
-            int[] job = jobs.get(j);
-            List<Integer> at = byPage.get(job[0]).subList(job[1], job[2]);
-            int[] docs = new int[at.size()];
-            for (int i = 0; i < docs.length; i++) {
-                docs[i] = winners.get(at.get(i)).key().doc();
-            }
-            String[] src = held.get(job[0]).searcher().sources(docs);
-            for (int i = 0; i < docs.length; i++) {
-                out[at.get(i)] = src[i]; // distinct slots per job; each() returning publishes them
-            }
-        });
-        return out;
+        return SourceReader.read(fanOut, refs, lanes, maxBytes, deadlineNanos);
     }
 
     public List<KeyMerge.Pick> winners() {

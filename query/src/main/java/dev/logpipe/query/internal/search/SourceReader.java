@@ -1,0 +1,181 @@
+package dev.logpipe.query.internal.search;
+
+import dev.logpipe.index.store.ShardSearcher;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Reads the stored sources of an ordered list of hits within a budget of bytes and a deadline, and keeps the longest
+ * prefix of the list that fits: the first source always (when asked: an answer carries at least one record, whatever
+ * its size), each next one while the sources before it and it stay within {@code maxBytes}, none once the deadline
+ * has passed. A source's length is known before it is read, so one over the budget is never read.
+ *
+ * <p>Reads in rounds of parallel jobs (by searcher, in parts of at least {@link #PER_JOB} documents, each in document
+ * order), each round as many hits as the sizes read so far say still fit. Within a round the jobs race for the
+ * budget, so a later hit may take it from an earlier one; every length is learnt either way, so the round then keeps
+ * exactly the prefix that fits, drops what lies past it and reads what the prefix still lacks. Memory held by sources
+ * never exceeds the budget (plus the first source when it alone is larger).
+ */
+public final class SourceReader {
+    static final int PER_JOB = 16;
+
+    private SourceReader() {}
+
+    /** One hit to read: its document in a searcher held open by the caller. */
+    public record Ref(ShardSearcher searcher, int doc) {}
+
+    /** Why a prefix is shorter than the list. */
+    public enum Cut {
+        MAX_ANSWER_BYTES,
+        TIMEOUT
+    }
+
+    /** The sources of the first {@code sources.length} hits, their stored bytes, and why it stopped short (or null). */
+    public record Read(String[] sources, long bytes, Cut cut) {}
+
+    /** The prefix of {@code refs} that fits, the first always. */
+    public static Read read(FanOut fanOut, List<Ref> refs, int lanes, long maxBytes, long deadlineNanos)
+            throws IOException {
+        return read(fanOut, refs, lanes, maxBytes, deadlineNanos, true);
+    }
+
+    /** The prefix of {@code refs} that fits; the first too only when {@code firstAlways}. */
+    public static Read read(
+            FanOut fanOut, List<Ref> refs, int lanes, long maxBytes, long deadlineNanos, boolean firstAlways)
+            throws IOException {
+        int n = refs.size();
+        String[] out = new String[n];
+        long[] lengths = new long[n];
+        Arrays.fill(lengths, -1); // not visited
+        int threads = Math.max(1, Math.min(lanes, Runtime.getRuntime().availableProcessors()));
+        int from = 0;
+        long kept = 0;
+        int round = Math.min(n, PER_JOB * threads);
+        while (from < n) {
+            int to = Math.min(n, from + round);
+            AtomicLong used = new AtomicLong(kept);
+            pass(fanOut, refs, from, to, threads, deadlineNanos, out, lengths, (p, bytes) -> {
+                if (p == 0 && firstAlways) {
+                    used.addAndGet(bytes);
+                    return true;
+                }
+                long u;
+                do {
+                    u = used.get();
+                    if (u + bytes > maxBytes) {
+                        return false;
+                    }
+                } while (!used.compareAndSet(u, u + bytes));
+                return true;
+            });
+            // the prefix that fits, by the lengths now known; past it: dropped; in it but refused in the race: read
+            int end = from;
+            while (end < to && lengths[end] >= 0 && ((end == 0 && firstAlways) || kept + lengths[end] <= maxBytes)) {
+                kept += lengths[end];
+                end++;
+            }
+            for (int p = end; p < to; p++) {
+                out[p] = null;
+            }
+            List<Integer> missing = new ArrayList<>();
+            for (int p = from; p < end; p++) {
+                if (out[p] == null) {
+                    missing.add(p);
+                }
+            }
+            if (!missing.isEmpty()) { // they fit: read without a budget
+                readPositions(fanOut, refs, missing, threads, deadlineNanos, out, lengths, (p, bytes) -> true);
+            }
+            for (int p = from; p < end; p++) {
+                if (out[p] == null) {
+                    return prefix(out, lengths, p, Cut.TIMEOUT);
+                }
+            }
+            if (end < to) {
+                return prefix(out, lengths, end, lengths[end] < 0 ? Cut.TIMEOUT : Cut.MAX_ANSWER_BYTES);
+            }
+            from = to;
+            long avg = Math.max(1, kept / from);
+            long fits = (maxBytes - kept) / avg + 1;
+            round = (int) Math.max(PER_JOB, Math.min(n - from, fits));
+        }
+        return new Read(out, kept, null);
+    }
+
+    private static Read prefix(String[] out, long[] lengths, int k, Cut cut) {
+        String[] p = Arrays.copyOf(out, k);
+        long bytes = 0;
+        for (int i = 0; i < k; i++) {
+            bytes += lengths[i];
+        }
+        return new Read(p, bytes, cut);
+    }
+
+    /** Decides for a position (its index in the list) whether to read its source of {@code bytes}. */
+    @FunctionalInterface
+    private interface Admit {
+        boolean take(int position, int bytes);
+    }
+
+    private static void pass(
+            FanOut fanOut,
+            List<Ref> refs,
+            int from,
+            int to,
+            int threads,
+            long deadlineNanos,
+            String[] out,
+            long[] lengths,
+            Admit admit)
+            throws IOException {
+        List<Integer> positions = new ArrayList<>(to - from);
+        for (int p = from; p < to; p++) {
+            positions.add(p);
+        }
+        readPositions(fanOut, refs, positions, threads, deadlineNanos, out, lengths, admit);
+    }
+
+    private static void readPositions(
+            FanOut fanOut,
+            List<Ref> refs,
+            List<Integer> positions,
+            int threads,
+            long deadlineNanos,
+            String[] out,
+            long[] lengths,
+            Admit admit)
+            throws IOException {
+        Map<ShardSearcher, List<Integer>> bySearcher = new IdentityHashMap<>();
+        for (int p : positions) {
+            bySearcher
+                    .computeIfAbsent(refs.get(p).searcher(), k -> new ArrayList<>())
+                    .add(p);
+        }
+        int perJob = Math.max(PER_JOB, (positions.size() + threads - 1) / threads);
+        List<List<Integer>> jobs = new ArrayList<>();
+        for (List<Integer> at : bySearcher.values()) {
+            for (int j = 0; j < at.size(); j += perJob) {
+                jobs.add(at.subList(j, Math.min(at.size(), j + perJob)));
+            }
+        }
+        fanOut.each(jobs.size(), threads, deadlineNanos, j -> {
+            List<Integer> at = jobs.get(j);
+            int[] docs = new int[at.size()];
+            for (int i = 0; i < docs.length; i++) {
+                docs[i] = refs.get(at.get(i)).doc();
+            }
+            String[] src = refs.get(at.get(0)).searcher().sources(docs, (i, bytes) -> {
+                lengths[at.get(i)] = bytes;
+                return admit.take(at.get(i), bytes);
+            });
+            for (int i = 0; i < docs.length; i++) {
+                out[at.get(i)] = src[i]; // distinct slots per job; each() returning publishes them
+            }
+        });
+    }
+}

@@ -1,0 +1,93 @@
+package dev.logpipe.query;
+
+import static dev.logpipe.query.QueryFixture.ACME_KEY;
+import static dev.logpipe.query.QueryFixture.get;
+import static dev.logpipe.query.QueryFixture.json;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Whatever fails, the answer is JSON: never a container's HTML page (issue 24 item 2). */
+class JsonErrorsTest {
+    @TempDir
+    Path data;
+
+    static void assertJson(HttpResponse<String> r, int status, String reason) throws Exception {
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(status);
+        assertThat(r.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(t -> assertThat(t).startsWith("application/json"));
+        assertThat(r.body()).doesNotContain("<html", "<HTML");
+        JsonNode j = json(r);
+        assertThat(j.get("reason").asText()).isEqualTo(reason);
+        assertThat(j.get("error").asText()).isNotBlank();
+    }
+
+    @Test
+    void everyStatusTheServerAnswersItselfIsJson() throws Exception {
+        QueryFixture.write(data, List.of());
+        try (QueryProcess q = QueryFixture.start(data, "", InstantSource.system())) {
+            assertJson(get(q, "/no/such/path", ACME_KEY), 404, "not_found");
+            assertJson(get(q, "/api/v1/nope", ACME_KEY), 404, "not_found");
+            assertJson(get(q, "/api/v1/fields/fields.a%2Fb/top", ACME_KEY), 400, "bad_request");
+            assertJson(get(q, "/api/v1/search?q=" + "a".repeat(20_000), ACME_KEY), 414, "uri_too_long");
+            assertJson(get(q, "/api/v1/search", ACME_KEY, "X-Big", "b".repeat(20_000)), 431, "headers_too_large");
+            String metrics = get(q, "/metrics", null).body();
+            assertThat(metrics)
+                    .contains("logpipe_http_errors_total{kind=\"not_found\",status=\"404\"} 2.0")
+                    .contains("status=\"414\"");
+        }
+    }
+
+    @Test
+    void aHandlerThatThrowsAnErrorGetsAJson500ThatDoesNotNameIt() throws Exception {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        List<String> heard = new CopyOnWriteArrayList<>();
+        Server server = new Server();
+        ServerConnector c = new ServerConnector(server);
+        c.setHost("127.0.0.1");
+        c.setPort(0);
+        server.addConnector(c);
+        server.setErrorHandler(new JsonErrorHandler(
+                registry,
+                (request, status, reason, cause) -> heard.add(status + " " + reason + " " + (cause != null))));
+        server.setHandler(new Handler.Abstract() {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) {
+                throw new OutOfMemoryError("Java heap space");
+            }
+        });
+        server.start();
+        try {
+            HttpResponse<String> r = HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(
+                                            URI.create("http://127.0.0.1:" + c.getLocalPort() + "/api/v1/search"))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
+            assertJson(r, 500, "internal");
+            assertThat(r.body()).doesNotContain("OutOfMemory", "heap");
+            assertThat(heard).containsExactly("500 internal true");
+            assertThat(registry.scrape()).contains("logpipe_http_errors_total{kind=\"exception\",status=\"500\"} 1.0");
+        } finally {
+            server.stop();
+        }
+    }
+}
