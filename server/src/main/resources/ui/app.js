@@ -22,6 +22,13 @@
     if (!res.ok) throw new ApiError(res.status, body, res.headers.get("Retry-After"));
     return body;
   }
+  // One URL path segment from data (a record id, a field name): always encoded; "." and ".." are path steps that
+  // every URL parser resolves, even encoded, so they can never name a segment (ids are checked at ingest for that).
+  function segment(s) {
+    s = String(s);
+    if (s === "." || s === "..") throw new Error(JSON.stringify(s) + " cannot be part of a URL");
+    return encodeURIComponent(s);
+  }
   class ApiError extends Error {
     constructor(status, body, retryAfter) {
       super(errorMessage(body) || ("HTTP " + status));
@@ -308,7 +315,7 @@
     box = document.createElement("div"); box.className = "context"; box.textContent = "Loading context…";
     d.appendChild(box);
     try {
-      const r = await api("/api/v1/context/" + encodeURIComponent(h.record_id), { before: 10, after: 10 });
+      const r = await api("/api/v1/context/" + segment(h.record_id), { before: 10, after: 10 });
       box.textContent = "";
       const before = r.before || [], after = r.after || [];
       const all = r.hits || before.concat([r.record || h], after);
@@ -424,7 +431,7 @@
     const ul = document.createElement("ul"); ul.className = "top-values"; ul.textContent = "…";
     li.appendChild(ul);
     try {
-      const r = await api("/api/v1/fields/" + encodeURIComponent(name) + "/top", Object.assign({ q: state.q }, timeParams()));
+      const r = await api("/api/v1/fields/" + segment(name) + "/top", Object.assign({ q: state.q }, timeParams()));
       ul.textContent = "";
       for (const v of (r.values || r.top || [])) {
         const value = String(v.value ?? v.key);
