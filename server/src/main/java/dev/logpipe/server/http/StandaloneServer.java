@@ -94,20 +94,23 @@ public final class StandaloneServer implements AutoCloseable {
                 } else if (path.startsWith("/api/v1/admin/legal-holds")) {
                     return routes.indexer().handle(request, response, callback);
                 } else if (path.equals("/api/v1/whoami")) {
-                    AdminHandler.Answer a =
-                            routes.admin().whoami(request.getHeaders().get(HttpHeader.AUTHORIZATION));
+                    AdminHandler.Answer a = routes.admin()
+                            .whoami(
+                                    request.getHeaders().getValuesList(HttpHeader.AUTHORIZATION),
+                                    Request.getRemoteAddr(request));
                     if (a.status() == 401) {
                         response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer");
                     }
-                    Send.json(response, callback, a.status(), a.body());
+                    send(response, callback, a);
                 } else if (path.startsWith(AdminHandler.PREFIX)) {
                     AdminHandler.Answer a = routes.admin()
                             .handle(
                                     request.getMethod(),
                                     path,
-                                    request.getHeaders().get(HttpHeader.AUTHORIZATION),
+                                    request.getHeaders().getValuesList(HttpHeader.AUTHORIZATION),
+                                    Request.getRemoteAddr(request),
                                     () -> Content.Source.asInputStream(request));
-                    Send.json(response, callback, a.status(), a.body());
+                    send(response, callback, a);
                 } else if (isQuery(path)) {
                     if (routes.query() == null) {
                         Send.json(
@@ -124,6 +127,13 @@ public final class StandaloneServer implements AutoCloseable {
                 return true;
             }
         });
+    }
+
+    private static void send(Response response, Callback callback, AdminHandler.Answer a) {
+        if (a.retryAfterSeconds() > 0) {
+            response.getHeaders().put(HttpHeader.RETRY_AFTER, Long.toString(a.retryAfterSeconds()));
+        }
+        Send.json(response, callback, a.status(), a.body());
     }
 
     static boolean isQuery(String path) {
