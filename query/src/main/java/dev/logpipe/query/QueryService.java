@@ -12,6 +12,7 @@ import dev.logpipe.query.internal.api.AggregateEndpoints;
 import dev.logpipe.query.internal.api.Call;
 import dev.logpipe.query.internal.api.ContextEndpoint;
 import dev.logpipe.query.internal.api.Env;
+import dev.logpipe.query.internal.api.Scope;
 import dev.logpipe.query.internal.api.SearchEndpoint;
 import dev.logpipe.query.internal.api.StatusEndpoint;
 import dev.logpipe.query.internal.audit.QueryAudit;
@@ -61,6 +62,20 @@ public final class QueryService implements AutoCloseable {
 
     static final List<String> TENANT_HEADERS =
             List.of("X-Tenant", "X-Tenant-Id", "X-Tenant-ID", "Tenant", "Tenant-Id", "X-Scope-OrgID", "X-Org-Id");
+
+    /**
+     * The request line and headers a port serving the query API accepts (Jetty's request header size): the longest
+     * {@code q} ({@value Scope#MAX_QUERY_CHARS} characters of up to three UTF-8 bytes,
+     * percent-encoded: 36 KiB) with room for the other parameters and the headers. Jetty's default, 8 KiB, answered
+     * 414 to a 1,500-character non-ASCII query. Memory: at most this per connection while its head is being read.
+     */
+    public static final int MAX_REQUEST_HEAD_BYTES = 48 * 1024;
+
+    /** What a 414/431 of a query port says (the error handler's message for them): the caps, in the caller's terms. */
+    public static final String REQUEST_HEAD_TOO_LONG = "the request line and headers may take at most "
+            + MAX_REQUEST_HEAD_BYTES + " bytes; q may hold at most "
+            + Scope.MAX_QUERY_CHARS
+            + " characters (up to 36 KiB percent-encoded); send a shorter query";
 
     private final QueryConfig config;
     private final Authenticator auth;

@@ -2,6 +2,7 @@ package dev.logpipe.server.http;
 
 import dev.logpipe.collector.config.CollectorConfig;
 import dev.logpipe.collector.http.CollectorServer;
+import dev.logpipe.query.QueryService;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -62,6 +63,8 @@ public final class StandaloneServer implements AutoCloseable {
         HttpConfiguration http = new HttpConfiguration();
         http.setSendServerVersion(false);
         http.setSendDateHeader(false);
+        // the query API's longest q, percent-encoded, must fit in the request line (docs/query.md)
+        http.setRequestHeaderSize(QueryService.MAX_REQUEST_HEAD_BYTES);
         connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
         connector.setHost(listen.getHostString());
         connector.setPort(listen.getPort());
