@@ -22,6 +22,13 @@
     if (!res.ok) throw new ApiError(res.status, body, res.headers.get("Retry-After"));
     return body;
   }
+  // One URL path segment from data (a record id, a field name): always encoded; "." and ".." are path steps that
+  // every URL parser resolves, even encoded, so they can never name a segment (ids are checked at ingest for that).
+  function segment(s) {
+    s = String(s);
+    if (s === "." || s === "..") throw new Error(JSON.stringify(s) + " cannot be part of a URL");
+    return encodeURIComponent(s);
+  }
   class ApiError extends Error {
     constructor(status, body, retryAfter) {
       super(errorMessage(body) || ("HTTP " + status));
@@ -102,7 +109,7 @@
   async function enter() {
     try {
       const who = await signIn(key);
-      $("tenant").textContent = who.tenant;
+      $("tenant").textContent = ""; $("tenant").appendChild(text(who.tenant));
       $("signin").hidden = true;
       $("app").hidden = false;
       readHash(); syncControls(); run();
@@ -223,22 +230,45 @@
     }
     return out.filter((w) => w.length > 0);
   }
-  function highlighted(text) {
+  // Bidirectional controls (LRE RLE PDF LRO RLO, LRI RLI FSI PDI, LRM RLM, ALM) in data would reorder what the
+  // reader sees ("evil" shown as "live"): each is replaced by a visible, styled marker naming its code point.
+  const BIDI = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/g;
+  const BIDI_NAMES = { "202A": "LEFT-TO-RIGHT EMBEDDING", "202B": "RIGHT-TO-LEFT EMBEDDING", "202C": "POP DIRECTIONAL FORMATTING",
+    "202D": "LEFT-TO-RIGHT OVERRIDE", "202E": "RIGHT-TO-LEFT OVERRIDE", "2066": "LEFT-TO-RIGHT ISOLATE",
+    "2067": "RIGHT-TO-LEFT ISOLATE", "2068": "FIRST STRONG ISOLATE", "2069": "POP DIRECTIONAL ISOLATE",
+    "200E": "LEFT-TO-RIGHT MARK", "200F": "RIGHT-TO-LEFT MARK", "061C": "ARABIC LETTER MARK" };
+  function text(s) {
+    s = String(s);
     const frag = document.createDocumentFragment();
-    const ts = terms();
-    if (!ts.length) { frag.appendChild(document.createTextNode(text)); return frag; }
-    const re = new RegExp(ts.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "gi");
     let last = 0, m;
-    while ((m = re.exec(text))) {
-      if (m[0].length === 0) { re.lastIndex++; continue; }
-      frag.appendChild(document.createTextNode(text.slice(last, m.index)));
-      const mark = document.createElement("mark"); mark.textContent = m[0]; frag.appendChild(mark);
+    BIDI.lastIndex = 0;
+    while ((m = BIDI.exec(s))) {
+      frag.appendChild(document.createTextNode(s.slice(last, m.index)));
+      const code = m[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0");
+      const b = document.createElement("span"); b.className = "bidi"; b.textContent = "⟨U+" + code + "⟩";
+      b.title = "U+" + code + " " + BIDI_NAMES[code] + " (a bidirectional control in the data, shown instead of applied)";
+      frag.appendChild(b);
       last = m.index + m[0].length;
     }
-    frag.appendChild(document.createTextNode(text.slice(last)));
+    frag.appendChild(document.createTextNode(s.slice(last)));
     return frag;
   }
-  function span(cls, text) { const s = document.createElement("span"); s.className = cls; s.textContent = text; return s; }
+  function highlighted(raw) {
+    const frag = document.createDocumentFragment();
+    const ts = terms();
+    if (!ts.length) { frag.appendChild(text(raw)); return frag; }
+    const re = new RegExp(ts.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "gi");
+    let last = 0, m;
+    while ((m = re.exec(raw))) {
+      if (m[0].length === 0) { re.lastIndex++; continue; }
+      frag.appendChild(text(raw.slice(last, m.index)));
+      const mark = document.createElement("mark"); mark.appendChild(text(m[0])); frag.appendChild(mark);
+      last = m.index + m[0].length;
+    }
+    frag.appendChild(text(raw.slice(last)));
+    return frag;
+  }
+  function span(cls, value) { const s = document.createElement("span"); s.className = cls; s.appendChild(text(value)); return s; }
   function line(h) {
     const d = document.createElement("div");
     d.className = "line";
@@ -289,8 +319,8 @@
     const table = document.createElement("table");
     for (const [k, v] of flatten(h, "", [])) {
       const tr = document.createElement("tr");
-      const tk = document.createElement("td"); tk.className = "k"; tk.textContent = k;
-      const tv = document.createElement("td"); tv.className = "v"; tv.textContent = typeof v === "string" ? v : JSON.stringify(v);
+      const tk = document.createElement("td"); tk.className = "k"; tk.appendChild(text(k));
+      const tv = document.createElement("td"); tv.className = "v"; tv.appendChild(text(typeof v === "string" ? v : JSON.stringify(v)));
       tr.append(tk, tv); table.appendChild(tr);
     }
     d.appendChild(table);
@@ -308,7 +338,7 @@
     box = document.createElement("div"); box.className = "context"; box.textContent = "Loading context…";
     d.appendChild(box);
     try {
-      const r = await api("/api/v1/context/" + encodeURIComponent(h.record_id), { before: 10, after: 10 });
+      const r = await api("/api/v1/context/" + segment(h.record_id), { before: 10, after: 10 });
       box.textContent = "";
       const before = r.before || [], after = r.after || [];
       const all = r.hits || before.concat([r.record || h], after);
@@ -410,7 +440,7 @@
         if (!name || name === "message" || name === "record_id" || name === "tenant_id") continue;
         const li = document.createElement("li");
         const b = document.createElement("button"); b.type = "button"; b.className = "field"; b.dataset.field = name;
-        b.appendChild(document.createTextNode(name));
+        b.appendChild(text(name));
         const type = f.type || (Array.isArray(f.types) ? f.types.join("|") : "");
         if (type) b.appendChild(span("type", type.toLowerCase()));
         b.addEventListener("click", () => topValues(li, name));

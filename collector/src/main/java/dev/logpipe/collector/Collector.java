@@ -1,5 +1,6 @@
 package dev.logpipe.collector;
 
+import dev.logpipe.auth.AuthFailures;
 import dev.logpipe.collector.auth.ApiKeys;
 import dev.logpipe.collector.config.CollectorConfig;
 import dev.logpipe.collector.http.CollectorServer;
@@ -19,6 +20,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.HashMap;
 import org.eclipse.jetty.server.Handler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,7 +58,12 @@ public final class Collector implements AutoCloseable {
      * @throws IllegalStateException the broker cannot be reached or the topics cannot be created
      */
     public static Collector start(CollectorConfig config, Clock clock, Duration topicTimeout) throws Exception {
-        return start(config, clock, topicTimeout, new ApiKeys(config.tenants()), Listen.OWN_PORT);
+        return start(
+                config,
+                clock,
+                topicTimeout,
+                new ApiKeys(config.tenants(), new HashMap<>(), new AuthFailures(config.auth(), System::nanoTime)),
+                Listen.OWN_PORT);
     }
 
     /** Whether the collector binds {@code config.listen()} itself, or only offers its routes ({@link #handler()}). */
@@ -67,11 +74,13 @@ public final class Collector implements AutoCloseable {
 
     /**
      * As {@link #start(CollectorConfig, Clock, Duration)} with the given credentials (for example keys that change
-     * at run time); {@link Listen#MOUNTED} binds no port, the caller serves {@link #handler()} on its own.
+     * at run time); {@link Listen#MOUNTED} binds no port, the caller serves {@link #handler()} on its own. The keys'
+     * failed-authentication limit is registered in this collector's metrics.
      */
     public static Collector start(
             CollectorConfig config, Clock clock, Duration topicTimeout, ApiKeys keys, Listen listen) throws Exception {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        keys.failures().register(registry);
         TopicSetup topics = new TopicSetup(config.kafka());
         KafkaPublisher publisher = null;
         SyslogListeners syslog = null;

@@ -142,6 +142,31 @@ class CollectorIngestTest {
     }
 
     @Test
+    void aRecordIdThatIsNoUrlSegmentIsDeadLetteredWithItsReasonAndAFineOneKept() throws Exception {
+        String body = "{\"message\":\"t4id dots\",\"record_id\":\"..\"}\n"
+                + "{\"message\":\"t4id path\",\"record_id\":\"../../v1/admin/tenants\"}\n"
+                + "{\"message\":\"t4id slash\",\"record_id\":\"svc/42\"}\n"
+                + "{\"message\":\"t4id fine\",\"record_id\":\"order-42:v1.2_x\"}\n";
+        HttpResponse<String> r = collector.post(ACME_KEY, body);
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        JsonNode answer = JSON.readTree(r.body());
+        assertThat(answer.get("accepted").asInt()).isEqualTo(1);
+        List<String> details = new ArrayList<>();
+        answer.get("errors").forEach(e -> {
+            assertThat(e.get("reason").asText()).isEqualTo("SCHEMA_INVALID");
+            details.add(e.get("line").asInt() + " " + e.get("detail").asText());
+        });
+        assertThat(details)
+                .containsExactly(
+                        "1 record_id must not be only dots (a URL path step)",
+                        "2 record_id may hold only letters, digits and . _ : - (character 3 is not one)",
+                        "3 record_id may hold only letters, digits and . _ : - (character 4 is not one)");
+        assertThat(withMessagePrefix("t4id"))
+                .extracting(n -> n.get("record_id").asText())
+                .containsExactly("order-42:v1.2_x");
+    }
+
+    @Test
     void secretsNeverReachTheRecordsTopic() throws Exception {
         String[] secrets = {
             "eyJhbGciOiJIUzI1NiJ9.payload.signature",

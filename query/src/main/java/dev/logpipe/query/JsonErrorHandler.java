@@ -67,7 +67,8 @@ public final class JsonErrorHandler extends ErrorHandler {
         count(status, "refused");
         notify(null, status, reason(status), null);
         fields.put(JSON);
-        return ByteBuffer.wrap(body(status, reason(status), reason));
+        String message = status == 414 || status == 431 ? QueryService.REQUEST_HEAD_TOO_LONG : reason;
+        return ByteBuffer.wrap(body(status, reason(status), message));
     }
 
     private void notify(Request request, int status, String reason, Throwable cause) {

@@ -1,6 +1,8 @@
 package dev.logpipe.query;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.logpipe.auth.AuthFailures;
+import dev.logpipe.auth.PresentedKey;
 import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.store.ShardSource;
 import dev.logpipe.query.auth.Authenticator;
@@ -11,6 +13,7 @@ import dev.logpipe.query.internal.api.Bounds;
 import dev.logpipe.query.internal.api.Call;
 import dev.logpipe.query.internal.api.ContextEndpoint;
 import dev.logpipe.query.internal.api.Env;
+import dev.logpipe.query.internal.api.Scope;
 import dev.logpipe.query.internal.api.SearchEndpoint;
 import dev.logpipe.query.internal.api.StatusEndpoint;
 import dev.logpipe.query.internal.audit.QueryAudit;
@@ -27,6 +30,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.InstantSource;
 import java.util.HashMap;
 import java.util.List;
@@ -63,9 +67,26 @@ public final class QueryService implements AutoCloseable {
     static final List<String> TENANT_HEADERS =
             List.of("X-Tenant", "X-Tenant-Id", "X-Tenant-ID", "Tenant", "Tenant-Id", "X-Scope-OrgID", "X-Org-Id");
 
+    /**
+     * The request line and headers a port serving the query API accepts (Jetty's request header size): the longest
+     * {@code q} ({@value Scope#MAX_QUERY_CHARS} characters of up to three UTF-8 bytes,
+     * percent-encoded: 36 KiB) with room for the other parameters and the headers. Jetty's default, 8 KiB, answered
+     * 414 to a 1,500-character non-ASCII query. Memory: at most this per connection while its head is being read.
+     */
+    public static final int MAX_REQUEST_HEAD_BYTES = 48 * 1024;
+
+    /** What a 414/431 of a query port says (the error handler's message for them): the caps, in the caller's terms. */
+    public static final String REQUEST_HEAD_TOO_LONG = "the request line and headers may take at most "
+            + MAX_REQUEST_HEAD_BYTES + " bytes; q may hold at most "
+            + Scope.MAX_QUERY_CHARS
+            + " characters (up to 36 KiB percent-encoded); send a shorter query";
+
     private final QueryConfig config;
     private final Authenticator auth;
+    private final Shared shared;
+    private final boolean ownsShared;
     private final QueryAudit audit;
+    private final AuthFailures failures;
     private final QueryMetrics metrics;
     private final ThreadPoolExecutor pool;
     private final Map<String, Semaphore> slots = new ConcurrentHashMap<>();
@@ -87,10 +108,14 @@ public final class QueryService implements AutoCloseable {
             InstantSource clock,
             MeterRegistry registry,
             byte[] cursorKey,
-            QueryAudit audit) {
+            Shared shared,
+            boolean ownsShared) {
         this.config = config;
         this.auth = auth;
-        this.audit = audit;
+        this.shared = shared;
+        this.ownsShared = ownsShared;
+        this.audit = shared.audit;
+        this.failures = shared.failures;
         this.metrics = new QueryMetrics(registry);
         QueryConfig.Limits l = config.limits();
         this.memory = new AnswerMemory(l.answerMemoryBytes(), l.tenantAnswerMemoryBytes());
@@ -122,6 +147,40 @@ public final class QueryService implements AutoCloseable {
                 "Bytes of records held by answers in flight (limits.answer_memory_bytes)",
                 memory::used);
         metrics.gauge("logpipe_query.audit.failures", "Audit lines that could not be written", audit::failures);
+        metrics.gauge(
+                "logpipe_query.audit.truncated",
+                "Audit lines whose text values were cut to max_line_bytes",
+                audit::truncated);
+        metrics.gauge("logpipe_query.audit.rotations", "Audit log files rotated", audit::rotations);
+    }
+
+    /**
+     * What a service may share with the services that replace it (the standalone rebuilds its service when tenants
+     * change): the audit log (one writer per file, so rotation counts every line) and the failed-authentication
+     * limit (a rebuild must not forgive an address). Closing it closes the audit log.
+     */
+    public static final class Shared implements AutoCloseable {
+        private final QueryAudit audit;
+        private final AuthFailures failures;
+
+        private Shared(QueryAudit audit, AuthFailures failures) {
+            this.audit = audit;
+            this.failures = failures;
+        }
+
+        /**
+         * Opens the audit log of {@code config}; {@code failures} is counted into but not registered in metrics here.
+         *
+         * @throws IOException the audit log cannot be opened (named in the message)
+         */
+        public static Shared open(QueryConfig config, InstantSource clock, AuthFailures failures) throws IOException {
+            return new Shared(new QueryAudit(config.audit(), clock), failures);
+        }
+
+        @Override
+        public void close() throws IOException {
+            audit.close();
+        }
     }
 
     /**
@@ -138,8 +197,26 @@ public final class QueryService implements AutoCloseable {
             MeterRegistry registry)
             throws IOException {
         byte[] key = CursorSecret.loadOrCreate(config.cursorSecretFile());
-        QueryAudit audit = new QueryAudit(config.auditLog(), clock);
-        return new QueryService(config, source, auth, progress, clock, registry, key, audit);
+        AuthFailures failures = new AuthFailures(config.auth(), System::nanoTime).register(registry);
+        Shared shared = Shared.open(config, clock, failures);
+        return new QueryService(config, source, auth, progress, clock, registry, key, shared, true);
+    }
+
+    /**
+     * As {@link #create(QueryConfig, ShardSource, Authenticator, IndexerProgress, InstantSource, MeterRegistry)}
+     * with an audit log and a failed-authentication limit owned by the caller (closing the service leaves them open).
+     */
+    public static QueryService create(
+            QueryConfig config,
+            ShardSource source,
+            Authenticator auth,
+            IndexerProgress progress,
+            InstantSource clock,
+            MeterRegistry registry,
+            Shared shared)
+            throws IOException {
+        byte[] key = CursorSecret.loadOrCreate(config.cursorSecretFile());
+        return new QueryService(config, source, auth, progress, clock, registry, key, shared, false);
     }
 
     /** A handler answering the query paths and declining (returning false for) every other one. */
@@ -152,7 +229,10 @@ public final class QueryService implements AutoCloseable {
         };
     }
 
-    /** True when the request was one of the query paths and has been answered. */
+    /**
+     * True when the request was one of the query paths and has been answered. Every such request is audited exactly
+     * once: answered, refused, failed, or escaping as an {@link Error} (out of memory) to the container.
+     */
     public boolean handle(Request request, Response response, Callback callback) {
         String path = Request.getPathInContext(request);
         String endpoint = endpoint(path);
@@ -164,9 +244,36 @@ public final class QueryService implements AutoCloseable {
         // the deadline counts from the request's arrival: time queued for a server thread is part of the answer's
         long deadline = (started - arrived >= 0 && started - arrived < HOUR_NANOS ? arrived : started)
                 + config.limits().queryTimeout().toNanos();
+        QueryAudit.Line line = audit.line(endpoint, Request.getRemoteAddr(request));
+        try {
+            serve(request, response, callback, path, endpoint, line, started, deadline);
+        } catch (RuntimeException | Error e) { // escapes to the container's error page: audited all the same
+            ObjectNode n = line.node();
+            if (!n.has("outcome")) {
+                n.put("outcome", "error");
+            }
+            if (!n.has("status")) {
+                n.put("status", 500);
+            }
+            n.put("error", e.getClass().getSimpleName());
+            n.put("duration_ms", (System.nanoTime() - started) / 1_000_000);
+            line.write();
+            throw e;
+        }
+        return true;
+    }
+
+    private void serve(
+            Request request,
+            Response response,
+            Callback callback,
+            String path,
+            String endpoint,
+            QueryAudit.Line audited,
+            long started,
+            long deadline) {
+        ObjectNode line = audited.node();
         AnswerMemory.Lease lease = null;
-        ObjectNode line = audit.line();
-        line.put("endpoint", endpoint);
         Answer a;
         boolean streamed = false;
         try {
@@ -174,28 +281,20 @@ public final class QueryService implements AutoCloseable {
                 throw new Answer.Refusal(405, "method_not_allowed", "only GET is served here");
             }
             Params params = params(request);
-            Optional<Credential> cred = auth.authenticate(request.getHeaders().get(HttpHeader.AUTHORIZATION));
-            if (cred.isEmpty()) {
-                throw new Answer.Refusal(401, "unauthenticated", "no or unknown API key (Authorization: Bearer KEY)");
-            }
-            lease = memory.lease(cred.get().tenant());
-            line.put("tenant_id", cred.get().tenant());
-            line.put("credential_id", cred.get().credentialId());
-            refuseForeignTenant(request, params, cred.get().tenant());
-            QueryConfig.Tenant policy = config.tenant(cred.get().tenant());
+            Credential cred = authenticate(request);
+            lease = memory.lease(cred.tenant());
+            line.put("tenant_id", cred.tenant());
+            line.put("credential_id", cred.credentialId());
+            refuseForeignTenant(request, params, cred.tenant());
+            QueryConfig.Tenant policy = config.tenant(cred.tenant());
             if (policy == null) {
                 throw new Answer.Refusal(401, "unauthenticated", "the key's tenant is not configured here");
             }
             Call call = new Call(
-                    endpoint,
-                    cred.get(),
-                    policy,
-                    params,
-                    path.substring(path.indexOf(endpoint) + endpoint.length()),
-                    line);
+                    endpoint, cred, policy, params, path.substring(path.indexOf(endpoint) + endpoint.length()), line);
             if (endpoint.equals("tail")) {
                 streamed = true;
-                tails.handle(call, request, response, callback, () -> audit.append(line));
+                tails.handle(call, request, response, callback, audited::write);
                 a = null;
             } else {
                 Semaphore s = slots.computeIfAbsent(policy.id(), t -> new Semaphore(policy.maxConcurrentQueries()));
@@ -230,18 +329,44 @@ public final class QueryService implements AutoCloseable {
             line.put("outcome", "error");
             streamed = false;
         }
-        if (streamed) {
-            return true; // the tail answers and audits itself (its lease is unused)
+        if (streamed && audited.written()) {
+            return; // the tail answers itself; it was audited when it started (its lease is unused)
         }
         line.put("status", a.status());
         if (!line.has("outcome")) {
             line.put("outcome", "answered");
         }
         line.put("duration_ms", (System.nanoTime() - started) / 1_000_000);
-        audit.append(line);
+        audited.write();
         metrics.request(endpoint, a.status(), System.nanoTime() - started);
         send(response, release(callback, lease), a);
-        return true;
+    }
+
+    /**
+     * The caller's credential by the one rule every API applies ({@link PresentedKey}); a failure is a 401
+     * ({@code unauthenticated}, {@code ambiguous_credentials}) or, once the client address failed too often, a 429
+     * ({@code auth_failures}) with the Retry-After of its bucket.
+     */
+    private Credential authenticate(Request request) {
+        PresentedKey presented = PresentedKey.read(request.getHeaders().getValuesList(HttpHeader.AUTHORIZATION));
+        Optional<Credential> cred =
+                presented.status() == PresentedKey.Status.KEY ? auth.authenticate(presented.key()) : Optional.empty();
+        if (cred.isPresent()) {
+            return cred.get();
+        }
+        Optional<Duration> wait = failures.failed(Request.getRemoteAddr(request));
+        if (wait.isPresent()) {
+            throw new Answer.Refusal(
+                    429,
+                    "auth_failures",
+                    AuthFailures.message(wait.get()),
+                    null,
+                    AuthFailures.retryAfterSeconds(wait.get()));
+        }
+        if (presented.status() == PresentedKey.Status.AMBIGUOUS) {
+            throw new Answer.Refusal(401, "ambiguous_credentials", PresentedKey.AMBIGUOUS_MESSAGE);
+        }
+        throw new Answer.Refusal(401, "unauthenticated", "no or unknown API key (Authorization: Bearer KEY)");
     }
 
     /**
@@ -258,6 +383,14 @@ public final class QueryService implements AutoCloseable {
         String endpoint = path == null ? null : endpoint(path);
         metrics.request(endpoint == null ? "unknown" : endpoint, status, 0);
         metrics.refused(reason);
+        if (cause == null) { // refused before it reached handle, which audits every request it sees itself
+            QueryAudit.Line line = audit.line(
+                    endpoint == null ? "unknown" : endpoint, request == null ? null : Request.getRemoteAddr(request));
+            line.node().put("status", status);
+            line.node().put("outcome", "refused");
+            line.node().put("reason", reason);
+            line.write();
+        }
     }
 
     /**
@@ -390,7 +523,7 @@ public final class QueryService implements AutoCloseable {
         return metrics;
     }
 
-    /** Ends live tails, stops the search pool, closes the audit log. Idempotent. */
+    /** Ends live tails, stops the search pool, closes the audit log unless it is shared. Idempotent. */
     @Override
     public synchronized void close() throws IOException {
         if (closed) {
@@ -399,6 +532,8 @@ public final class QueryService implements AutoCloseable {
         closed = true;
         tails.close();
         pool.shutdownNow();
-        audit.close();
+        if (ownsShared) {
+            shared.close();
+        }
     }
 }

@@ -9,6 +9,7 @@ import dev.logpipe.query.config.QueryConfigLoader;
 import dev.logpipe.query.internal.plan.CursorSecret;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
@@ -66,6 +67,19 @@ class QueryConfigLoaderTest {
         assertThatThrownBy(() -> parse("tenants:\n  - id: a\n    api_key_sha256: [" + HASH + "]\n  - id: b\n"
                         + "    api_key_sha256: [" + HASH + "]\n"))
                 .hasMessageContaining("tenants[1].api_key_sha256[0]: this key " + "is already listed");
+    }
+
+    @Test
+    void theCursorSecretIsCreatedOwnerOnlyAndAnOlderReadableOneIsRestricted() throws Exception {
+        Path secret = dir.resolve("query-cursor.key");
+        Files.writeString(dir.resolve("query-cursor.key.new.tmp"), "stale, readable by all");
+        CursorSecret.loadOrCreate(secret);
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(secret)))
+                .isEqualTo("rw-------");
+        Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString("rw-r--r--"));
+        CursorSecret.loadOrCreate(secret);
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(secret)))
+                .isEqualTo("rw-------");
     }
 
     @Test

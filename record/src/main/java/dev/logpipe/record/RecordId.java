@@ -14,6 +14,8 @@ import java.nio.charset.StandardCharsets;
  */
 public final class RecordId {
     public static final int LENGTH = 32;
+    /** The longest {@code record_id} a client may choose ({@link #problem}). */
+    public static final int MAX_LENGTH = 128;
 
     private static final long SEED_A = 0x9E3779B97F4A7C15L;
     private static final long SEED_B = 0xC2B2AE3D27D4EB4FL;
@@ -28,6 +30,39 @@ public final class RecordId {
     }
 
     private RecordId() {}
+
+    /**
+     * What any {@code record_id} may be, wherever a record enters (collector, indexer): 1 to {@link #MAX_LENGTH}
+     * characters of ASCII letters, digits and {@code . _ : -}, and not only dots. It is an idempotency key, a
+     * document id, part of a partition key and one segment of a URL ({@code /api/v1/context/{id}}), never free text:
+     * a {@code /} would split the segment and {@code .} or {@code ..} are path steps every URL parser resolves, so an
+     * id like {@code ../../v1/admin/tenants} could never be asked for. Returns null when {@code id} is absent
+     * (null or empty: the id is derived) or fine, else why it is refused, without quoting it.
+     */
+    public static String problem(String id) {
+        if (id == null || id.isEmpty()) {
+            return null;
+        }
+        if (id.length() > MAX_LENGTH) {
+            return "record_id is longer than " + MAX_LENGTH + " characters";
+        }
+        boolean onlyDots = true;
+        for (int i = 0; i < id.length(); i++) {
+            char c = id.charAt(i);
+            boolean ok = (c >= 'a' && c <= 'z')
+                    || (c >= 'A' && c <= 'Z')
+                    || (c >= '0' && c <= '9')
+                    || c == '.'
+                    || c == '_'
+                    || c == ':'
+                    || c == '-';
+            if (!ok) {
+                return "record_id may hold only letters, digits and . _ : - (character " + (i + 1) + " is not one)";
+            }
+            onlyDots &= c == '.';
+        }
+        return onlyDots ? "record_id must not be only dots (a URL path step)" : null;
+    }
 
     /** The id scope of one source file: every record of that file gets an id from this scope and its start offset. */
     public static Scope fileScope(String host, long device, long inode, String fingerprint) {

@@ -24,8 +24,6 @@ public final class RecordRules {
     public static final int MAX_TENANT_CHARS = 128;
     /** A tenant id is a directory name once encoded (every byte but {@code a-z 0-9 -} as three characters). */
     public static final int MAX_TENANT_ENCODED_CHARS = 240;
-    /** Longest client-chosen {@code record_id}. */
-    public static final int MAX_RECORD_ID_LENGTH = 128;
 
     private RecordRules() {}
 
@@ -97,31 +95,10 @@ public final class RecordRules {
     }
 
     /**
-     * Why a client-chosen {@code record_id} is refused (never quoting it), or null when it is absent or fine: 1 to
-     * {@link #MAX_RECORD_ID_LENGTH} characters of letters, digits and {@code . _ : - /}. It is an idempotency key, a
-     * document id and part of a partition key, never free text.
+     * Why a client-chosen {@code record_id} is refused (never quoting it), or null when it is absent or fine: the rule
+     * of {@link RecordId#problem}, the one rule every entry applies (the id is one segment of the context URL).
      */
     public static String recordIdProblem(String id) {
-        if (id == null || id.isEmpty()) {
-            return null;
-        }
-        if (id.length() > MAX_RECORD_ID_LENGTH) {
-            return "record_id is longer than " + MAX_RECORD_ID_LENGTH + " characters";
-        }
-        for (int i = 0; i < id.length(); i++) {
-            char c = id.charAt(i);
-            boolean ok = (c >= 'a' && c <= 'z')
-                    || (c >= 'A' && c <= 'Z')
-                    || (c >= '0' && c <= '9')
-                    || c == '.'
-                    || c == '_'
-                    || c == ':'
-                    || c == '-'
-                    || c == '/';
-            if (!ok) {
-                return "record_id may hold only letters, digits and . _ : - / (character " + (i + 1) + " is not one)";
-            }
-        }
-        return null;
+        return RecordId.problem(id);
     }
 }

@@ -35,4 +35,23 @@ class RecordIdTest {
         s.writeAt(77, dst, 4);
         assertThat(new String(dst, 4, 32)).isEqualTo(s.at(77));
     }
+
+    @Test
+    void anIdIsOneUrlSegmentOfLettersDigitsAndDotUnderscoreColonDash() {
+        assertThat(RecordId.problem(null)).isNull();
+        assertThat(RecordId.problem("")).isNull();
+        assertThat(RecordId.problem(RecordId.ofContent(new byte[] {1, 2}))).isNull();
+        assertThat(RecordId.problem("redacted-0123abcd")).isNull();
+        assertThat(RecordId.problem("order-42:v1.2_X")).isNull();
+        assertThat(RecordId.problem("...x")).isNull();
+        assertThat(RecordId.problem("a".repeat(128))).isNull();
+        assertThat(RecordId.problem("a".repeat(129))).contains("longer than 128");
+        assertThat(RecordId.problem(".")).contains("only dots");
+        assertThat(RecordId.problem("..")).contains("only dots");
+        assertThat(RecordId.problem("../../v1/admin/tenants")).contains("character 3");
+        assertThat(RecordId.problem("a/b")).contains("character 2");
+        assertThat(RecordId.problem("a b")).contains("character 2");
+        assertThat(RecordId.problem("a%2Fb")).contains("character 2");
+        assertThat(RecordId.problem("é")).contains("character 1");
+    }
 }

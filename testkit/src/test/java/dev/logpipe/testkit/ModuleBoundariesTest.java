@@ -34,6 +34,7 @@ class ModuleBoundariesTest {
     private static final List<String> SORTED = List.of(
             "record",
             "config",
+            "auth",
             "kafka-rules",
             "broker",
             "testkit",

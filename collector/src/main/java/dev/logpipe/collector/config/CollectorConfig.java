@@ -1,5 +1,6 @@
 package dev.logpipe.collector.config;
 
+import dev.logpipe.auth.AuthFailures;
 import dev.logpipe.collector.internal.compat.syslog.SyslogConfig;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -15,16 +16,30 @@ public record CollectorConfig(
         List<Tenant> tenants,
         Kafka kafka,
         Redaction redaction,
-        SyslogConfig syslog) {
+        SyslogConfig syslog,
+        AuthFailures.Policy auth) {
     public CollectorConfig {
         tenants = List.copyOf(tenants);
         syslog = syslog == null ? SyslogConfig.NONE : syslog;
+        auth = auth == null ? AuthFailures.Policy.DEFAULT : auth;
+    }
+
+    /** With the default limit on failed authentications. */
+    public CollectorConfig(
+            InetSocketAddress listen,
+            Tls tls,
+            Limits limits,
+            List<Tenant> tenants,
+            Kafka kafka,
+            Redaction redaction,
+            SyslogConfig syslog) {
+        this(listen, tls, limits, tenants, kafka, redaction, syslog, null);
     }
 
     /** Without syslog listeners. */
     public CollectorConfig(
             InetSocketAddress listen, Tls tls, Limits limits, List<Tenant> tenants, Kafka kafka, Redaction redaction) {
-        this(listen, tls, limits, tenants, kafka, redaction, null);
+        this(listen, tls, limits, tenants, kafka, redaction, null, null);
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.logpipe.collector.config;
 
 import com.google.re2j.Pattern;
 import com.google.re2j.PatternSyntaxException;
+import dev.logpipe.auth.AuthFailures;
 import dev.logpipe.collector.config.CollectorConfig.Kafka;
 import dev.logpipe.collector.config.CollectorConfig.Limits;
 import dev.logpipe.collector.config.CollectorConfig.Redaction;
@@ -53,6 +54,7 @@ public final class CollectorConfigLoader {
         Kafka kafka = kafka(root.child("kafka"));
         Redaction redaction = redaction(root.child("redaction"));
         var syslog = SyslogConfig.parse(root.child("syslog"), base, tenants);
+        AuthFailures.Policy auth = AuthFailures.Policy.read(root.child("auth"));
         root.rejectUnknownKeys();
         if (tls == null || tls.truststore() == null) {
             for (int i = 0; i < tenants.size(); i++) {
@@ -69,7 +71,7 @@ public final class CollectorConfigLoader {
                         + "credential maps to can never send)");
             }
         }
-        return new CollectorConfig(listen, tls, limits, tenants, kafka, redaction, syslog);
+        return new CollectorConfig(listen, tls, limits, tenants, kafka, redaction, syslog, auth);
     }
 
     private static Tls tls(ConfigNode t, Path base) throws ConfigException {

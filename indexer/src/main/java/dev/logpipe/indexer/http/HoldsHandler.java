@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.logpipe.auth.PresentedKey;
 import dev.logpipe.index.shard.TenantDirectory;
 import dev.logpipe.indexer.internal.retention.LegalHold;
 import dev.logpipe.indexer.internal.retention.LegalHolds;
@@ -19,7 +20,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /**
- * {@code POST/GET/DELETE /api/v1/admin/legal-holds}: admin key as a Bearer token, checked against SHA-256 hashes
+ * {@code POST/GET/DELETE /api/v1/admin/legal-holds}: admin key presented by the rule of every API ({@link PresentedKey}), checked against SHA-256 hashes
  * (the key itself is never stored or logged). 401 without a valid key, 403 when no admin key is configured.
  */
 public final class HoldsHandler {
@@ -34,17 +35,20 @@ public final class HoldsHandler {
         this.keyHashes = List.copyOf(keyHashes);
     }
 
-    IndexerServer.Answer handle(String method, String path, String authorization, Callable<InputStream> body)
-            throws Exception {
+    /** @param authorizations every {@code Authorization} header value of the request (two are refused) */
+    public IndexerServer.Answer handle(
+            String method, String path, List<String> authorizations, Callable<InputStream> body) throws Exception {
         if (keyHashes.isEmpty()) {
             return error(403, "the admin API is disabled: set admin.api_key_sha256");
         }
-        if (authorization == null
-                || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)
-                || !keyHashes.contains(sha256(authorization.substring(7).strip()))) {
+        PresentedKey presented = PresentedKey.read(authorizations);
+        if (presented.status() == PresentedKey.Status.AMBIGUOUS) {
+            return error(401, PresentedKey.AMBIGUOUS_MESSAGE);
+        }
+        if (presented.status() != PresentedKey.Status.KEY || !keyHashes.contains(sha256(presented.key()))) {
             return error(401, "a valid admin key is required (Authorization: Bearer KEY)");
         }
-        String who = "admin:" + sha256(authorization.substring(7).strip()).substring(0, 12);
+        String who = "admin:" + sha256(presented.key()).substring(0, 12);
         if (path.equals(PATH)) {
             return switch (method) {
                 case "GET" -> new IndexerServer.Answer(200, list());

@@ -61,7 +61,7 @@ public final class IndexerServer implements AutoCloseable {
                         a = holds.handle(
                                 request.getMethod(),
                                 path,
-                                request.getHeaders().get(HttpHeader.AUTHORIZATION),
+                                request.getHeaders().getValuesList(HttpHeader.AUTHORIZATION),
                                 () -> Content.Source.asInputStream(request));
                     } else {
                         a = new Answer(404, "{\"error\":\"not found\"}");

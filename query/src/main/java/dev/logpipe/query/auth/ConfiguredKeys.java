@@ -23,14 +23,8 @@ public final class ConfiguredKeys implements Authenticator {
     }
 
     @Override
-    public Optional<Credential> authenticate(String authorization) {
-        if (authorization == null
-                || authorization.length() < 8
-                || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
-            return Optional.empty();
-        }
-        String key = authorization.substring(7).strip();
-        if (key.isEmpty()) {
+    public Optional<Credential> authenticate(String key) {
+        if (key == null || key.isEmpty()) {
             return Optional.empty();
         }
         String hash = sha256(key);

@@ -1,5 +1,6 @@
 package dev.logpipe.query.config;
 
+import dev.logpipe.auth.AuthFailures;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,10 +17,70 @@ public record QueryConfig(
         List<Tenant> tenants,
         Limits limits,
         Path cursorSecretFile,
-        Path auditLog) {
+        Audit audit,
+        AuthFailures.Policy auth) {
     public QueryConfig {
         tenants = List.copyOf(tenants);
         Objects.requireNonNull(limits, "limits");
+        Objects.requireNonNull(audit, "audit");
+        Objects.requireNonNull(auth, "auth");
+    }
+
+    /** With the audit log at {@code auditLog} rotated and capped by the defaults, and the default auth limit. */
+    public QueryConfig(
+            InetSocketAddress listen,
+            Path dataDir,
+            Duration reopenInterval,
+            List<Tenant> tenants,
+            Limits limits,
+            Path cursorSecretFile,
+            Path auditLog) {
+        this(
+                listen,
+                dataDir,
+                reopenInterval,
+                tenants,
+                limits,
+                cursorSecretFile,
+                Audit.defaults(auditLog),
+                AuthFailures.Policy.DEFAULT);
+    }
+
+    public Path auditLog() {
+        return audit.path();
+    }
+
+    /**
+     * The audit log: the file, when it is rotated (past {@code maxFileBytes}, or {@code rotateAfter} after it began),
+     * how many rotated files are kept and for how long, and the longest line ({@code maxLineBytes}: longer text
+     * values are cut with their original length recorded). On disk at most {@code (maxFiles + 1) * maxFileBytes}.
+     */
+    public record Audit(
+            Path path, long maxFileBytes, int maxFiles, Duration rotateAfter, Duration maxAge, int maxLineBytes) {
+        public static final long DEFAULT_MAX_FILE_BYTES = 64L * 1024 * 1024;
+        public static final int DEFAULT_MAX_FILES = 10;
+        public static final Duration DEFAULT_ROTATE_AFTER = Duration.ofHours(24);
+        public static final Duration DEFAULT_MAX_AGE = Duration.ofDays(30);
+        public static final int DEFAULT_MAX_LINE_BYTES = 4096;
+
+        public Audit {
+            Objects.requireNonNull(path, "path");
+            if (maxFileBytes < maxLineBytes || maxFiles < 1 || maxLineBytes < 512) {
+                throw new IllegalArgumentException(
+                        "audit: max_file_bytes >= max_line_bytes >= 512, max_files >= 1, was " + maxFileBytes + ", "
+                                + maxLineBytes + ", " + maxFiles);
+            }
+        }
+
+        public static Audit defaults(Path path) {
+            return new Audit(
+                    path,
+                    DEFAULT_MAX_FILE_BYTES,
+                    DEFAULT_MAX_FILES,
+                    DEFAULT_ROTATE_AFTER,
+                    DEFAULT_MAX_AGE,
+                    DEFAULT_MAX_LINE_BYTES);
+        }
     }
 
     /** One tenant: its API keys (hex SHA-256), widest time window, queries at once. */

@@ -1,5 +1,6 @@
 package dev.logpipe.query.config;
 
+import dev.logpipe.auth.AuthFailures;
 import dev.logpipe.config.ConfigException;
 import dev.logpipe.config.ConfigNode;
 import dev.logpipe.index.shard.TenantDirectory;
@@ -102,11 +103,27 @@ public final class QueryConfigLoader {
         ConfigNode cu = root.child("cursor");
         Path secret = cu.path("secret_file", base, data.resolve("query-cursor.key"));
         cu.rejectUnknownKeys();
-        ConfigNode au = root.child("audit");
-        Path audit = au.path("path", base, data.resolve("audit").resolve("query-audit.jsonl"));
-        au.rejectUnknownKeys();
+        QueryConfig.Audit audit = audit(root.child("audit"), base, data);
+        AuthFailures.Policy auth = AuthFailures.Policy.read(root.child("auth"));
         root.rejectUnknownKeys();
-        return new QueryConfig(listen, data, reopen, tenants, limits, secret, audit);
+        return new QueryConfig(listen, data, reopen, tenants, limits, secret, audit, auth);
+    }
+
+    private static QueryConfig.Audit audit(ConfigNode au, Path base, Path data) throws ConfigException {
+        Path path = au.path("path", base, data.resolve("audit").resolve("query-audit.jsonl"));
+        long fileBytes = au.bytes(
+                "max_file_bytes", QueryConfig.Audit.DEFAULT_MAX_FILE_BYTES, 64 * 1024, 64L * 1024 * 1024 * 1024);
+        int files = (int) au.integer("max_files", QueryConfig.Audit.DEFAULT_MAX_FILES, 1, 100_000);
+        Duration rotateAfter =
+                au.duration("rotate_after", QueryConfig.Audit.DEFAULT_ROTATE_AFTER, Duration.ofMinutes(1));
+        Duration maxAge = window(au, "max_age", QueryConfig.Audit.DEFAULT_MAX_AGE);
+        int lineBytes = (int) au.bytes("max_line_bytes", QueryConfig.Audit.DEFAULT_MAX_LINE_BYTES, 512, 1024 * 1024);
+        au.rejectUnknownKeys();
+        if (lineBytes > fileBytes) {
+            throw new ConfigException(
+                    "audit.max_line_bytes: must be at most audit.max_file_bytes (" + fileBytes + "), was " + lineBytes);
+        }
+        return new QueryConfig.Audit(path, fileBytes, files, rotateAfter, maxAge, lineBytes);
     }
 
     /** A window such as {@code 15m}, {@code 24h} or {@code 30d} (up to 3650 days). */

@@ -4,17 +4,21 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.logpipe.auth.AuthFailures;
+import dev.logpipe.auth.PresentedKey;
 import dev.logpipe.server.keys.KeyFile;
 import dev.logpipe.server.keys.KeyStore;
 import dev.logpipe.server.keys.LiveKeys;
 import java.io.IOException;
 import java.io.InputStream;
+import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
  * The admin API for tenants and keys, guarded by an admin key ({@code Authorization: Bearer ADMIN_KEY}; a tenant's
- * key is refused with 403). {@code GET /api/v1/admin/tenants}; {@code POST /api/v1/admin/tenants/{id}/keys} (makes
+ * key is refused with 403; two credentials with 401; too many failures from one address with 429). {@code GET /api/v1/admin/tenants}; {@code POST /api/v1/admin/tenants/{id}/keys} (makes
  * the tenant if new, answers the key once); {@code DELETE /api/v1/admin/keys/{id}};
  * {@code PUT /api/v1/admin/tenants/{id}/limits} with {@code {"records_per_second":N,"bytes_per_second":N}}.
  */
@@ -23,22 +27,66 @@ public final class AdminHandler {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int MAX_BODY = 4096;
 
-    /** An answer: status and JSON body. */
-    public record Answer(int status, String body) {}
+    /** An answer: status, JSON body, and the Retry-After of a 429 in seconds (0: none). */
+    public record Answer(int status, String body, long retryAfterSeconds) {
+        public Answer(int status, String body) {
+            this(status, body, 0);
+        }
+    }
 
     private final KeyStore store;
     private final LiveKeys keys;
+    private final AuthFailures failures;
 
-    public AdminHandler(KeyStore store, LiveKeys keys) {
+    /** @param failures the failed-authentication limit, shared with the other APIs on the port */
+    public AdminHandler(KeyStore store, LiveKeys keys, AuthFailures failures) {
         this.store = store;
         this.keys = keys;
+        this.failures = failures;
     }
 
-    public Answer handle(String method, String path, String authorization, Supplier<InputStream> body) {
-        Optional<KeyFile.StoredKey> who = keys.authenticate(LiveKeys.bearer(authorization));
-        if (who.isEmpty()) {
-            return error(401, "an admin key is required (Authorization: Bearer ADMIN_KEY)");
+    /**
+     * The key a request presents (every {@code Authorization} value: {@link PresentedKey}'s rule), or the refusal:
+     * 401 for none, an unknown one or two, 429 once {@code remoteAddress} failed too often.
+     */
+    private record Who(KeyFile.StoredKey key, Answer refused) {}
+
+    private Who authenticate(List<String> authorizations, String remoteAddress, String unknown) {
+        PresentedKey presented = PresentedKey.read(authorizations);
+        Optional<KeyFile.StoredKey> who =
+                presented.status() == PresentedKey.Status.KEY ? keys.authenticate(presented.key()) : Optional.empty();
+        if (who.isPresent()) {
+            return new Who(who.get(), null);
         }
+        Optional<Duration> wait = failures.failed(remoteAddress);
+        if (wait.isPresent()) {
+            return new Who(
+                    null,
+                    new Answer(
+                            429,
+                            JSON.createObjectNode()
+                                    .put("error", AuthFailures.message(wait.get()))
+                                    .put("reason", "auth_failures")
+                                    .toString(),
+                            AuthFailures.retryAfterSeconds(wait.get())));
+        }
+        return new Who(
+                null,
+                error(
+                        401,
+                        presented.status() == PresentedKey.Status.AMBIGUOUS
+                                ? PresentedKey.AMBIGUOUS_MESSAGE
+                                : unknown));
+    }
+
+    public Answer handle(
+            String method, String path, List<String> authorizations, String remoteAddress, Supplier<InputStream> body) {
+        Who auth = authenticate(
+                authorizations, remoteAddress, "an admin key is required (Authorization: Bearer ADMIN_KEY)");
+        if (auth.refused() != null) {
+            return auth.refused();
+        }
+        Optional<KeyFile.StoredKey> who = Optional.of(auth.key());
         if (!who.get().admin()) {
             return error(403, "key " + who.get().id() + " is a tenant key; the admin API needs an admin key");
         }
@@ -103,11 +151,12 @@ public final class AdminHandler {
      * {@code GET /api/v1/whoami}: which tenant a key belongs to ({@code {"tenant":..,"key_id":..}}), for the UI's
      * sign-in; 401 for an unknown key, 403 for an admin key (it has no tenant to search).
      */
-    public Answer whoami(String authorization) {
-        Optional<KeyFile.StoredKey> who = keys.authenticate(LiveKeys.bearer(authorization));
-        if (who.isEmpty()) {
-            return error(401, "unknown API key");
+    public Answer whoami(List<String> authorizations, String remoteAddress) {
+        Who auth = authenticate(authorizations, remoteAddress, "unknown API key");
+        if (auth.refused() != null) {
+            return auth.refused();
         }
+        Optional<KeyFile.StoredKey> who = Optional.of(auth.key());
         if (who.get().admin()) {
             return error(403, "an admin key has no tenant; sign in with a tenant's API key");
         }

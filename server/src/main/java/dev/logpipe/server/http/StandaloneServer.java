@@ -3,6 +3,7 @@ package dev.logpipe.server.http;
 import dev.logpipe.collector.config.CollectorConfig;
 import dev.logpipe.collector.http.CollectorServer;
 import dev.logpipe.query.JsonErrorHandler;
+import dev.logpipe.query.QueryService;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetSocketAddress;
@@ -68,6 +69,8 @@ public final class StandaloneServer implements AutoCloseable {
         HttpConfiguration http = new HttpConfiguration();
         http.setSendServerVersion(false);
         http.setSendDateHeader(false);
+        // the query API's longest q, percent-encoded, must fit in the request line (docs/query.md)
+        http.setRequestHeaderSize(QueryService.MAX_REQUEST_HEAD_BYTES);
         connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
         connector.setHost(listen.getHostString());
         connector.setPort(listen.getPort());
@@ -101,20 +104,23 @@ public final class StandaloneServer implements AutoCloseable {
                 } else if (path.startsWith("/api/v1/admin/legal-holds")) {
                     return routes.indexer().handle(request, response, callback);
                 } else if (path.equals("/api/v1/whoami")) {
-                    AdminHandler.Answer a =
-                            routes.admin().whoami(request.getHeaders().get(HttpHeader.AUTHORIZATION));
+                    AdminHandler.Answer a = routes.admin()
+                            .whoami(
+                                    request.getHeaders().getValuesList(HttpHeader.AUTHORIZATION),
+                                    Request.getRemoteAddr(request));
                     if (a.status() == 401) {
                         response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer");
                     }
-                    Send.json(response, callback, a.status(), a.body());
+                    send(response, callback, a);
                 } else if (path.startsWith(AdminHandler.PREFIX)) {
                     AdminHandler.Answer a = routes.admin()
                             .handle(
                                     request.getMethod(),
                                     path,
-                                    request.getHeaders().get(HttpHeader.AUTHORIZATION),
+                                    request.getHeaders().getValuesList(HttpHeader.AUTHORIZATION),
+                                    Request.getRemoteAddr(request),
                                     () -> Content.Source.asInputStream(request));
-                    Send.json(response, callback, a.status(), a.body());
+                    send(response, callback, a);
                 } else if (isQuery(path)) {
                     if (routes.query() == null) {
                         Send.json(
@@ -131,6 +137,13 @@ public final class StandaloneServer implements AutoCloseable {
                 return true;
             }
         });
+    }
+
+    private static void send(Response response, Callback callback, AdminHandler.Answer a) {
+        if (a.retryAfterSeconds() > 0) {
+            response.getHeaders().put(HttpHeader.RETRY_AFTER, Long.toString(a.retryAfterSeconds()));
+        }
+        Send.json(response, callback, a.status(), a.body());
     }
 
     static boolean isQuery(String path) {

@@ -19,20 +19,29 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.function.UnaryOperator;
 
 /**
- * The tenants and API keys of one data directory, in {@code keys.json}. A key is shown once, when it is made, and
- * only its SHA-256 is stored. Every change is a read-modify-write under an exclusive lock on {@code keys.lock} and
+ * The tenants and API keys of one data directory, in {@code keys.json} (owner-only, {@code rw-------}, from creation
+ * on). A key is shown once, when it is made, and only its SHA-256 is stored. Every change is a read-modify-write under an exclusive lock on {@code keys.lock} and
  * publishes the new file atomically, so {@code logpipe keys} and a running standalone may change it at once.
  */
 public final class KeyStore {
     /** Tenant ids, as the collector accepts them. */
     public static final String TENANT_PATTERN = "[a-z0-9][a-z0-9_-]{0,62}";
 
-    /** A key made now: the secret (shown once) and the public id it is listed and revoked by. */
-    public record Issued(String keyId, String tenant, String key) {
+    /**
+     * A key made now: the secret (shown once, unless the operator supplied it) and the public id it is listed and
+     * revoked by.
+     */
+    public record Issued(String keyId, String tenant, String key, Origin origin) {
         @Override
         public String toString() {
-            return "Issued[" + keyId + ", " + tenant + "]"; // never the key
+            return "Issued[" + keyId + ", " + tenant + ", " + origin + "]"; // never the key
         }
+    }
+
+    /** Where a key came from: made here (it must be shown once) or supplied by the operator (it is never shown). */
+    public enum Origin {
+        GENERATED,
+        SUPPLIED
     }
 
     private static final ConcurrentMap<Path, Object> IN_JVM = new ConcurrentHashMap<>();
@@ -50,6 +59,14 @@ public final class KeyStore {
 
     public Path file() {
         return file;
+    }
+
+    /**
+     * Makes a key file written by an older logpipe ({@code rw-r--r--}) owner-only; true when it changed anything.
+     * Files this version writes are created owner-only.
+     */
+    public boolean restrictToOwner() throws IOException {
+        return AtomicFile.restrictToOwner(file);
     }
 
     /** The current contents; {@link KeyFile#EMPTY} when there is no file yet. */
@@ -123,7 +140,7 @@ public final class KeyStore {
             }
             return next.withKey(new KeyFile.StoredKey(id, tenant, hash, clock.instant()));
         });
-        return new Issued(id, tenant, key);
+        return new Issued(id, tenant, key, presetKey != null ? Origin.SUPPLIED : Origin.GENERATED);
     }
 
     private void update(UnaryOperator<KeyFile> change) throws IOException {
@@ -141,7 +158,7 @@ public final class KeyStore {
             KeyFile before = read();
             KeyFile after = change.apply(before);
             if (after != before) {
-                AtomicFile.write(file, KeyFileCodec.encode(after));
+                AtomicFile.write(file, KeyFileCodec.encode(after), AtomicFile.Access.OWNER_ONLY);
             }
         }
     }

@@ -4,10 +4,12 @@ import dev.logpipe.server.keys.KeyFile;
 import dev.logpipe.server.keys.KeyStore;
 import java.io.IOException;
 import java.util.Map;
+import org.slf4j.LoggerFactory;
 
 /**
  * The keys a first start makes: tenant {@code default} with an API key ({@code LOGPIPE_API_KEY} when set) and an
- * admin key ({@code LOGPIPE_ADMIN_KEY} when set). Both are shown once by {@link #banner}; only hashes are stored.
+ * admin key ({@code LOGPIPE_ADMIN_KEY} when set). {@link #banner} shows a key made here once; a key the operator
+ * supplied is never printed (the banner says which variable it was taken from). Only hashes are stored.
  */
 public record FirstStart(KeyStore.Issued tenantKey, KeyStore.Issued adminKey) {
     public static final String API_KEY_ENV = "LOGPIPE_API_KEY";
@@ -15,6 +17,10 @@ public record FirstStart(KeyStore.Issued tenantKey, KeyStore.Issued adminKey) {
 
     /** Makes what is missing; null when the data directory already had a tenant and an admin key. */
     static FirstStart ensureKeys(KeyStore store, Map<String, String> env) throws IOException {
+        if (store.restrictToOwner()) {
+            LoggerFactory.getLogger(FirstStart.class)
+                    .warn("{} was readable by others (made by an older logpipe); now rw-------", store.file());
+        }
         KeyFile f = store.read();
         KeyStore.Issued tenant = null;
         KeyStore.Issued admin = null;
@@ -31,43 +37,44 @@ public record FirstStart(KeyStore.Issued tenantKey, KeyStore.Issued adminKey) {
         return s == null || s.isBlank() ? null : s;
     }
 
-    /** What a first start prints: keys, URLs, a curl that ingests one line, a forwarder config for ./logs/*.log. */
+    /**
+     * What a first start prints: keys made here (never a supplied one), URLs, a curl that ingests one line, a
+     * forwarder config for ./logs/*.log.
+     */
     public String banner(String baseUrl) {
         StringBuilder b = new StringBuilder();
         b.append("\n=== logpipe standalone: first start ===\n");
         if (tenantKey != null) {
-            b.append("tenant ")
-                    .append(tenantKey.tenant())
-                    .append(" API key (shown only now, stored hashed; key id ")
-                    .append(tenantKey.keyId())
-                    .append("):\n    ")
-                    .append(tenantKey.key())
-                    .append('\n');
+            b.append("tenant ").append(tenantKey.tenant()).append(" API key ");
+            shown(b, tenantKey, API_KEY_ENV);
         }
         if (adminKey != null) {
-            b.append("admin key (shown only now; key id ")
-                    .append(adminKey.keyId())
-                    .append("):\n    ")
-                    .append(adminKey.key())
-                    .append('\n');
+            b.append("admin key ");
+            shown(b, adminKey, ADMIN_KEY_ENV);
         }
-        String key = tenantKey == null ? "$LOGPIPE_API_KEY" : tenantKey.key();
+        String key = tenantKey == null || tenantKey.origin() == KeyStore.Origin.SUPPLIED
+                ? "$" + API_KEY_ENV
+                : tenantKey.key();
         b.append("\nweb UI:   ").append(baseUrl).append("/   (sign in with the API key)\n");
         b.append("ingest:   POST ")
                 .append(baseUrl)
                 .append("/api/v1/logs   search: GET ")
                 .append(baseUrl)
                 .append("/api/v1/search?q=...\n");
-        b.append("\nsend a line:\n  curl -sS -H 'Authorization: Bearer ")
-                .append(key)
-                .append("' --data-binary ")
+        // a variable is quoted "…" so the shell expands it; a key made here is pasted '…'
+        String header =
+                key.startsWith("$") ? "\"Authorization: Bearer " + key + "\"" : "'Authorization: Bearer " + key + "'";
+        b.append("\nsend a line:\n  curl -sS -H ")
+                .append(header)
+                .append(" --data-binary ")
                 .append("'{\"message\":\"hello from curl\",\"level\":\"INFO\",\"service\":\"shell\"}' ")
                 .append(baseUrl)
                 .append("/api/v1/logs\n");
-        b.append("\nship ./logs/*.log with log-forwarder (save as forwarder.yaml, then\n")
-                .append("  LOGPIPE_API_KEY=")
-                .append(key)
-                .append(" bin/log-forwarder -config forwarder.yaml):\n");
+        b.append("\nship ./logs/*.log with log-forwarder (save as forwarder.yaml, then\n  ");
+        if (!key.startsWith("$")) {
+            b.append(API_KEY_ENV).append('=').append(key).append(' ');
+        }
+        b.append("bin/log-forwarder -config forwarder.yaml):\n");
         b.append("""
                 watch:
                   state:
@@ -90,5 +97,21 @@ public record FirstStart(KeyStore.Issued tenantKey, KeyStore.Issued adminKey) {
                 """.formatted(baseUrl).indent(2));
         b.append("=======================================\n");
         return b.toString();
+    }
+
+    private static void shown(StringBuilder b, KeyStore.Issued k, String env) {
+        if (k.origin() == KeyStore.Origin.SUPPLIED) {
+            b.append("(key id ")
+                    .append(k.keyId())
+                    .append("): taken from ")
+                    .append(env)
+                    .append(", not shown; stored hashed\n");
+        } else {
+            b.append("(shown only now, stored hashed; key id ")
+                    .append(k.keyId())
+                    .append("):\n    ")
+                    .append(k.key())
+                    .append('\n');
+        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.logpipe.server.standalone;
 
+import dev.logpipe.auth.AuthFailures;
 import dev.logpipe.index.store.ShardSource;
 import dev.logpipe.query.IndexerProgress;
 import dev.logpipe.query.QueryService;
@@ -38,6 +39,7 @@ final class QueryMount implements AutoCloseable {
     private final LiveKeys keys;
     private final IndexerProgress progress;
     private final InstantSource clock;
+    private final QueryService.Shared shared;
     private volatile Current current;
     private boolean closed;
 
@@ -49,7 +51,8 @@ final class QueryMount implements AutoCloseable {
             ShardSource shards,
             LiveKeys keys,
             IndexerProgress progress,
-            InstantSource clock)
+            InstantSource clock,
+            AuthFailures failures)
             throws IOException {
         this.base = base;
         this.defaults = defaults;
@@ -57,7 +60,15 @@ final class QueryMount implements AutoCloseable {
         this.keys = keys;
         this.progress = progress;
         this.clock = clock;
-        this.current = build(keys.current());
+        // one audit writer and one failure limit for every service built here: a rebuild neither forgets a failing
+        // address nor opens a second writer on the audit log
+        this.shared = QueryService.Shared.open(base, clock, failures);
+        try {
+            this.current = build(keys.current());
+        } catch (IOException | RuntimeException e) {
+            shared.close();
+            throw e;
+        }
     }
 
     private Current build(KeyFile f) throws IOException {
@@ -74,16 +85,15 @@ final class QueryMount implements AutoCloseable {
                 tenants,
                 base.limits(),
                 base.cursorSecretFile(),
-                base.auditLog());
+                base.audit(),
+                base.auth());
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        QueryService s = QueryService.create(c, shards, this::authenticate, progress, clock, registry);
+        QueryService s = QueryService.create(c, shards, this::authenticate, progress, clock, registry, shared);
         return new Current(new TreeSet<>(f.tenants().keySet()), s, registry);
     }
 
-    private Optional<Credential> authenticate(String authorization) {
-        return keys.authenticate(LiveKeys.bearer(authorization))
-                .filter(k -> !k.admin())
-                .map(k -> new Credential(k.tenant(), k.id()));
+    private Optional<Credential> authenticate(String key) {
+        return keys.authenticate(key).filter(k -> !k.admin()).map(k -> new Credential(k.tenant(), k.id()));
     }
 
     /** Swaps in a service that knows the key file's tenants, if they changed. */
@@ -131,7 +141,11 @@ final class QueryMount implements AutoCloseable {
     public synchronized void close() throws IOException {
         if (!closed) {
             closed = true;
-            current.service().close();
+            try {
+                current.service().close();
+            } finally {
+                shared.close();
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.logpipe.server.standalone;
 
+import dev.logpipe.auth.AuthFailures;
 import dev.logpipe.broker.BrokerConfig;
 import dev.logpipe.broker.EmbeddedBroker;
 import dev.logpipe.collector.Collector;
@@ -77,6 +78,8 @@ public final class Standalone implements AutoCloseable {
         List<AutoCloseable> started = new ArrayList<>();
         try {
             KeyStore store = new KeyStore(config.dataDir(), clock);
+            // one limit on failed authentications for the one port: ingest, query, whoami and admin count into it
+            AuthFailures failures = new AuthFailures(config.auth(), System::nanoTime);
             FirstStart first = FirstStart.ensureKeys(store, env);
             LiveKeys keys = new LiveKeys(store).start(Duration.ofSeconds(1));
             started.add(keys);
@@ -98,7 +101,7 @@ public final class Standalone implements AutoCloseable {
                     cc,
                     clock,
                     Duration.ofSeconds(60),
-                    new ApiKeys(List.of(), keys.collectorKeys()),
+                    new ApiKeys(List.of(), keys.collectorKeys(), failures), // its metrics: the collector's
                     Collector.Listen.MOUNTED);
             started.add(collector);
             keys.onChange(() -> collector.updateTenantLimits(collectorTenants(keys.current())));
@@ -111,7 +114,8 @@ public final class Standalone implements AutoCloseable {
                     new LiveShards(indexer.store()),
                     keys,
                     () -> Optional.of(progress(indexer.stages().snapshot())),
-                    clock);
+                    clock,
+                    failures);
             started.add(query);
             keys.onChange(query::refresh);
             StatusHandler indexerStatus = indexer.status();
@@ -124,7 +128,7 @@ public final class Standalone implements AutoCloseable {
                             indexer.httpHandler(),
                             indexerStatus::json,
                             query.handler(),
-                            new AdminHandler(store, keys),
+                            new AdminHandler(store, keys, failures),
                             () -> collector.brokerReachable() && indexer.loop().ready(),
                             () -> collector.registry().scrape()
                                     + indexer.registry().scrape()

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.logpipe.auth.AuthFailures;
 import dev.logpipe.collector.config.CollectorConfig;
 import dev.logpipe.collector.config.CollectorConfigLoader;
 import dev.logpipe.config.ConfigException;
@@ -26,7 +27,7 @@ import java.util.Set;
 public final class StandaloneConfigLoader {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Set<String> TOP =
-            Set.of("listen", "data_dir", "warm_up", "broker", "collector", "indexer", "query");
+            Set.of("listen", "data_dir", "warm_up", "broker", "auth", "collector", "indexer", "query");
     /** The default warm-up before ready (docs/standalone.md#warm-up-before-ready) and the longest one allowed. */
     static final Duration WARM_UP = Duration.ofSeconds(3);
 
@@ -40,8 +41,9 @@ public final class StandaloneConfigLoader {
         for (var it = root.fieldNames(); it.hasNext(); ) {
             String k = it.next();
             if (!TOP.contains(k)) {
-                throw new ConfigException(
-                        k + ": unknown key (expected one of listen, data_dir, broker, collector, " + "indexer, query)");
+                throw new ConfigException(k
+                        + ": unknown key (expected one of listen, data_dir, warm_up, broker, auth, collector, indexer, "
+                        + "query)");
             }
         }
         String origin = file == null ? "(defaults)" : file.toAbsolutePath().toString();
@@ -66,6 +68,7 @@ public final class StandaloneConfigLoader {
         int brokerPort = (int) b.integer("port", 9092, 0, 65535);
         int controllerPort = (int) b.integer("controller_port", 0, 0, 65535);
         b.rejectUnknownKeys();
+        AuthFailures.Policy auth = AuthFailures.Policy.read(node.child("auth"));
         node.rejectUnknownKeys();
         int port = flags.port() != null ? flags.port() : listen.getPort();
         if (port < 0 || port > 65535) {
@@ -84,7 +87,15 @@ public final class StandaloneConfigLoader {
                 warmUp,
                 section(root, "collector"),
                 section(root, "indexer"),
-                section(root, "query"));
+                section(root, "query"),
+                auth);
+        for (String role : List.of("collector", "query")) {
+            ObjectNode sec = role.equals("collector") ? c.collector() : c.query();
+            if (sec.has("auth")) {
+                throw new ConfigException(role + ".auth: the standalone's one port has one limit on failed "
+                        + "authentications; set it at the top level (auth:)");
+            }
+        }
         refuseOwned(c.collector(), "collector", "listen", "--port");
         if (c.collector().get("kafka") instanceof ObjectNode k) {
             refuseOwned(k, "collector.kafka", "bootstrap_servers", "--broker-port");
@@ -182,7 +193,8 @@ public final class StandaloneConfigLoader {
                         List.of(),
                         parsed.limits(),
                         parsed.cursorSecretFile(),
-                        parsed.auditLog()),
+                        parsed.audit(),
+                        parsed.auth()),
                 parsed.tenant("probe"));
     }
 

@@ -84,12 +84,13 @@ final class WarmUp {
                     query.limits(),
                     dir.resolve("cursor.key"),
                     dir.resolve("audit.jsonl"));
-            String bearer = "Bearer " + oneTimeToken(); // the private port is on 127.0.0.1, open to local users
+            String token = oneTimeToken(); // the private port is on 127.0.0.1, open to local users
+            String bearer = "Bearer " + token;
             Server server = new Server();
             try (QueryService service = QueryService.create(
                     qc,
                     new LiveShards(store),
-                    a -> bearer.equals(a) ? Optional.of(new Credential(TENANT, "warmup")) : Optional.empty(),
+                    k -> token.equals(k) ? Optional.of(new Credential(TENANT, "warmup")) : Optional.empty(),
                     () -> Optional.of(new IndexerProgress.Snapshot(0, 0.0)),
                     Clock.systemUTC(),
                     new SimpleMeterRegistry())) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -36,6 +37,39 @@ class KeyStoreTest {
                 .isEqualTo("acme");
         assertThat(KeyStore.find(f, i.key() + "x")).isEmpty();
         assertThat(i.toString()).doesNotContain(i.key());
+    }
+
+    @Test
+    void theKeyFileIsOwnerOnlyFromItsCreationEvenOverAStaleTempFile() throws Exception {
+        KeyStore store = new KeyStore(dir, clock);
+        // a temp file a crash left behind, readable by all: the new file must not inherit its permissions
+        Path stale = dir.resolve("keys.json.tmp");
+        Files.writeString(stale, "{}");
+        Files.setPosixFilePermissions(stale, PosixFilePermissions.fromString("rw-r--r--"));
+        store.createKey("acme", null);
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(store.file())))
+                .isEqualTo("rw-------");
+        store.createKey("acme", null); // every rewrite too
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(store.file())))
+                .isEqualTo("rw-------");
+    }
+
+    @Test
+    void aKeyFileOfAnOlderVersionReadableByOthersIsMadeOwnerOnly() throws Exception {
+        KeyStore store = new KeyStore(dir, clock);
+        store.createKey("acme", null);
+        Files.setPosixFilePermissions(store.file(), PosixFilePermissions.fromString("rw-r--r--"));
+        assertThat(store.restrictToOwner()).isTrue();
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(store.file())))
+                .isEqualTo("rw-------");
+        assertThat(store.restrictToOwner()).isFalse();
+    }
+
+    @Test
+    void aKeyTellsWhetherItWasMadeHereOrSupplied() throws Exception {
+        KeyStore store = new KeyStore(dir, clock);
+        assertThat(store.createKey("acme", null).origin()).isEqualTo(KeyStore.Origin.GENERATED);
+        assertThat(store.createKey("acme", "an-operator-supplied-key").origin()).isEqualTo(KeyStore.Origin.SUPPLIED);
     }
 
     @Test

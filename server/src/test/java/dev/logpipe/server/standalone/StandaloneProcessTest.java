@@ -9,6 +9,7 @@ import dev.logpipe.server.cli.StandaloneCommand;
 import dev.logpipe.testkit.ChildJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -62,10 +63,20 @@ class StandaloneProcessTest {
             String started = first.stderr();
             assertThat(started).contains("warming up").contains("warm-up done in");
             assertThat(started.indexOf("warm-up done in")).isLessThan(started.indexOf("standalone ready in"));
-            assertThat(Files.readString(dir.resolve("first.stdout")))
+            // the key was supplied through LOGPIPE_API_KEY: never printed; the admin key made here is, once
+            String banner = Files.readString(dir.resolve("first.stdout"));
+            assertThat(banner)
                     .contains("tenant default API key")
-                    .contains(KEY)
-                    .contains("curl -sS");
+                    .contains("taken from LOGPIPE_API_KEY")
+                    .doesNotContain(KEY)
+                    .contains("curl -sS")
+                    .contains("admin key (shown only now");
+            assertThat(Files.readString(dir.resolve("first.stderr"))).doesNotContain(KEY);
+            for (String secret : List.of("data/keys.json", "data/query-cursor.key")) {
+                assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve(secret))))
+                        .as(secret)
+                        .isEqualTo("rw-------");
+            }
             assertThat(Http.post(base + "/api/v1/logs", KEY, "{\"message\":\"one\"}\n{\"message\":\"two\"}\n")
                             .status())
                     .isEqualTo(200);

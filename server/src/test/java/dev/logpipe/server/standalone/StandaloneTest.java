@@ -63,8 +63,10 @@ class StandaloneTest {
         try (Standalone s = start()) {
             assertThat(s.firstStart().tenantKey().key()).isEqualTo(KEY);
             assertThat(s.firstStart().banner(s.baseUrl()))
-                    .contains(KEY)
-                    .contains(ADMIN)
+                    .doesNotContain(KEY)
+                    .doesNotContain(ADMIN)
+                    .contains("taken from LOGPIPE_API_KEY")
+                    .contains("taken from LOGPIPE_ADMIN_KEY")
                     .contains("curl")
                     .contains(s.baseUrl() + "/api/v1/logs")
                     .contains("patterns: [\"*.log\"]");

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.logpipe.server.standalone.Http;
 import dev.logpipe.server.standalone.Standalone;
 import dev.logpipe.server.standalone.StandaloneConfigLoader;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -460,5 +462,70 @@ class SearchBrowserTest {
         browser.screenshot("keyboard-context");
         keys.sendKeys(Keys.ESCAPE).perform();
         waiting.until(d -> first.findElements(By.cssSelector(".detail")).isEmpty());
+    }
+
+    @Test
+    @Order(11)
+    void bidiControlsInARecordAreShownAsMarkersNotApplied() throws Exception {
+        // U+202E (right-to-left override) made "evil" show as "live"; U+2066 (an isolate) in a field
+        Http.Answer a = Http.post(
+                standalone.baseUrl() + "/api/v1/logs",
+                KEY,
+                "{\"message\":\"bidimarker user \\u202Eevil\\u202C logged in\",\"service\":\"bidi\\u2066svc\","
+                        + "\"level\":\"WARN\"}\n");
+        assertThat(a.status()).as(a.body()).isEqualTo(200);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() ->
+                        JSON.readTree(Http.get(standalone.baseUrl() + "/api/v1/search?from=now-1h&q=bidimarker", KEY)
+                                                .body())
+                                        .path("hits")
+                                        .size()
+                                == 1);
+        open("range=now-1h&q=bidimarker");
+        waiting.until(d -> rows().size() == 1);
+        WebElement row = rows().get(0);
+        WebElement msg = row.findElement(By.cssSelector(".msg"));
+        assertThat(msg.getText()).isEqualTo("bidimarker user ⟨U+202E⟩evil⟨U+202C⟩ logged in");
+        List<WebElement> markers = msg.findElements(By.cssSelector(".bidi"));
+        assertThat(markers).hasSize(2);
+        assertThat(markers.get(0).getAttribute("title")).contains("RIGHT-TO-LEFT OVERRIDE");
+        assertThat(row.findElement(By.cssSelector(".svc")).getText()).isEqualTo("bidi⟨U+2066⟩svc");
+        row.findElement(By.cssSelector(".line")).click();
+        WebElement detail = waiting.until(d -> row.findElement(By.cssSelector(".detail")));
+        assertThat(detail.getText()).contains("⟨U+202E⟩evil⟨U+202C⟩");
+        // no control character is left anywhere in the rendered results, so none can reorder what is shown
+        Object left = ((JavascriptExecutor) browser.driver)
+                .executeScript("return /[\\u202A-\\u202E\\u2066-\\u2069\\u200E\\u200F\\u061C]/"
+                        + ".test(document.getElementById('results').textContent)");
+        assertThat(left).isEqualTo(false);
+        // and the word reads left to right as sent: "evil" is laid out before... its own letters in order
+        Object order = ((JavascriptExecutor) browser.driver)
+                .executeScript(
+                        "const m = arguments[0]; const t = [...m.childNodes].find(n => n.nodeType === 3 && n.data.startsWith('evil'));"
+                                + "const r = document.createRange(); r.setStart(t, 0); r.setEnd(t, 1);"
+                                + "const e = r.getBoundingClientRect().left; r.setStart(t, 3); r.setEnd(t, 4);"
+                                + "return e < r.getBoundingClientRect().left;",
+                        msg);
+        assertThat(order).as("the 'e' of evil is drawn left of its 'l'").isEqualTo(true);
+        browser.screenshot("bidi-markers");
+    }
+
+    @Test
+    @Order(12)
+    void aQueryOfTheDocumentedLengthInNonAsciiTextReachesTheApiOnTheOnePort() throws Exception {
+        String base = standalone.baseUrl() + "/api/v1/search?from=now-1h&q=";
+        // the 1,500-character non-ASCII query was Jetty's 414 page; the documented cap is 4,096 characters
+        assertThat(Http.get(base + URLEncoder.encode("é".repeat(1500), StandardCharsets.UTF_8), KEY)
+                        .status())
+                .isEqualTo(200);
+        assertThat(Http.get(base + URLEncoder.encode("€".repeat(4096), StandardCharsets.UTF_8), KEY)
+                        .status())
+                .isEqualTo(200);
+        Http.Answer over = Http.get(base + URLEncoder.encode("€".repeat(4097), StandardCharsets.UTF_8), KEY);
+        assertThat(over.status()).isEqualTo(400);
+        assertThat(over.body()).contains("longer than 4096 characters");
+        assertThat(Http.get(base + URLEncoder.encode("€".repeat(6000), StandardCharsets.UTF_8), KEY)
+                        .status())
+                .isEqualTo(414);
     }
 }

@@ -1,5 +1,6 @@
 package dev.logpipe.collector.internal.ingest;
 
+import dev.logpipe.auth.AuthFailures;
 import dev.logpipe.collector.auth.ApiKeys;
 import dev.logpipe.collector.config.CollectorConfig;
 import dev.logpipe.collector.internal.admission.InFlightBytes;
@@ -25,7 +26,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code POST /api/v1/logs} (docs/collector.md#admission): authenticate (401, also for two credentials), the body
+ * {@code POST /api/v1/logs} (docs/collector.md#admission): authenticate (401, also for two credentials; 429 once the
+ * client address failed too often), the body
  * cap on Content-Length (413), a request slot of the tenant, the client address and the collector (429/503 at
  * once: nobody waits for a slot), the tenant's rate limit (429), the in-flight bound (503), then the body read as
  * a stream at a minimum rate and within a deadline (408) and processed line by line ({@link IngestRun}); 200 only
@@ -183,23 +185,16 @@ public final class IngestHandler {
     }
 
     private Answer answer(IngestRequest request, Protocol p) {
-        if (request.authorizations().size() > 1) {
-            return p.refused(401, "more than one Authorization header: ambiguous credentials are refused", 0, true);
-        }
-        String authorization = request.authorizations().isEmpty()
-                ? null
-                : request.authorizations().get(0);
-        CollectorConfig.Tenant tenant = keys.authenticate(authorization, request.certificateSubject());
-        if (tenant == null) {
+        ApiKeys.Outcome who =
+                keys.authenticate(request.authorizations(), request.certificateSubject(), request.remoteAddress());
+        if (who.tenant() == null) {
             return p.refused(
-                    401,
-                    request.certificateSubject() == null
-                            ? "a valid API key is required: Authorization: Bearer <key> (or Basic with the key as the password)"
-                            : "client certificate " + request.certificateSubject() + " is not mapped to a tenant "
-                                    + "(cert_subjects), and no valid API key was given",
-                    0,
+                    who.status(),
+                    who.problem(),
+                    who.status() == 429 ? AuthFailures.retryAfterSeconds(who.retryAfter()) : 0,
                     true);
         }
+        CollectorConfig.Tenant tenant = who.tenant();
         CollectorConfig.Limits l = config.limits();
         if (request.contentLength() > l.maxBodyBytes()) {
             return p.refused(

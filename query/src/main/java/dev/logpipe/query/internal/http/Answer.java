@@ -31,16 +31,23 @@ public record Answer(int status, String body, Map<String, String> headers) {
         private final int status;
         private final String reason;
         private final transient ObjectNode extra;
+        private final long retryAfterSeconds;
 
         public Refusal(int status, String reason, String message) {
             this(status, reason, message, null);
         }
 
         public Refusal(int status, String reason, String message, ObjectNode extra) {
+            this(status, reason, message, extra, 1);
+        }
+
+        /** @param retryAfterSeconds the Retry-After of a 429 */
+        public Refusal(int status, String reason, String message, ObjectNode extra, long retryAfterSeconds) {
             super(message, null, false, false);
             this.status = status;
             this.reason = reason;
             this.extra = extra;
+            this.retryAfterSeconds = retryAfterSeconds;
         }
 
         public int status() {
@@ -58,7 +65,9 @@ public record Answer(int status, String body, Map<String, String> headers) {
             if (extra != null) {
                 o.setAll(extra);
             }
-            Map<String, String> h = status == 429 || status == 503 ? Map.of("Retry-After", "1") : Map.of();
+            Map<String, String> h = status == 429 || status == 503
+                    ? Map.of("Retry-After", Long.toString(retryAfterSeconds))
+                    : Map.of();
             return new Answer(status, o.toString(), h);
         }
     }

@@ -38,6 +38,7 @@ public final class QueryServer implements AutoCloseable {
         server = new Server(pool);
         HttpConfiguration http = new HttpConfiguration();
         http.setSendServerVersion(false);
+        http.setRequestHeaderSize(QueryService.MAX_REQUEST_HEAD_BYTES);
         connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
         connector.setHost(listen.getHostString());
         connector.setPort(listen.getPort());

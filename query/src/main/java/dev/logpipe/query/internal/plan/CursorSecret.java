@@ -9,10 +9,12 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.SecureRandom;
 import java.util.HexFormat;
+import org.slf4j.LoggerFactory;
 
 /**
  * The key that signs cursors: 32 random bytes, hex, in a file under the data directory, created atomically on first
- * start (temp, fsync, rename) so every restart, and every replica sharing the file, accepts earlier cursors.
+ * start (temp, fsync, rename) and readable by its owner only ({@code rw-------} from creation on), so every restart,
+ * and every replica sharing the file, accepts earlier cursors and nobody else can forge them.
  */
 public final class CursorSecret {
     private CursorSecret() {}
@@ -24,7 +26,10 @@ public final class CursorSecret {
             new SecureRandom().nextBytes(key);
             Files.createDirectories(file.toAbsolutePath().getParent());
             Path tmp = file.resolveSibling(file.getFileName() + ".new");
-            AtomicFile.write(tmp, HexFormat.of().formatHex(key).getBytes(StandardCharsets.US_ASCII));
+            AtomicFile.write(
+                    tmp,
+                    HexFormat.of().formatHex(key).getBytes(StandardCharsets.US_ASCII),
+                    AtomicFile.Access.OWNER_ONLY);
             try {
                 Files.createLink(file, tmp); // fails if another process created it meanwhile: then we read theirs
             } catch (FileAlreadyExistsException e) {
@@ -37,6 +42,9 @@ public final class CursorSecret {
                 Files.deleteIfExists(tmp);
                 AtomicFile.fsyncDirectory(file.toAbsolutePath().getParent());
             }
+        } else if (AtomicFile.restrictToOwner(file)) {
+            LoggerFactory.getLogger(CursorSecret.class)
+                    .warn("cursor secret {} was readable by others (made by an older logpipe); now rw-------", file);
         }
         String text = Files.readString(file).strip();
         if (!text.matches("[0-9a-f]{64}")) {
