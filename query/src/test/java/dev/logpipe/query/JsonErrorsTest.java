@@ -47,8 +47,11 @@ class JsonErrorsTest {
             assertJson(get(q, "/no/such/path", ACME_KEY), 404, "not_found");
             assertJson(get(q, "/api/v1/nope", ACME_KEY), 404, "not_found");
             assertJson(get(q, "/api/v1/fields/fields.a%2Fb/top", ACME_KEY), 400, "bad_request");
-            assertJson(get(q, "/api/v1/search?q=" + "a".repeat(20_000), ACME_KEY), 414, "uri_too_long");
-            assertJson(get(q, "/api/v1/search", ACME_KEY, "X-Big", "b".repeat(20_000)), 431, "headers_too_large");
+            assertJson(get(q, "/api/v1/search?q=" + "a".repeat(20_000), ACME_KEY), 400, "bad_request");
+            HttpResponse<String> longLine = get(q, "/api/v1/search?q=" + "a".repeat(60_000), ACME_KEY);
+            assertJson(longLine, 414, "uri_too_long");
+            assertThat(json(longLine).get("error").asText()).isEqualTo(QueryService.REQUEST_HEAD_TOO_LONG);
+            assertJson(get(q, "/api/v1/search", ACME_KEY, "X-Big", "b".repeat(60_000)), 431, "headers_too_large");
             String metrics = get(q, "/metrics", null).body();
             assertThat(metrics)
                     .contains("logpipe_http_errors_total{kind=\"not_found\",status=\"404\"} 2.0")
