@@ -59,7 +59,7 @@ public final class JsonErrorHandler extends ErrorHandler {
         }
         notify(request, code, reason, thrown ? cause : null);
         response.getHeaders().put(JSON);
-        response.write(true, ByteBuffer.wrap(body(code, reason, message)), callback);
+        response.write(true, ByteBuffer.wrap(body(code, reason, messageOf(code, message))), callback);
     }
 
     @Override
@@ -67,8 +67,12 @@ public final class JsonErrorHandler extends ErrorHandler {
         count(status, "refused");
         notify(null, status, reason(status), null);
         fields.put(JSON);
-        String message = status == 414 || status == 431 ? QueryService.REQUEST_HEAD_TOO_LONG : reason;
-        return ByteBuffer.wrap(body(status, reason(status), message));
+        return ByteBuffer.wrap(body(status, reason(status), messageOf(status, reason)));
+    }
+
+    /** What the caller reads: for a request line or headers too long, the caps in the caller's terms. */
+    private static String messageOf(int status, String message) {
+        return status == 414 || status == 431 ? QueryService.REQUEST_HEAD_TOO_LONG : message;
     }
 
     private void notify(Request request, int status, String reason, Throwable cause) {
