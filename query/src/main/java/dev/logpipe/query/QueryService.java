@@ -8,6 +8,7 @@ import dev.logpipe.index.store.ShardSource;
 import dev.logpipe.query.auth.Authenticator;
 import dev.logpipe.query.auth.Credential;
 import dev.logpipe.query.config.QueryConfig;
+import dev.logpipe.query.internal.admission.FairGate;
 import dev.logpipe.query.internal.api.AggregateEndpoints;
 import dev.logpipe.query.internal.api.Bounds;
 import dev.logpipe.query.internal.api.Call;
@@ -37,8 +38,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.http.HttpHeader;
@@ -89,7 +88,6 @@ public final class QueryService implements AutoCloseable {
     private final AuthFailures failures;
     private final QueryMetrics metrics;
     private final ThreadPoolExecutor pool;
-    private final Map<String, Semaphore> slots = new ConcurrentHashMap<>();
     private final SearchEndpoint search;
     private final SearchEndpoint deadLetters;
     private final AggregateEndpoints aggregates;
@@ -97,7 +95,7 @@ public final class QueryService implements AutoCloseable {
     private final StatusEndpoint status;
     private final Tails tails;
     private final AnswerMemory memory;
-    private final Semaphore running;
+    private final FairGate gate;
     private boolean closed;
 
     private QueryService(
@@ -119,7 +117,7 @@ public final class QueryService implements AutoCloseable {
         this.metrics = new QueryMetrics(registry);
         QueryConfig.Limits l = config.limits();
         this.memory = new AnswerMemory(l.answerMemoryBytes(), l.tenantAnswerMemoryBytes());
-        this.running = new Semaphore(l.maxRunningQueries(), true);
+        this.gate = new FairGate(l.maxRunningQueries(), l.tenantRunningQueries());
         this.pool = new ThreadPoolExecutor(
                 l.searchThreads(), l.searchThreads(), 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(4096), r -> {
                     Thread t = new Thread(r, "query-search");
@@ -297,18 +295,8 @@ public final class QueryService implements AutoCloseable {
                 tails.handle(call, request, response, callback, audited::write);
                 a = null;
             } else {
-                Semaphore s = slots.computeIfAbsent(policy.id(), t -> new Semaphore(policy.maxConcurrentQueries()));
-                if (!s.tryAcquire()) {
-                    throw new Answer.Refusal(
-                            429,
-                            "tenant_concurrency",
-                            "tenant " + policy.id() + " has " + policy.maxConcurrentQueries()
-                                    + " queries running; retry shortly");
-                }
-                try {
-                    a = runWithin(endpoint, call, new Bounds(deadline, lease));
-                } finally {
-                    s.release();
+                try (FairGate.Permit admitted = admit(policy, deadline)) {
+                    a = run(endpoint, call, new Bounds(deadline, lease));
                 }
             }
         } catch (Answer.Refusal r) {
@@ -394,25 +382,21 @@ public final class QueryService implements AutoCloseable {
     }
 
     /**
-     * Waits, within the deadline, for one of the {@code limits.max_running_queries} places to run (more queries at
-     * once than the machine has cores for would only share them, and finish past their deadlines), then runs.
+     * Waits, within the deadline, for one of the {@code limits.max_running_queries} places to run, tenants served in
+     * turn and each running at most {@code limits.tenant_running_queries} (more queries at once than the machine has
+     * cores for would only share them and finish past their deadlines; one tenant's flood must not hold every place).
      */
-    private Answer runWithin(String endpoint, Call call, Bounds bounds) throws IOException {
-        boolean acquired;
+    private FairGate.Permit admit(QueryConfig.Tenant policy, long deadline) {
         try {
-            long wait = bounds.deadlineNanos() - System.nanoTime();
-            acquired = wait > 0 && running.tryAcquire(wait, TimeUnit.NANOSECONDS);
+            return gate.enter(policy.id(), policy.maxConcurrentQueries(), deadline);
+        } catch (FairGate.NotAdmitted e) {
+            if (e.refusal() == FairGate.Refusal.TENANT_CAP) {
+                throw new Answer.Refusal(429, "tenant_concurrency", e.getMessage());
+            }
+            throw Bounds.timedOut(config.limits().queryTimeout());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            acquired = false;
-        }
-        if (!acquired) { // queued for a server thread or a place to run past the whole timeout
             throw Bounds.timedOut(config.limits().queryTimeout());
-        }
-        try {
-            return run(endpoint, call, bounds);
-        } finally {
-            running.release();
         }
     }
 

@@ -26,7 +26,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,22 +48,7 @@ class DeadlineTest {
 
     @Test
     void fiftyHeavyQueriesAtOnceAnswerWithinTheTimeout() throws Exception {
-        try (LuceneStore store =
-                new LuceneStore(new ShardLayout(data), StoreSettings.defaults(), InstantSource.system())) {
-            for (int d = 0; d < 12; d++) {
-                List<LogRecord> rs = new ArrayList<>();
-                for (int i = 0; i < 4000; i++) {
-                    rs.add(record(
-                                    "acme",
-                                    "r-" + d + "-" + i,
-                                    NOW.minusSeconds(86_400L * d + i + 1),
-                                    "tick w" + i * 7919 + " v" + (i % 97) + " " + "lorem ipsum ".repeat(20))
-                            .build());
-                }
-                QueryFixture.write(store, rs);
-            }
-            store.commit(Map.of("t-0", 1L));
-        }
+        writeTwelveDays();
         String extra = """
                 limits:
                   query_timeout: %dms
@@ -110,6 +97,81 @@ class DeadlineTest {
             assertThat(millis.get(millis.size() - 1))
                     .as("wall times ms %s, statuses %s", millis, statuses)
                     .isLessThanOrEqualTo(TIMEOUT_MS + SLACK_MS);
+        }
+    }
+
+    @Test
+    void aTenantsFloodOfHeavyQueriesDelaysAnotherTenantsQueryByOneQueryAtMost() throws Exception {
+        writeTwelveDays();
+        String extra = """
+                limits:
+                  query_timeout: 3s
+                  max_concurrent_queries: 64
+                  search_threads: 2
+                  max_running_queries: 1
+                  tenant_running_queries: 1
+                """;
+        try (QueryProcess q = QueryFixture.start(data, extra, InstantSource.fixed(NOW))) {
+            String heavy = "/api/v1/search?limit=1000&from=now-14d&q=" + enc("/.*1.*/ OR v1*");
+            ExecutorService flood = Executors.newFixedThreadPool(16);
+            AtomicBoolean flooding = new AtomicBoolean(true);
+            List<Long> floodMillis = new CopyOnWriteArrayList<>();
+            for (int c = 0; c < 16; c++) {
+                flood.submit(() -> {
+                    while (flooding.get()) {
+                        long t0 = System.nanoTime();
+                        get(q, heavy, ACME_KEY);
+                        floodMillis.add((System.nanoTime() - t0) / 1_000_000);
+                    }
+                    return null;
+                });
+            }
+            Map<Integer, Integer> statuses = new java.util.TreeMap<>();
+            List<Long> globexMillis = new ArrayList<>();
+            try {
+                Awaitility.await().until(() -> floodMillis.size() >= 16); // the queue is full of the flood
+                for (int i = 0; i < 10; i++) {
+                    long t0 = System.nanoTime();
+                    int status = get(q, "/api/v1/search?from=now-14d&q=tick", QueryFixture.GLOBEX_KEY)
+                            .statusCode();
+                    globexMillis.add((System.nanoTime() - t0) / 1_000_000);
+                    statuses.merge(status, 1, Integer::sum);
+                }
+            } finally {
+                flooding.set(false);
+                flood.shutdown();
+                flood.awaitTermination(60, java.util.concurrent.TimeUnit.SECONDS);
+            }
+            // one place to run and 16 acme queries waiting for it: in arrival order globex would wait as long as an
+            // acme query waits (for the 15 before it); taken in turn it waits for the one running
+            List<Long> acme = new ArrayList<>(floodMillis);
+            acme.sort(Long::compare);
+            long acmeMedian = acme.get(acme.size() / 2);
+            globexMillis.sort(Long::compare);
+            assertThat(statuses).as("globex's answers").isEqualTo(Map.of(200, 10));
+            assertThat(globexMillis.get(globexMillis.size() - 1))
+                    .as("globex's query times ms %s against acme's median %d ms", globexMillis, acmeMedian)
+                    .isLessThan(acmeMedian / 3);
+        }
+    }
+
+    /** 12 days of 4,000 records of acme, committed, for queries that take a while. */
+    private void writeTwelveDays() throws Exception {
+        try (LuceneStore store =
+                new LuceneStore(new ShardLayout(data), StoreSettings.defaults(), InstantSource.system())) {
+            for (int d = 0; d < 12; d++) {
+                List<LogRecord> rs = new ArrayList<>();
+                for (int i = 0; i < 4000; i++) {
+                    rs.add(record(
+                                    "acme",
+                                    "r-" + d + "-" + i,
+                                    NOW.minusSeconds(86_400L * d + i + 1),
+                                    "tick w" + i * 7919 + " v" + (i % 97) + " " + "lorem ipsum ".repeat(20))
+                            .build());
+                }
+                QueryFixture.write(store, rs);
+            }
+            store.commit(Map.of("t-0", 1L));
         }
     }
 }

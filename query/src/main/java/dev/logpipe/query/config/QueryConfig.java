@@ -94,8 +94,9 @@ public record QueryConfig(
      * Plan-time limits for every query: shards and documents scanned at most (the budget), shards searched at once
      * per query, the per-query deadline (from the request's arrival), hits per page, live tails at once (in all and
      * per tenant), search threads, the tail's poll; the bytes of one answer's records, of all answers in flight, and
-     * of one tenant's answers in flight; queries running at once in all (the rest wait, within their deadline); how long after its observed time a record
-     * may first become searchable (a tail's window).
+     * of one tenant's answers in flight; queries running at once in all and per tenant (the rest wait, within their
+     * deadline, and waiting tenants are served in turn); how long after its observed time a record may first become
+     * searchable (a tail's window).
      */
     public record Limits(
             int maxShards,
@@ -111,8 +112,13 @@ public record QueryConfig(
             long answerMemoryBytes,
             long tenantAnswerMemoryBytes,
             int maxRunningQueries,
+            int tenantRunningQueries,
             Duration tailLag) {
         public Limits {
+            if (tenantRunningQueries > maxRunningQueries) {
+                throw new IllegalArgumentException("tenant_running_queries " + tenantRunningQueries
+                        + " is more than max_running_queries " + maxRunningQueries);
+            }
             if (maxTailsPerTenant > maxTails) {
                 throw new IllegalArgumentException(
                         "max_tails_per_tenant " + maxTailsPerTenant + " is more than max_tails " + maxTails);
@@ -156,6 +162,7 @@ public record QueryConfig(
                 64L << 20,
                 32L << 20,
                 16,
+                2,
                 Duration.ofMinutes(1));
     }
 }

@@ -52,6 +52,7 @@ public final class QueryConfigLoader {
                     + "limits.max_answer_bytes (" + answer + ") and limits.answer_memory_bytes (" + memory + "), was "
                     + tenantMemory);
         }
+        int running = (int) l.integer("max_running_queries", d.maxRunningQueries(), 1, 10_000);
         QueryConfig.Limits limits = new QueryConfig.Limits(
                 (int) l.integer("max_shards", d.maxShards(), 1, 100_000),
                 l.integer("max_documents", d.maxDocuments(), 1, Long.MAX_VALUE),
@@ -65,7 +66,8 @@ public final class QueryConfigLoader {
                 answer,
                 memory,
                 tenantMemory,
-                (int) l.integer("max_running_queries", d.maxRunningQueries(), 1, 10_000),
+                running,
+                (int) l.integer("tenant_running_queries", Math.min(d.tenantRunningQueries(), running), 1, running),
                 l.duration("tail_lag", d.tailLag(), Duration.ofSeconds(1)));
         l.rejectUnknownKeys();
         List<QueryConfig.Tenant> tenants = new ArrayList<>();
