@@ -20,7 +20,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /** Elasticsearch {@code _bulk} into the real collector and broker: the real Java client and shippers' wire formats. */
 class BulkIngestTest {
     @RegisterExtension
-    static final CompatCollectorExtension COMPAT = new CompatCollectorExtension("bulk");
+    static final CollectorExtension COMPAT = new CollectorExtension("bulk");
 
     private static List<JsonNode> records(String prefix) throws Exception {
         return COMPAT.records(prefix);

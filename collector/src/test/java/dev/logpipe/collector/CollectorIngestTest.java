@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.luben.zstd.Zstd;
-import dev.logpipe.broker.testing.EmbeddedBrokerExtension;
 import dev.logpipe.broker.testing.TopicContents;
 import java.io.BufferedReader;
 import java.io.InputStream;
@@ -20,8 +19,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -30,24 +27,12 @@ class CollectorIngestTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @RegisterExtension
-    static final EmbeddedBrokerExtension KAFKA = new EmbeddedBrokerExtension();
-
-    private static CollectorFixture collector;
-
-    @BeforeAll
-    static void start() throws Exception {
-        collector = CollectorFixture.start(KAFKA.bootstrapServers(), "ingest", "");
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        collector.close();
-    }
+    static final CollectorExtension COLLECTOR = new CollectorExtension("ingest");
 
     private static List<JsonNode> records(String topic) throws Exception {
         List<JsonNode> out = new ArrayList<>();
         for (String line : TopicContents.recordLines(
-                TopicContents.readAll(KAFKA.bootstrapServers(), topic, Duration.ofSeconds(20)))) {
+                TopicContents.readAll(COLLECTOR.bootstrapServers(), topic, Duration.ofSeconds(20)))) {
             out.add(JSON.readTree(line));
         }
         return out;
@@ -66,7 +51,7 @@ class CollectorIngestTest {
                 {"message":"t1 two","tenant_id":"evil","record_id":"fixed-id-000000000000000000000000"}
                 {"message":"t1 three","observed_time":"2001-01-01T00:00:00Z"}
                 """;
-        HttpResponse<String> r = collector.post(ACME_KEY, body);
+        HttpResponse<String> r = COLLECTOR.collector().post(ACME_KEY, body);
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         JsonNode answer = JSON.readTree(r.body());
         assertThat(answer.get("accepted").asInt()).isEqualTo(3);
@@ -91,8 +76,8 @@ class CollectorIngestTest {
     @Test
     void aRetriedRequestGetsTheSameDerivedRecordIds() throws Exception {
         String body = "{\"message\":\"t2 retry me\"}\n{\"message\":\"t2 and me\"}\n";
-        assertThat(collector.post(ACME_KEY, body).statusCode()).isEqualTo(200);
-        assertThat(collector.post(ACME_KEY, body).statusCode()).isEqualTo(200);
+        assertThat(COLLECTOR.collector().post(ACME_KEY, body).statusCode()).isEqualTo(200);
+        assertThat(COLLECTOR.collector().post(ACME_KEY, body).statusCode()).isEqualTo(200);
         List<JsonNode> got = withMessagePrefix("t2 ");
         assertThat(got).hasSize(4);
         assertThat(got.stream().map(n -> n.get("record_id").asText()).distinct())
@@ -101,9 +86,12 @@ class CollectorIngestTest {
 
     @Test
     void withoutAValidKeyTheAnswerIs401AndNothingIsPublished() throws Exception {
-        assertThat(collector.post(null, "{\"message\":\"t3 no key\"}\n").statusCode())
+        assertThat(COLLECTOR
+                        .collector()
+                        .post(null, "{\"message\":\"t3 no key\"}\n")
+                        .statusCode())
                 .isEqualTo(401);
-        HttpResponse<String> wrong = collector.post("not-a-key", "{\"message\":\"t3 wrong key\"}\n");
+        HttpResponse<String> wrong = COLLECTOR.collector().post("not-a-key", "{\"message\":\"t3 wrong key\"}\n");
         assertThat(wrong.statusCode()).isEqualTo(401);
         assertThat(wrong.headers().firstValue("WWW-Authenticate")).contains("Bearer");
         assertThat(withMessagePrefix("t3 ")).isEmpty();
@@ -117,7 +105,7 @@ class CollectorIngestTest {
                 + "{\"message\":42}\n"
                 + "{\"message\":\"t4 deep\",\"fields\":" + "{\"a\":".repeat(40) + "1" + "}".repeat(40) + "}\n"
                 + "[1,2,3]\n";
-        HttpResponse<String> r = collector.post(ACME_KEY, body);
+        HttpResponse<String> r = COLLECTOR.collector().post(ACME_KEY, body);
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         JsonNode answer = JSON.readTree(r.body());
         assertThat(answer.get("accepted").asInt()).isEqualTo(1);
@@ -138,7 +126,7 @@ class CollectorIngestTest {
             assertThat(n.get("reason").asText()).isEqualTo("SCHEMA_INVALID");
             assertThat(n.get("tenant_id").asText()).isEqualTo("acme");
         });
-        assertThat(collector.get("/healthz").statusCode()).isEqualTo(200);
+        assertThat(COLLECTOR.collector().get("/healthz").statusCode()).isEqualTo(200);
     }
 
     @Test
@@ -147,7 +135,7 @@ class CollectorIngestTest {
                 + "{\"message\":\"t4id path\",\"record_id\":\"../../v1/admin/tenants\"}\n"
                 + "{\"message\":\"t4id slash\",\"record_id\":\"svc/42\"}\n"
                 + "{\"message\":\"t4id fine\",\"record_id\":\"order-42:v1.2_x\"}\n";
-        HttpResponse<String> r = collector.post(ACME_KEY, body);
+        HttpResponse<String> r = COLLECTOR.collector().post(ACME_KEY, body);
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         JsonNode answer = JSON.readTree(r.body());
         assertThat(answer.get("accepted").asInt()).isEqualTo(1);
@@ -186,14 +174,14 @@ class CollectorIngestTest {
                 + "{\"message\":\"t5 see " + secrets[5] + "\"}\n"
                 + "{\"message\":\"t5 fields\",\"fields\":{\"db.password\":\"" + secrets[6] + "\"}}\n"
                 + "{\"message\":\"t5 order 4111 1111 1111 1112 is not a card (Luhn fails)\"}\n";
-        HttpResponse<String> r = collector.post(ACME_KEY, body);
+        HttpResponse<String> r = COLLECTOR.collector().post(ACME_KEY, body);
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         assertThat(JSON.readTree(r.body()).get("accepted").asInt()).isEqualTo(8);
 
         String topic = String.join(
                 "\n",
                 TopicContents.recordLines(
-                        TopicContents.readAll(KAFKA.bootstrapServers(), "ingest.records", Duration.ofSeconds(20))));
+                        TopicContents.readAll(COLLECTOR.bootstrapServers(), "ingest.records", Duration.ofSeconds(20))));
         for (String s : secrets) {
             assertThat(topic).as("the records topic never holds %s", s).doesNotContain(s);
         }
@@ -207,7 +195,7 @@ class CollectorIngestTest {
                         "[REDACTED:internal_ticket]",
                         "[REDACTED:secret_field]",
                         "4111 1111 1111 1112");
-        String metrics = collector.get("/metrics").body();
+        String metrics = COLLECTOR.collector().get("/metrics").body();
         assertThat(metrics).contains("logpipe_collector_redactions_total{rule=\"aws_access_key\"}");
     }
 
@@ -217,13 +205,14 @@ class CollectorIngestTest {
         for (int i = 0; i < 40; i++) {
             body.append("{\"message\":\"t6 ").append(i).append("\"}\n");
         }
-        assertThat(collector.post(SLOW_KEY, body.toString()).statusCode()).isEqualTo(200); // 40 of a 20/s budget
-        HttpResponse<String> refused = collector.post(SLOW_KEY, "{\"message\":\"t6 more\"}\n");
+        assertThat(COLLECTOR.collector().post(SLOW_KEY, body.toString()).statusCode())
+                .isEqualTo(200); // 40 of a 20/s budget
+        HttpResponse<String> refused = COLLECTOR.collector().post(SLOW_KEY, "{\"message\":\"t6 more\"}\n");
         assertThat(refused.statusCode()).isEqualTo(429);
         assertThat(refused.headers().firstValue("Retry-After"))
                 .hasValueSatisfying(v -> assertThat(Long.parseLong(v)).isBetween(1L, 5L));
         // A client that waits for 100 Continue is answered without being asked for the body it would waste.
-        try (Socket s = new Socket("127.0.0.1", collector.url("/").getPort())) {
+        try (Socket s = new Socket("127.0.0.1", COLLECTOR.collector().url("/").getPort())) {
             s.setSoTimeout(10_000);
             s.getOutputStream()
                     .write(("POST /api/v1/logs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + SLOW_KEY
@@ -233,9 +222,10 @@ class CollectorIngestTest {
                     new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.US_ASCII)).readLine();
             assertThat(status).isEqualTo("HTTP/1.1 429 Too Many Requests");
         }
-        assertThat(collector.get("/metrics").body())
+        assertThat(COLLECTOR.collector().get("/metrics").body())
                 .contains("logpipe_collector_rate_limited_total{limit=\"records_per_second\",tenant=\"slow\"}");
-        assertThat(collector
+        assertThat(COLLECTOR
+                        .collector()
                         .post(ACME_KEY, "{\"message\":\"t6 other tenant\"}\n")
                         .statusCode())
                 .as("another tenant is not affected")
@@ -245,7 +235,7 @@ class CollectorIngestTest {
     @Test
     void bodiesOverTheCapsAreRefusedWith413() throws Exception {
         // Only the headers are sent: the answer comes before any of the announced 2 MiB is read.
-        try (Socket s = new Socket("127.0.0.1", collector.url("/").getPort())) {
+        try (Socket s = new Socket("127.0.0.1", COLLECTOR.collector().url("/").getPort())) {
             s.setSoTimeout(10_000);
             s.getOutputStream()
                     .write(("POST /api/v1/logs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + ACME_KEY
@@ -257,7 +247,7 @@ class CollectorIngestTest {
         }
         // 8 MiB of spaces compress to a few KiB: the decoded size is capped too (a gzip bomb).
         byte[] bomb = CollectorFixture.gzip(" ".repeat(8 * 1024 * 1024));
-        HttpResponse<String> r = collector.post(ACME_KEY, bomb, "gzip");
+        HttpResponse<String> r = COLLECTOR.collector().post(ACME_KEY, bomb, "gzip");
         assertThat(r.statusCode()).isEqualTo(413);
         assertThat(r.body()).contains("max_decoded_bytes");
     }
@@ -265,7 +255,7 @@ class CollectorIngestTest {
     @Test
     void aHugeSingleRecordIsDeadLetteredAndItsNeighboursAccepted() throws Exception {
         String huge = "{\"message\":\"t8 " + "x".repeat(300 * 1024) + "\"}";
-        HttpResponse<String> r = collector.post(ACME_KEY, "{\"message\":\"t8 small\"}\n" + huge + "\n");
+        HttpResponse<String> r = COLLECTOR.collector().post(ACME_KEY, "{\"message\":\"t8 small\"}\n" + huge + "\n");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         JsonNode answer = JSON.readTree(r.body());
         assertThat(answer.get("accepted").asInt()).isEqualTo(1);
@@ -274,17 +264,20 @@ class CollectorIngestTest {
 
     @Test
     void gzipAndZstdBodiesAreAcceptedAndBrokenOnesGet400() throws Exception {
-        assertThat(collector
+        assertThat(COLLECTOR
+                        .collector()
                         .post(ACME_KEY, CollectorFixture.gzip("{\"message\":\"t9 gz\"}\n"), "gzip")
                         .statusCode())
                 .isEqualTo(200);
         byte[] zstd = Zstd.compress("{\"message\":\"t9 zstd\"}\n".getBytes(StandardCharsets.UTF_8));
-        assertThat(collector.post(ACME_KEY, zstd, "zstd").statusCode()).isEqualTo(200);
+        assertThat(COLLECTOR.collector().post(ACME_KEY, zstd, "zstd").statusCode())
+                .isEqualTo(200);
         HttpResponse<String> broken =
-                collector.post(ACME_KEY, "not gzip at all".getBytes(StandardCharsets.UTF_8), "gzip");
+                COLLECTOR.collector().post(ACME_KEY, "not gzip at all".getBytes(StandardCharsets.UTF_8), "gzip");
         assertThat(broken.statusCode()).isEqualTo(400);
         assertThat(broken.body()).contains("not valid gzip");
-        assertThat(collector.post(ACME_KEY, new byte[] {1}, "br").statusCode()).isEqualTo(415);
+        assertThat(COLLECTOR.collector().post(ACME_KEY, new byte[] {1}, "br").statusCode())
+                .isEqualTo(415);
         assertThat(withMessagePrefix("t9 "))
                 .extracting(n -> n.get("message").asText())
                 .containsExactlyInAnyOrder("t9 gz", "t9 zstd");
@@ -294,7 +287,7 @@ class CollectorIngestTest {
     void timestampsFarFromNowAreAcceptedAndFlagged() throws Exception {
         String body = "{\"message\":\"t10 future\",\"event_time\":\"2999-01-01T00:00:00Z\"}\n"
                 + "{\"message\":\"t10 past\",\"event_time\":\"1999-01-01T00:00:00Z\"}\n";
-        assertThat(collector.post(ACME_KEY, body).statusCode()).isEqualTo(200);
+        assertThat(COLLECTOR.collector().post(ACME_KEY, body).statusCode()).isEqualTo(200);
         assertThat(withMessagePrefix("t10 "))
                 .extracting(n -> n.get("message").asText() + "="
                         + n.get("fields").get("logpipe.event_time.flag").asText())
@@ -303,21 +296,22 @@ class CollectorIngestTest {
 
     @Test
     void healthAndReadinessAnswer() throws Exception {
-        assertThat(collector.get("/healthz").statusCode()).isEqualTo(200);
-        assertThat(collector.get("/readyz").statusCode()).isEqualTo(200);
-        assertThat(collector.get("/metrics").body()).contains("logpipe_collector_requests_total");
+        assertThat(COLLECTOR.collector().get("/healthz").statusCode()).isEqualTo(200);
+        assertThat(COLLECTOR.collector().get("/readyz").statusCode()).isEqualTo(200);
+        assertThat(COLLECTOR.collector().get("/metrics").body()).contains("logpipe_collector_requests_total");
     }
 
     @Test
     void aSlowClientIsCutOffByTheIdleTimeoutAndOthersAreServedMeanwhile() throws Exception {
-        try (Socket s = new Socket("127.0.0.1", collector.url("/").getPort())) {
+        try (Socket s = new Socket("127.0.0.1", COLLECTOR.collector().url("/").getPort())) {
             s.setSoTimeout(10_000);
             s.getOutputStream()
                     .write(("POST /api/v1/logs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + ACME_KEY
                                     + "\r\nContent-Length: 100\r\n\r\n{\"message\":")
                             .getBytes(StandardCharsets.US_ASCII));
             // The rest of the body never comes; another client is served meanwhile.
-            assertThat(collector
+            assertThat(COLLECTOR
+                            .collector()
                             .post(ACME_KEY, "{\"message\":\"t11 while a slow one waits\"}\n")
                             .statusCode())
                     .isEqualTo(200);
@@ -347,7 +341,7 @@ class CollectorIngestTest {
         byte[] badUtf8 = "{\"message\":\"t12 \u00ff\"}\n".getBytes(StandardCharsets.ISO_8859_1);
         byte[] body = (many + new String(badUtf8, StandardCharsets.ISO_8859_1) + "{\"message\":\"t12 fine\"}\n")
                 .getBytes(StandardCharsets.ISO_8859_1);
-        HttpRequest req = HttpRequest.newBuilder(collector.url("/api/v1/logs"))
+        HttpRequest req = HttpRequest.newBuilder(COLLECTOR.collector().url("/api/v1/logs"))
                 .header("Authorization", "Bearer " + ACME_KEY)
                 .header("X-Tenant", "globex")
                 .header("X-Tenant-Id", "globex")
@@ -368,14 +362,14 @@ class CollectorIngestTest {
         String body = "{\"message\":\"t13 bad time\",\"event_time\":\"Bearer eyJsecretTokenValue\","
                 + "\"fields\":{\"password\":\"hunter2-in-dlq\"}}\n"
                 + "{\"message\":\"t13 x\" trailing password=\\\"p4ss-in-dlq\\\"}\n";
-        HttpResponse<String> r = collector.post(ACME_KEY, body);
+        HttpResponse<String> r = COLLECTOR.collector().post(ACME_KEY, body);
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         assertThat(JSON.readTree(r.body()).get("dead_lettered").asInt()).isEqualTo(2);
         assertThat(r.body()).doesNotContain("eyJsecretTokenValue");
         String dlq = String.join(
                 "\n",
-                TopicContents.recordLines(
-                        TopicContents.readAll(KAFKA.bootstrapServers(), "ingest.dead-letter", Duration.ofSeconds(20))));
+                TopicContents.recordLines(TopicContents.readAll(
+                        COLLECTOR.bootstrapServers(), "ingest.dead-letter", Duration.ofSeconds(20))));
         assertThat(dlq).contains("t13 bad time").doesNotContain("hunter2-in-dlq", "p4ss-in-dlq", "eyJsecretTokenValue");
     }
 }

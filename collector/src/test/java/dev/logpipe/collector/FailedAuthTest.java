@@ -5,12 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.logpipe.broker.testing.EmbeddedBrokerExtension;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -23,27 +20,15 @@ class FailedAuthTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @RegisterExtension
-    static final EmbeddedBrokerExtension KAFKA = new EmbeddedBrokerExtension();
-
-    private static CollectorFixture collector;
-
-    @BeforeAll
-    static void start() throws Exception {
-        collector = CollectorFixture.start(
-                KAFKA.bootstrapServers(), "failedauth", "auth:\n  failure_burst: 5\n  failures_per_minute: 1\n");
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        collector.close();
-    }
+    static final CollectorExtension COLLECTOR =
+            new CollectorExtension("failedauth", "auth:\n  failure_burst: 5\n  failures_per_minute: 1\n");
 
     @Test
     void wrongKeysPastTheBurstAre429WithRetryAfterAndAValidKeyIsStillServed() throws Exception {
         List<Integer> statuses = new ArrayList<>();
         HttpResponse<String> last = null;
         for (int i = 0; i < 200; i++) {
-            last = collector.post("guess-" + i + "-0123456789", "{\"message\":\"guess\"}\n");
+            last = COLLECTOR.collector().post("guess-" + i + "-0123456789", "{\"message\":\"guess\"}\n");
             statuses.add(last.statusCode());
         }
         assertThat(statuses.subList(0, 5)).containsOnly(401);
@@ -54,12 +39,15 @@ class FailedAuthTest {
         JsonNode body = JSON.readTree(last.body());
         assertThat(body.toString()).contains("too many failed authentications from this address");
 
-        HttpResponse<String> ok = collector.post(ACME_KEY, "{\"message\":\"fa valid key\"}\n");
+        HttpResponse<String> ok = COLLECTOR.collector().post(ACME_KEY, "{\"message\":\"fa valid key\"}\n");
         assertThat(ok.statusCode()).as(ok.body()).isEqualTo(200);
-        assertThat(collector.post(null, "{\"message\":\"no key\"}\n").statusCode())
+        assertThat(COLLECTOR
+                        .collector()
+                        .post(null, "{\"message\":\"no key\"}\n")
+                        .statusCode())
                 .as("no key at all is a failure too")
                 .isEqualTo(429);
-        String metrics = collector.get("/metrics").body();
+        String metrics = COLLECTOR.collector().get("/metrics").body();
         assertThat(metrics)
                 .contains("logpipe_auth_failures_total{outcome=\"refused\"} 5.0")
                 .contains("logpipe_auth_failures_total{outcome=\"throttled\"} 196.0")

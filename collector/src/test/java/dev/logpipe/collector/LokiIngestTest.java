@@ -16,7 +16,7 @@ import org.xerial.snappy.Snappy;
 /** Loki push into the real collector and broker: snappy protobuf built from Loki's push.proto, JSON, bad input. */
 class LokiIngestTest {
     @RegisterExtension
-    static final CompatCollectorExtension COMPAT = new CompatCollectorExtension("loki");
+    static final CollectorExtension COMPAT = new CollectorExtension("loki");
 
     private static List<JsonNode> records(String prefix) throws Exception {
         return COMPAT.records(prefix);

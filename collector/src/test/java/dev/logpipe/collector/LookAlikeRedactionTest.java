@@ -5,15 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.logpipe.broker.testing.EmbeddedBrokerExtension;
 import dev.logpipe.broker.testing.TopicContents;
 import dev.logpipe.collector.LookAlikeCorpus.LookAlike;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -26,19 +23,7 @@ class LookAlikeRedactionTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @RegisterExtension
-    static final EmbeddedBrokerExtension KAFKA = new EmbeddedBrokerExtension();
-
-    private static CollectorFixture collector;
-
-    @BeforeAll
-    static void start() throws Exception {
-        collector = CollectorFixture.start(KAFKA.bootstrapServers(), "lookalike", "");
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        collector.close();
-    }
+    static final CollectorExtension COLLECTOR = new CollectorExtension("lookalike");
 
     private static String line(int i, LookAlike a) {
         String marker = "la-" + i;
@@ -89,14 +74,14 @@ class LookAlikeRedactionTest {
         for (int i = 0; i < corpus.size(); i++) {
             body.append(line(i, corpus.get(i))).append('\n');
         }
-        HttpResponse<String> r = collector.post(ACME_KEY, body.toString());
+        HttpResponse<String> r = COLLECTOR.collector().post(ACME_KEY, body.toString());
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         JsonNode answer = JSON.readTree(r.body());
         assertThat(answer.get("accepted").asInt()).as(r.body()).isEqualTo(corpus.size());
 
         List<JsonNode> records = new ArrayList<>();
         for (String l : TopicContents.recordLines(
-                TopicContents.readAll(KAFKA.bootstrapServers(), "lookalike.records", Duration.ofSeconds(20)))) {
+                TopicContents.readAll(COLLECTOR.bootstrapServers(), "lookalike.records", Duration.ofSeconds(20)))) {
             records.add(JSON.readTree(l));
         }
         List<String> changed = new ArrayList<>();
@@ -120,7 +105,7 @@ class LookAlikeRedactionTest {
                 {"message":"lc number","fields":{"card":5105105105105100,"note":"paid with 6011-1111-1111-1117"}}
                 {"message":"lc pair password=hunter2 ok"}
                 """;
-        HttpResponse<String> r = collector.post(ACME_KEY, body);
+        HttpResponse<String> r = COLLECTOR.collector().post(ACME_KEY, body);
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         JsonNode answer = JSON.readTree(r.body());
         assertThat(answer.get("redacted").get("card_number").asInt())
@@ -130,8 +115,8 @@ class LookAlikeRedactionTest {
         assertThat(r.headers().firstValue("Logpipe-Redacted")).hasValue("card_number=4, secret_pair=1");
         String topic = String.join(
                 "\n",
-                TopicContents.recordLines(
-                        TopicContents.readAll(KAFKA.bootstrapServers(), "lookalike.records", Duration.ofSeconds(20))));
+                TopicContents.recordLines(TopicContents.readAll(
+                        COLLECTOR.bootstrapServers(), "lookalike.records", Duration.ofSeconds(20))));
         assertThat(topic)
                 .doesNotContain("4111 1111 1111 1111")
                 .doesNotContain("3782 822463 10005")

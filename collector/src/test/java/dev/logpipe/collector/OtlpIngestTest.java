@@ -30,7 +30,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /** OTLP/HTTP logs into the real collector and broker: the OpenTelemetry Java SDK's exporter, OTLP/JSON, bad input. */
 class OtlpIngestTest {
     @RegisterExtension
-    static final CompatCollectorExtension COMPAT = new CompatCollectorExtension("otlp");
+    static final CollectorExtension COMPAT = new CollectorExtension("otlp");
 
     private static List<JsonNode> records(String prefix) throws Exception {
         return COMPAT.records(prefix);

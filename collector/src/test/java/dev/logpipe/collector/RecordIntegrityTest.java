@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.logpipe.broker.testing.EmbeddedBrokerExtension;
 import dev.logpipe.broker.testing.TopicContents;
 import dev.logpipe.record.RecordCodec;
 import java.net.http.HttpResponse;
@@ -14,8 +13,6 @@ import java.time.Duration;
 import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -28,22 +25,10 @@ class RecordIntegrityTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @RegisterExtension
-    static final EmbeddedBrokerExtension KAFKA = new EmbeddedBrokerExtension();
-
-    private static CollectorFixture collector;
-
-    @BeforeAll
-    static void start() throws Exception {
-        collector = CollectorFixture.start(KAFKA.bootstrapServers(), "integrity", "");
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        collector.close();
-    }
+    static final CollectorExtension COLLECTOR = new CollectorExtension("integrity");
 
     private static List<ConsumerRecord<String, String>> topic(String name) throws Exception {
-        return TopicContents.readAll(KAFKA.bootstrapServers(), name, Duration.ofSeconds(20));
+        return TopicContents.readAll(COLLECTOR.bootstrapServers(), name, Duration.ofSeconds(20));
     }
 
     private static JsonNode record(String marker) throws Exception {
@@ -63,7 +48,7 @@ class RecordIntegrityTest {
                 {"message":"i10 collision","fields":{"tc.x":"a","tc":{"x":"b"}}}
                 {"message":"i10 plain","fields":{"tc":{"x":"only"},"n":42}}
                 """;
-        HttpResponse<String> r = collector.post(ACME_KEY, body);
+        HttpResponse<String> r = COLLECTOR.collector().post(ACME_KEY, body);
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         JsonNode answer = JSON.readTree(r.body());
         assertThat(answer.get("accepted").asInt()).isEqualTo(3);
@@ -100,7 +85,7 @@ class RecordIntegrityTest {
                 + "{\"message\":\"i3 flagged past 1000\",\"event_time\":\"2099-01-01T00:00:00Z\",\"fields\":{"
                 + fields + "}}\n"
                 + "{\"message\":\"i3 lengthened\",\"fields\":{\"" + "n".repeat(1000) + "AKIAIOSFODNN7EXAMPLE\":1}}\n";
-        HttpResponse<String> r = collector.post(ACME_KEY, body);
+        HttpResponse<String> r = COLLECTOR.collector().post(ACME_KEY, body);
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         JsonNode answer = JSON.readTree(r.body());
         assertThat(answer.get("accepted").asInt()).as(r.body()).isEqualTo(1);

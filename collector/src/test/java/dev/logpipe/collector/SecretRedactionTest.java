@@ -5,14 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.logpipe.broker.testing.EmbeddedBrokerExtension;
 import dev.logpipe.broker.testing.TopicContents;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -25,19 +22,7 @@ class SecretRedactionTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @RegisterExtension
-    static final EmbeddedBrokerExtension KAFKA = new EmbeddedBrokerExtension();
-
-    private static CollectorFixture collector;
-
-    @BeforeAll
-    static void start() throws Exception {
-        collector = CollectorFixture.start(KAFKA.bootstrapServers(), "secrets", "");
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        collector.close();
-    }
+    static final CollectorExtension COLLECTOR = new CollectorExtension("secrets");
 
     private static String line(ObjectNode n) {
         return n.toString() + "\n";
@@ -92,14 +77,14 @@ class SecretRedactionTest {
         secrets.add("straddlesecret0001");
         body.append("{not json ").append("a".repeat(64 * 1024 - 20)).append(" password=straddlesecret0001 end\n");
 
-        HttpResponse<String> r = collector.post(ACME_KEY, body.toString());
+        HttpResponse<String> r = COLLECTOR.collector().post(ACME_KEY, body.toString());
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         assertThat(JSON.readTree(r.body()).get("accepted").asInt()).isEqualTo(expectedRecords);
 
         List<String> records = TopicContents.recordLines(
-                TopicContents.readAll(KAFKA.bootstrapServers(), "secrets.records", Duration.ofSeconds(20)));
+                TopicContents.readAll(COLLECTOR.bootstrapServers(), "secrets.records", Duration.ofSeconds(20)));
         List<String> dead = TopicContents.recordLines(
-                TopicContents.readAll(KAFKA.bootstrapServers(), "secrets.dead-letter", Duration.ofSeconds(20)));
+                TopicContents.readAll(COLLECTOR.bootstrapServers(), "secrets.dead-letter", Duration.ofSeconds(20)));
         assertThat(records).hasSize(expectedRecords);
         assertThat(dead).hasSize(text.size() + 1);
         for (String secret : secrets) {

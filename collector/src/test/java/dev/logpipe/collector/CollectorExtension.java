@@ -10,23 +10,29 @@ import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * The fixture of the compatible-ingest tests: a real broker and a real collector on topics {@code PREFIX.records}
- * and {@code PREFIX.dead-letter}, for the whole test class. Register it on a static field.
+ * A real broker and a real collector on topics {@code PREFIX.records} and {@code PREFIX.dead-letter} (and the
+ * collector config's {@code extraYaml}), for the whole test class. Register it on a static field.
  */
-final class CompatCollectorExtension implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback {
+final class CollectorExtension implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback {
     private final EmbeddedBrokerExtension kafka = new EmbeddedBrokerExtension();
     private final String topicPrefix;
+    private final String extraYaml;
     private CollectorFixture collector;
     private CompatClient client;
 
-    CompatCollectorExtension(String topicPrefix) {
+    CollectorExtension(String topicPrefix) {
+        this(topicPrefix, "");
+    }
+
+    CollectorExtension(String topicPrefix, String extraYaml) {
         this.topicPrefix = topicPrefix;
+        this.extraYaml = extraYaml;
     }
 
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
         kafka.beforeAll(context);
-        collector = CollectorFixture.start(kafka.bootstrapServers(), topicPrefix, "");
+        collector = CollectorFixture.start(kafka.bootstrapServers(), topicPrefix, extraYaml);
         client = new CompatClient(collector);
     }
 
@@ -45,6 +51,14 @@ final class CompatCollectorExtension implements BeforeAllCallback, AfterAllCallb
             collector = null;
             kafka.afterAll(context);
         }
+    }
+
+    CollectorFixture collector() {
+        return collector;
+    }
+
+    String bootstrapServers() {
+        return kafka.bootstrapServers();
     }
 
     int port() {
