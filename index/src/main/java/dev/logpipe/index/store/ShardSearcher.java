@@ -271,33 +271,6 @@ public final class ShardSearcher implements Closeable {
         return out;
     }
 
-    /** Up to {@code limit} hits sorted by a whole-number structured field ({@code log.offset}), then the merge key. */
-    public List<SearchPage.Hit> byLong(
-            ShardQuery q, String structuredField, boolean ascending, int limit, long deadlineNanos) throws IOException {
-        IndexSearcher s = searcher(deadlineNanos);
-        Sort sort = new Sort(
-                new SortField(
-                        RecordDocuments.numericField(structuredField, FieldKind.LONG), SortField.Type.LONG, !ascending),
-                new SortField(Fields.EVENT_TIME, SortField.Type.LONG, !ascending),
-                new SortField(Fields.RECORD_ID, SortField.Type.STRING, !ascending));
-        TopFieldDocs top = run(s, query(q), new TopFieldCollectorManager(sort, limit, null, limit));
-        int[] docs = new int[top.scoreDocs.length];
-        for (int i = 0; i < docs.length; i++) {
-            docs[i] = top.scoreDocs[i].doc;
-        }
-        String[] sources = sources(docs);
-        List<SearchPage.Hit> hits = new ArrayList<>(top.scoreDocs.length);
-        for (int i = 0; i < docs.length; i++) {
-            FieldDoc fd = (FieldDoc) top.scoreDocs[i];
-            hits.add(new SearchPage.Hit(
-                    sources[i],
-                    Instant.ofEpochMilli((Long) fd.fields[1]),
-                    ((BytesRef) fd.fields[2]).utf8ToString(),
-                    id));
-        }
-        return hits;
-    }
-
     public long count(ShardQuery q, long deadlineNanos) throws IOException {
         IndexSearcher s = searcher(deadlineNanos);
         try {
