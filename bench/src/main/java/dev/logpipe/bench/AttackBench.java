@@ -484,6 +484,7 @@ public final class AttackBench {
         Child(String jar, List<String> jvm, Path dir, int port) {
             this.dir = dir;
             command.add("java");
+            command.add("-XX:+ExitOnOutOfMemoryError"); // as bin/logpipe gives every JVM, before its options
             command.addAll(jvm);
             command.addAll(List.of(
                     "-jar",
