@@ -117,6 +117,19 @@
   }
 
   // ---------- banners ----------
+  // What a 429 means, by its reason (docs/query.md, Errors): each is a different wait, so say which one it was
+  function refusedFor(b, retryAfter) {
+    const reason = b && b.reason;
+    const retry = "retry in " + (retryAfter || "a few") + " s.";
+    switch (reason) {
+      case "tenant_concurrency": return "Too many queries at once for this tenant; " + retry;
+      case "tenant_answer_memory": return "This tenant's answers in flight hold all the memory it may use for answers; " + retry + " A shorter range or a narrower query needs less.";
+      case "auth_failures": return "Too many failed sign-ins from this address; " + retry;
+      case "tail_tenant_cap": return "This tenant has as many live tails open as it may (another tab or user?); close one, or " + retry;
+      case "tail_cap": return "The server has as many live tails open as it may; " + retry;
+      default: return "The server refused for now" + (reason ? " (" + reason + ")" : "") + "; " + retry;
+    }
+  }
   function banner(kind, text) {
     const d = document.createElement("div");
     d.className = "banner " + kind; d.textContent = text; d.dataset.kind = kind;
@@ -211,7 +224,7 @@
       if (gen !== generation) return false;
       $("status").textContent = "";
       if (e.status === 400 && first) showQueryError(e);
-      else if (e.status === 429) banner("error", "Too many queries at once for this tenant; retry in " + (e.retryAfter || "a few") + " s.");
+      else if (e.status === 429) banner("error", refusedFor(e.body, e.retryAfter));
       else if (e.status !== 401) banner("error", "Search failed: " + e.message);
       return false;
     } finally { loading = false; }
@@ -492,7 +505,7 @@
       const res = await fetch(url, { headers: { Authorization: "Bearer " + key, Accept: "text/event-stream" }, signal: ctrl.signal });
       if (!res.ok) {
         const b = await res.json().catch(() => ({}));
-        throw new Error(errorMessage(b) || "HTTP " + res.status);
+        throw new Error(res.status === 429 ? refusedFor(b, res.headers.get("Retry-After")) : (errorMessage(b) || "HTTP " + res.status));
       }
       const reader = res.body.getReader(); const dec = new TextDecoder();
       let buf = "";

@@ -61,6 +61,9 @@ class QueryConfigLoaderTest {
                 .hasMessageStartingWith("limits.tenant_answer_memory_bytes: must be between");
         assertThatThrownBy(() -> parse("limits:\n  max_tails: 2\n  max_tails_per_tenant: 3\n"))
                 .hasMessageStartingWith("limits.max_tails_per_tenant: must be at most limits.max_tails (2)");
+        assertThatThrownBy(() -> parse("limits:\n  tail_lag: 11m\n"))
+                .hasMessage("limits.tail_lag: must be <= 600s, was 660s");
+        assertThat(parse("limits:\n  tail_lag: 10m\n").limits().tailLag()).isEqualTo(Duration.ofMinutes(10));
         QueryConfig.Limits l = parse("limits:\n  max_answer_bytes: 16MiB\n").limits();
         assertThat(l.answerMemoryBytes()).isEqualTo(64L << 20);
         assertThat(l.tenantAnswerMemoryBytes()).isEqualTo(32L << 20);

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.logpipe.index.shard.ShardLayout;
 import dev.logpipe.index.store.LiveShards;
 import dev.logpipe.index.store.LuceneStore;
+import dev.logpipe.index.store.ParsedQueriesProbe;
 import dev.logpipe.index.store.StoreSettings;
 import dev.logpipe.query.auth.ConfiguredKeys;
 import dev.logpipe.query.config.QueryConfig;
@@ -267,6 +268,32 @@ class TailTest {
             assertThat(t.skipped()).isPositive();
             assertThat(t.count("event: skipped")).isPositive();
             t.response().body().close();
+        });
+    }
+
+    @Test
+    void pollsOfSeveralTailsParseEachTailsQueryOnce() throws Exception {
+        withService("limits:\n  tail_poll: 50ms\n", (store, base, http) -> {
+            List<Open> open = new ArrayList<>();
+            for (String q : List.of("burst", "burst%20OR%20nothing", "*:*%20NOT%20nothing")) {
+                open.add(open(http, base + "/api/v1/tail?q=" + q, ACME_KEY));
+            }
+            burst(store, "p-", 10, "");
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> open.stream().allMatch(t -> t.count("event: record") > 0));
+            long parsed = ParsedQueriesProbe.parses(); // each tail's q once, at its start
+            burst(store, "q-", 10, "");
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> open.stream().allMatch(t -> t.count("event: record") >= 20));
+            Awaitility.await() // about 20 more polls of each tail, every one of them counting its window
+                    .during(Duration.ofSeconds(1))
+                    .atMost(Duration.ofSeconds(3))
+                    .until(() -> ParsedQueriesProbe.parses() == parsed);
+            for (Open t : open) {
+                t.response().body().close();
+            }
         });
     }
 }

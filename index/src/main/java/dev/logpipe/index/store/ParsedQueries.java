@@ -2,6 +2,7 @@ package dev.logpipe.index.store;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause;
@@ -29,6 +30,7 @@ final class ParsedQueries {
 
     private static final Map<String, Query> CACHE = new ConcurrentHashMap<>();
     private static long bytes; // guarded by CACHE's monitor; only misses take it
+    private static final LongAdder PARSES = new LongAdder();
 
     private ParsedQueries() {}
 
@@ -37,6 +39,7 @@ final class ParsedQueries {
         String key = defaultField + '\u0000' + text;
         Query q = CACHE.get(key);
         if (q == null) {
+            PARSES.increment();
             q = new SchemaQueryParser(defaultField).parseQuery(text);
             long weight = weigh(key, q);
             if (weight <= MAX_ENTRY_BYTES) {
@@ -59,6 +62,11 @@ final class ParsedQueries {
         synchronized (CACHE) {
             return bytes;
         }
+    }
+
+    /** Texts parsed since the process started (cache misses, failures too): a cached query is not parsed again. */
+    static long parses() {
+        return PARSES.sum();
     }
 
     /** An estimate of the memory a cached entry holds: its key, every clause and term, every automaton. */

@@ -30,7 +30,7 @@ public record ShardQuery(String tenant, String query, long fromMillis, long toMi
     }
 
     /** A filter outside the query text. */
-    public sealed interface Filter permits Exact, LongRange {}
+    public sealed interface Filter permits Exact, LongRange, ObservedRange {}
 
     /**
      * The keyword field equals the value: a top-level keyword ({@code instance_id}) or {@code fields.<name>}.
@@ -39,6 +39,19 @@ public record ShardQuery(String tenant, String query, long fromMillis, long toMi
         public Exact {
             Objects.requireNonNull(field, "field");
             Objects.requireNonNull(value, "value");
+        }
+    }
+
+    /**
+     * The record was observed in [{@code fromMillis}, {@code toMillis}): a live tail's moving window, kept out of the
+     * query text so the text (and its parse, cached by text) stays the same from one poll to the next.
+     */
+    public record ObservedRange(long fromMillis, long toMillis) implements Filter {
+        public ObservedRange {
+            if (fromMillis > toMillis) {
+                throw new IllegalArgumentException(
+                        "observed from must not be after to: " + fromMillis + " > " + toMillis);
+            }
         }
     }
 

@@ -33,6 +33,7 @@ import org.apache.lucene.search.CollectorManager;
 import org.apache.lucene.search.FieldDoc;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.MatchAllDocsQuery;
+import org.apache.lucene.search.MatchNoDocsQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.Sort;
@@ -428,6 +429,14 @@ public final class ShardSearcher implements Closeable {
                 b.add(
                         LongPoint.newRangeQuery(RecordDocuments.numericField(name, FieldKind.LONG), r.lo(), r.hi()),
                         BooleanClause.Occur.FILTER);
+            } else if (f instanceof ShardQuery.ObservedRange o) {
+                if (o.fromMillis() == o.toMillis()) {
+                    b.add(new MatchNoDocsQuery("an empty observed_time range"), BooleanClause.Occur.FILTER);
+                } else {
+                    b.add(
+                            LongPoint.newRangeQuery(Fields.OBSERVED_TIME, o.fromMillis(), o.toMillis() - 1),
+                            BooleanClause.Occur.FILTER);
+                }
             }
         }
         return b.build();

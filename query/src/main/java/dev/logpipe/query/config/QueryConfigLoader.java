@@ -16,6 +16,8 @@ import java.util.regex.Pattern;
 /** Reads and validates the query service's YAML; every error names the key path. */
 public final class QueryConfigLoader {
     private static final Pattern WINDOW = Pattern.compile("(\\d{1,6})(m|h|d)");
+    /** The longest {@code limits.tail_lag}: a tail's window of sent records spans it (docs/query.md). */
+    private static final Duration MAX_TAIL_LAG = Duration.ofMinutes(10);
 
     public QueryConfig load(Path file) throws ConfigException {
         return parse(ConfigNode.readFile(file), file.toAbsolutePath().toString());
@@ -53,6 +55,11 @@ public final class QueryConfigLoader {
                     + tenantMemory);
         }
         int running = (int) l.integer("max_running_queries", d.maxRunningQueries(), 1, 10_000);
+        Duration tailLag = l.duration("tail_lag", d.tailLag(), Duration.ofSeconds(1));
+        if (tailLag.compareTo(MAX_TAIL_LAG) > 0) { // a tail remembers what it sent for this long: bound it
+            throw new ConfigException(l.keyPath("tail_lag") + ": must be <= " + ConfigNode.format(MAX_TAIL_LAG)
+                    + ", was " + ConfigNode.format(tailLag));
+        }
         QueryConfig.Limits limits = new QueryConfig.Limits(
                 (int) l.integer("max_shards", d.maxShards(), 1, 100_000),
                 l.integer("max_documents", d.maxDocuments(), 1, Long.MAX_VALUE),
@@ -68,7 +75,7 @@ public final class QueryConfigLoader {
                 tenantMemory,
                 running,
                 (int) l.integer("tenant_running_queries", Math.min(d.tenantRunningQueries(), running), 1, running),
-                l.duration("tail_lag", d.tailLag(), Duration.ofSeconds(1)));
+                tailLag);
         l.rejectUnknownKeys();
         List<QueryConfig.Tenant> tenants = new ArrayList<>();
         Set<String> ids = new HashSet<>();

@@ -13,28 +13,26 @@ import dev.logpipe.query.internal.memory.AnswerMemory;
 import dev.logpipe.query.internal.search.SourceReader;
 import java.io.Closeable;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableMap;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import org.apache.lucene.util.BytesRef;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
-import org.eclipse.jetty.util.Blocker;
 import org.eclipse.jetty.util.Callback;
 
 /**
@@ -43,28 +41,43 @@ import org.eclipse.jetty.util.Callback;
  * tenant's shards of today and yesterday observed within {@code limits.tail_lag}, and sends those it has not sent
  * yet, oldest observed first, at most {@link #PER_POLL} records and {@code limits.max_answer_bytes} of them per poll
  * (the rest at the next polls). A record that leaves that window unsent is counted, and the count is sent as an
- * {@code event: skipped}: a tail never drops a record silently. At most {@code limits.max_tails} tails run at once,
+ * {@code event: skipped}: a tail never drops a record silently. What a tail remembers of its window is bounded in
+ * bytes ({@link #WINDOW_BYTES}; when full, the window's start moves up the same way). {@code q} is parsed once per
+ * tail (its text never changes; the window is a structured range beside it), and a poll's answer is held under the
+ * tenant's answer memory until it is written. At most {@code limits.max_tails} tails run at once,
  * {@code limits.max_tails_per_tenant} of one tenant (429 beyond); a tail's slot is given back as soon as its client
  * is gone (a write fails, or Jetty reports the connection failed; a comment is written every second of silence so a
- * closed connection is noticed). Holds one server thread per tail.
+ * closed connection is noticed), and when its setup throws. Holds one server thread per tail.
  */
 public final class Tails implements Closeable {
     static final int PAGE = 1000;
     static final int SCAN = 20_000;
     static final int PER_POLL = 1000;
-    private static final int SEEN = 100_000;
+    /**
+     * What a tail may hold of the records it sent within its window: 131,072 records of 16 bytes, more than a tail
+     * sends within the default {@code tail_lag} of 1 minute at its most at the default poll (2,000 a second).
+     */
+    static final long WINDOW_BYTES = 2L * 1024 * 1024;
+
     private static final long HEARTBEAT_NANOS = 1_000_000_000L;
     private final Env env;
     private final AnswerMemory memory;
+    private final long windowBytes;
     private final Semaphore slots;
     private final int perTenant;
     private final Map<String, Integer> byTenant = new HashMap<>(); // guarded by itself
+    private final Set<SentWindow> windows = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final AtomicInteger active = new AtomicInteger();
 
     public Tails(Env env, AnswerMemory memory) {
+        this(env, memory, WINDOW_BYTES);
+    }
+
+    Tails(Env env, AnswerMemory memory, long windowBytes) {
         this.env = env;
         this.memory = memory;
+        this.windowBytes = windowBytes;
         this.slots = new Semaphore(env.config().limits().maxTails());
         this.perTenant = env.config().limits().maxTailsPerTenant();
     }
@@ -73,6 +86,19 @@ public final class Tails implements Closeable {
         return active.get();
     }
 
+    /** Bytes the windows of the open tails take now, each at most its budget. */
+    long windowBytes() {
+        long n = 0;
+        for (SentWindow w : windows) {
+            n += w.bytes();
+        }
+        return n;
+    }
+
+    /**
+     * Streams the tail until its client is gone or the service stops. A refusal (caps) is thrown before anything is
+     * taken; what its setup throws (before the stream starts) is thrown too, with the slot given back.
+     */
     public void handle(Call call, Request request, Response response, Callback callback, Runnable started) {
         String q = Scope.query(call.params());
         String tenant = call.tenant();
@@ -93,28 +119,32 @@ public final class Tails implements Closeable {
             }
             byTenant.merge(tenant, 1, Integer::sum);
         }
-        active.incrementAndGet();
-        AtomicBoolean gone = new AtomicBoolean();
-        Thread self = Thread.currentThread();
-        request.addFailureListener(
-                x -> { // the client went away: stop at once, not at the next write
-                    gone.set(true);
-                    LockSupport.unpark(self);
-                });
-        call.audit().put("query", q);
-        call.audit().put("outcome", "tail_started");
-        call.audit().put("status", 200);
-        env.metrics().request("tail", 200, 0);
-        started.run();
         try {
-            response.setStatus(200);
-            response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/event-stream; charset=utf-8");
-            response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
-            write(response, ": tail of " + tenant + "\n\n");
-            run(call, q, response, gone);
-            callback.succeeded();
-        } catch (Exception e) { // the client went away, or the service stops
-            callback.failed(e);
+            active.incrementAndGet();
+            AtomicBoolean gone = new AtomicBoolean();
+            Thread self = Thread.currentThread();
+            request.addFailureListener(
+                    x -> { // the client went away: stop at once, not at the next write
+                        gone.set(true);
+                        LockSupport.unpark(self);
+                    });
+            call.audit().put("query", q);
+            call.audit().put("outcome", "tail_started");
+            call.audit().put("status", 200);
+            env.metrics().request("tail", 200, 0);
+            started.run();
+            try {
+                response.setStatus(200);
+                response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/event-stream; charset=utf-8");
+                response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
+                EventWriter out = new EventWriter(response);
+                out.text(": tail of " + tenant + "\n\n");
+                out.flush();
+                run(tenant, q, out, gone);
+                callback.succeeded();
+            } catch (Exception e) { // the client went away, or the service stops
+                callback.failed(e);
+            }
         } finally {
             active.decrementAndGet();
             synchronized (byTenant) {
@@ -124,136 +154,153 @@ public final class Tails implements Closeable {
         }
     }
 
-    /** One not yet sent: where to read it, and when it was observed. */
-    private record Unsent(ShardSearcher searcher, ShardSearcher.LongKey key) {
+    /** One not yet sent: where to read it, when it was observed, its id's hash. */
+    private record Unsent(ShardSearcher searcher, ShardSearcher.LongKey key, long hash) {
+        Unsent(ShardSearcher searcher, ShardSearcher.LongKey key) {
+            this(searcher, key, SentWindow.hash(key.key().recordId()));
+        }
+
         long observed() {
             return key.value();
         }
 
-        String id() {
-            return key.key().recordId().utf8ToString();
+        BytesRef id() {
+            return key.key().recordId();
         }
     }
 
     /** Where a tail is: the last record sent in (observed_time, record_id) order, and what it sent in its window. */
     private static final class State {
         long cursorTime;
-        String cursorId;
+        BytesRef cursorId = new BytesRef(); // compared as Lucene sorts it: by bytes
         long floor;
-        final NavigableMap<Long, Integer> sent = new TreeMap<>(); // observed -> records sent, in the window
-        final Map<String, Long> seen = new LinkedHashMap<>(1024, 0.75f, false) { // record id -> observed
-                    @Override
-                    protected boolean removeEldestEntry(Map.Entry<String, Long> e) {
-                        return size() > SEEN;
-                    }
-                };
+        final SentWindow window;
 
-        long sentBetween(long from, long to) {
-            long n = 0;
-            for (int c : sent.subMap(from, true, to, false).values()) {
-                n += c;
-            }
-            return n;
+        State(SentWindow window) {
+            this.window = window;
         }
     }
 
-    private void run(Call call, String q, Response response, AtomicBoolean gone) throws Exception {
+    /** A poll's records read: written after its searchers are closed, while its memory is still held. */
+    private record Sent(List<Unsent> records, String[] sources) {
+        static final Sent NONE = new Sent(List.of(), new String[0]);
+
+        void writeTo(EventWriter out) throws Exception {
+            for (int i = 0; i < sources.length; i++) {
+                out.record(records.get(i).id(), sources[i]);
+            }
+        }
+    }
+
+    private void run(String tenant, String q, EventWriter out, AtomicBoolean gone) throws Exception {
         long lag = env.config().limits().tailLag().toMillis();
         long began = env.clock().millis();
-        State st = new State();
+        State st = new State(new SentWindow(windowBytes));
         st.cursorTime = began; // records observed before the tail began are not sent
-        st.cursorId = "";
         st.floor = began - lag; // records observed before it are out of the window
-        long lastWrite = System.nanoTime();
-        while (!closed.get() && !gone.get()) {
-            StringBuilder out = new StringBuilder();
-            long now = env.clock().millis();
-            try (Poll p = new Poll(call.tenant(), q)) {
-                send(call.tenant(), p.unsent(st, began), st, out);
-                long next = now - lag;
-                if (next > st.floor) { // records observed before next can no longer appear: count the unsent ones
+        ShardQuery query = ShardQuery.of(tenant, q, Long.MIN_VALUE, Long.MAX_VALUE);
+        windows.add(st.window);
+        try {
+            long lastWrite = System.nanoTime();
+            while (!closed.get() && !gone.get()) {
+                long lagFloor = env.clock().millis() - lag;
+                try (AnswerMemory.Lease lease = memory.lease(tenant)) { // until the poll's answer is written
+                    Sent sent;
                     long from = Math.max(st.floor, began);
-                    if (next > from) {
-                        long missed = p.count(from, next) - st.sentBetween(from, next);
-                        if (missed > 0) {
-                            env.metrics().tailSkipped(missed);
-                            out.append("event: skipped\ndata: {\"skipped\":")
-                                    .append(missed)
-                                    .append(",\"observed_from\":\"")
-                                    .append(Instant.ofEpochMilli(from))
-                                    .append("\",\"observed_to\":\"")
-                                    .append(Instant.ofEpochMilli(next))
-                                    .append("\"}\n\n");
+                    long missed = 0;
+                    long next;
+                    try (Poll p = new Poll(query, from, lagFloor)) {
+                        sent = send(p.unsent(st), st, lease);
+                        // records observed before next can no longer appear (tail_lag), or no longer be remembered
+                        // (the window's budget, room kept for the next poll): count the unsent ones
+                        next = Math.max(lagFloor, st.window.floorToKeep(st.window.capacity() - PER_POLL));
+                        if (next > st.floor) {
+                            if (next > from) {
+                                missed = p.countBefore(next) - st.window.countBefore(next);
+                            }
+                            st.window.dropBefore(next);
+                            st.floor = next;
                         }
                     }
-                    st.seen.values().removeIf(o -> o < next);
-                    st.sent.headMap(next).clear();
-                    st.floor = next;
+                    sent.writeTo(out);
+                    if (missed > 0) {
+                        env.metrics().tailSkipped(missed);
+                        out.text("event: skipped\ndata: {\"skipped\":" + missed + ",\"observed_from\":\""
+                                + Instant.ofEpochMilli(from) + "\",\"observed_to\":\"" + Instant.ofEpochMilli(next)
+                                + "\"}\n\n");
+                    }
+                    if (!out.isEmpty()) {
+                        out.flush();
+                        lastWrite = System.nanoTime();
+                    }
                 }
+                if (System.nanoTime() - lastWrite > HEARTBEAT_NANOS) {
+                    out.text(": keep-alive\n\n");
+                    out.flush(); // fails once the client is gone: the slot is given back
+                    lastWrite = System.nanoTime();
+                }
+                LockSupport.parkNanos(env.config().limits().tailPoll().toNanos());
             }
-            if (out.length() > 0) {
-                write(response, out.toString());
-                lastWrite = System.nanoTime();
-            } else if (System.nanoTime() - lastWrite > HEARTBEAT_NANOS) {
-                write(response, ": keep-alive\n\n"); // fails once the client is gone: the slot is given back
-                lastWrite = System.nanoTime();
-            }
-            LockSupport.parkNanos(env.config().limits().tailPoll().toNanos());
+        } finally {
+            windows.remove(st.window);
         }
     }
 
-    /** Reads and appends up to a poll's worth of the unsent records, in order, and marks them sent. */
-    private void send(String tenant, List<Unsent> unsent, State st, StringBuilder out) throws IOException {
+    /** Reads up to a poll's worth of the unsent records, in order, and marks them sent. */
+    private Sent send(List<Unsent> unsent, State st, AnswerMemory.Lease lease) throws IOException {
         if (unsent.isEmpty()) {
-            return;
+            return Sent.NONE;
         }
-        unsent.sort(Comparator.comparingLong(Unsent::observed)
-                .thenComparing(u -> u.key().key().recordId()));
+        unsent.sort(Comparator.comparingLong(Unsent::observed).thenComparing(Unsent::id));
         List<Unsent> batch = unsent.subList(0, Math.min(PER_POLL, unsent.size()));
         List<SourceReader.Ref> refs = new ArrayList<>(batch.size());
         batch.forEach(
                 u -> refs.add(new SourceReader.Ref(u.searcher(), u.key().key().doc())));
         long maxBytes = env.config().limits().maxAnswerBytes();
         long deadline = System.nanoTime() + env.config().limits().queryTimeout().toNanos();
-        try (AnswerMemory.Lease lease = memory.lease(tenant)) {
-            try {
-                lease.reserve(maxBytes, deadline);
-            } catch (Answer.Refusal r) {
-                return; // the memory is busy: these records wait for the next poll
-            }
-            SourceReader.Read read =
-                    SourceReader.read(env.fanOut(), refs, env.config().limits().shardConcurrency(), maxBytes, deadline);
-            for (int i = 0; i < read.sources().length; i++) {
-                Unsent u = batch.get(i);
-                String id = u.id();
-                st.seen.put(id, u.observed());
-                st.sent.merge(u.observed(), 1, Integer::sum);
-                if (u.observed() > st.cursorTime || (u.observed() == st.cursorTime && id.compareTo(st.cursorId) > 0)) {
-                    st.cursorTime = u.observed();
-                    st.cursorId = id;
-                }
-                out.append("event: record\nid: ")
-                        .append(id.replaceAll("[\\r\\n]", ""))
-                        .append("\ndata: ")
-                        .append(read.sources()[i])
-                        .append("\n\n");
+        try {
+            lease.reserve(maxBytes, deadline);
+        } catch (Answer.Refusal r) {
+            return Sent.NONE; // the memory is busy: these records wait for the next poll
+        }
+        SourceReader.Read read =
+                SourceReader.read(env.fanOut(), refs, env.config().limits().shardConcurrency(), maxBytes, deadline);
+        int n = read.sources().length;
+        long[] times = new long[n];
+        long[] hashes = new long[n];
+        for (int i = 0; i < n; i++) {
+            Unsent u = batch.get(i);
+            times[i] = u.observed();
+            hashes[i] = u.hash();
+            if (u.observed() > st.cursorTime || (u.observed() == st.cursorTime && u.id().compareTo(st.cursorId) > 0)) {
+                st.cursorTime = u.observed();
+                st.cursorId = u.id();
             }
         }
+        st.window.add(times, hashes, n);
+        return new Sent(batch, read.sources());
     }
 
-    /** The searchers of one poll (today's and yesterday's shards), closed with it. */
+    /**
+     * The searchers of one poll (today's and yesterday's shards), closed with it, and what it counted: each matching
+     * record of the window is counted at most once per poll.
+     */
     private final class Poll implements AutoCloseable {
         private final List<ShardSearcher> searchers = new ArrayList<>();
-        private final String tenant;
-        private final String q;
+        private final ShardQuery query;
+        private final long from;
+        private final long split;
+        private final TreeMap<Long, Long> counted = new TreeMap<>(); // to -> matches observed in [from, to)
         private final long deadline =
                 System.nanoTime() + env.config().limits().queryTimeout().toNanos();
 
-        Poll(String tenant, String q) throws IOException {
-            this.tenant = tenant;
-            this.q = q;
+        /** {@code from}: where the window starts; {@code split}: where it is about to start (counts split there). */
+        Poll(ShardQuery query, long from, long split) throws IOException {
+            this.query = query;
+            this.from = from;
+            this.split = split;
             LocalDate today = LocalDate.ofInstant(env.clock().instant(), ZoneOffset.UTC);
-            for (ShardId id : env.source().shards(ShardKind.RECORDS, tenant)) {
+            for (ShardId id : env.source().shards(ShardKind.RECORDS, query.tenant())) {
                 if (!id.day().isBefore(today.minusDays(1))) {
                     Optional<ShardSearcher> s = env.source().open(id);
                     s.ifPresent(searchers::add);
@@ -261,62 +308,76 @@ public final class Tails implements Closeable {
             }
         }
 
-        private ShardQuery query(long from, long to) {
-            String text = "(" + (q.isBlank() ? "*:*" : q) + ") AND " + Fields.OBSERVED_TIME + ":[" + from + " TO "
-                    + (to == Long.MAX_VALUE ? "*" : Long.toString(to - 1)) + "]";
-            return ShardQuery.of(tenant, text, Long.MIN_VALUE, Long.MAX_VALUE);
+        private ShardQuery observed(long lo, long hi) {
+            return query.with(new ShardQuery.ObservedRange(lo, hi));
         }
 
         /**
-         * Up to {@link #PER_POLL} records not sent yet: those after the cursor in (observed_time, record_id) order,
-         * and, when the window before the cursor holds more matches than were sent there (records that became
-         * searchable late), those too (at most {@link #SCAN} keys looked at for them).
+         * Up to {@link #PER_POLL} records not sent yet: those after the cursor in (observed_time, record_id) order
+         * (none of them sent, by the order), and, when the window before the cursor holds more matches than were sent
+         * there (records that became searchable late), those too (at most {@link #SCAN} keys looked at for them).
          */
-        List<Unsent> unsent(State st, long began) throws IOException {
+        List<Unsent> unsent(State st) throws IOException {
             List<Unsent> out = new ArrayList<>();
-            ShardQuery fresh = query(st.floor, Long.MAX_VALUE);
+            ShardQuery fresh = observed(st.floor, Long.MAX_VALUE);
+            String cursorId = st.cursorId.utf8ToString();
             for (ShardSearcher s : searchers) {
                 for (ShardSearcher.LongKey k :
-                        s.keysByTime(Fields.OBSERVED_TIME, fresh, st.cursorTime, st.cursorId, PER_POLL, deadline)) {
-                    if (!st.seen.containsKey(k.key().recordId().utf8ToString())) {
-                        out.add(new Unsent(s, k));
-                    }
+                        s.keysByTime(Fields.OBSERVED_TIME, fresh, st.cursorTime, cursorId, PER_POLL, deadline)) {
+                    out.add(new Unsent(s, k));
                 }
             }
-            long from = Math.max(st.floor, began);
-            if (st.cursorTime > from && count(from, st.cursorTime) > st.sentBetween(from, st.cursorTime)) {
-                ShardQuery late = query(from, st.cursorTime);
-                int looked = 0;
-                for (ShardSearcher s : searchers) {
-                    Long afterTime = null;
-                    String afterId = null;
-                    while (looked < SCAN && out.size() < 2 * PER_POLL) {
-                        List<ShardSearcher.LongKey> keys = s.keysByTime(
-                                Fields.OBSERVED_TIME, late, afterTime == null ? 0 : afterTime, afterId, PAGE, deadline);
-                        looked += keys.size();
-                        for (ShardSearcher.LongKey k : keys) {
-                            if (!st.seen.containsKey(k.key().recordId().utf8ToString())) {
-                                out.add(new Unsent(s, k));
-                            }
-                        }
-                        if (keys.size() < PAGE) {
-                            break;
-                        }
-                        ShardSearcher.LongKey last = keys.get(keys.size() - 1);
-                        afterTime = last.value();
-                        afterId = last.key().recordId().utf8ToString();
-                    }
+            if (st.cursorTime > from) {
+                countBefore(Math.min(split, st.cursorTime)); // the window's move after the poll counts up to split
+                if (countBefore(st.cursorTime) > st.window.countBefore(st.cursorTime)) {
+                    addLate(st, out);
                 }
             }
             return out;
         }
 
-        /** Matching records observed in [from, to). */
-        long count(long from, long to) throws IOException {
-            long n = 0;
+        private void addLate(State st, List<Unsent> out) throws IOException {
+            ShardQuery late = observed(from, st.cursorTime);
+            int looked = 0;
             for (ShardSearcher s : searchers) {
-                n += s.count(query(from, to), deadline);
+                Long afterTime = null;
+                String afterId = null;
+                while (looked < SCAN && out.size() < 2 * PER_POLL) {
+                    List<ShardSearcher.LongKey> keys = s.keysByTime(
+                            Fields.OBSERVED_TIME, late, afterTime == null ? 0 : afterTime, afterId, PAGE, deadline);
+                    looked += keys.size();
+                    for (ShardSearcher.LongKey k : keys) {
+                        Unsent u = new Unsent(s, k);
+                        if (!st.window.contains(u.observed(), u.hash())) {
+                            out.add(u);
+                        }
+                    }
+                    if (keys.size() < PAGE) {
+                        break;
+                    }
+                    ShardSearcher.LongKey last = keys.get(keys.size() - 1);
+                    afterTime = last.value();
+                    afterId = last.key().recordId().utf8ToString();
+                }
             }
+        }
+
+        /** Matching records observed in [from, to): counted from the nearest point counted before, and kept. */
+        long countBefore(long to) throws IOException {
+            if (to <= from) {
+                return 0;
+            }
+            Long known = counted.get(to);
+            if (known != null) {
+                return known;
+            }
+            Map.Entry<Long, Long> below = counted.floorEntry(to);
+            long n = below == null ? 0 : below.getValue();
+            ShardQuery range = observed(below == null ? from : below.getKey(), to);
+            for (ShardSearcher s : searchers) {
+                n += s.count(range, deadline);
+            }
+            counted.put(to, n);
             return n;
         }
 
@@ -325,13 +386,6 @@ public final class Tails implements Closeable {
             for (ShardSearcher s : searchers) {
                 s.close();
             }
-        }
-    }
-
-    private static void write(Response response, String text) throws Exception {
-        try (Blocker.Callback cb = Blocker.callback()) {
-            response.write(false, ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)), cb);
-            cb.block();
         }
     }
 

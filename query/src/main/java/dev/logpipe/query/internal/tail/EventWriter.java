@@ -1,0 +1,79 @@
+package dev.logpipe.query.internal.tail;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import org.apache.lucene.util.BytesRef;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Blocker;
+
+/**
+ * A tail's Server-Sent Events, encoded straight into one buffer of {@link #CHUNK} bytes that is written (blocking)
+ * whenever it fills and on {@link #flush}: a poll's answer is never copied whole (a builder, its string, its
+ * bytes). Beyond the buffer it holds at most one record's bytes at a time. Used by the tail's thread only.
+ */
+final class EventWriter {
+    static final int CHUNK = 64 * 1024;
+    private final Response response;
+    private final ByteBuffer buffer = ByteBuffer.allocate(CHUNK);
+
+    EventWriter(Response response) {
+        this.response = response;
+    }
+
+    /** A record: its id (CR and LF left out, so no id can end the event early) and its source. */
+    void record(BytesRef id, String source) throws Exception {
+        text("event: record\nid: ");
+        for (int i = id.offset; i < id.offset + id.length; i++) {
+            byte b = id.bytes[i];
+            if (b != '\r' && b != '\n') {
+                put(b);
+            }
+        }
+        text("\ndata: ");
+        text(source);
+        text("\n\n");
+    }
+
+    /** Text, in UTF-8 (the caller frames it: a comment, an event). */
+    void text(String s) throws Exception {
+        bytes(s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    boolean isEmpty() {
+        return buffer.position() == 0;
+    }
+
+    /** Writes what is buffered; returns once the client's connection took it (throws when the client is gone). */
+    void flush() throws Exception {
+        if (buffer.position() > 0) {
+            buffer.flip();
+            write(buffer);
+            buffer.clear();
+        }
+    }
+
+    private void bytes(byte[] b) throws Exception {
+        if (b.length > buffer.remaining()) {
+            flush();
+            if (b.length >= CHUNK) {
+                write(ByteBuffer.wrap(b));
+                return;
+            }
+        }
+        buffer.put(b);
+    }
+
+    private void put(byte b) throws Exception {
+        if (!buffer.hasRemaining()) {
+            flush();
+        }
+        buffer.put(b);
+    }
+
+    private void write(ByteBuffer b) throws Exception {
+        try (Blocker.Callback cb = Blocker.callback()) {
+            response.write(false, b, cb);
+            cb.block();
+        }
+    }
+}
