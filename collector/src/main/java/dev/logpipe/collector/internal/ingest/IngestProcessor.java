@@ -179,7 +179,7 @@ public final class IngestProcessor {
                             rawForDeadLetter(body, off, len)));
             return null;
         }
-        out.fieldCollisions(b.fieldCollisions());
+        out.fieldCollisions(b.fieldCollisions() + red.fieldCollisions());
         return red.record();
     }
 

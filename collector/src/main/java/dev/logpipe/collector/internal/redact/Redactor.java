@@ -34,8 +34,12 @@ public final class Redactor {
     /** One rule: a name for metrics and markers, a pattern, what replaces a match, and its {@link Triggers} bit. */
     record Rule(String name, Pattern pattern, String replacement, int trigger) {}
 
-    /** The redacted record, or null when it is held back; which rules fired, how often. */
-    public record Result(LogRecord record, Map<String, Integer> hits, String heldBackReason) {
+    /**
+     * The redacted record, or null when it is held back; which rules fired, how often; how many field values met a
+     * name already taken (two names redacted alike, a client field named {@link #WITHHELD_FIELD}) and were kept
+     * under a name of their own ({@link LogRecord.Builder#fieldKeepingBoth}).
+     */
+    public record Result(LogRecord record, Map<String, Integer> hits, String heldBackReason, int fieldCollisions) {
         public boolean heldBack() {
             return record == null;
         }
@@ -72,7 +76,8 @@ public final class Redactor {
                     null,
                     hits,
                     "message of " + r.message().length() + " characters is longer than " + "redaction.max_scan_bytes ("
-                            + maxScanChars + "); it cannot be checked for secrets");
+                            + maxScanChars + "); it cannot be checked for secrets",
+                    0);
         }
         String message = apply(r.message(), hits, Cards.SCAN);
         // The short top-level strings too: a client can put anything anywhere.
@@ -82,7 +87,8 @@ public final class Redactor {
         String trace = identifier(r.traceId(), hits);
         String span = identifier(r.spanId(), hits);
         String recordId = redactRecordId(r.recordId(), hits);
-        Map<String, Object> fields = new LinkedHashMap<>();
+        // The fields are rebuilt as they are checked; the record is only rebuilt when something changed.
+        LogRecord.Builder b = r.toBuilder().clearFields();
         List<String> withheld = new ArrayList<>();
         boolean changed = !message.equals(r.message())
                 || !Objects.equals(service, r.service())
@@ -94,14 +100,11 @@ public final class Redactor {
         for (Map.Entry<String, Object> e : r.fields().entrySet()) {
             String name = apply(e.getKey(), hits, Cards.SCAN);
             changed |= !name.equals(e.getKey());
-            if (fields.containsKey(name)) {
-                name = name + "#" + fields.size(); // two names redacted alike stay two fields
-            }
             Object value = e.getValue();
             if (!(value instanceof String s)) {
                 Object v = SecretNames.isSecret(e.getKey()) ? mask(hits) : redactNumber(e.getKey(), value, hits);
                 changed |= v != value;
-                fields.put(name, v);
+                b.fieldKeepingBoth(name, v); // two names redacted alike stay two fields
                 continue;
             }
             if (s.length() > maxScanChars) {
@@ -115,15 +118,15 @@ public final class Redactor {
             Cards cards = CardNumbers.namesAnId(e.getKey()) ? Cards.SKIP : Cards.SCAN;
             String v = SecretNames.isSecret(e.getKey()) && !s.isEmpty() ? mask(hits) : apply(s, hits, cards);
             changed |= !v.equals(s);
-            fields.put(name, v);
+            b.fieldKeepingBoth(name, v);
         }
         if (!changed) {
-            return new Result(r, hits, null);
+            return new Result(r, hits, null, 0);
         }
         if (!withheld.isEmpty()) {
-            fields.put(WITHHELD_FIELD, String.join(",", withheld));
+            // The marker means what the collector says; a client field of that name is kept beside it.
+            b.pipelineField(WITHHELD_FIELD, String.join(",", withheld));
         }
-        LogRecord.Builder b = r.toBuilder();
         b.message(message)
                 .service(service)
                 .instanceId(instance)
@@ -131,9 +134,7 @@ public final class Redactor {
                 .traceId(trace)
                 .spanId(span)
                 .recordId(recordId);
-        b.clearFields();
-        fields.forEach(b::field);
-        return new Result(b.build(), hits, null);
+        return new Result(b.build(), hits, null, b.fieldCollisions());
     }
 
     /**
