@@ -22,7 +22,7 @@ import java.util.Objects;
  * numbers, {@link CardNumbers}) come first, then the configured ones; a field whose name says it is a secret
  * ({@link SecretNames}) is masked whole, whatever its type, and a number that is a card number is too. Ids are kept:
  * a {@code trace_id}, {@code span_id} or {@code record_id} shaped like one is never rewritten, and no id or field
- * named like an id, a time, an offset or a count is taken for a card number. All patterns are RE2 (linear time)
+ * named like a machine id, a time, an offset or a count is taken for a card number. All patterns are RE2 (linear time)
  * behind one-pass prefilters ({@link Triggers}). A value that cannot be checked fails closed: a field longer than
  * {@code max_scan_bytes} is withheld (named in {@code fields."logpipe.redaction.withheld"}); a message that long
  * holds the whole record back ({@link Result#heldBack}).
@@ -114,7 +114,8 @@ public final class Redactor {
                 continue;
             }
             // key=value style: a field named like a secret is a secret, whatever its value looks like.
-            // A field named like an id, a time, an offset or a count holds no card number (dd.trace_id, kafka.offset).
+            // A field named like a machine id, a time, an offset or a count holds no card number (dd.trace_id,
+            // kafka.offset).
             Cards cards = CardNumbers.namesAnId(e.getKey()) ? Cards.SKIP : Cards.SCAN;
             String v = SecretNames.isSecret(e.getKey()) && !s.isEmpty() ? mask(hits) : apply(s, hits, cards);
             changed |= !v.equals(s);
