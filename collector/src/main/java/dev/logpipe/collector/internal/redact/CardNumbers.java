@@ -2,15 +2,14 @@ package dev.logpipe.collector.internal.redact;
 
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Payment card numbers as they really look (docs/collector.md#card-numbers), so that long numbers which are not cards
  * (trace and span ids, epoch times, offsets, counters) are left alone: the issuer prefix and length of a real
  * network, the Luhn check, digits written whole or in the groups card numbers are printed in (4-4-4-4, 4-6-5, ...),
  * not part of a longer run of letters, digits or digit groups, and not right after a name that says what the number
- * is when that is a machine id, a time, an offset or a count ({@code trace_id=}, {@code offset }). Stateless but for
- * a bounded cache of verdicts on field names; thread-safe.
+ * is when that is a machine id, a time, an offset or a count ({@code trace_id=}, {@code offset }). Stateless and
+ * thread-safe; field names are judged by {@link SecretNames#kind}.
  */
 final class CardNumbers {
     static final String RULE = "card_number";
@@ -85,9 +84,6 @@ final class CardNumbers {
             "creditcard",
             "payment");
 
-    private static final ConcurrentHashMap<String, Boolean> ID_NAMES = new ConcurrentHashMap<>();
-    private static final int CACHE_SIZE = 8192;
-
     private CardNumbers() {}
 
     /** Whether {@code digits} (ASCII digits only) is a card number of a real network that passes the Luhn check. */
@@ -144,25 +140,11 @@ final class CardNumbers {
     }
 
     /**
-     * Whether a field name says its value is an id, a time, an offset or a count ({@code dd.trace_id},
-     * {@code kafka.offset}, {@code epoch_ns}, {@code bytes_sent}) and not a card ({@code card_id} is a card).
+     * Whether name parts ({@link SecretNames#parts}) say a value is a machine id, a time, an offset or a count
+     * ({@code dd.trace_id}, {@code kafka.offset}, {@code epoch_ns}, {@code bytes_sent}) and not a card
+     * ({@code card_id} is a card). Field names are judged once, through {@link SecretNames#kind}.
      */
-    static boolean namesAnId(String name) {
-        Boolean known = ID_NAMES.get(name);
-        if (known != null) {
-            return known;
-        }
-        boolean verdict = saysId(SecretNames.parts(name));
-        if (ID_NAMES.size() >= CACHE_SIZE) {
-            ID_NAMES.clear();
-        }
-        if (name.length() <= 256) {
-            ID_NAMES.put(name, verdict);
-        }
-        return verdict;
-    }
-
-    private static boolean saysId(List<String> parts) {
+    static boolean saysId(List<String> parts) {
         boolean id = false;
         for (String p : parts) {
             if (CARD_WORDS.contains(p)) {

@@ -101,8 +101,9 @@ public final class Redactor {
             String name = apply(e.getKey(), hits, Cards.SCAN);
             changed |= !name.equals(e.getKey());
             Object value = e.getValue();
+            SecretNames.NameKind kind = SecretNames.kind(e.getKey());
             if (!(value instanceof String s)) {
-                Object v = SecretNames.isSecret(e.getKey()) ? mask(hits) : redactNumber(e.getKey(), value, hits);
+                Object v = kind == SecretNames.NameKind.SECRET ? mask(hits) : redactNumber(kind, value, hits);
                 changed |= v != value;
                 b.fieldKeepingBoth(name, v); // two names redacted alike stay two fields
                 continue;
@@ -116,8 +117,8 @@ public final class Redactor {
             // key=value style: a field named like a secret is a secret, whatever its value looks like.
             // A field named like a machine id, a time, an offset or a count holds no card number (dd.trace_id,
             // kafka.offset).
-            Cards cards = CardNumbers.namesAnId(e.getKey()) ? Cards.SKIP : Cards.SCAN;
-            String v = SecretNames.isSecret(e.getKey()) && !s.isEmpty() ? mask(hits) : apply(s, hits, cards);
+            Cards cards = kind == SecretNames.NameKind.ID ? Cards.SKIP : Cards.SCAN;
+            String v = kind == SecretNames.NameKind.SECRET && !s.isEmpty() ? mask(hits) : apply(s, hits, cards);
             changed |= !v.equals(s);
             b.fieldKeepingBoth(name, v);
         }
@@ -156,10 +157,10 @@ public final class Redactor {
 
     /**
      * A JSON number that is a card number ({@code "card": 4111111111111111}) is as secret as the string, unless its
-     * name says it is an id, a time, an offset or a count.
+     * name says it is a machine id, a time, an offset or a count.
      */
-    private static Object redactNumber(String name, Object value, Map<String, Integer> hits) {
-        if (value instanceof Number n && !CardNumbers.namesAnId(name)) {
+    private static Object redactNumber(SecretNames.NameKind kind, Object value, Map<String, Integer> hits) {
+        if (value instanceof Number n && kind != SecretNames.NameKind.ID) {
             String digits = integralDigits(n);
             if (digits != null && CardNumbers.isCard(digits)) {
                 hits.merge(CardNumbers.RULE, 1, Integer::sum);
