@@ -171,7 +171,8 @@ public final class RecordCodec {
     /**
      * Flattens {@code node} into {@code out} with dotted names. A name already taken ({@code {"a.b":1,"a":{"b":2}}})
      * keeps its first value; a later one is kept as {@code a.b#2} (then {@code #3}, ...) and counted
-     * ({@link LogRecord.Builder#fieldKeepingBoth}). An integer beyond a long is kept exactly, as the text of its digits.
+     * ({@link LogRecord.Builder#fieldKeepingBoth}). An integer beyond a long is kept exactly, as the text of its
+     * digits.
      */
     private static void flatten(String prefix, JsonNode node, LogRecord.Builder out, int depth)
             throws RecordFormatException {
