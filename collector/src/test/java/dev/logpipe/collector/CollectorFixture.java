@@ -76,7 +76,11 @@ final class CollectorFixture implements AutoCloseable {
                                 topicPrefix,
                                 topicPrefix)
                 + extraYaml;
-        CollectorConfig config = new CollectorConfigLoader().parse(yaml, "test");
+        return start(new CollectorConfigLoader().parse(yaml, "test"));
+    }
+
+    /** A collector of {@code config}, for a test that needs other limits or redaction settings than the above. */
+    static CollectorFixture start(CollectorConfig config) throws Exception {
         return new CollectorFixture(Collector.start(config, Clock.systemUTC(), Duration.ofSeconds(60)));
     }
 

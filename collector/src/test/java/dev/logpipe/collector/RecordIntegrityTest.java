@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.logpipe.broker.testing.TopicContents;
+import dev.logpipe.collector.auth.ApiKeys;
+import dev.logpipe.collector.config.CollectorConfigLoader;
 import dev.logpipe.record.RecordCodec;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -19,7 +21,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * Issue 24, items 3 and 10, through a real collector into a real broker: integers past 2^63 keep every digit, two
  * values that flatten to one name are both kept and counted in the answer, every message names its tenant in a
- * header, and a record the indexer would refuse is dead-lettered here, in the answer, instead of acknowledged.
+ * header, a name taken twice by redaction or by a pipeline marker keeps both values, and a record the indexer would
+ * refuse is dead-lettered here, in the answer, instead of acknowledged.
  */
 class RecordIntegrityTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -32,7 +35,11 @@ class RecordIntegrityTest {
     }
 
     private static JsonNode record(String marker) throws Exception {
-        for (String line : TopicContents.recordLines(topic("integrity.records"))) {
+        return record("integrity.records", marker);
+    }
+
+    private static JsonNode record(String topic, String marker) throws Exception {
+        for (String line : TopicContents.recordLines(topic(topic))) {
             JsonNode n = JSON.readTree(line);
             if (n.path("message").asText().equals(marker)) {
                 return n;
@@ -68,6 +75,53 @@ class RecordIntegrityTest {
         assertThat(TopicContents.recordLines(topic("integrity.records")))
                 .anyMatch(l -> l.endsWith(",\"level\":\"UNKNOWN\",\"message\":\"i10 plain\","
                         + "\"fields\":{\"tc.x\":\"only\",\"n\":42}}"));
+    }
+
+    @Test
+    void namesTakenTwiceByRedactionOrByTheWithheldMarkerKeepEveryValueAndAreReported() throws Exception {
+        String yaml = """
+                listen: 127.0.0.1:0
+                tenants:
+                  - id: acme
+                    api_key_sha256: [%s]
+                kafka:
+                  bootstrap_servers: %s
+                  topic: integrity-redact.records
+                  dead_letter_topic: integrity-redact.dead-letter
+                  partitions: 1
+                  replication_factor: 1
+                  min_insync_replicas: 1
+                  delivery_timeout: 5s
+                redaction:
+                  max_scan_bytes: 1KiB
+                  rules:
+                    - name: internal_ticket
+                      pattern: 'TKT-[0-9]{6}'
+                """.formatted(ApiKeys.sha256(ACME_KEY), KAFKA.bootstrapServers());
+        // Both names redact to [REDACTED:internal_ticket]; the second then meets the client's own "...#2".
+        String body = "{\"message\":\"i3 renamed\",\"fields\":{\"[REDACTED:internal_ticket]#2\":3,"
+                + "\"TKT-000001\":1,\"TKT-000002\":2}}\n"
+                + "{\"message\":\"i3 withheld\",\"fields\":{\"logpipe.redaction.withheld\":\"client\",\"big\":\""
+                + "b".repeat(2000) + "\"}}\n";
+        try (CollectorFixture c = CollectorFixture.start(new CollectorConfigLoader().parse(yaml, "test"))) {
+            HttpResponse<String> r = c.post(ACME_KEY, body);
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+            JsonNode answer = JSON.readTree(r.body());
+            assertThat(answer.get("accepted").asInt()).as(r.body()).isEqualTo(2);
+            assertThat(answer.get("field_collisions").asInt()).as(r.body()).isEqualTo(2);
+            assertThat(r.headers().firstValue("Logpipe-Field-Collisions")).hasValue("2");
+        }
+
+        JsonNode renamed = record("integrity-redact.records", "i3 renamed").get("fields");
+        assertThat(renamed.toString()).doesNotContain("TKT-");
+        assertThat(renamed.get("[REDACTED:internal_ticket]").asInt()).isEqualTo(1);
+        assertThat(renamed.get("[REDACTED:internal_ticket]#2").asInt()).isEqualTo(3);
+        assertThat(renamed.get("[REDACTED:internal_ticket]#3").asInt()).isEqualTo(2);
+        assertThat(renamed.size()).isEqualTo(3);
+        JsonNode withheld = record("integrity-redact.records", "i3 withheld").get("fields");
+        assertThat(withheld.get("logpipe.redaction.withheld").asText()).isEqualTo("big");
+        assertThat(withheld.get("logpipe.redaction.withheld#2").asText()).isEqualTo("client");
+        assertThat(withheld.has("big")).isFalse();
     }
 
     @Test

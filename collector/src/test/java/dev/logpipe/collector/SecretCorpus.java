@@ -113,6 +113,13 @@ final class SecretCorpus {
                 "lQOYBGPgpKey0003"));
         s.add(new Shape("card after a date", "2024-06-01 4111 1111 1111 1111 paid", "1111 1111 1111 1111"));
         s.add(new Shape("card glued to a name", "pan_4111111111111111 stored", "4111111111111111"));
+        // Generic words before a card say nothing about it: a redactor that trusted them failed open.
+        s.add(new Shape("card after account number", "acct number 5555 5555 5555 4444 charged", "5555 5555 5555 4444"));
+        s.add(new Shape("card after ref", "ref: 4012888888881881", "4012888888881881"));
+        s.add(new Shape("card as an order number", "order #4000056655665556 shipped", "4000056655665556"));
+        s.add(new Shape("card after total", "total 6011000990139424 due", "6011000990139424"));
+        s.add(new Shape("card after phone", "phone: 5200828282828210", "5200828282828210"));
+        s.add(new Shape("card in an order path", "GET /orders/378734493671000 200", "378734493671000"));
         s.add(new Shape("fat arrow", "'password' => 'arrow0029'", "arrow0029"));
         s.add(new Shape("walrus", "password := walrus0030", "walrus0030"));
         s.add(new Shape("two-word name", "API key: twoword0031", "twoword0031"));
@@ -120,6 +127,20 @@ final class SecretCorpus {
         s.add(new Shape("numbered name", "PASSWORD2=numbered0033", "numbered0033"));
         s.add(new Shape("escaped slashes url", "postgres:\\/\\/admin:slashpw0034@db", "slashpw0034"));
         return s;
+    }
+
+    /**
+     * Field names that say nothing of a card ({@code number}, {@code phone}, ...), each holding one ({@code text} is
+     * the name, {@code secret} the card's digits): sent as a string and as a JSON number.
+     */
+    static List<Shape> cardsUnderGenericNames() {
+        return List.of(
+                new Shape("number", "number", "4242424242424242"),
+                new Shape("phone", "phone", "3566002020360505"),
+                new Shape("total", "total", "2223003122003222"),
+                new Shape("ref", "ref", "4917610000000000"),
+                new Shape("order_number", "order_number", "4000000000000002"),
+                new Shape("no", "no", "36227206271667"));
     }
 
     /** Field names that say their value is a secret, each with a distinct value. */

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Every shape of {@link SecretCorpus}, sent as a real client would (in the message, as field values under neutral
- * and secret names, as field names, as record ids, in lines that are dead-lettered, past the dead-letter cut), is
+ * Every shape of {@link SecretCorpus}, sent as a real client would (in the message, as field values under neutral,
+ * generic and secret names, as field names, as record ids, in lines that are dead-lettered, past the dead-letter cut), is
  * found in neither the records topic nor the dead-letter topic afterwards.
  */
 class SecretRedactionTest {
@@ -54,6 +54,15 @@ class SecretRedactionTest {
             n.putObject("fields").put(s.text(), s.secret());
             body.append(line(n));
             expectedRecords++;
+        }
+        for (SecretCorpus.Shape s : SecretCorpus.cardsUnderGenericNames()) {
+            secrets.add(s.secret());
+            ObjectNode asText = JSON.createObjectNode().put("message", "sr generic " + s.name());
+            asText.putObject("fields").put(s.text(), s.secret());
+            ObjectNode asNumber = JSON.createObjectNode().put("message", "sr generic number " + s.name());
+            asNumber.putObject("fields").put(s.text(), Long.parseLong(s.secret()));
+            body.append(line(asText)).append(line(asNumber));
+            expectedRecords += 2;
         }
         // Nested headers, a card number as a JSON number, secrets as field names and as record ids.
         secrets.add("nestedcookie0001");

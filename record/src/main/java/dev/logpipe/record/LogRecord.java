@@ -2,6 +2,7 @@ package dev.logpipe.record;
 
 import java.time.Instant;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -94,6 +95,13 @@ public record LogRecord(
         private String message;
         private final Map<String, Object> fields = new LinkedHashMap<>();
         private int fieldCollisions;
+        /**
+         * For each name a value was kept beside, the suffix to try next: every lower {@code name#n} is taken, so
+         * the k-th value that meets one name costs O(1) amortized, not k probes (null until a collision).
+         */
+        private Map<String, Integer> nextSuffix;
+        /** Candidate {@code name#n} names built so far: what {@link #freeName} costs. */
+        int namesTried;
 
         private Builder(String message) {
             this.message = message;
@@ -165,20 +173,67 @@ public record LogRecord(
         }
 
         /**
-         * How many {@code fields} values met a name already taken once flattened ({@code {"a.b":1,"a":{"b":2}}}) and
-         * were kept under a name of their own (docs/record-format.md#flattening): set by {@link RecordCodec}.
+         * Puts {@code value} under {@code name} when that name is free; otherwise under the first free one of
+         * {@code name#2}, {@code name#3}, ..., counted in {@link #fieldCollisions()}: a value is never dropped
+         * (docs/record-format.md#flattening). Returns the name used, which may be longer than any limit (the caller
+         * checks it). Amortized O(1), however many values meet one name.
+         */
+        public String fieldKeepingBoth(String name, Object value) {
+            if (!fields.containsKey(name)) {
+                fields.put(name, value);
+                return name;
+            }
+            String free = freeName(name);
+            fields.put(free, value);
+            fieldCollisions++;
+            return free;
+        }
+
+        /**
+         * Puts the pipeline's own {@code value} under {@code name} (a marker such as
+         * {@code logpipe.redaction.withheld}, whose name must mean what the pipeline says); a value the record
+         * already held under that name is kept under a free name as by {@link #fieldKeepingBoth} and counted.
+         */
+        public Builder pipelineField(String name, Object value) {
+            Object prior = fields.put(name, value);
+            if (prior != null) {
+                fields.put(freeName(name), prior);
+                fieldCollisions++;
+            }
+            return this;
+        }
+
+        /** The first {@code name#n} (n >= 2) not taken; {@code name} itself is. */
+        private String freeName(String name) {
+            if (nextSuffix == null) {
+                nextSuffix = new HashMap<>();
+            }
+            int n = nextSuffix.getOrDefault(name, 2);
+            String candidate;
+            do {
+                candidate = name + "#" + n++;
+                namesTried++;
+            } while (fields.containsKey(candidate));
+            nextSuffix.put(name, n);
+            return candidate;
+        }
+
+        /**
+         * How many {@code fields} values met a name already taken ({@code {"a.b":1,"a":{"b":2}}} once flattened, two
+         * names redacted alike, a client field named like a pipeline marker) and were kept under a name of their own
+         * (docs/record-format.md#flattening): counted by {@link #fieldKeepingBoth} and {@link #pipelineField}.
          */
         public int fieldCollisions() {
             return fieldCollisions;
         }
 
-        Builder fieldCollisions(int n) {
-            fieldCollisions = n;
-            return this;
+        int fieldCount() {
+            return fields.size();
         }
 
         public Builder clearFields() {
             fields.clear();
+            nextSuffix = null;
             return this;
         }
 

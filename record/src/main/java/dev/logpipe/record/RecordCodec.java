@@ -13,7 +13,6 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 
@@ -164,21 +163,18 @@ public final class RecordCodec {
             if (!fields.isObject()) {
                 throw new RecordFormatException("fields must be an object, was " + fields.getNodeType());
             }
-            Map<String, Object> flat = new LinkedHashMap<>();
-            int[] collisions = {0};
-            flatten("", fields, flat, 1, collisions);
-            flat.forEach(b::field);
-            b.fieldCollisions(collisions[0]);
+            flatten("", fields, b, 1);
         }
         return b;
     }
 
     /**
      * Flattens {@code node} into {@code out} with dotted names. A name already taken ({@code {"a.b":1,"a":{"b":2}}})
-     * keeps its first value; a later one is kept as {@code a.b#2} (then {@code #3}, ...) and counted in
-     * {@code collisions[0]}. An integer beyond a long is kept exactly, as the text of its digits.
+     * keeps its first value; a later one is kept as {@code a.b#2} (then {@code #3}, ...) and counted
+     * ({@link LogRecord.Builder#fieldKeepingBoth}). An integer beyond a long is kept exactly, as the text of its
+     * digits.
      */
-    private static void flatten(String prefix, JsonNode node, Map<String, Object> out, int depth, int[] collisions)
+    private static void flatten(String prefix, JsonNode node, LogRecord.Builder out, int depth)
             throws RecordFormatException {
         if (depth > MAX_NESTING_DEPTH) {
             throw new RecordFormatException("fields nested deeper than " + MAX_NESTING_DEPTH + " levels");
@@ -193,10 +189,10 @@ public final class RecordCodec {
             }
             JsonNode value = e.getValue();
             if (value.isObject()) {
-                flatten(key, value, out, depth + 1, collisions);
+                flatten(key, value, out, depth + 1);
                 continue;
             }
-            if (out.size() >= MAX_FIELDS) {
+            if (out.fieldCount() >= MAX_FIELDS) {
                 throw new RecordFormatException("more than " + MAX_FIELDS + " fields");
             }
             if (value.isNull()) {
@@ -217,24 +213,10 @@ public final class RecordCodec {
                 // Arrays and other shapes are kept as their JSON text so nothing is lost.
                 v = value.toString();
             }
-            if (out.containsKey(key)) {
-                key = freeName(key, out);
-                collisions[0]++;
-            }
-            out.put(key, v);
-        }
-    }
-
-    /** {@code key#2}, {@code key#3}, ...: the first not taken, for a value whose flattened name is. */
-    private static String freeName(String key, Map<String, Object> out) throws RecordFormatException {
-        for (int n = 2; ; n++) {
-            String name = key + "#" + n;
-            if (name.length() > MAX_FIELD_NAME_LENGTH) {
+            if (out.fieldKeepingBoth(key, v).length() > MAX_FIELD_NAME_LENGTH) {
+                // key#n, for a key that was itself within the limit
                 throw new RecordFormatException(
                         "a field name (with its parents) is longer than " + MAX_FIELD_NAME_LENGTH + " characters");
-            }
-            if (!out.containsKey(name)) {
-                return name;
             }
         }
     }

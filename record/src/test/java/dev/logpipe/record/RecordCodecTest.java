@@ -3,9 +3,13 @@ package dev.logpipe.record;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import org.junit.jupiter.api.Test;
@@ -147,6 +151,50 @@ class RecordCodecTest {
         LogRecord plain = decode("{\"message\":\"m\",\"fields\":{\"a\":{\"b\":1},\"c\":2}}");
         byte[] encoded = codec.encode(plain);
         assertThat(codec.decodeToBuilder(encoded, 0, encoded.length).fieldCollisions())
+                .isZero();
+    }
+
+    @Test
+    void aThousandValuesThatFlattenToOneNameAreKeptInLinearTime() throws Exception {
+        // The 11 segments a.b.c...k can be spelled 2^10 ways ({"a.b":{"c":..}}, {"a":{"b.c":..}}, ...), all one name.
+        String[] seg = "abcdefghijk".split("");
+        ObjectNode fields = new ObjectMapper().createObjectNode();
+        int values = RecordRules.MAX_FIELDS;
+        for (int spelling = 0; spelling < values; spelling++) {
+            ObjectNode at = fields;
+            String key = seg[0];
+            for (int i = 1; i < seg.length; i++) {
+                if ((spelling & (1 << (i - 1))) != 0) {
+                    at = at.has(key) ? (ObjectNode) at.get(key) : at.putObject(key);
+                    key = seg[i];
+                } else {
+                    key = key + "." + seg[i];
+                }
+            }
+            at.put(key, spelling);
+        }
+        byte[] line = ("{\"message\":\"m\",\"fields\":" + fields + "}").getBytes(StandardCharsets.UTF_8);
+
+        LogRecord.Builder b = codec.decodeToBuilder(line, 0, line.length);
+
+        assertThat(b.fieldCollisions()).isEqualTo(values - 1);
+        Map<String, Object> kept = b.build().fields();
+        assertThat(kept).hasSize(values).containsKey("a.b.c.d.e.f.g.h.i.j.k#" + values);
+        Set<Object> distinct = new HashSet<>(kept.values());
+        assertThat(distinct).as("every value kept").hasSize(values);
+        // Probing from #2 each time builds ~values^2/2 = 500,000 names; one per collision is linear.
+        assertThat(b.namesTried).isLessThanOrEqualTo(2 * values);
+    }
+
+    @Test
+    void aPipelineFieldTakesItsNameAndKeepsTheValueThatHeldIt() {
+        LogRecord.Builder b = LogRecord.builder("m").field("mark", "client").field("mark#2", "other");
+        b.pipelineField("mark", "pipeline");
+        assertThat(b.fieldCollisions()).isEqualTo(1);
+        assertThat(b.build().fields())
+                .containsExactly(
+                        Map.entry("mark", "pipeline"), Map.entry("mark#2", "other"), Map.entry("mark#3", "client"));
+        assertThat(LogRecord.builder("m").pipelineField("mark", "p").fieldCollisions())
                 .isZero();
     }
 

@@ -156,7 +156,8 @@ public final class IngestProcessor {
         if (flag != null) {
             b.field(TIME_FLAG_FIELD, flag);
         }
-        Redactor.Result red = redactor.redact(b.build());
+        LogRecord built = b.build();
+        Redactor.Result red = redactor.redact(built);
         out.redacted(red.hits());
         if (red.heldBack()) {
             // The raw line may hold the very secret that could not be checked: it is not kept.
@@ -164,9 +165,15 @@ public final class IngestProcessor {
                     out, tenant, now, new DeadLetter(line, Reason.REDACTION_FAIL_CLOSED, red.heldBackReason(), null));
             return null;
         }
-        // What is published is what the indexer will read: the same rules, after the flag and the redaction (which
-        // may add a field or lengthen a name), so an acknowledged record is never one the indexer refuses.
-        String unfit = RecordRules.problem(red.record());
+        // What is published is what the indexer will read: the same rules, so an acknowledged record is never one
+        // the indexer refuses. The codec held the fields to them already; only the flag (one more field) and the
+        // redaction (the withheld marker, renamed and lengthened names) can break them, so the fields are checked
+        // again only when either changed the record. The tenant is checked every time: it comes from the
+        // credential, and a key file's tenants (the server's) are not the config loader's.
+        String unfit = unfitTenant(tenant);
+        if (unfit == null && (flag != null || red.record() != built)) {
+            unfit = RecordRules.fieldsProblem(red.record().fields());
+        }
         if (unfit != null) {
             deadLetter(
                     out,
@@ -179,8 +186,13 @@ public final class IngestProcessor {
                             rawForDeadLetter(body, off, len)));
             return null;
         }
-        out.fieldCollisions(b.fieldCollisions());
+        out.fieldCollisions(b.fieldCollisions() + red.fieldCollisions());
         return red.record();
+    }
+
+    private static String unfitTenant(CollectorConfig.Tenant tenant) {
+        String bad = RecordRules.tenantProblem(tenant.id());
+        return bad == null ? null : "tenant_id " + bad;
     }
 
     private void deadLetter(RequestOutput out, CollectorConfig.Tenant tenant, Instant now, DeadLetter d)

@@ -2,21 +2,25 @@ package dev.logpipe.collector.internal.redact;
 
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Payment card numbers as they really look (docs/collector.md#card-numbers), so that long numbers which are not cards
- * (trace and span ids, epoch times, offsets, counters, order numbers) are left alone: the issuer prefix and length of
- * a real network, the Luhn check, digits written whole or in the groups card numbers are printed in (4-4-4-4,
- * 4-6-5, ...), not part of a longer run of letters, digits or digit groups, and not right after a name that says
- * what the number is when that is an id, a time, an offset or a count ({@code trace_id=}, {@code offset }). Stateless
- * but for a bounded cache of verdicts on field names; thread-safe.
+ * (trace and span ids, epoch times, offsets, counters) are left alone: the issuer prefix and length of a real
+ * network, the Luhn check, digits written whole or in the groups card numbers are printed in (4-4-4-4, 4-6-5, ...),
+ * not part of a longer run of letters, digits or digit groups, and not right after a name that says what the number
+ * is when that is a machine id, a time, an offset or a count ({@code trace_id=}, {@code offset }). Stateless and
+ * thread-safe; field names are judged by {@link SecretNames#kind}.
  */
 final class CardNumbers {
     static final String RULE = "card_number";
     static final String MARK = "[REDACTED:" + RULE + "]";
 
-    /** Name parts after which a number is what they say, not a card. */
+    /**
+     * Name parts after which a number is what they say, not a card: machine ids, times, offsets and machine
+     * measures only. Words people put before any number ({@code number}, {@code no}, {@code ref}, {@code order},
+     * {@code total}, {@code phone}) are not here: {@code acct number 4111...} is a card, and an order "number" that
+     * is a card number in every respect is redacted (failing closed, invariant I5).
+     */
     private static final Set<String> ID_WORDS = Set.of(
             "id",
             "ids",
@@ -44,22 +48,18 @@ final class CardNumbers {
             "ms",
             "millis",
             "micros",
+            "duration",
+            "elapsed",
+            "latency",
             "bytes",
             "size",
             "count",
             "counter",
-            "order",
-            "invoice",
-            "number",
-            "num",
-            "no",
-            "nr",
-            "ref",
-            "reference",
             "pid",
             "tid",
             "uid",
             "gid",
+            "imei",
             "version",
             "build",
             "port",
@@ -67,21 +67,7 @@ final class CardNumbers {
             "lsn",
             "checksum",
             "hash",
-            "crc",
-            "serial",
-            "isbn",
-            "ean",
-            "imei",
-            "phone",
-            "tel",
-            "duration",
-            "elapsed",
-            "latency",
-            "total",
-            "orders",
-            "invoices",
-            "users",
-            "items");
+            "crc");
     /** Name parts that say a number is a card, whatever else the name says ({@code card_id}, {@code pan_number}). */
     private static final Set<String> CARD_WORDS = Set.of(
             "card",
@@ -97,9 +83,6 @@ final class CardNumbers {
             "cardnumber",
             "creditcard",
             "payment");
-
-    private static final ConcurrentHashMap<String, Boolean> ID_NAMES = new ConcurrentHashMap<>();
-    private static final int CACHE_SIZE = 8192;
 
     private CardNumbers() {}
 
@@ -157,25 +140,11 @@ final class CardNumbers {
     }
 
     /**
-     * Whether a field name says its value is an id, a time, an offset or a count ({@code dd.trace_id},
-     * {@code kafka.offset}, {@code epoch_ns}, {@code bytes_sent}) and not a card ({@code card_id} is a card).
+     * Whether name parts ({@link SecretNames#parts}) say a value is a machine id, a time, an offset or a count
+     * ({@code dd.trace_id}, {@code kafka.offset}, {@code epoch_ns}, {@code bytes_sent}) and not a card
+     * ({@code card_id} is a card). Field names are judged once, through {@link SecretNames#kind}.
      */
-    static boolean namesAnId(String name) {
-        Boolean known = ID_NAMES.get(name);
-        if (known != null) {
-            return known;
-        }
-        boolean verdict = saysId(SecretNames.parts(name));
-        if (ID_NAMES.size() >= CACHE_SIZE) {
-            ID_NAMES.clear();
-        }
-        if (name.length() <= 256) {
-            ID_NAMES.put(name, verdict);
-        }
-        return verdict;
-    }
-
-    private static boolean saysId(List<String> parts) {
+    static boolean saysId(List<String> parts) {
         boolean id = false;
         for (String p : parts) {
             if (CARD_WORDS.contains(p)) {
@@ -358,7 +327,7 @@ final class CardNumbers {
 
     /**
      * Whether the one or two names right before {@code at} ({@code trace_id=}, {@code "span_id":"},
-     * {@code order number }, {@code /orders/}) say that the number is an id, a time, an offset or a count, and none says card.
+     * {@code kafka offset }) say that the number is a machine id, a time, an offset or a count, and none says card.
      */
     static boolean contextSaysId(String t, int at) {
         int i = at;

@@ -22,7 +22,7 @@ import java.util.Objects;
  * numbers, {@link CardNumbers}) come first, then the configured ones; a field whose name says it is a secret
  * ({@link SecretNames}) is masked whole, whatever its type, and a number that is a card number is too. Ids are kept:
  * a {@code trace_id}, {@code span_id} or {@code record_id} shaped like one is never rewritten, and no id or field
- * named like an id, a time, an offset or a count is taken for a card number. All patterns are RE2 (linear time)
+ * named like a machine id, a time, an offset or a count is taken for a card number. All patterns are RE2 (linear time)
  * behind one-pass prefilters ({@link Triggers}). A value that cannot be checked fails closed: a field longer than
  * {@code max_scan_bytes} is withheld (named in {@code fields."logpipe.redaction.withheld"}); a message that long
  * holds the whole record back ({@link Result#heldBack}).
@@ -34,8 +34,12 @@ public final class Redactor {
     /** One rule: a name for metrics and markers, a pattern, what replaces a match, and its {@link Triggers} bit. */
     record Rule(String name, Pattern pattern, String replacement, int trigger) {}
 
-    /** The redacted record, or null when it is held back; which rules fired, how often. */
-    public record Result(LogRecord record, Map<String, Integer> hits, String heldBackReason) {
+    /**
+     * The redacted record, or null when it is held back; which rules fired, how often; how many field values met a
+     * name already taken (two names redacted alike, a client field named {@link #WITHHELD_FIELD}) and were kept
+     * under a name of their own ({@link LogRecord.Builder#fieldKeepingBoth}).
+     */
+    public record Result(LogRecord record, Map<String, Integer> hits, String heldBackReason, int fieldCollisions) {
         public boolean heldBack() {
             return record == null;
         }
@@ -72,7 +76,8 @@ public final class Redactor {
                     null,
                     hits,
                     "message of " + r.message().length() + " characters is longer than " + "redaction.max_scan_bytes ("
-                            + maxScanChars + "); it cannot be checked for secrets");
+                            + maxScanChars + "); it cannot be checked for secrets",
+                    0);
         }
         String message = apply(r.message(), hits, Cards.SCAN);
         // The short top-level strings too: a client can put anything anywhere.
@@ -82,7 +87,8 @@ public final class Redactor {
         String trace = identifier(r.traceId(), hits);
         String span = identifier(r.spanId(), hits);
         String recordId = redactRecordId(r.recordId(), hits);
-        Map<String, Object> fields = new LinkedHashMap<>();
+        // The fields are rebuilt as they are checked; the record is only rebuilt when something changed.
+        LogRecord.Builder b = r.toBuilder().clearFields();
         List<String> withheld = new ArrayList<>();
         boolean changed = !message.equals(r.message())
                 || !Objects.equals(service, r.service())
@@ -94,14 +100,12 @@ public final class Redactor {
         for (Map.Entry<String, Object> e : r.fields().entrySet()) {
             String name = apply(e.getKey(), hits, Cards.SCAN);
             changed |= !name.equals(e.getKey());
-            if (fields.containsKey(name)) {
-                name = name + "#" + fields.size(); // two names redacted alike stay two fields
-            }
             Object value = e.getValue();
+            SecretNames.NameKind kind = SecretNames.kind(e.getKey());
             if (!(value instanceof String s)) {
-                Object v = SecretNames.isSecret(e.getKey()) ? mask(hits) : redactNumber(e.getKey(), value, hits);
+                Object v = kind == SecretNames.NameKind.SECRET ? mask(hits) : redactNumber(kind, value, hits);
                 changed |= v != value;
-                fields.put(name, v);
+                b.fieldKeepingBoth(name, v); // two names redacted alike stay two fields
                 continue;
             }
             if (s.length() > maxScanChars) {
@@ -111,19 +115,20 @@ public final class Redactor {
                 continue;
             }
             // key=value style: a field named like a secret is a secret, whatever its value looks like.
-            // A field named like an id, a time, an offset or a count holds no card number (dd.trace_id, kafka.offset).
-            Cards cards = CardNumbers.namesAnId(e.getKey()) ? Cards.SKIP : Cards.SCAN;
-            String v = SecretNames.isSecret(e.getKey()) && !s.isEmpty() ? mask(hits) : apply(s, hits, cards);
+            // A field named like a machine id, a time, an offset or a count holds no card number (dd.trace_id,
+            // kafka.offset).
+            Cards cards = kind == SecretNames.NameKind.ID ? Cards.SKIP : Cards.SCAN;
+            String v = kind == SecretNames.NameKind.SECRET && !s.isEmpty() ? mask(hits) : apply(s, hits, cards);
             changed |= !v.equals(s);
-            fields.put(name, v);
+            b.fieldKeepingBoth(name, v);
         }
         if (!changed) {
-            return new Result(r, hits, null);
+            return new Result(r, hits, null, 0);
         }
         if (!withheld.isEmpty()) {
-            fields.put(WITHHELD_FIELD, String.join(",", withheld));
+            // The marker means what the collector says; a client field of that name is kept beside it.
+            b.pipelineField(WITHHELD_FIELD, String.join(",", withheld));
         }
-        LogRecord.Builder b = r.toBuilder();
         b.message(message)
                 .service(service)
                 .instanceId(instance)
@@ -131,9 +136,7 @@ public final class Redactor {
                 .traceId(trace)
                 .spanId(span)
                 .recordId(recordId);
-        b.clearFields();
-        fields.forEach(b::field);
-        return new Result(b.build(), hits, null);
+        return new Result(b.build(), hits, null, b.fieldCollisions());
     }
 
     /**
@@ -154,10 +157,10 @@ public final class Redactor {
 
     /**
      * A JSON number that is a card number ({@code "card": 4111111111111111}) is as secret as the string, unless its
-     * name says it is an id, a time, an offset or a count.
+     * name says it is a machine id, a time, an offset or a count.
      */
-    private static Object redactNumber(String name, Object value, Map<String, Integer> hits) {
-        if (value instanceof Number n && !CardNumbers.namesAnId(name)) {
+    private static Object redactNumber(SecretNames.NameKind kind, Object value, Map<String, Integer> hits) {
+        if (value instanceof Number n && kind != SecretNames.NameKind.ID) {
             String digits = integralDigits(n);
             if (digits != null && CardNumbers.isCard(digits)) {
                 hits.merge(CardNumbers.RULE, 1, Integer::sum);

@@ -94,17 +94,31 @@ final class SecretNames {
 
     private SecretNames() {}
 
+    /** What a field name says of its value: one verdict per name, for both the secret and the card rules. */
+    enum NameKind {
+        /** A secret ({@code DB_PASSWORD}, {@code apiKey}): the value is masked whole. */
+        SECRET,
+        /**
+         * A machine id, a time, an offset or a count and no card word ({@code dd.trace_id}, {@code epoch_ns}): the
+         * value is not taken for a card number ({@link CardNumbers#saysId}).
+         */
+        ID,
+        PLAIN
+    }
+
     /** Verdicts by name: field names repeat from record to record. Bounded: cleared when full. */
-    private static final ConcurrentHashMap<String, Boolean> CACHE = new ConcurrentHashMap<>();
+    private static final ConcurrentHashMap<String, NameKind> CACHE = new ConcurrentHashMap<>();
 
     private static final int CACHE_SIZE = 8192;
 
-    static boolean isSecret(String name) {
-        Boolean known = CACHE.get(name);
+    /** What {@code name} says of its value; one cache lookup for a name seen before. */
+    static NameKind kind(String name) {
+        NameKind known = CACHE.get(name);
         if (known != null) {
             return known;
         }
-        boolean verdict = judge(name);
+        List<String> parts = parts(name);
+        NameKind verdict = isSecret(parts) ? NameKind.SECRET : CardNumbers.saysId(parts) ? NameKind.ID : NameKind.PLAIN;
         if (CACHE.size() >= CACHE_SIZE) {
             CACHE.clear();
         }
@@ -114,8 +128,11 @@ final class SecretNames {
         return verdict;
     }
 
-    private static boolean judge(String name) {
-        List<String> parts = parts(name);
+    static boolean isSecret(String name) {
+        return kind(name) == NameKind.SECRET;
+    }
+
+    private static boolean isSecret(List<String> parts) {
         if (parts.isEmpty()) {
             return false;
         }

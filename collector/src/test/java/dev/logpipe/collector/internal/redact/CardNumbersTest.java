@@ -84,6 +84,42 @@ class CardNumbersTest {
         assertThat(redactor.redact(r).record().fields()).containsEntry("card", CardNumbers.MARK);
     }
 
+    /** Words people write before any number say nothing of a card: it is redacted after them and under them. */
+    @Property(tries = 300)
+    void aCardAfterOrUnderAGenericWordIsRedacted(@ForAll("cards") String card, @ForAll("genericWords") String word) {
+        String text = word + " " + card;
+        assertThat(CardNumbers.redact(text, new int[1])).as(text).isEqualTo(word + " " + CardNumbers.MARK);
+        LogRecord r = LogRecord.builder("m")
+                .field(word, card)
+                .field(word + "_n", Long.parseLong(card))
+                .build();
+        assertThat(redactor.redact(r).record().fields())
+                .containsEntry(word, CardNumbers.MARK)
+                .containsEntry(word + "_n", CardNumbers.MARK);
+    }
+
+    @Provide
+    Arbitrary<String> genericWords() {
+        return Arbitraries.of(
+                "number",
+                "num",
+                "no",
+                "nr",
+                "ref",
+                "reference",
+                "total",
+                "phone",
+                "tel",
+                "order",
+                "orders",
+                "invoice",
+                "items",
+                "users",
+                "serial",
+                "acct number",
+                "order_no");
+    }
+
     @Provide
     Arbitrary<String> separators() {
         return Arbitraries.of("", " ", "-");
@@ -154,7 +190,12 @@ class CardNumbersTest {
                 "card 4111 1111 1111 1111 123 | card [REDACTED:card_number]",
                 "trace_id=4111111111111111 | trace_id=4111111111111111",
                 "{\"span_id\":\"4111111111111111\"} | {\"span_id\":\"4111111111111111\"}",
-                "GET /orders/4111111111111111 | GET /orders/4111111111111111",
+                "GET /orders/4111111111111111 | GET /orders/[REDACTED:card_number]",
+                "acct number 4111 1111 1111 1111 | acct number [REDACTED:card_number]",
+                "ref: 4111111111111111 | ref: [REDACTED:card_number]",
+                "order #4111111111111111 | order #[REDACTED:card_number]",
+                "kafka offset 4111111111111111 | kafka offset 4111111111111111",
+                "epoch_ms=4111111111111111 | epoch_ms=4111111111111111",
                 "GET /pay/4111111111111111 | GET /pay/[REDACTED:card_number]",
                 "id 9999 9999 9999 9995 | id 9999 9999 9999 9995"
             })

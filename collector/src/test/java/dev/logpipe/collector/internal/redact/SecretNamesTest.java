@@ -3,6 +3,7 @@ package dev.logpipe.collector.internal.redact;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class SecretNamesTest {
@@ -66,5 +67,22 @@ class SecretNamesTest {
             })
     void namesThatOnlyMentionASecretOrLookAlikeAreNot(String name) {
         assertThat(SecretNames.isSecret(name)).as(name).isFalse();
+    }
+
+    /** One verdict per name serves both rules: a secret is masked, an id is not scanned for cards, the rest is. */
+    @ParameterizedTest
+    @CsvSource({
+        "DB_PASSWORD, SECRET",
+        "session_id, SECRET",
+        "api_key_id, ID",
+        "dd.trace_id, ID",
+        "epoch_ns, ID",
+        "card_id, PLAIN",
+        "number, PLAIN",
+        "message, PLAIN"
+    })
+    void aNameIsASecretAnIdOrPlain(String name, SecretNames.NameKind kind) {
+        assertThat(SecretNames.kind(name)).as(name).isEqualTo(kind);
+        assertThat(SecretNames.kind(name)).as("cached " + name).isEqualTo(kind);
     }
 }
