@@ -26,6 +26,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
@@ -119,6 +120,53 @@ class IndexerStoreFailureTest {
             var all = store.shards(ShardKind.RECORDS);
             assertThat(IndexerFixture.count(store, all, "acme", "*:*")).isEqualTo(10);
             assertThat(IndexerFixture.count(store, all, "globex", "*:*")).isEqualTo(10);
+        }
+    }
+
+    /**
+     * A disk that takes writes (they are buffered) but fails every commit, as a full one does: the backoff doubles with
+     * each failed commit, 1 s, 2 s, 4 s. Before, the write after each retry cleared the count, so the indexer rolled
+     * back and logged every second for as long as the disk stayed full. The clock is the test's: a retry comes only
+     * when the test moves it.
+     */
+    @Test
+    void aCommitThatKeepsFailingBacksOffLongerEachTime() throws Exception {
+        KAFKA.createTopic("cf.records", 1);
+        KAFKA.createTopic("cf.dead-letter", 1);
+        Instant t = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        AtomicReference<Instant> now = new AtomicReference<>(t);
+        ShardId acme = ShardId.records("acme", LocalDate.ofInstant(t, ZoneOffset.UTC));
+        // The shard's metadata cannot be published (its temp file's name is taken by a directory): every commit of the
+        // shard fails with an IOException, while its writes and its opening succeed.
+        Files.createDirectories(new ShardLayout(data).shardDir(acme).resolve("shard.json.tmp"));
+        try (Indexer indexer = IndexerFixture.start(KAFKA.bootstrapServers(), "cf", data, "", now::get);
+                KafkaProducer<byte[], byte[]> p = IndexerFixture.producer(KAFKA.bootstrapServers())) {
+            for (int i = 0; i < 3; i++) {
+                IndexerFixture.send(p, "cf.records", Lines.record("acme", "a" + i, "record " + i, t));
+            }
+            Instant at = t;
+            for (int n = 1; n <= 3; n++) {
+                int failures = n;
+                await().atMost(WAIT)
+                        .until(() -> status(indexer)
+                                        .path("write_failures")
+                                        .path("cf.records-0")
+                                        .path("failures")
+                                        .asInt()
+                                >= failures);
+                JsonNode failure = status(indexer).path("write_failures").path("cf.records-0");
+                Duration backoff = Duration.ofSeconds(1L << (n - 1));
+                assertThat(failure.path("failures").asInt())
+                        .as("failures in a row")
+                        .isEqualTo(n);
+                assertThat(failure.path("since").asText()).isEqualTo(t.toString());
+                assertThat(Instant.parse(failure.path("retry_at").asText()))
+                        .as("failure %d waits %s", n, backoff)
+                        .isEqualTo(at.plus(backoff));
+                at = at.plus(backoff);
+                now.set(at); // the backoff is over: the partition is read, written and committed again
+            }
+            assertThat(indexer.loop().isAlive()).isTrue();
         }
     }
 
