@@ -328,7 +328,7 @@ public final class IndexLoop implements AutoCloseable {
                         o.topic(),
                         o.partition(),
                         o.offset(),
-                        clock.instant());
+                        o.time());
             }
         }
         for (Map.Entry<ShardId, List<DeadLetterEntry>> e : batch.deadLetterDocs.entrySet()) {
