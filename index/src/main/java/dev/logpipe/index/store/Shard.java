@@ -168,9 +168,9 @@ final class Shard implements AutoCloseable {
                     synchronized (metadata) {
                         notIndexed += metadata.add(r.record(), r.eventTime(), names);
                     }
-                } catch (IllegalArgumentException e) { // a document Lucene refuses (the writer stays healthy)
+                } catch (RuntimeException e) {
                     rejected = rejected.isEmpty() ? new ArrayList<>() : rejected;
-                    rejected.add(new ShardStore.Rejection(i, "the index refused the record: " + e.getMessage()));
+                    rejected.add(new ShardStore.Rejection(i, refused("the record", e)));
                 }
             }
         } finally {
@@ -201,15 +201,30 @@ final class Shard implements AutoCloseable {
                         metadata.time(e.observedTime());
                         metadata.label("reason", e.reason());
                     }
-                } catch (IllegalArgumentException ex) {
+                } catch (RuntimeException ex) {
                     rejected = rejected.isEmpty() ? new ArrayList<>() : rejected;
-                    rejected.add(new ShardStore.Rejection(i, "the index refused the dead letter: " + ex.getMessage()));
+                    rejected.add(new ShardStore.Rejection(i, refused("the dead letter", ex)));
                 }
             }
         } finally {
             writes.incrementAndGet();
         }
         return rejected;
+    }
+
+    /**
+     * Why one document was not written, when the failure is that document's own: any exception while its document was
+     * built or added, as long as the writer is still healthy (Lucene then drops the one document, and the same
+     * document fails the same way on every replay, so it must not stop the partition). A writer that is closed or hit
+     * a tragic error fails every document: that is the store failing, and is thrown.
+     */
+    private String refused(String what, RuntimeException e) {
+        if (writer.getTragicException() != null || !writer.isOpen()) {
+            throw e;
+        }
+        return e instanceof IllegalArgumentException
+                ? "the index refused " + what + ": " + e.getMessage()
+                : "the index could not build " + what + ": " + e;
     }
 
     private void upsert(String recordId, Document d) throws IOException {
