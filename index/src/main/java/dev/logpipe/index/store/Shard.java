@@ -162,11 +162,13 @@ final class Shard implements AutoCloseable {
             for (int i = 0; i < batch.size(); i++) {
                 IndexRecord r = batch.get(i);
                 try {
+                    names.begin();
                     Document d = RecordDocuments.record(
                             r.record(), r.eventTime(), r.observedTime(), r.source(), r.offset(), r.length(), names);
                     upsert(r.record().recordId(), d);
+                    names.written();
                     synchronized (metadata) {
-                        notIndexed += metadata.add(r.record(), r.eventTime(), names);
+                        notIndexed += metadata.add(r.record(), r.eventTime(), names.leftOut());
                     }
                 } catch (RuntimeException e) {
                     rejected = rejected.isEmpty() ? new ArrayList<>() : rejected;

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.logpipe.index.schema.RecordDocuments;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardMetadata;
+import dev.logpipe.record.LogRecord;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.InstantSource;
@@ -47,6 +48,30 @@ class FieldNameCapTest {
     static long count(LuceneStore store, String q) throws Exception {
         store.refresh();
         return LuceneStoreTest.count(store, SHARD, "acme", q);
+    }
+
+    /** A record the index refuses takes no place under the cap: the names of the next record are indexed. */
+    @Test
+    void aRefusedRecordTakesNoPlaceUnderTheCap() throws Exception {
+        LogRecord refused = LogRecord.builder("refused")
+                .recordId("x")
+                .tenantId("acme")
+                .eventTime(T)
+                .field("x", "1")
+                .field("y", LuceneStoreTest.unprintable())
+                .build();
+        byte[] line = "{}".getBytes(StandardCharsets.UTF_8);
+        try (LuceneStore store = store(2)) {
+            ShardStore.Written w = store.write(
+                    SHARD,
+                    List.of(
+                            new IndexRecord(refused, T, T, line, 0, line.length),
+                            record("acme", "ab", "ab", fields("a", "1", "b", "2"))));
+            assertThat(w.rejections()).hasSize(1);
+            assertThat(w.fieldsNotIndexed()).isZero();
+            assertThat(count(store, "fields.a:1")).isEqualTo(1);
+            assertThat(count(store, "fields.b:2")).isEqualTo(1);
+        }
     }
 
     @Test

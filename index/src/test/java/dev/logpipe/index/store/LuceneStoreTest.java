@@ -49,6 +49,36 @@ class LuceneStoreTest {
         return new IndexRecord(r, T, T, line, 0, line.length);
     }
 
+    /** A number whose text throws: its document cannot be built, for a reason that is not Lucene's. */
+    static Number unprintable() {
+        return new Number() {
+            @Override
+            public int intValue() {
+                return 0;
+            }
+
+            @Override
+            public long longValue() {
+                return 0;
+            }
+
+            @Override
+            public float floatValue() {
+                return 0;
+            }
+
+            @Override
+            public double doubleValue() {
+                return 0;
+            }
+
+            @Override
+            public String toString() {
+                throw new ArithmeticException("no text for this number");
+            }
+        };
+    }
+
     LuceneStore store() {
         return new LuceneStore(new ShardLayout(data), StoreSettings.defaults(), InstantSource.fixed(T));
     }
@@ -92,32 +122,7 @@ class LuceneStoreTest {
                 .recordId("poison")
                 .tenantId("acme")
                 .eventTime(T)
-                .field("n", new Number() {
-                    @Override
-                    public int intValue() {
-                        return 0;
-                    }
-
-                    @Override
-                    public long longValue() {
-                        return 0;
-                    }
-
-                    @Override
-                    public float floatValue() {
-                        return 0;
-                    }
-
-                    @Override
-                    public double doubleValue() {
-                        return 0;
-                    }
-
-                    @Override
-                    public String toString() {
-                        throw new ArithmeticException("no text for this number");
-                    }
-                })
+                .field("n", unprintable())
                 .build();
         byte[] line = "{}".getBytes(StandardCharsets.UTF_8);
         try (LuceneStore store = store()) {
