@@ -161,10 +161,20 @@ class FieldNameCapTest {
                                             "acme",
                                             "r1",
                                             "one",
-                                            fields("log.file.path", "/var/log/a", "log.offset", 7L, "mine", "x"))))
+                                            fields(
+                                                    "log.file.path",
+                                                    "/var/log/a",
+                                                    "log.offset",
+                                                    7L,
+                                                    "logpipe.redaction.withheld",
+                                                    "api_key",
+                                                    "mine",
+                                                    "x"))))
                             .fieldsNotIndexed())
                     .isEqualTo(1);
             assertThat(count(store, "fields.log.offset:7 AND fields.log.file.path:\"/var/log/a\""))
+                    .isEqualTo(1);
+            assertThat(count(store, "fields.logpipe.redaction.withheld:api_key"))
                     .isEqualTo(1);
             assertThat(count(store, "fields.mine:x")).isZero();
             ShardId roomy = ShardId.records("roomy", DAY);
