@@ -78,7 +78,8 @@ final class Shard implements AutoCloseable {
      *
      * @throws IOException the index or its metadata is corrupt or unreadable; the message names the directory
      */
-    static Shard open(ShardLayout layout, ShardId id, StoreSettings settings, int ramMb) throws IOException {
+    static Shard open(ShardLayout layout, ShardId id, StoreSettings settings, FieldNameBudget budget, int ramMb)
+            throws IOException {
         Path dir = layout.luceneDir(id);
         Files.createDirectories(dir);
         Directory directory = FSDirectory.open(dir);
@@ -119,7 +120,7 @@ final class Shard implements AutoCloseable {
                 // The names the index already holds (its field infos), not shard.json: the same set the committed
                 // segments cost, and what a replay after a crash starts from.
                 IndexedFieldNames names = new IndexedFieldNames(
-                        writer.getFieldNames(), settings.fieldNames().limit(id.tenant()));
+                        writer.getFieldNames(), settings.fieldNames().limit(id.tenant()), id.tenant(), budget);
                 return new Shard(
                         id, layout.metadataFile(id), directory, writer, new MetadataAccumulator(start), fresh, names);
             } catch (IOException | RuntimeException e) {
@@ -317,6 +318,7 @@ final class Shard implements AutoCloseable {
             return;
         }
         closed = true;
+        names.release();
         try {
             searchers.close();
         } finally {
