@@ -34,13 +34,18 @@ public final class RecordRules {
 
     /**
      * Why {@code r} cannot be indexed as it is, in words fit for a dead-letter reason, or null when it can: its tenant
-     * (see {@link #tenantProblem}), more than {@link #MAX_FIELDS} fields, or a field name longer than
-     * {@link #MAX_FIELD_NAME_LENGTH}. Times are checked when a record is built ({@link LogRecord}).
+     * (see {@link #tenantProblem}), its {@code record_id} ({@link RecordId#problem}), more than {@link #MAX_FIELDS}
+     * fields, or a field name longer than {@link #MAX_FIELD_NAME_LENGTH}. Times are checked when a record is built
+     * ({@link LogRecord}).
      */
     public static String problem(LogRecord r) {
         String tenant = tenantProblem(r.tenantId());
         if (tenant != null) {
             return "tenant_id " + tenant;
+        }
+        String id = RecordId.problem(r.recordId());
+        if (id != null) {
+            return id;
         }
         return fieldsProblem(r.fields());
     }
@@ -92,13 +97,5 @@ public final class RecordRules {
             return "encodes to a directory name longer than " + MAX_TENANT_ENCODED_CHARS + " characters";
         }
         return null;
-    }
-
-    /**
-     * Why a client-chosen {@code record_id} is refused (never quoting it), or null when it is absent or fine: the rule
-     * of {@link RecordId#problem}, the one rule every entry applies (the id is one segment of the context URL).
-     */
-    public static String recordIdProblem(String id) {
-        return RecordId.problem(id);
     }
 }

@@ -212,9 +212,12 @@ class RecordCodecTest {
                         .field("n".repeat(RecordRules.MAX_FIELD_NAME_LENGTH + 1), 1)
                         .build()))
                 .contains("longer than 1024");
-        assertThat(RecordRules.recordIdProblem("order-1:a_b.c-d")).isNull();
-        assertThat(RecordRules.recordIdProblem("order-1/a")).contains("character 8"); // one segment of a URL
-        assertThat(RecordRules.recordIdProblem("..")).isNotNull();
-        assertThat(RecordRules.recordIdProblem("a b")).contains("character 2");
+        assertThat(RecordId.problem("order-1:a_b.c-d")).isNull();
+        assertThat(RecordId.problem("order-1/a")).contains("character 8"); // one segment of a URL
+        assertThat(RecordId.problem("..")).isNotNull();
+        assertThat(RecordId.problem("a b")).contains("character 2");
+        assertThat(RecordRules.problem(
+                        LogRecord.builder("m").tenantId("acme").recordId("../x").build()))
+                .contains("character 3");
     }
 }

@@ -39,9 +39,9 @@ public final class Fields {
      * field names (docs/indexer.md#field-names).
      */
     public static final Set<String> PIPELINE_FIELDS = Set.of(
-            "_event_time_missing",
             "_event_time_out_of_range",
             "logpipe.event_time.flag",
+            "logpipe.redaction.withheld",
             "log.file.path",
             "log.offset",
             "log.truncated");

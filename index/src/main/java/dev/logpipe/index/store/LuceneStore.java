@@ -45,6 +45,7 @@ public final class LuceneStore implements ShardStore {
     private final StoreSettings settings;
     private final InstantSource clock;
     private final Map<ShardId, Shard> open = new ConcurrentHashMap<>();
+    private final FieldNameBudget fieldNameBudget;
     private final ExecutorService refreshHelper = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "index-refresh");
         t.setDaemon(true);
@@ -56,6 +57,7 @@ public final class LuceneStore implements ShardStore {
         this.layout = layout;
         this.settings = settings;
         this.clock = clock;
+        this.fieldNameBudget = new FieldNameBudget(settings.fieldNames().bytesPerTenant());
     }
 
     public ShardLayout layout() {
@@ -89,7 +91,7 @@ public final class LuceneStore implements ShardStore {
         synchronized (this) {
             s = open.get(id);
             if (s == null || s.isClosed()) {
-                s = Shard.open(layout, id, settings, ramShare(open.size() + 1));
+                s = Shard.open(layout, id, settings, fieldNameBudget, ramShare(open.size() + 1));
                 open.put(id, s);
                 rebalanceRam();
             }

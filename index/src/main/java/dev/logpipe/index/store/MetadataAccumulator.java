@@ -50,11 +50,12 @@ final class MetadataAccumulator {
     }
 
     /**
-     * Adds a written record; {@code names} says which of its fields were indexed.
+     * Adds a written record.
      *
+     * @param leftOut the names of its fields that were not indexed
      * @return how many of its fields were not indexed
      */
-    int add(LogRecord r, Instant eventTime, IndexedFieldNames names) {
+    int add(LogRecord r, Instant eventTime, Set<String> leftOut) {
         time(eventTime);
         label(Fields.LEVEL, r.level().name());
         label(Fields.SERVICE, r.service());
@@ -65,7 +66,7 @@ final class MetadataAccumulator {
         }
         int notIndexed = 0;
         for (Map.Entry<String, Object> e : r.fields().entrySet()) {
-            if (!names.indexed(e.getKey())) {
+            if (!leftOut.isEmpty() && leftOut.contains(e.getKey())) {
                 notIndexed++;
                 if (notIndexedSample.size() < ShardMetadata.NOT_INDEXED_SAMPLE) {
                     notIndexedSample.add(Fields.cap(e.getKey()));

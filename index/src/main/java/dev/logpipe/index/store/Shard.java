@@ -78,7 +78,8 @@ final class Shard implements AutoCloseable {
      *
      * @throws IOException the index or its metadata is corrupt or unreadable; the message names the directory
      */
-    static Shard open(ShardLayout layout, ShardId id, StoreSettings settings, int ramMb) throws IOException {
+    static Shard open(ShardLayout layout, ShardId id, StoreSettings settings, FieldNameBudget budget, int ramMb)
+            throws IOException {
         Path dir = layout.luceneDir(id);
         Files.createDirectories(dir);
         Directory directory = FSDirectory.open(dir);
@@ -119,7 +120,7 @@ final class Shard implements AutoCloseable {
                 // The names the index already holds (its field infos), not shard.json: the same set the committed
                 // segments cost, and what a replay after a crash starts from.
                 IndexedFieldNames names = new IndexedFieldNames(
-                        writer.getFieldNames(), settings.fieldNames().limit(id.tenant()));
+                        writer.getFieldNames(), settings.fieldNames().limit(id.tenant()), id.tenant(), budget);
                 return new Shard(
                         id, layout.metadataFile(id), directory, writer, new MetadataAccumulator(start), fresh, names);
             } catch (IOException | RuntimeException e) {
@@ -162,15 +163,17 @@ final class Shard implements AutoCloseable {
             for (int i = 0; i < batch.size(); i++) {
                 IndexRecord r = batch.get(i);
                 try {
+                    names.begin();
                     Document d = RecordDocuments.record(
                             r.record(), r.eventTime(), r.observedTime(), r.source(), r.offset(), r.length(), names);
                     upsert(r.record().recordId(), d);
+                    names.written();
                     synchronized (metadata) {
-                        notIndexed += metadata.add(r.record(), r.eventTime(), names);
+                        notIndexed += metadata.add(r.record(), r.eventTime(), names.leftOut());
                     }
-                } catch (IllegalArgumentException e) { // a document Lucene refuses (the writer stays healthy)
+                } catch (RuntimeException e) {
                     rejected = rejected.isEmpty() ? new ArrayList<>() : rejected;
-                    rejected.add(new ShardStore.Rejection(i, "the index refused the record: " + e.getMessage()));
+                    rejected.add(new ShardStore.Rejection(i, refused("the record", e)));
                 }
             }
         } finally {
@@ -201,15 +204,30 @@ final class Shard implements AutoCloseable {
                         metadata.time(e.observedTime());
                         metadata.label("reason", e.reason());
                     }
-                } catch (IllegalArgumentException ex) {
+                } catch (RuntimeException ex) {
                     rejected = rejected.isEmpty() ? new ArrayList<>() : rejected;
-                    rejected.add(new ShardStore.Rejection(i, "the index refused the dead letter: " + ex.getMessage()));
+                    rejected.add(new ShardStore.Rejection(i, refused("the dead letter", ex)));
                 }
             }
         } finally {
             writes.incrementAndGet();
         }
         return rejected;
+    }
+
+    /**
+     * Why one document was not written, when the failure is that document's own: any exception while its document was
+     * built or added, as long as the writer is still healthy (Lucene then drops the one document, and the same
+     * document fails the same way on every replay, so it must not stop the partition). A writer that is closed or hit
+     * a tragic error fails every document: that is the store failing, and is thrown.
+     */
+    private String refused(String what, RuntimeException e) {
+        if (writer.getTragicException() != null || !writer.isOpen()) {
+            throw e;
+        }
+        return e instanceof IllegalArgumentException
+                ? "the index refused " + what + ": " + e.getMessage()
+                : "the index could not build " + what + ": " + e;
     }
 
     private void upsert(String recordId, Document d) throws IOException {
@@ -300,6 +318,7 @@ final class Shard implements AutoCloseable {
             return;
         }
         closed = true;
+        names.release();
         try {
             searchers.close();
         } finally {

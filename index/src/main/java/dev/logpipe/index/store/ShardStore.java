@@ -21,8 +21,9 @@ import java.util.Optional;
  */
 public interface ShardStore extends Closeable {
     /**
-     * Upserts records into a shard, creating it on first use. A record the engine refuses (a value it cannot index)
-     * is left out and returned with the reason; the others are written. A structured field past the shard's cap on
+     * Upserts records into a shard, creating it on first use. A record the engine refuses (a value it cannot index, or
+     * any failure of that one record's document while the engine stays healthy) is left out and returned with the
+     * reason; the others are written. A failure of the engine itself (a disk error, a writer closed) is thrown. A structured field past the shard's cap on
      * distinct names is written in the record's source but not indexed, and counted.
      */
     Written write(ShardId shard, List<IndexRecord> batch) throws IOException;

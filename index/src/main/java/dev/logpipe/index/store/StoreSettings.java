@@ -19,20 +19,32 @@ public record StoreSettings(
     }
 
     /**
-     * The cap on distinct {@code fields.*} names indexed per shard (tenant, UTC day): every distinct name costs the
-     * index writer and every segment per-field structures, so the cap bounds memory however many names a tenant sends.
-     * Past it a field stays in the stored record but is not indexed (docs/indexer.md#field-names).
+     * The caps on distinct {@code fields.*} names indexed: every distinct name costs the index writer and every segment
+     * per-field structures. {@code perShard} bounds one shard (tenant, UTC day); {@code bytesPerTenant} bounds the
+     * names of all of a tenant's open shards together, so a tenant writing to every day of its retention at once
+     * cannot multiply the first. Past either a field stays in the stored record but is not indexed
+     * (docs/indexer.md#field-names).
      *
-     * @param perShard the cap of a tenant without its own
-     * @param tenants  tenant id to its own cap
+     * @param perShard       the cap of a tenant without its own
+     * @param tenants        tenant id to its own cap
+     * @param bytesPerTenant what the names a tenant's open shards index may cost together: each its UTF-8 bytes plus
+     *                       1 KiB
      */
-    public record FieldNames(int perShard, Map<String, Integer> tenants) {
+    public record FieldNames(int perShard, Map<String, Integer> tenants, long bytesPerTenant) {
         /** OpenSearch's {@code index.mapping.total_fields.limit}. */
         public static final int DEFAULT_PER_SHARD = 1000;
+        /**
+         * 8 MiB: a name costs its UTF-8 bytes plus 1 KiB, so ~8,000 names of ordinary length across a tenant's open
+         * shards (e.g. 30 backfilled days of 250 names), and the live heap they cost stays in tens of MB.
+         */
+        public static final long DEFAULT_BYTES_PER_TENANT = 8L << 20;
 
         public FieldNames {
             if (perShard < 0) {
                 throw new IllegalArgumentException("perShard: must be >= 0, was " + perShard);
+            }
+            if (bytesPerTenant < 0) {
+                throw new IllegalArgumentException("bytesPerTenant: must be >= 0, was " + bytesPerTenant);
             }
             tenants = Map.copyOf(tenants);
             tenants.forEach((t, n) -> {
@@ -40,6 +52,11 @@ public record StoreSettings(
                     throw new IllegalArgumentException("tenants." + t + ": must be >= 0, was " + n);
                 }
             });
+        }
+
+        /** The given caps per shard, and the default budget per tenant. */
+        public FieldNames(int perShard, Map<String, Integer> tenants) {
+            this(perShard, tenants, DEFAULT_BYTES_PER_TENANT);
         }
 
         public static FieldNames defaults() {

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.logpipe.index.schema.RecordDocuments;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardMetadata;
+import dev.logpipe.record.LogRecord;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.InstantSource;
@@ -25,6 +26,10 @@ class FieldNameCapTest {
     Path data;
 
     LuceneStore store(int cap) {
+        return store(cap, StoreSettings.FieldNames.DEFAULT_BYTES_PER_TENANT);
+    }
+
+    LuceneStore store(int cap, long bytesPerTenant) {
         return new LuceneStore(
                 new dev.logpipe.index.shard.ShardLayout(data),
                 new StoreSettings(
@@ -32,7 +37,7 @@ class FieldNameCapTest {
                         64,
                         1 << 10,
                         StoreSettings.Compression.BEST_SPEED,
-                        new StoreSettings.FieldNames(cap, Map.of("roomy", 100))),
+                        new StoreSettings.FieldNames(cap, Map.of("roomy", 100), bytesPerTenant)),
                 InstantSource.fixed(T));
     }
 
@@ -47,6 +52,64 @@ class FieldNameCapTest {
     static long count(LuceneStore store, String q) throws Exception {
         store.refresh();
         return LuceneStoreTest.count(store, SHARD, "acme", q);
+    }
+
+    /**
+     * The names of all of a tenant's open shards share one budget in bytes: a tenant writing to many days cannot
+     * multiply the per-shard cap. Another tenant is not affected, and a closed shard gives its names back.
+     */
+    @Test
+    void aTenantsOpenShardsShareOneBudgetOfNameBytes() throws Exception {
+        ShardId day1 = ShardId.records("acme", DAY);
+        ShardId day2 = ShardId.records("acme", DAY.minusDays(1));
+        try (LuceneStore store = store(100, 3 * FieldNameBudget.PER_NAME + 10)) { // names cost 1 KiB + their bytes
+            assertThat(store.write(day1, List.of(record("acme", "1", "one", fields("aaaa", "1", "bbbb", "2"))))
+                            .fieldsNotIndexed())
+                    .isZero(); // 2 KiB + 8 of 3 KiB + 10
+            assertThat(store.write(day2, List.of(record("acme", "2", "two", fields("cccc", "1", "dd", "2"))))
+                            .fieldsNotIndexed())
+                    .as("cccc does not fit (3 KiB + 12), dd does (3 KiB + 10)")
+                    .isEqualTo(1);
+            assertThat(store.write(
+                                    ShardId.records("globex", DAY),
+                                    List.of(record("globex", "3", "three", fields("cccc", "1", "eeee", "2"))))
+                            .fieldsNotIndexed())
+                    .isZero();
+            store.refresh();
+            assertThat(LuceneStoreTest.count(store, day2, "acme", "fields.dd:2"))
+                    .isEqualTo(1);
+            assertThat(LuceneStoreTest.count(store, day2, "acme", "fields.cccc:1"))
+                    .isZero();
+            store.commit(Map.of("t-0", 3L));
+            store.closeIdle(java.time.Duration.ZERO); // every shard closes: their names leave the budget
+            assertThat(store.write(day2, List.of(record("acme", "4", "four", fields("cccc", "1")))) // 2 KiB + 6
+                            .fieldsNotIndexed())
+                    .isZero();
+        }
+    }
+
+    /** A record the index refuses takes no place under the cap: the names of the next record are indexed. */
+    @Test
+    void aRefusedRecordTakesNoPlaceUnderTheCap() throws Exception {
+        LogRecord refused = LogRecord.builder("refused")
+                .recordId("x")
+                .tenantId("acme")
+                .eventTime(T)
+                .field("x", "1")
+                .field("y", LuceneStoreTest.unprintable())
+                .build();
+        byte[] line = "{}".getBytes(StandardCharsets.UTF_8);
+        try (LuceneStore store = store(2)) {
+            ShardStore.Written w = store.write(
+                    SHARD,
+                    List.of(
+                            new IndexRecord(refused, T, T, line, 0, line.length),
+                            record("acme", "ab", "ab", fields("a", "1", "b", "2"))));
+            assertThat(w.rejections()).hasSize(1);
+            assertThat(w.fieldsNotIndexed()).isZero();
+            assertThat(count(store, "fields.a:1")).isEqualTo(1);
+            assertThat(count(store, "fields.b:2")).isEqualTo(1);
+        }
     }
 
     @Test
@@ -136,10 +199,20 @@ class FieldNameCapTest {
                                             "acme",
                                             "r1",
                                             "one",
-                                            fields("log.file.path", "/var/log/a", "log.offset", 7L, "mine", "x"))))
+                                            fields(
+                                                    "log.file.path",
+                                                    "/var/log/a",
+                                                    "log.offset",
+                                                    7L,
+                                                    "logpipe.redaction.withheld",
+                                                    "api_key",
+                                                    "mine",
+                                                    "x"))))
                             .fieldsNotIndexed())
                     .isEqualTo(1);
             assertThat(count(store, "fields.log.offset:7 AND fields.log.file.path:\"/var/log/a\""))
+                    .isEqualTo(1);
+            assertThat(count(store, "fields.logpipe.redaction.withheld:api_key"))
                     .isEqualTo(1);
             assertThat(count(store, "fields.mine:x")).isZero();
             ShardId roomy = ShardId.records("roomy", DAY);

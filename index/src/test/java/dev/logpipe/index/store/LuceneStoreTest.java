@@ -49,6 +49,36 @@ class LuceneStoreTest {
         return new IndexRecord(r, T, T, line, 0, line.length);
     }
 
+    /** A number whose text throws: its document cannot be built, for a reason that is not Lucene's. */
+    static Number unprintable() {
+        return new Number() {
+            @Override
+            public int intValue() {
+                return 0;
+            }
+
+            @Override
+            public long longValue() {
+                return 0;
+            }
+
+            @Override
+            public float floatValue() {
+                return 0;
+            }
+
+            @Override
+            public double doubleValue() {
+                return 0;
+            }
+
+            @Override
+            public String toString() {
+                throw new ArithmeticException("no text for this number");
+            }
+        };
+    }
+
     LuceneStore store() {
         return new LuceneStore(new ShardLayout(data), StoreSettings.defaults(), InstantSource.fixed(T));
     }
@@ -76,6 +106,40 @@ class LuceneStoreTest {
             assertThat(count(store, shard, "acme", "*:*")).isEqualTo(1);
             assertThat(count(store, shard, "acme", "third")).isEqualTo(1);
             assertThat(store.committedOffsets(shard)).containsEntry("t-0", 2L);
+        }
+    }
+
+    /**
+     * A record whose document cannot be built for a reason other than Lucene's refusal (here a value whose text throws)
+     * is a rejection of that record: the writer stays healthy, the records around it are written and committed.
+     * Before, only an IllegalArgumentException was; any other exception failed the whole batch, on every replay.
+     */
+    @Test
+    void aRecordWhoseDocumentFailsIsRefusedAndTheOthersAreWritten() throws Exception {
+        ShardId shard = ShardId.records("acme", DAY);
+        IndexRecord good = record("acme", "before", "before", Map.of());
+        LogRecord poison = LogRecord.builder("poison")
+                .recordId("poison")
+                .tenantId("acme")
+                .eventTime(T)
+                .field("n", unprintable())
+                .build();
+        byte[] line = "{}".getBytes(StandardCharsets.UTF_8);
+        try (LuceneStore store = store()) {
+            ShardStore.Written w = store.write(
+                    shard,
+                    List.of(
+                            good,
+                            new IndexRecord(poison, T, T, line, 0, line.length),
+                            record("acme", "after", "after", Map.of())));
+            assertThat(w.rejections()).singleElement().satisfies(r -> {
+                assertThat(r.index()).isEqualTo(1);
+                assertThat(r.reason()).contains("ArithmeticException").contains("no text for this number");
+            });
+            store.commit(Map.of("t-0", 3L));
+            store.refresh();
+            assertThat(count(store, shard, "acme", "*:*")).isEqualTo(2);
+            assertThat(store.committedOffsets(shard)).containsEntry("t-0", 3L);
         }
     }
 

@@ -117,6 +117,8 @@ public final class IndexerConfigLoader {
         Duration skew = n.duration("max_future_skew", Duration.ofDays(1), Duration.ZERO);
         int fieldNames =
                 (int) n.integer("max_field_names", StoreSettings.FieldNames.DEFAULT_PER_SHARD, 0, MAX_FIELD_NAMES);
+        long nameBytes = n.bytes(
+                "max_field_name_bytes_per_tenant", StoreSettings.FieldNames.DEFAULT_BYTES_PER_TENANT, 0, 1L << 30);
         Map<String, Integer> tenants = new HashMap<>();
         for (ConfigNode t : n.children("tenants")) {
             String id = t.requiredString("id");
@@ -137,7 +139,7 @@ public final class IndexerConfigLoader {
                         maxOpen,
                         tracked,
                         compression,
-                        new StoreSettings.FieldNames(fieldNames, tenants)),
+                        new StoreSettings.FieldNames(fieldNames, tenants, nameBytes)),
                 idle,
                 onCorrupt,
                 skew);

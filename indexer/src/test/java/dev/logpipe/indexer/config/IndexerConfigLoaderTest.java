@@ -61,6 +61,9 @@ class IndexerConfigLoaderTest {
                         "index.tenants[1].id: tenant \"a\" is listed twice"),
                 Arguments.of(
                         "index:\n  tenants:\n    - id: a\n      fields: 3", "index.tenants[0].fields: unknown key"),
+                Arguments.of(
+                        "index:\n  max_field_name_bytes_per_tenant: 2GiB",
+                        "index.max_field_name_bytes_per_tenant: must be"),
                 Arguments.of("kafka2: {}", "kafka2: unknown key"));
     }
 
@@ -89,6 +92,14 @@ class IndexerConfigLoaderTest {
                         "test");
         assertThat(c.index().store().fieldNames().limit("acme")).isEqualTo(200);
         assertThat(c.index().store().fieldNames().limit("big")).isEqualTo(5000);
+        assertThat(c.index().store().fieldNames().bytesPerTenant()).isEqualTo(8L << 20);
+        assertThat(new IndexerConfigLoader()
+                        .parse(BASE + "index:\n  max_field_name_bytes_per_tenant: 64KiB\n", "test")
+                        .index()
+                        .store()
+                        .fieldNames()
+                        .bytesPerTenant())
+                .isEqualTo(64L << 10);
     }
 
     @Test

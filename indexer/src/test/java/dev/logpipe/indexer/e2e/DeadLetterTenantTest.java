@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.List;
@@ -79,6 +80,34 @@ class DeadLetterTenantTest {
             String metrics = indexer.registry().scrape();
             assertThat(metrics).doesNotContain("logpipe_indexer_dead_letters_skipped_total{");
             assertThat(metrics).contains("logpipe_indexer_records_dead_lettered_total{reason=\"SCHEMA_INVALID\"} 4.0");
+        }
+    }
+
+    /**
+     * A record another producer wrote with a {@code record_id} no context URL can reach ({@code a/b}, {@code ..}) is a
+     * {@code SCHEMA_INVALID} dead letter of its tenant, as the collector would have refused it; before, it was indexed.
+     */
+    @Test
+    void aRecordWithABadRecordIdIsADeadLetterOfItsTenant() throws Exception {
+        KAFKA.createTopic("rid.records", 1);
+        KAFKA.createTopic("rid.dead-letter", 1);
+        LocalDate today = LocalDate.now(ZoneOffset.UTC);
+        String now = Instant.now().toString();
+        try (Indexer indexer = IndexerFixture.start(KAFKA.bootstrapServers(), "rid", data, "", Clock.systemUTC());
+                KafkaProducer<byte[], byte[]> p = IndexerFixture.producer(KAFKA.bootstrapServers())) {
+            for (String id : List.of("a/b", "..", "fine-1")) {
+                send(
+                        p,
+                        "rid.records",
+                        null,
+                        "{\"schema_version\":3,\"record_id\":\"" + id + "\",\"event_time\":\"" + now
+                                + "\",\"tenant_id\":\"acme\",\"message\":\"rid " + id + "\"}\n");
+            }
+            ShardId dead = ShardId.deadLetters("acme", today);
+            await().atMost(WAIT)
+                    .until(() -> count(indexer.store(), List.of(dead), "acme", "reason:SCHEMA_INVALID") == 2);
+            await().atMost(WAIT)
+                    .until(() -> count(indexer.store(), List.of(ShardId.records("acme", today)), "acme", "*:*") == 1);
         }
     }
 }

@@ -115,6 +115,85 @@ class FieldExplosionTest {
         }
     }
 
+    /**
+     * The same attack spread over 30 days of the tenant's retention, with long names: 60 records of 1,000 names of
+     * ~200 characters, two per day. The per-shard cap alone would index 30 shards x 1,000 names (~6 MB of names, and
+     * each costs the writers far more); the tenant's budget ({@code index.max_field_name_bytes_per_tenant}, default
+     * 8 MiB, a name costing its bytes plus 1 KiB) holds all its open shards together under it, and the live heap stays
+     * small.
+     */
+    @Test
+    void distinctFieldNamesSpreadOverThirtyDaysStayWithinTheTenantsBudget() throws Exception {
+        KAFKA.createTopic("fx30.records", 1);
+        KAFKA.createTopic("fx30.dead-letter", 1);
+        Path data = work.resolve("data30");
+        int port = FreePort.pick();
+        Path config = work.resolve("indexer30.yaml");
+        Files.writeString(
+                config,
+                IndexerFixture.yaml(KAFKA.bootstrapServers(), "fx30", data, "")
+                        .replace("listen: 127.0.0.1:0", "listen: 127.0.0.1:" + port));
+        Instant t = Instant.now();
+        String pad = "p".repeat(190);
+        try (KafkaProducer<byte[], byte[]> p = IndexerFixture.producer(KAFKA.bootstrapServers())) {
+            for (int i = 0; i < 60; i++) {
+                StringBuilder f = new StringBuilder();
+                for (int j = 0; j < 1000; j++) {
+                    f.append(j == 0 ? "" : ",")
+                            .append("\"d")
+                            .append(i)
+                            .append('.')
+                            .append(pad)
+                            .append(".k")
+                            .append(j)
+                            .append("\":")
+                            .append(j);
+                }
+                Instant day = t.minus(Duration.ofDays(i % 30));
+                String line = "{\"schema_version\":3,\"record_id\":\"d" + i + "\",\"event_time\":\"" + day
+                        + "\",\"observed_time\":\"" + t + "\",\"tenant_id\":\"attacker\",\"message\":\"wide " + i
+                        + "\",\"fields\":{" + f + "}}\n";
+                p.send(new ProducerRecord<>("fx30.records", line.getBytes(StandardCharsets.UTF_8)));
+            }
+            p.flush();
+        }
+        long live;
+        try (ChildJvm child = ChildJvm.start(
+                work,
+                "indexer-30",
+                List.of("-Xmx256m", "-XX:+ExitOnOutOfMemoryError"),
+                "dev.logpipe.indexer.cli.IndexerCommand",
+                List.of("--config", config.toString()))) {
+            child.awaitStderr("indexer ready", Duration.ofSeconds(60));
+            await().atMost(Duration.ofSeconds(120))
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(() -> {
+                        assertThat(child.isAlive())
+                                .as("indexer alive; stdout:\n%s\nstderr:\n%s", child.stdout(), child.stderr())
+                                .isTrue();
+                        return committed(port, "fx30.records-0") >= 60;
+                    });
+            live = liveHeap(child.pid());
+            assertThat(child.terminate(Duration.ofSeconds(30))).isEqualTo(143);
+        }
+        assertThat(live).as("live heap after GC").isLessThan(64L << 20);
+        try (LuceneStore store = new LuceneStore(new ShardLayout(data), StoreSettings.defaults(), Clock.systemUTC())) {
+            List<ShardId> all = store.shards(ShardKind.RECORDS);
+            assertThat(all).hasSize(30);
+            assertThat(IndexerFixture.count(store, all, "attacker", "*:*")).isEqualTo(60);
+            long nameBytes = 0;
+            for (ShardId s : all) {
+                for (String name : store.metadata(s).orElseThrow().fields().keySet()) {
+                    nameBytes += name.length() + 1024; // what the budget charges a name
+                }
+            }
+            assertThat(nameBytes)
+                    .as("bytes of names indexed over the tenant's 30 shards")
+                    .isPositive()
+                    .isLessThanOrEqualTo(StoreSettings.FieldNames.DEFAULT_BYTES_PER_TENANT);
+        }
+    }
+
     /** Runs an indexer child until it has committed everything; returns its live heap then. */
     private long run(Path config, int port, String name) throws Exception {
         try (ChildJvm child = ChildJvm.start(
@@ -130,7 +209,7 @@ class FieldExplosionTest {
                         assertThat(child.isAlive())
                                 .as("indexer alive; stdout:\n%s\nstderr:\n%s", child.stdout(), child.stderr())
                                 .isTrue();
-                        return committed(port) >= 201;
+                        return committed(port, "fx.records-0") >= 201;
                     });
             JsonNode status = JSON.readTree(get(port, "/api/v1/status"));
             assertThat(status.path("fields_not_indexed").path("attacker").asLong())
@@ -173,13 +252,13 @@ class FieldExplosionTest {
                 + "wide " + i + "\",\"fields\":{" + f + "}}\n";
     }
 
-    private static long committed(int port) {
+    private static long committed(int port, String partition) {
         try {
             HttpResponse<String> r = HTTP.send(
                     HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/status"))
                             .build(),
                     HttpResponse.BodyHandlers.ofString());
-            JsonNode s = JSON.readTree(r.body()).path("partitions").path("fx.records-0");
+            JsonNode s = JSON.readTree(r.body()).path("partitions").path(partition);
             return s.path("committed").path("offset").asLong();
         } catch (Exception e) {
             return -1;

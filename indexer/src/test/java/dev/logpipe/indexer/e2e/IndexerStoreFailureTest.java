@@ -26,6 +26,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
@@ -122,6 +123,97 @@ class IndexerStoreFailureTest {
         }
     }
 
+    /**
+     * A disk that takes writes (they are buffered) but fails every commit, as a full one does: the backoff doubles with
+     * each failed commit, 1 s, 2 s, 4 s. Before, the write after each retry cleared the count, so the indexer rolled
+     * back and logged every second for as long as the disk stayed full. The clock is the test's: a retry comes only
+     * when the test moves it.
+     */
+    @Test
+    void aCommitThatKeepsFailingBacksOffLongerEachTime() throws Exception {
+        KAFKA.createTopic("cf.records", 1);
+        KAFKA.createTopic("cf.dead-letter", 1);
+        Instant t = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        AtomicReference<Instant> now = new AtomicReference<>(t);
+        ShardId acme = ShardId.records("acme", LocalDate.ofInstant(t, ZoneOffset.UTC));
+        // The shard's metadata cannot be published (its temp file's name is taken by a directory): every commit of the
+        // shard fails with an IOException, while its writes and its opening succeed.
+        Files.createDirectories(new ShardLayout(data).shardDir(acme).resolve("shard.json.tmp"));
+        try (Indexer indexer = IndexerFixture.start(KAFKA.bootstrapServers(), "cf", data, "", now::get);
+                KafkaProducer<byte[], byte[]> p = IndexerFixture.producer(KAFKA.bootstrapServers())) {
+            for (int i = 0; i < 3; i++) {
+                IndexerFixture.send(p, "cf.records", Lines.record("acme", "a" + i, "record " + i, t));
+            }
+            Instant at = t;
+            for (int n = 1; n <= 3; n++) {
+                int failures = n;
+                await().atMost(WAIT)
+                        .until(() -> status(indexer)
+                                        .path("write_failures")
+                                        .path("cf.records-0")
+                                        .path("failures")
+                                        .asInt()
+                                >= failures);
+                JsonNode failure = status(indexer).path("write_failures").path("cf.records-0");
+                Duration backoff = Duration.ofSeconds(1L << (n - 1));
+                assertThat(failure.path("failures").asInt())
+                        .as("failures in a row")
+                        .isEqualTo(n);
+                assertThat(failure.path("since").asText()).isEqualTo(t.toString());
+                assertThat(Instant.parse(failure.path("retry_at").asText()))
+                        .as("failure %d waits %s", n, backoff)
+                        .isEqualTo(at.plus(backoff));
+                at = at.plus(backoff);
+                now.set(at); // the backoff is over: the partition is read, written and committed again
+            }
+            assertThat(indexer.loop().isAlive()).isTrue();
+        }
+    }
+
+    /**
+     * A line the indexer dead-letters, read again after each of three failed commits: four copies of its dead letter
+     * reach the dead-letter topic, and the tenant's dead-letter shard holds one (before, each copy had the clock's
+     * {@code observed_time} and its own document).
+     */
+    @Test
+    void aLineReadAgainAfterAFailedCommitLeavesOneDeadLetter() throws Exception {
+        KAFKA.createTopic("rd.records", 1);
+        KAFKA.createTopic("rd.dead-letter", 1);
+        Instant t = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        AtomicReference<Instant> now = new AtomicReference<>(t);
+        ShardId acme = ShardId.records("acme", LocalDate.ofInstant(t, ZoneOffset.UTC));
+        Path blocker = new ShardLayout(data).shardDir(acme).resolve("shard.json.tmp");
+        Files.createDirectories(blocker); // every commit fails, as in the test above
+        try (Indexer indexer = IndexerFixture.start(KAFKA.bootstrapServers(), "rd", data, "", now::get);
+                KafkaProducer<byte[], byte[]> p = IndexerFixture.producer(KAFKA.bootstrapServers())) {
+            IndexerFixture.send(p, "rd.records", Lines.record("acme", "a0", "record 0", t));
+            IndexerFixture.send(p, "rd.records", "{\"tenant_id\":\"acme\",\"schema_version\":3,\"message\":\n");
+            Instant at = t;
+            for (int n = 1; n <= 3; n++) {
+                int failures = n;
+                await().atMost(WAIT)
+                        .until(() -> status(indexer)
+                                        .path("write_failures")
+                                        .path("rd.records-0")
+                                        .path("failures")
+                                        .asInt()
+                                >= failures);
+                at = at.plus(Duration.ofSeconds(1L << (n - 1)));
+                now.set(at);
+            }
+            Files.delete(blocker); // repaired: the fourth reading commits
+            await().atMost(WAIT).until(() -> committed(indexer, "rd.records-0") == 2);
+            await().atMost(WAIT).until(() -> committed(indexer, "rd.dead-letter-0") == 4);
+        }
+        try (LuceneStore store = new LuceneStore(new ShardLayout(data), StoreSettings.defaults(), Clock.systemUTC())) {
+            assertThat(IndexerFixture.count(store, store.shards(ShardKind.RECORDS), "acme", "*:*"))
+                    .isEqualTo(1);
+            assertThat(IndexerFixture.count(store, store.shards(ShardKind.DEAD_LETTERS), "acme", "*:*"))
+                    .as("one dead letter however often its line was read")
+                    .isEqualTo(1);
+        }
+    }
+
     private static void send(
             KafkaProducer<byte[], byte[]> p, int partition, String tenant, String prefix, int n, Instant t)
             throws Exception {
@@ -133,6 +225,15 @@ class IndexerStoreFailureTest {
                             Lines.record(tenant, prefix + i, "record " + i, t).getBytes(StandardCharsets.UTF_8)))
                     .get();
         }
+    }
+
+    private static long committed(Indexer indexer, String partition) throws Exception {
+        return status(indexer)
+                .path("partitions")
+                .path(partition)
+                .path("committed")
+                .path("offset")
+                .asLong();
     }
 
     private static JsonNode status(Indexer indexer) throws Exception {

@@ -136,7 +136,7 @@ public final class IngestProcessor {
                             line, Reason.SCHEMA_INVALID, detail(e.getMessage()), rawForDeadLetter(body, off, len)));
             return null;
         }
-        String bad = RecordRules.recordIdProblem(b.recordId());
+        String bad = RecordId.problem(b.recordId());
         if (bad == null) {
             bad = tooLongIdentifier(b);
         }

@@ -328,7 +328,7 @@ public final class IndexLoop implements AutoCloseable {
                         o.topic(),
                         o.partition(),
                         o.offset(),
-                        clock.instant());
+                        o.time());
             }
         }
         for (Map.Entry<ShardId, List<DeadLetterEntry>> e : batch.deadLetterDocs.entrySet()) {
@@ -346,7 +346,6 @@ public final class IndexLoop implements AutoCloseable {
             metrics.deadLettersIndexed(e.getValue().size() - rejected.size());
         }
         metrics.indexed(written);
-        failures.succeeded(polled.partitions());
         for (TopicPartition tp : polled.partitions()) {
             List<ConsumerRecord<byte[], byte[]>> list = polled.records(tp);
             ConsumerRecord<byte[], byte[]> last = list.get(list.size() - 1);
@@ -431,6 +430,9 @@ public final class IndexLoop implements AutoCloseable {
             Thread.sleep(PAUSE_BEFORE_KAFKA_COMMIT_MS);
         }
         consumer.commitSync(c.kafka());
+        // Only a commit ends a partition's failures: a write alone succeeds even on a full disk (it is buffered), so
+        // clearing them on a write would restart the backoff at 1 s before every commit that fails again.
+        failures.succeeded(c.kafka().keySet());
         c.kafka().forEach((tp, o) -> lastCommitted.put(tp, o.offset()));
         stages.committed(c.offsets());
         metrics.committed(shards, System.nanoTime() - c.startedNanos());

@@ -50,7 +50,8 @@ final class PollBatch {
     private final Instant now;
     private final String defaultTenant;
 
-    record Origin(String topic, int partition, long offset, String tenant) {}
+    /** @param time the observed time of the record's dead letter, should it get one ({@link #timeOf}) */
+    record Origin(String topic, int partition, long offset, String tenant, Instant time) {}
 
     /** @param defaultTenant the tenant of a record without {@code tenant_id} ({@code kafka.default_tenant}), or null */
     PollBatch(
@@ -82,7 +83,7 @@ final class PollBatch {
                     m.topic(),
                     m.partition(),
                     m.offset(),
-                    now);
+                    timeOf(m));
             return;
         }
         int start = 0;
@@ -125,7 +126,10 @@ final class PollBatch {
                     len);
             return;
         }
-        problem = RecordRules.problem(r); // the collector checked the same before it acknowledged the record
+        // The rest of RecordRules.problem, as the collector applied it: the tenant was checked above and the codec
+        // holds
+        // the field count and name lengths to the rules as it reads, so only the record_id is left to check.
+        problem = RecordId.problem(r.recordId());
         if (problem != null) {
             reject("SCHEMA_INVALID", problem, r.tenantId(), m, v, off, len);
             return;
@@ -168,13 +172,22 @@ final class PollBatch {
         records.computeIfAbsent(route.shard(), k -> new ArrayList<>())
                 .add(new IndexRecord(r, route.eventTime(), route.observedTime(), src, srcOff, srcLen));
         origins.computeIfAbsent(route.shard(), k -> new ArrayList<>())
-                .add(new Origin(m.topic(), m.partition(), m.offset(), r.tenantId()));
+                .add(new Origin(m.topic(), m.partition(), m.offset(), r.tenantId(), timeOf(m)));
     }
 
     void reject(
             String reason, String detail, String tenant, ConsumerRecord<byte[], byte[]> m, byte[] v, int off, int len) {
         metrics.deadLettered(reason);
-        deadLetters.publish(reason, detail, tenant, v, off, len, m.topic(), m.partition(), m.offset(), now);
+        deadLetters.publish(reason, detail, tenant, v, off, len, m.topic(), m.partition(), m.offset(), timeOf(m));
+    }
+
+    /**
+     * The {@code observed_time} of a dead letter of the message: its Kafka timestamp, not the clock, so that a replay
+     * (after a store failure or a rebalance) publishes the same dead letter again and its index upsert replaces the
+     * first one instead of adding a copy. The clock only for a message without a timestamp.
+     */
+    Instant timeOf(ConsumerRecord<byte[], byte[]> m) {
+        return m.timestamp() >= 0 ? Instant.ofEpochMilli(m.timestamp()) : now;
     }
 
     /**
@@ -259,12 +272,30 @@ final class PollBatch {
             String detail = o.path("detail").isTextual() ? o.get("detail").textValue() : null;
             String raw = o.path("raw").isTextual() ? o.get("raw").textValue() : null;
             ShardId shard = ShardId.deadLetters(tenant, LocalDate.ofInstant(observed, ZoneOffset.UTC));
-            String id = RecordId.ofContent(RecordId.hashOf(tenant), v, 0, v.length);
+            String id = deadLetterId(o, tenant, v);
             deadLetterDocs
                     .computeIfAbsent(shard, k -> new ArrayList<>())
                     .add(new DeadLetterEntry(id, tenant, reason, detail, raw, observed, v, 0, v.length));
         } catch (IOException | RuntimeException e) {
             metrics.deadLettersSkipped("NOT_READABLE");
         }
+    }
+
+    /**
+     * The document id of a dead letter: for one the indexer wrote, from where its line was (topic, partition, offset)
+     * and the line, so each replay of that line, which publishes it again, replaces the same document whatever its
+     * detail says; for any other, from the whole message.
+     */
+    static String deadLetterId(JsonNode o, String tenant, byte[] v) {
+        if ("indexer".equals(o.path("source").asText())
+                && o.path("topic").isTextual()
+                && o.path("partition").canConvertToInt()
+                && o.path("offset").canConvertToLong()) {
+            String where = o.get("topic").textValue() + "-" + o.get("partition").asInt() + "@"
+                    + o.get("offset").asLong();
+            byte[] raw = o.path("raw").asText("").getBytes(StandardCharsets.UTF_8);
+            return RecordId.ofContent(RecordId.hashOf(tenant) * 31 + RecordId.hashOf(where), raw, 0, raw.length);
+        }
+        return RecordId.ofContent(RecordId.hashOf(tenant), v, 0, v.length);
     }
 }

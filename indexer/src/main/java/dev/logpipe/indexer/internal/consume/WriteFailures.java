@@ -12,7 +12,8 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * Partitions paused because the index store failed to write or commit their records (a disk error, an index writer
  * closed by an earlier failure): each waits out a backoff that doubles with every failure in a row, from
- * {@link #FIRST_BACKOFF} up to {@link #MAX_BACKOFF}, and is cleared when a write of its records succeeds. Updated by
+ * {@link #FIRST_BACKOFF} up to {@link #MAX_BACKOFF}, and is cleared when a commit of its offsets succeeds (a write
+ * alone proves nothing: it is buffered, and the commit after it may fail again). Updated by
  * the loop thread, read by the status API: thread-safe.
  */
 public final class WriteFailures {
@@ -64,7 +65,7 @@ public final class WriteFailures {
         return p != null && now.isBefore(p.retryAt());
     }
 
-    /** The partition's records were written: its failures are over. */
+    /** The partitions' offsets were committed (index, then Kafka): their failures are over. */
     synchronized void succeeded(Collection<TopicPartition> tps) {
         if (!paused.isEmpty()) {
             tps.forEach(paused::remove);
