@@ -3,6 +3,7 @@ package dev.logpipe.config;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -10,13 +11,17 @@ import java.util.function.Consumer;
 /**
  * The life of a role's process ({@code logpipe collector|indexer|query --config FILE}): load and validate the
  * configuration, optionally stop there ({@code --check-config}), start the role, then run until SIGTERM, when a
- * shutdown hook closes it. Every role answers with the same exit codes:
+ * shutdown hook closes it within {@link #STOP_DEADLINE} ({@link StopDeadline}). Every role answers with the same exit
+ * codes:
  *
  * <ul>
  *   <li>0: stopped by a signal (or the configuration is valid, with {@code --check-config});
  *   <li>2: the configuration is invalid (the message names the key);
- *   <li>3: the role cannot start (a corrupt state file, a port in use; the message names it);
- *   <li>4: the role stopped on its own after an error ({@link Role#failure()}).
+ *   <li>3: the role cannot start (a corrupt state file, a port in use; the message names it). The JVM's
+ *       {@code -XX:+ExitOnOutOfMemoryError}, which bin/logpipe always sets, exits with 3 too; its line on stdout
+ *       ({@code Terminating due to java.lang.OutOfMemoryError}) tells them apart;
+ *   <li>4: the role stopped on its own after an error ({@link Role#failure()});
+ *   <li>5: the stop did not finish within {@link #STOP_DEADLINE} and the JVM was halted ({@link StopDeadline#HALTED}).
  * </ul>
  */
 public final class RoleLifecycle {
@@ -43,21 +48,30 @@ public final class RoleLifecycle {
         }
     }
 
+    /**
+     * Longest graceful stop after SIGTERM before the JVM is halted: above every role's own bounded steps (the HTTP
+     * port's 5 s, the collector's drain, the indexer's last commit).
+     */
+    public static final Duration STOP_DEADLINE = Duration.ofSeconds(60);
+
     private final String name;
     private final PrintStream out;
     private final PrintStream err;
     private final Consumer<Thread> shutdownHooks;
+    private final Duration stopDeadline;
 
     /** @param name the command as the operator typed it, e.g. {@code logpipe indexer} */
     public RoleLifecycle(String name) {
-        this(name, System.out, System.err, Runtime.getRuntime()::addShutdownHook);
+        this(name, System.out, System.err, Runtime.getRuntime()::addShutdownHook, STOP_DEADLINE);
     }
 
-    RoleLifecycle(String name, PrintStream out, PrintStream err, Consumer<Thread> shutdownHooks) {
+    RoleLifecycle(
+            String name, PrintStream out, PrintStream err, Consumer<Thread> shutdownHooks, Duration stopDeadline) {
         this.name = name;
         this.out = out;
         this.err = err;
         this.shutdownHooks = shutdownHooks;
+        this.stopDeadline = stopDeadline;
     }
 
     /** Runs the role until SIGTERM; returns the exit code. */
@@ -92,11 +106,16 @@ public final class RoleLifecycle {
         return 0;
     }
 
+    /** Closes the role on the shutdown hook's thread; halts the JVM if that takes longer than the deadline. */
     private void stop(Role role, CountDownLatch stopped) {
         try {
-            role.close();
-        } catch (Exception e) {
-            err.println(name + ": error while stopping: " + e);
+            StopDeadline.run(name, stopDeadline, err, () -> {
+                try {
+                    role.close();
+                } catch (Exception e) {
+                    err.println(name + ": error while stopping: " + e);
+                }
+            });
         } finally {
             stopped.countDown();
         }

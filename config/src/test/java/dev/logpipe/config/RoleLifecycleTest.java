@@ -22,8 +22,12 @@ class RoleLifecycleTest {
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
     private final CopyOnWriteArrayList<Thread> hooks = new CopyOnWriteArrayList<>();
-    private final RoleLifecycle lifecycle =
-            new RoleLifecycle("logpipe test", new PrintStream(out, true), new PrintStream(err, true), hooks::add);
+    private final RoleLifecycle lifecycle = new RoleLifecycle(
+            "logpipe test",
+            new PrintStream(out, true),
+            new PrintStream(err, true),
+            hooks::add,
+            RoleLifecycle.STOP_DEADLINE);
 
     @Test
     void invalidConfigurationExitsTwoNamingTheKey() throws Exception {

@@ -1,5 +1,6 @@
 package dev.logpipe.indexer;
 
+import dev.logpipe.auth.AuthFailures;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.shard.ShardLayout;
@@ -69,12 +70,28 @@ public final class Indexer implements AutoCloseable {
     }
 
     /**
-     * Verifies every shard on disk, then starts consuming and serving.
+     * Verifies every shard on disk, then starts consuming and serving. Failed authentications of the legal-hold API
+     * are limited by {@code config.auth()} and counted in this indexer's metrics.
      *
      * @throws IOException a shard or state file is corrupt (named in the message), or the data directory is unusable
      */
     public static Indexer start(IndexerConfig config, InstantSource clock) throws Exception {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        return start(config, clock, new AuthFailures(config.auth(), System::nanoTime).register(registry), registry);
+    }
+
+    /**
+     * As {@link #start(IndexerConfig, InstantSource)}, counting failed authentications of the legal-hold API into
+     * {@code failures}, which the caller shares with its other APIs and registers in its metrics itself (the
+     * standalone's one port: {@code config.auth()} is then unused).
+     */
+    public static Indexer start(IndexerConfig config, InstantSource clock, AuthFailures failures) throws Exception {
+        return start(config, clock, failures, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+    }
+
+    private static Indexer start(
+            IndexerConfig config, InstantSource clock, AuthFailures failures, PrometheusMeterRegistry registry)
+            throws Exception {
         IndexerMetrics metrics = new IndexerMetrics(registry);
         ShardLayout layout = new ShardLayout(config.dataDir());
         Files.createDirectories(layout.dataDir());
@@ -93,7 +110,7 @@ public final class Indexer implements AutoCloseable {
             IndexerServer server = new IndexerServer(
                     config.listen(),
                     status,
-                    new HoldsHandler(holds, config.admin().apiKeySha256()),
+                    new HoldsHandler(holds, config.admin().apiKeySha256(), failures),
                     registry,
                     loop::ready);
             metrics.gauge("logpipe_indexer.shards.open", "Shards open now", store::openShards);

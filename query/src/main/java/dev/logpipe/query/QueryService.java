@@ -2,7 +2,7 @@ package dev.logpipe.query;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.logpipe.auth.AuthFailures;
-import dev.logpipe.auth.PresentedKey;
+import dev.logpipe.auth.Credentials;
 import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.store.ShardSource;
 import dev.logpipe.query.auth.Authenticator;
@@ -31,12 +31,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.time.InstantSource;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -331,30 +329,21 @@ public final class QueryService implements AutoCloseable {
     }
 
     /**
-     * The caller's credential by the one rule every API applies ({@link PresentedKey}); a failure is a 401
+     * The caller's credential by the one check every API applies ({@link Credentials}); a failure is a 401
      * ({@code unauthenticated}, {@code ambiguous_credentials}) or, once the client address failed too often, a 429
      * ({@code auth_failures}) with the Retry-After of its bucket.
      */
     private Credential authenticate(Request request) {
-        PresentedKey presented = PresentedKey.read(request.getHeaders().getValuesList(HttpHeader.AUTHORIZATION));
-        Optional<Credential> cred =
-                presented.status() == PresentedKey.Status.KEY ? auth.authenticate(presented.key()) : Optional.empty();
-        if (cred.isPresent()) {
-            return cred.get();
+        try {
+            return Credentials.check(
+                    failures,
+                    request.getHeaders().getValuesList(HttpHeader.AUTHORIZATION),
+                    Request.getRemoteAddr(request),
+                    auth::authenticate,
+                    "no or unknown API key (Authorization: Bearer KEY)");
+        } catch (Credentials.Refused r) {
+            throw new Answer.Refusal(r.status(), r.reason(), r.getMessage(), null, r.retryAfterSeconds());
         }
-        Optional<Duration> wait = failures.failed(Request.getRemoteAddr(request));
-        if (wait.isPresent()) {
-            throw new Answer.Refusal(
-                    429,
-                    "auth_failures",
-                    AuthFailures.message(wait.get()),
-                    null,
-                    AuthFailures.retryAfterSeconds(wait.get()));
-        }
-        if (presented.status() == PresentedKey.Status.AMBIGUOUS) {
-            throw new Answer.Refusal(401, "ambiguous_credentials", PresentedKey.AMBIGUOUS_MESSAGE);
-        }
-        throw new Answer.Refusal(401, "unauthenticated", "no or unknown API key (Authorization: Bearer KEY)");
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.logpipe.collector.auth;
 
 import dev.logpipe.auth.AuthFailures;
+import dev.logpipe.auth.Credentials;
 import dev.logpipe.auth.PresentedKey;
 import dev.logpipe.collector.config.CollectorConfig;
 import java.nio.charset.StandardCharsets;
@@ -11,6 +12,8 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Maps a credential to its tenant: a client certificate's subject (mTLS; invariant I4, docs/architecture.md) or an API
@@ -71,36 +74,25 @@ public final class ApiKeys {
      * a key beside it, both must name the same tenant (else the credentials are ambiguous).
      */
     public Outcome authenticate(List<String> authorizations, String certificateSubject, String remoteAddress) {
-        PresentedKey presented = PresentedKey.read(authorizations);
         CollectorConfig.Tenant byCert = certificateSubject == null ? null : bySubject.get(certificateSubject);
-        if (presented.status() == PresentedKey.Status.AMBIGUOUS) {
-            return failed(remoteAddress, PresentedKey.AMBIGUOUS_MESSAGE);
-        }
-        CollectorConfig.Tenant byKey = presented.status() == PresentedKey.Status.KEY ? lookup(presented.key()) : null;
-        if (byCert != null) {
-            if (presented.status() == PresentedKey.Status.KEY && byKey != byCert) {
-                return failed(
-                        remoteAddress,
-                        "ambiguous credentials: the client certificate and the API key do not name the same "
-                                + "tenant; send one");
-            }
+        if (byCert != null && PresentedKey.read(authorizations).status() == PresentedKey.Status.NONE) {
             return Outcome.of(byCert);
         }
-        if (byKey != null) {
-            return Outcome.of(byKey);
-        }
-        return failed(
-                remoteAddress,
-                certificateSubject == null
+        // beside a mapped certificate, a key must name the certificate's tenant: any other key is refused
+        Function<String, Optional<CollectorConfig.Tenant>> byKey = byCert == null
+                ? key -> Optional.ofNullable(lookup(key))
+                : key -> Optional.ofNullable(lookup(key)).filter(t -> t == byCert);
+        String unknown = byCert != null
+                ? "ambiguous credentials: the client certificate and the API key do not name the same tenant; send one"
+                : certificateSubject == null
                         ? "a valid API key is required: Authorization: Bearer <key> (or Basic with the key as the password)"
                         : "client certificate " + certificateSubject + " is not mapped to a tenant "
-                                + "(cert_subjects), and no valid API key was given");
-    }
-
-    private Outcome failed(String remoteAddress, String problem) {
-        return failures.failed(remoteAddress)
-                .map(wait -> new Outcome(null, 429, AuthFailures.message(wait), wait))
-                .orElseGet(() -> new Outcome(null, 401, problem, Duration.ZERO));
+                                + "(cert_subjects), and no valid API key was given";
+        try {
+            return Outcome.of(Credentials.check(failures, authorizations, remoteAddress, byKey, unknown));
+        } catch (Credentials.Refused r) {
+            return new Outcome(null, r.status(), r.getMessage(), r.retryAfter());
+        }
     }
 
     /** The tenant of a verified client certificate's subject, or null (syslog over TLS: no header, no limit). */

@@ -1,5 +1,6 @@
 package dev.logpipe.indexer.config;
 
+import dev.logpipe.auth.AuthFailures;
 import dev.logpipe.index.store.StoreSettings;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -18,9 +19,11 @@ public record IndexerConfig(
         Index index,
         Retention retention,
         Admin admin,
-        Path auditLog) {
+        Path auditLog,
+        AuthFailures.Policy auth) {
     public IndexerConfig {
         admin = admin == null ? new Admin(List.of()) : admin;
+        auth = auth == null ? AuthFailures.Policy.DEFAULT : auth;
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.logpipe.indexer.config;
 
+import dev.logpipe.auth.AuthFailures;
 import dev.logpipe.config.ConfigException;
 import dev.logpipe.config.ConfigNode;
 import dev.logpipe.index.shard.TenantDirectory;
@@ -65,9 +66,20 @@ public final class IndexerConfigLoader {
         ConfigNode au = root.child("audit");
         Path audit = au.path("path", base, data.resolve("audit").resolve("indexer-audit.jsonl"));
         au.rejectUnknownKeys();
+        AuthFailures.Policy auth = AuthFailures.Policy.read(root.child("auth"));
         root.rejectUnknownKeys();
         return new IndexerConfig(
-                listen, data, kafka, commit, refresh, behind, index, retention, new IndexerConfig.Admin(hashes), audit);
+                listen,
+                data,
+                kafka,
+                commit,
+                refresh,
+                behind,
+                index,
+                retention,
+                new IndexerConfig.Admin(hashes),
+                audit,
+                auth);
     }
 
     private static IndexerConfig.Kafka kafka(ConfigNode k) throws ConfigException {

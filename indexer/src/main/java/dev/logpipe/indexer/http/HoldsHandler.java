@@ -4,7 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.logpipe.auth.PresentedKey;
+import dev.logpipe.auth.AuthFailures;
+import dev.logpipe.auth.Credentials;
 import dev.logpipe.index.shard.TenantDirectory;
 import dev.logpipe.indexer.internal.retention.LegalHold;
 import dev.logpipe.indexer.internal.retention.LegalHolds;
@@ -20,8 +21,10 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /**
- * {@code POST/GET/DELETE /api/v1/admin/legal-holds}: admin key presented by the rule of every API ({@link PresentedKey}), checked against SHA-256 hashes
- * (the key itself is never stored or logged). 401 without a valid key, 403 when no admin key is configured.
+ * {@code POST/GET/DELETE /api/v1/admin/legal-holds}: the admin key checked as every API checks a key
+ * ({@link Credentials}) against SHA-256 hashes (the key itself is never stored or logged). 401 without a valid key
+ * (or with two), 429 with Retry-After once the client address failed too often ({@link AuthFailures}), 403 when no
+ * admin key is configured.
  */
 public final class HoldsHandler {
     static final String PATH = "/api/v1/admin/legal-holds";
@@ -29,26 +32,41 @@ public final class HoldsHandler {
     private static final ObjectMapper JSON = new ObjectMapper();
     private final LegalHolds holds;
     private final List<String> keyHashes;
+    private final AuthFailures failures;
 
-    public HoldsHandler(LegalHolds holds, List<String> keyHashes) {
+    /** @param failures the failed-authentication limit, shared with the other APIs of the port */
+    public HoldsHandler(LegalHolds holds, List<String> keyHashes, AuthFailures failures) {
         this.holds = holds;
         this.keyHashes = List.copyOf(keyHashes);
+        this.failures = failures;
     }
 
-    /** @param authorizations every {@code Authorization} header value of the request (two are refused) */
+    /**
+     * @param authorizations every {@code Authorization} header value of the request (two are refused)
+     * @param remoteAddress  the client address, whose failed authentications are limited
+     */
     public IndexerServer.Answer handle(
-            String method, String path, List<String> authorizations, Callable<InputStream> body) throws Exception {
+            String method, String path, List<String> authorizations, String remoteAddress, Callable<InputStream> body)
+            throws Exception {
         if (keyHashes.isEmpty()) {
             return error(403, "the admin API is disabled: set admin.api_key_sha256");
         }
-        PresentedKey presented = PresentedKey.read(authorizations);
-        if (presented.status() == PresentedKey.Status.AMBIGUOUS) {
-            return error(401, PresentedKey.AMBIGUOUS_MESSAGE);
+        String hash;
+        try {
+            hash = Credentials.check(
+                    failures,
+                    authorizations,
+                    remoteAddress,
+                    key -> Optional.of(sha256(key)).filter(keyHashes::contains),
+                    "a valid admin key is required (Authorization: Bearer KEY)");
+        } catch (Credentials.Refused r) {
+            ObjectNode o = JSON.createObjectNode().put("error", r.getMessage());
+            if (r.status() == 429) {
+                o.put("reason", r.reason());
+            }
+            return new IndexerServer.Answer(r.status(), o.toString(), r.retryAfterSeconds());
         }
-        if (presented.status() != PresentedKey.Status.KEY || !keyHashes.contains(sha256(presented.key()))) {
-            return error(401, "a valid admin key is required (Authorization: Bearer KEY)");
-        }
-        String who = "admin:" + sha256(presented.key()).substring(0, 12);
+        String who = "admin:" + hash.substring(0, 12);
         if (path.equals(PATH)) {
             return switch (method) {
                 case "GET" -> new IndexerServer.Answer(200, list());

@@ -62,6 +62,7 @@ public final class IndexerServer implements AutoCloseable {
                                 request.getMethod(),
                                 path,
                                 request.getHeaders().getValuesList(HttpHeader.AUTHORIZATION),
+                                Request.getRemoteAddr(request),
                                 () -> Content.Source.asInputStream(request));
                     } else {
                         a = new Answer(404, "{\"error\":\"not found\"}");
@@ -69,14 +70,21 @@ public final class IndexerServer implements AutoCloseable {
                 } catch (Exception e) {
                     a = new Answer(500, "{\"error\":\"internal error\"}");
                 }
+                if (a.retryAfterSeconds() > 0) {
+                    response.getHeaders().put(HttpHeader.RETRY_AFTER, Long.toString(a.retryAfterSeconds()));
+                }
                 send(response, callback, a.status(), "application/json", a.body());
                 return true;
             }
         });
     }
 
-    /** An HTTP answer: status and JSON body. */
-    public record Answer(int status, String body) {}
+    /** An HTTP answer: status, JSON body, and the Retry-After of a 429 in seconds (0: none). */
+    public record Answer(int status, String body, long retryAfterSeconds) {
+        public Answer(int status, String body) {
+            this(status, body, 0);
+        }
+    }
 
     private static void send(Response response, Callback callback, int status, String type, String body) {
         response.setStatus(status);

@@ -1,6 +1,8 @@
 package dev.logpipe.server.cli;
 
 import dev.logpipe.config.ConfigException;
+import dev.logpipe.config.RoleLifecycle;
+import dev.logpipe.config.StopDeadline;
 import dev.logpipe.server.demo.Demo;
 import dev.logpipe.server.standalone.Standalone;
 import dev.logpipe.server.standalone.StandaloneConfig;
@@ -17,7 +19,8 @@ import picocli.CommandLine.Option;
 /**
  * {@code logpipe standalone}: the whole pipeline in one process until SIGTERM/Ctrl-C. Prints
  * {@code logpipe standalone ready url=http://HOST:PORT/} on standard output once it serves. Exit codes: 2 bad
- * configuration, 3 cannot start (data directory, key file, shard, port: the message names it).
+ * configuration, 3 cannot start (data directory, key file, shard, port: the message names it; also the JVM's own code
+ * for -XX:+ExitOnOutOfMemoryError), 5 a stop that did not finish within {@link #STOP_DEADLINE} (halted).
  */
 @Command(
         name = "standalone",
@@ -28,12 +31,14 @@ import picocli.CommandLine.Option;
         exitCodeList = {
             "0:stopped cleanly",
             "2:invalid configuration or arguments",
-            "3:cannot start (data directory, key file, shard or port; the message says which)"
+            "3:cannot start (data directory, key file, shard or port; the message says which); also the JVM's code"
+                    + " for -XX:+ExitOnOutOfMemoryError (its stdout says 'Terminating due to java.lang.OutOfMemoryError')",
+            "5:the stop did not finish within 60 s; the JVM was halted"
         })
 public final class StandaloneCommand implements Callable<Integer> {
     public static final String READY_PREFIX = "logpipe standalone ready url=";
-    /** Longest graceful stop after SIGTERM before the JVM is halted (docs/standalone.md#stopping). */
-    static final Duration STOP_DEADLINE = Duration.ofSeconds(60);
+    /** Longest graceful stop after SIGTERM before the JVM is halted (docs/standalone.md#stopping), as every role's. */
+    static final Duration STOP_DEADLINE = RoleLifecycle.STOP_DEADLINE;
 
     @Option(
             names = "--config",

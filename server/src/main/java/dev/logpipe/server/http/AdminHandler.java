@@ -5,15 +5,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.logpipe.auth.AuthFailures;
-import dev.logpipe.auth.PresentedKey;
+import dev.logpipe.auth.Credentials;
 import dev.logpipe.server.keys.KeyFile;
 import dev.logpipe.server.keys.KeyStore;
 import dev.logpipe.server.keys.LiveKeys;
 import java.io.IOException;
 import java.io.InputStream;
-import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -46,37 +44,22 @@ public final class AdminHandler {
     }
 
     /**
-     * The key a request presents (every {@code Authorization} value: {@link PresentedKey}'s rule), or the refusal:
-     * 401 for none, an unknown one or two, 429 once {@code remoteAddress} failed too often.
+     * The key a request presents, by the check of every API ({@link Credentials}), or the refusal: 401 for none, an
+     * unknown one or two, 429 with its Retry-After once {@code remoteAddress} failed too often.
      */
     private record Who(KeyFile.StoredKey key, Answer refused) {}
 
     private Who authenticate(List<String> authorizations, String remoteAddress, String unknown) {
-        PresentedKey presented = PresentedKey.read(authorizations);
-        Optional<KeyFile.StoredKey> who =
-                presented.status() == PresentedKey.Status.KEY ? keys.authenticate(presented.key()) : Optional.empty();
-        if (who.isPresent()) {
-            return new Who(who.get(), null);
-        }
-        Optional<Duration> wait = failures.failed(remoteAddress);
-        if (wait.isPresent()) {
+        try {
             return new Who(
-                    null,
-                    new Answer(
-                            429,
-                            JSON.createObjectNode()
-                                    .put("error", AuthFailures.message(wait.get()))
-                                    .put("reason", "auth_failures")
-                                    .toString(),
-                            AuthFailures.retryAfterSeconds(wait.get())));
+                    Credentials.check(failures, authorizations, remoteAddress, keys::authenticate, unknown), null);
+        } catch (Credentials.Refused r) {
+            ObjectNode body = JSON.createObjectNode().put("error", r.getMessage());
+            if (r.status() == 429) {
+                body.put("reason", r.reason());
+            }
+            return new Who(null, new Answer(r.status(), body.toString(), r.retryAfterSeconds()));
         }
-        return new Who(
-                null,
-                error(
-                        401,
-                        presented.status() == PresentedKey.Status.AMBIGUOUS
-                                ? PresentedKey.AMBIGUOUS_MESSAGE
-                                : unknown));
     }
 
     public Answer handle(
@@ -86,9 +69,9 @@ public final class AdminHandler {
         if (auth.refused() != null) {
             return auth.refused();
         }
-        Optional<KeyFile.StoredKey> who = Optional.of(auth.key());
-        if (!who.get().admin()) {
-            return error(403, "key " + who.get().id() + " is a tenant key; the admin API needs an admin key");
+        KeyFile.StoredKey who = auth.key();
+        if (!who.admin()) {
+            return error(403, "key " + who.id() + " is a tenant key; the admin API needs an admin key");
         }
         String[] parts = path.substring(PREFIX.length()).split("/", -1);
         try {
@@ -130,7 +113,7 @@ public final class AdminHandler {
                 if (!method.equals("DELETE")) {
                     return notAllowed("DELETE");
                 }
-                if (parts[1].equals(who.get().id())) {
+                if (parts[1].equals(who.id())) {
                     return error(409, "an admin key cannot revoke itself");
                 }
                 if (!store.revoke(parts[1])) {
@@ -156,12 +139,12 @@ public final class AdminHandler {
         if (auth.refused() != null) {
             return auth.refused();
         }
-        Optional<KeyFile.StoredKey> who = Optional.of(auth.key());
-        if (who.get().admin()) {
+        KeyFile.StoredKey who = auth.key();
+        if (who.admin()) {
             return error(403, "an admin key has no tenant; sign in with a tenant's API key");
         }
         ObjectNode o = JSON.createObjectNode();
-        o.put("tenant", who.get().tenant()).put("key_id", who.get().id());
+        o.put("tenant", who.tenant()).put("key_id", who.id());
         return new Answer(200, o.toString());
     }
 

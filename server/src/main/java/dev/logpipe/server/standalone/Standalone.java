@@ -78,7 +78,8 @@ public final class Standalone implements AutoCloseable {
         List<AutoCloseable> started = new ArrayList<>();
         try {
             KeyStore store = new KeyStore(config.dataDir(), clock);
-            // one limit on failed authentications for the one port: ingest, query, whoami and admin count into it
+            // one limit on failed authentications for the one port: ingest, query, whoami, admin and legal holds count
+            // into it (registered once, in the collector's metrics)
             AuthFailures failures = new AuthFailures(config.auth(), System::nanoTime);
             FirstStart first = FirstStart.ensureKeys(store, env);
             LiveKeys keys = new LiveKeys(store).start(Duration.ofSeconds(1));
@@ -105,7 +106,7 @@ public final class Standalone implements AutoCloseable {
                     Collector.Listen.MOUNTED);
             started.add(collector);
             keys.onChange(() -> collector.updateTenantLimits(collectorTenants(keys.current())));
-            Indexer indexer = Indexer.start(ic, clock);
+            Indexer indexer = Indexer.start(ic, clock, failures);
             started.add(indexer);
             StandaloneConfigLoader.Query qc = StandaloneConfigLoader.query(config);
             QueryMount query = new QueryMount(

@@ -89,8 +89,9 @@ public final class StandaloneConfigLoader {
                 section(root, "indexer"),
                 section(root, "query"),
                 auth);
-        for (String role : List.of("collector", "query")) {
-            ObjectNode sec = role.equals("collector") ? c.collector() : c.query();
+        for (String role : List.of("collector", "indexer", "query")) {
+            ObjectNode sec =
+                    role.equals("collector") ? c.collector() : role.equals("indexer") ? c.indexer() : c.query();
             if (sec.has("auth")) {
                 throw new ConfigException(role + ".auth: the standalone's one port has one limit on failed "
                         + "authentications; set it at the top level (auth:)");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.logpipe.auth.AuthFailures;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.shard.ShardLayout;
@@ -92,7 +93,10 @@ class RetentionTest {
             try (IndexerServer server = new IndexerServer(
                     new InetSocketAddress("127.0.0.1", 0),
                     new StatusHandler(new StageOffsets(clock), store::openShards, new WriteFailures(), Map::of),
-                    new HoldsHandler(holds, List.of(HoldsHandler.sha256(KEY))),
+                    new HoldsHandler(
+                            holds,
+                            List.of(HoldsHandler.sha256(KEY)),
+                            new AuthFailures(AuthFailures.Policy.DEFAULT, System::nanoTime)),
                     registry,
                     () -> true)) {
                 server.start();

@@ -1,4 +1,4 @@
-package dev.logpipe.server.cli;
+package dev.logpipe.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,7 +10,10 @@ import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A stop that hangs (as the standalone's broker close did in issue 24) no longer keeps a SIGTERMed JVM alive. */
+/**
+ * A stop that hangs (as the standalone's broker close did in issue 24) no longer keeps a SIGTERMed JVM alive: not the
+ * standalone's, and not a role's ({@code logpipe collector|indexer|query} stop through {@link RoleLifecycle}).
+ */
 class StopDeadlineTest {
     @TempDir
     Path work;
@@ -50,6 +53,32 @@ class StopDeadlineTest {
             assertThat(plain.isAlive())
                     .as("without a deadline the SIGTERMed JVM hangs")
                     .isTrue();
+        }
+    }
+
+    /** A role process whose close hangs, run by {@link RoleLifecycle} with a 1 s stop deadline. */
+    public static final class HangingRole {
+        public static void main(String[] args) throws Exception {
+            RoleLifecycle lifecycle = new RoleLifecycle(
+                    "logpipe hanging",
+                    System.out,
+                    System.err,
+                    Runtime.getRuntime()::addShutdownHook,
+                    Duration.ofSeconds(1));
+            System.exit(lifecycle.run(Path.of("role.yaml"), false, f -> "ok", c -> {
+                System.out.println("started");
+                System.out.flush();
+                return () -> new CountDownLatch(1).await();
+            }));
+        }
+    }
+
+    @Test
+    void aRoleWhoseCloseHangsIsHaltedAtItsDeadline() {
+        try (ChildJvm role = ChildJvm.start(work, "role", HangingRole.class.getName(), List.of())) {
+            role.awaitStdout("started", Duration.ofSeconds(30));
+            assertThat(role.terminate(Duration.ofSeconds(20))).isEqualTo(StopDeadline.HALTED);
+            assertThat(role.stderr()).contains("logpipe hanging: did not stop within 1 s; halting");
         }
     }
 }
