@@ -274,29 +274,34 @@ public final class QueryService implements AutoCloseable {
             long deadline) {
         ObjectNode line = audited.node();
         AnswerMemory.Lease lease = null;
-        Answer a;
-        boolean streamed = false;
+        boolean handedOver = false; // the lease goes with the answer's callback, given back once it is written
         try {
-            if (!request.getMethod().equals("GET")) {
-                throw new Answer.Refusal(405, "method_not_allowed", "only GET is served here");
-            }
-            Params params = params(request);
-            Credential cred = authenticate(request);
-            lease = memory.lease(cred.tenant());
-            line.put("tenant_id", cred.tenant());
-            line.put("credential_id", cred.credentialId());
-            refuseForeignTenant(request, params, cred.tenant());
-            QueryConfig.Tenant policy = config.tenant(cred.tenant());
-            if (policy == null) {
-                throw new Answer.Refusal(401, "unauthenticated", "the key's tenant is not configured here");
-            }
-            Call call = new Call(
-                    endpoint, cred, policy, params, path.substring(path.indexOf(endpoint) + endpoint.length()), line);
-            if (endpoint.equals("tail")) {
-                streamed = true;
-                tails.handle(call, request, response, callback, audited::write);
-                a = null;
-            } else {
+            Answer a;
+            try {
+                if (!request.getMethod().equals("GET")) {
+                    throw new Answer.Refusal(405, "method_not_allowed", "only GET is served here");
+                }
+                Params params = params(request);
+                Credential cred = authenticate(request);
+                lease = memory.lease(cred.tenant());
+                line.put("tenant_id", cred.tenant());
+                line.put("credential_id", cred.credentialId());
+                refuseForeignTenant(request, params, cred.tenant());
+                QueryConfig.Tenant policy = config.tenant(cred.tenant());
+                if (policy == null) {
+                    throw new Answer.Refusal(401, "unauthenticated", "the key's tenant is not configured here");
+                }
+                Call call = new Call(
+                        endpoint,
+                        cred,
+                        policy,
+                        params,
+                        path.substring(path.indexOf(endpoint) + endpoint.length()),
+                        line);
+                if (endpoint.equals("tail")) {
+                    tails.handle(call, request, response, callback, audited::write);
+                    return; // the tail answers itself; it was audited when it started (its lease is unused)
+                }
                 Semaphore s = slots.computeIfAbsent(policy.id(), t -> new Semaphore(policy.maxConcurrentQueries()));
                 if (!s.tryAcquire()) {
                     throw new Answer.Refusal(
@@ -310,36 +315,35 @@ public final class QueryService implements AutoCloseable {
                 } finally {
                     s.release();
                 }
+            } catch (Answer.Refusal r) {
+                a = r.answer();
+                metrics.refused(r.reason());
+                line.put("outcome", "refused");
+                line.put("reason", r.reason());
+            } catch (IllegalArgumentException e) { // a query Lucene refused at search time (too many clauses, ...)
+                a = new Answer.Refusal(400, "bad_query", "q: " + e.getMessage()).answer();
+                metrics.refused("bad_query");
+                line.put("outcome", "refused");
+                line.put("reason", "bad_query");
+            } catch (Exception | StackOverflowError e) {
+                log.warn("query {} failed: {}", endpoint, e.toString(), e);
+                a = Answer.error(500, "internal", "internal error");
+                line.put("outcome", "error");
             }
-        } catch (Answer.Refusal r) {
-            a = r.answer();
-            metrics.refused(r.reason());
-            line.put("outcome", "refused");
-            line.put("reason", r.reason());
-            streamed = false;
-        } catch (IllegalArgumentException e) { // a query Lucene refused at search time (too many clauses, ...)
-            a = new Answer.Refusal(400, "bad_query", "q: " + e.getMessage()).answer();
-            metrics.refused("bad_query");
-            line.put("outcome", "refused");
-            line.put("reason", "bad_query");
-            streamed = false;
-        } catch (Exception | StackOverflowError e) {
-            log.warn("query {} failed: {}", endpoint, e.toString(), e);
-            a = Answer.error(500, "internal", "internal error");
-            line.put("outcome", "error");
-            streamed = false;
+            line.put("status", a.status());
+            if (!line.has("outcome")) {
+                line.put("outcome", "answered");
+            }
+            line.put("duration_ms", (System.nanoTime() - started) / 1_000_000);
+            audited.write();
+            metrics.request(endpoint, a.status(), System.nanoTime() - started);
+            send(response, release(callback, lease), a);
+            handedOver = true; // closing twice is harmless: a write that threw may have failed the callback too
+        } finally {
+            if (!handedOver && lease != null) { // an Error, or a failure auditing or counting: nothing will write it
+                lease.close();
+            }
         }
-        if (streamed && audited.written()) {
-            return; // the tail answers itself; it was audited when it started (its lease is unused)
-        }
-        line.put("status", a.status());
-        if (!line.has("outcome")) {
-            line.put("outcome", "answered");
-        }
-        line.put("duration_ms", (System.nanoTime() - started) / 1_000_000);
-        audited.write();
-        metrics.request(endpoint, a.status(), System.nanoTime() - started);
-        send(response, release(callback, lease), a);
     }
 
     /**

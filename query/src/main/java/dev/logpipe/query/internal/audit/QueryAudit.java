@@ -123,10 +123,6 @@ public final class QueryAudit implements Closeable {
             append(node);
             return true;
         }
-
-        public synchronized boolean written() {
-            return written;
-        }
     }
 
     /** Appends one line, cut to {@code max_line_bytes}, rotating first when it is due. */

@@ -65,9 +65,8 @@ public record Answer(int status, String body, Map<String, String> headers) {
             if (extra != null) {
                 o.setAll(extra);
             }
-            Map<String, String> h = status == 429 || status == 503
-                    ? Map.of("Retry-After", Long.toString(retryAfterSeconds))
-                    : Map.of();
+            Map<String, String> h =
+                    status == 429 || status == 503 ? Map.of("Retry-After", Long.toString(retryAfterSeconds)) : Map.of();
             return new Answer(status, o.toString(), h);
         }
     }
