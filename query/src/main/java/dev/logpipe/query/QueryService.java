@@ -375,21 +375,20 @@ public final class QueryService implements AutoCloseable {
 
     /**
      * A request to a query path that Jetty answered itself (through {@link JsonErrorHandler}): refused before it
-     * reached {@link #handle} (a URI too long, a malformed path) or failed by throwing out of it (an {@link Error}).
-     * The one place every such failure passes; counted as a request of its endpoint ({@code unknown} when the path is
-     * not one, or the request could not be parsed). {@code request} may be null.
+     * reached {@link #handle} (a malformed path, a parameter Jetty could not decode) or failed by throwing out of it
+     * (an {@link Error}). The one place every such failure passes; counted as a request of its endpoint. Anything else
+     * is not the query API's and left to the error handler's own count: a request too broken to parse ({@code
+     * request} null) and every path that is not a query path (the standalone's ingest, admin and UI).
      */
     public void failedOutside(Request request, int status, String reason, Throwable cause) {
-        String path = request == null ? null : Request.getPathInContext(request);
-        if (path != null && !path.startsWith("/api/v1/")) {
-            return; // not the query API's (the standalone's UI, ingest, ...)
+        String endpoint = request == null ? null : endpoint(Request.getPathInContext(request));
+        if (endpoint == null) {
+            return;
         }
-        String endpoint = path == null ? null : endpoint(path);
-        metrics.request(endpoint == null ? "unknown" : endpoint, status, 0);
+        metrics.request(endpoint, status, 0);
         metrics.refused(reason);
         if (cause == null) { // refused before it reached handle, which audits every request it sees itself
-            QueryAudit.Line line = audit.line(
-                    endpoint == null ? "unknown" : endpoint, request == null ? null : Request.getRemoteAddr(request));
+            QueryAudit.Line line = audit.line(endpoint, Request.getRemoteAddr(request));
             line.node().put("status", status);
             line.node().put("outcome", "refused");
             line.node().put("reason", reason);
@@ -430,6 +429,11 @@ public final class QueryService implements AutoCloseable {
             case "status" -> status.handle(call);
             default -> throw new AssertionError(endpoint);
         };
+    }
+
+    /** True for the paths this service answers: the one definition of the query API's paths. */
+    public static boolean isQueryPath(String path) {
+        return endpoint(path) != null;
     }
 
     /** The endpoint name of a query path, or null when the path is not one of ours. */
