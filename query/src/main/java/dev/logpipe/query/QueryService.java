@@ -239,14 +239,15 @@ public final class QueryService implements AutoCloseable {
         if (endpoint == null) {
             return false;
         }
-        long started = System.nanoTime();
-        long arrived = request.getBeginNanoTime();
-        // the deadline counts from the request's arrival: time queued for a server thread is part of the answer's
-        long deadline = (started - arrived >= 0 && started - arrived < HOUR_NANOS ? arrived : started)
-                + config.limits().queryTimeout().toNanos();
+        long now = System.nanoTime();
+        long begin = request.getBeginNanoTime();
+        // the deadline and the latency count from the request's arrival: time queued for a server thread is part of
+        // the answer's
+        long arrived = now - begin >= 0 && now - begin < HOUR_NANOS ? begin : now;
+        long deadline = arrived + config.limits().queryTimeout().toNanos();
         QueryAudit.Line line = audit.line(endpoint, Request.getRemoteAddr(request));
         try {
-            serve(request, response, callback, path, endpoint, line, started, deadline);
+            serve(request, response, callback, path, endpoint, line, arrived, deadline);
         } catch (RuntimeException | Error e) { // escapes to the container's error page: audited all the same
             ObjectNode n = line.node();
             if (!n.has("outcome")) {
@@ -256,7 +257,7 @@ public final class QueryService implements AutoCloseable {
                 n.put("status", 500);
             }
             n.put("error", e.getClass().getSimpleName());
-            n.put("duration_ms", (System.nanoTime() - started) / 1_000_000);
+            n.put("duration_ms", (System.nanoTime() - arrived) / 1_000_000);
             line.write();
             throw e;
         }
@@ -270,7 +271,7 @@ public final class QueryService implements AutoCloseable {
             String path,
             String endpoint,
             QueryAudit.Line audited,
-            long started,
+            long arrived,
             long deadline) {
         ObjectNode line = audited.node();
         AnswerMemory.Lease lease = null;
@@ -334,9 +335,9 @@ public final class QueryService implements AutoCloseable {
             if (!line.has("outcome")) {
                 line.put("outcome", "answered");
             }
-            line.put("duration_ms", (System.nanoTime() - started) / 1_000_000);
+            line.put("duration_ms", (System.nanoTime() - arrived) / 1_000_000);
             audited.write();
-            metrics.request(endpoint, a.status(), System.nanoTime() - started);
+            metrics.request(endpoint, a.status(), System.nanoTime() - arrived);
             send(response, release(callback, lease), a);
             handedOver = true; // closing twice is harmless: a write that threw may have failed the callback too
         } finally {

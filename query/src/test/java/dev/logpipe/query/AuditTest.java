@@ -12,6 +12,7 @@ import dev.logpipe.query.auth.ConfiguredKeys;
 import dev.logpipe.query.auth.Credential;
 import dev.logpipe.query.config.QueryConfig;
 import dev.logpipe.query.internal.http.QueryServer;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetSocketAddress;
@@ -28,8 +29,15 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -158,6 +166,62 @@ class AuditTest {
             } finally {
                 server.close();
             }
+        }
+    }
+
+    /**
+     * Review of issue 24, finding 11: the deadline counted from the request's arrival but the latency and the audit's
+     * {@code duration_ms} from the handler's start, hiding the time a request queued for a server thread. A request
+     * that arrived two seconds before the handler saw it (as Jetty reports it) is measured from its arrival.
+     */
+    @Test
+    void latencyAndDurationCountFromTheRequestsArrival() throws Exception {
+        Path data = dir.resolve("data");
+        Files.createDirectories(data);
+        QueryConfig config = QueryFixture.config(data, "limits:\n  query_timeout: 30s\n");
+        ConfiguredKeys keys = new ConfiguredKeys(config.keys());
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        long queued = Duration.ofSeconds(2).toNanos();
+        Server server = new Server();
+        ServerConnector c = new ServerConnector(server);
+        c.setHost("127.0.0.1");
+        c.setPort(0);
+        server.addConnector(c);
+        try (CommittedShards shards = new CommittedShards(new ShardLayout(data), Duration.ofMillis(50));
+                QueryService service = QueryService.create(
+                        config, shards, keys::authenticate, IndexerProgress.NONE, InstantSource.system(), registry)) {
+            shards.start();
+            server.setHandler(new Handler.Abstract() {
+                @Override
+                public boolean handle(Request request, Response response, Callback callback) {
+                    Request queuedFor2s = new Request.Wrapper(request) {
+                        @Override
+                        public long getBeginNanoTime() {
+                            return super.getBeginNanoTime() - queued;
+                        }
+                    };
+                    return service.handle(queuedFor2s, response, callback);
+                }
+            });
+            server.start();
+            long t0 = System.nanoTime();
+            HttpResponse<String> r = send(
+                    new InetSocketAddress("127.0.0.1", c.getLocalPort()),
+                    "GET",
+                    "/api/v1/search?q=x",
+                    "Authorization",
+                    "Bearer " + ACME_KEY);
+            long took = System.nanoTime() - t0;
+            assertThat(r.statusCode()).isEqualTo(200);
+            Timer timer = registry.get("logpipe_query.request.seconds")
+                    .tags("endpoint", "search", "status", "200")
+                    .timer();
+            assertThat(timer.count()).isEqualTo(1);
+            assertThat((long) timer.totalTime(TimeUnit.NANOSECONDS)).isBetween(queued, queued + took);
+            assertThat(lines(config.auditLog()).get(0).path("duration_ms").asLong())
+                    .isBetween(queued / 1_000_000, (queued + took) / 1_000_000);
+        } finally {
+            server.stop();
         }
     }
 
