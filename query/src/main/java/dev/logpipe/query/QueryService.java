@@ -152,6 +152,14 @@ public final class QueryService implements AutoCloseable {
                 "Audit lines whose text values were cut to max_line_bytes",
                 audit::truncated);
         metrics.gauge("logpipe_query.audit.rotations", "Audit log files rotated", audit::rotations);
+        metrics.gauge(
+                "logpipe_query.audit.rotation.failures",
+                "Audit log rotations that failed (appending went on to the same file)",
+                audit::rotationFailures);
+        metrics.gauge(
+                "logpipe_query.audit.suppressed",
+                "Audit lines of throttled (auth_failures) refusals left out: one per address per Retry-After",
+                audit::suppressed);
     }
 
     /**
@@ -336,7 +344,11 @@ public final class QueryService implements AutoCloseable {
                 line.put("outcome", "answered");
             }
             line.put("duration_ms", (System.nanoTime() - arrived) / 1_000_000);
-            audited.write();
+            if (a.status() == 429 && "auth_failures".equals(line.path("reason").asText())) {
+                audited.writeSampled(Duration.ofSeconds(retryAfter(a)));
+            } else {
+                audited.write();
+            }
             metrics.request(endpoint, a.status(), System.nanoTime() - arrived);
             send(response, release(callback, lease), a);
             handedOver = true; // closing twice is harmless: a write that threw may have failed the callback too
@@ -492,6 +504,15 @@ public final class QueryService implements AutoCloseable {
                             403, "foreign_tenant", "header " + name + " names a tenant this key may not read");
                 }
             }
+        }
+    }
+
+    /** An answer's Retry-After in seconds (at least one). */
+    private static long retryAfter(Answer a) {
+        try {
+            return Math.max(1, Long.parseLong(a.headers().getOrDefault("Retry-After", "1")));
+        } catch (NumberFormatException e) {
+            return 1;
         }
     }
 
