@@ -149,9 +149,9 @@ public final class AuthFailures {
 
     /**
      * The table key of a peer address: an IPv4 address as it is, an IPv6 address's /64 (one host is given a whole
-     * /64, so a key per address would let it fail 2^64 times as often).
+     * /64, so a key per address would let it fail 2^64 times as often). Also what the query audit samples by.
      */
-    static String addressKey(String address) {
+    public static String addressKey(String address) {
         if (address == null || address.isEmpty()) {
             return "unknown";
         }

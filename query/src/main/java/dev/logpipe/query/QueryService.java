@@ -148,6 +148,14 @@ public final class QueryService implements AutoCloseable {
                 "Audit lines whose text values were cut to max_line_bytes",
                 audit::truncated);
         metrics.gauge("logpipe_query.audit.rotations", "Audit log files rotated", audit::rotations);
+        metrics.gauge(
+                "logpipe_query.audit.rotation.failures",
+                "Audit log rotations that failed (appending went on to the same file)",
+                audit::rotationFailures);
+        metrics.gauge(
+                "logpipe_query.audit.suppressed",
+                "Audit lines of throttled (auth_failures) refusals left out: one per address per Retry-After",
+                audit::suppressed);
     }
 
     /**
@@ -235,14 +243,15 @@ public final class QueryService implements AutoCloseable {
         if (endpoint == null) {
             return false;
         }
-        long started = System.nanoTime();
-        long arrived = request.getBeginNanoTime();
-        // the deadline counts from the request's arrival: time queued for a server thread is part of the answer's
-        long deadline = (started - arrived >= 0 && started - arrived < HOUR_NANOS ? arrived : started)
-                + config.limits().queryTimeout().toNanos();
+        long now = System.nanoTime();
+        long begin = request.getBeginNanoTime();
+        // the deadline and the latency count from the request's arrival: time queued for a server thread is part of
+        // the answer's
+        long arrived = now - begin >= 0 && now - begin < HOUR_NANOS ? begin : now;
+        long deadline = arrived + config.limits().queryTimeout().toNanos();
         QueryAudit.Line line = audit.line(endpoint, Request.getRemoteAddr(request));
         try {
-            serve(request, response, callback, path, endpoint, line, started, deadline);
+            serve(request, response, callback, path, endpoint, line, arrived, deadline);
         } catch (RuntimeException | Error e) { // escapes to the container's error page: audited all the same
             ObjectNode n = line.node();
             if (!n.has("outcome")) {
@@ -252,7 +261,7 @@ public final class QueryService implements AutoCloseable {
                 n.put("status", 500);
             }
             n.put("error", e.getClass().getSimpleName());
-            n.put("duration_ms", (System.nanoTime() - started) / 1_000_000);
+            n.put("duration_ms", (System.nanoTime() - arrived) / 1_000_000);
             line.write();
             throw e;
         }
@@ -266,66 +275,74 @@ public final class QueryService implements AutoCloseable {
             String path,
             String endpoint,
             QueryAudit.Line audited,
-            long started,
+            long arrived,
             long deadline) {
         ObjectNode line = audited.node();
         AnswerMemory.Lease lease = null;
-        Answer a;
-        boolean streamed = false;
+        boolean handedOver = false; // the lease goes with the answer's callback, given back once it is written
         try {
-            if (!request.getMethod().equals("GET")) {
-                throw new Answer.Refusal(405, "method_not_allowed", "only GET is served here");
-            }
-            Params params = params(request);
-            Credential cred = authenticate(request);
-            lease = memory.lease(cred.tenant());
-            line.put("tenant_id", cred.tenant());
-            line.put("credential_id", cred.credentialId());
-            refuseForeignTenant(request, params, cred.tenant());
-            QueryConfig.Tenant policy = config.tenant(cred.tenant());
-            if (policy == null) {
-                throw new Answer.Refusal(401, "unauthenticated", "the key's tenant is not configured here");
-            }
-            Call call = new Call(
-                    endpoint, cred, policy, params, path.substring(path.indexOf(endpoint) + endpoint.length()), line);
-            if (endpoint.equals("tail")) {
-                streamed = true;
-                tails.handle(call, request, response, callback, audited::write);
-                a = null;
-            } else {
+            Answer a;
+            try {
+                if (!request.getMethod().equals("GET")) {
+                    throw new Answer.Refusal(405, "method_not_allowed", "only GET is served here");
+                }
+                Params params = params(request);
+                Credential cred = authenticate(request);
+                lease = memory.lease(cred.tenant());
+                line.put("tenant_id", cred.tenant());
+                line.put("credential_id", cred.credentialId());
+                refuseForeignTenant(request, params, cred.tenant());
+                QueryConfig.Tenant policy = config.tenant(cred.tenant());
+                if (policy == null) {
+                    throw new Answer.Refusal(401, "unauthenticated", "the key's tenant is not configured here");
+                }
+                Call call = new Call(
+                        endpoint,
+                        cred,
+                        policy,
+                        params,
+                        path.substring(path.indexOf(endpoint) + endpoint.length()),
+                        line);
+                if (endpoint.equals("tail")) {
+                    tails.handle(call, request, response, callback, audited::write);
+                    return; // the tail answers itself; it was audited when it started (its lease is unused)
+                }
                 try (FairGate.Permit admitted = admit(policy, deadline)) {
                     a = run(endpoint, call, new Bounds(deadline, lease));
                 }
+            } catch (Answer.Refusal r) {
+                a = r.answer();
+                metrics.refused(r.reason());
+                line.put("outcome", "refused");
+                line.put("reason", r.reason());
+            } catch (IllegalArgumentException e) { // a query Lucene refused at search time (too many clauses, ...)
+                a = new Answer.Refusal(400, "bad_query", "q: " + e.getMessage()).answer();
+                metrics.refused("bad_query");
+                line.put("outcome", "refused");
+                line.put("reason", "bad_query");
+            } catch (Exception | StackOverflowError e) {
+                log.warn("query {} failed: {}", endpoint, e.toString(), e);
+                a = Answer.error(500, "internal", "internal error");
+                line.put("outcome", "error");
             }
-        } catch (Answer.Refusal r) {
-            a = r.answer();
-            metrics.refused(r.reason());
-            line.put("outcome", "refused");
-            line.put("reason", r.reason());
-            streamed = false;
-        } catch (IllegalArgumentException e) { // a query Lucene refused at search time (too many clauses, ...)
-            a = new Answer.Refusal(400, "bad_query", "q: " + e.getMessage()).answer();
-            metrics.refused("bad_query");
-            line.put("outcome", "refused");
-            line.put("reason", "bad_query");
-            streamed = false;
-        } catch (Exception | StackOverflowError e) {
-            log.warn("query {} failed: {}", endpoint, e.toString(), e);
-            a = Answer.error(500, "internal", "internal error");
-            line.put("outcome", "error");
-            streamed = false;
+            line.put("status", a.status());
+            if (!line.has("outcome")) {
+                line.put("outcome", "answered");
+            }
+            line.put("duration_ms", (System.nanoTime() - arrived) / 1_000_000);
+            if (a.status() == 429 && "auth_failures".equals(line.path("reason").asText())) {
+                audited.writeSampled(Duration.ofSeconds(retryAfter(a)));
+            } else {
+                audited.write();
+            }
+            metrics.request(endpoint, a.status(), System.nanoTime() - arrived);
+            send(response, release(callback, lease), a);
+            handedOver = true; // closing twice is harmless: a write that threw may have failed the callback too
+        } finally {
+            if (!handedOver && lease != null) { // an Error, or a failure auditing or counting: nothing will write it
+                lease.close();
+            }
         }
-        if (streamed && audited.written()) {
-            return; // the tail answers itself; it was audited when it started (its lease is unused)
-        }
-        line.put("status", a.status());
-        if (!line.has("outcome")) {
-            line.put("outcome", "answered");
-        }
-        line.put("duration_ms", (System.nanoTime() - started) / 1_000_000);
-        audited.write();
-        metrics.request(endpoint, a.status(), System.nanoTime() - started);
-        send(response, release(callback, lease), a);
     }
 
     /**
@@ -348,21 +365,20 @@ public final class QueryService implements AutoCloseable {
 
     /**
      * A request to a query path that Jetty answered itself (through {@link JsonErrorHandler}): refused before it
-     * reached {@link #handle} (a URI too long, a malformed path) or failed by throwing out of it (an {@link Error}).
-     * The one place every such failure passes; counted as a request of its endpoint ({@code unknown} when the path is
-     * not one, or the request could not be parsed). {@code request} may be null.
+     * reached {@link #handle} (a malformed path, a parameter Jetty could not decode) or failed by throwing out of it
+     * (an {@link Error}). The one place every such failure passes; counted as a request of its endpoint. Anything else
+     * is not the query API's and left to the error handler's own count: a request too broken to parse ({@code
+     * request} null) and every path that is not a query path (the standalone's ingest, admin and UI).
      */
     public void failedOutside(Request request, int status, String reason, Throwable cause) {
-        String path = request == null ? null : Request.getPathInContext(request);
-        if (path != null && !path.startsWith("/api/v1/")) {
-            return; // not the query API's (the standalone's UI, ingest, ...)
+        String endpoint = request == null ? null : endpoint(Request.getPathInContext(request));
+        if (endpoint == null) {
+            return;
         }
-        String endpoint = path == null ? null : endpoint(path);
-        metrics.request(endpoint == null ? "unknown" : endpoint, status, 0);
+        metrics.request(endpoint, status, 0);
         metrics.refused(reason);
         if (cause == null) { // refused before it reached handle, which audits every request it sees itself
-            QueryAudit.Line line = audit.line(
-                    endpoint == null ? "unknown" : endpoint, request == null ? null : Request.getRemoteAddr(request));
+            QueryAudit.Line line = audit.line(endpoint, Request.getRemoteAddr(request));
             line.node().put("status", status);
             line.node().put("outcome", "refused");
             line.node().put("reason", reason);
@@ -399,6 +415,11 @@ public final class QueryService implements AutoCloseable {
             case "status" -> status.handle(call);
             default -> throw new AssertionError(endpoint);
         };
+    }
+
+    /** True for the paths this service answers: the one definition of the query API's paths. */
+    public static boolean isQueryPath(String path) {
+        return endpoint(path) != null;
     }
 
     /** The endpoint name of a query path, or null when the path is not one of ours. */
@@ -456,6 +477,15 @@ public final class QueryService implements AutoCloseable {
                             403, "foreign_tenant", "header " + name + " names a tenant this key may not read");
                 }
             }
+        }
+    }
+
+    /** An answer's Retry-After in seconds (at least one). */
+    private static long retryAfter(Answer a) {
+        try {
+            return Math.max(1, Long.parseLong(a.headers().getOrDefault("Retry-After", "1")));
+        } catch (NumberFormatException e) {
+            return 1;
         }
     }
 

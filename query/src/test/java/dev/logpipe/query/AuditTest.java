@@ -12,6 +12,7 @@ import dev.logpipe.query.auth.ConfiguredKeys;
 import dev.logpipe.query.auth.Credential;
 import dev.logpipe.query.config.QueryConfig;
 import dev.logpipe.query.internal.http.QueryServer;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetSocketAddress;
@@ -28,8 +29,15 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -161,6 +169,62 @@ class AuditTest {
         }
     }
 
+    /**
+     * Review of issue 24, finding 11: the deadline counted from the request's arrival but the latency and the audit's
+     * {@code duration_ms} from the handler's start, hiding the time a request queued for a server thread. A request
+     * that arrived two seconds before the handler saw it (as Jetty reports it) is measured from its arrival.
+     */
+    @Test
+    void latencyAndDurationCountFromTheRequestsArrival() throws Exception {
+        Path data = dir.resolve("data");
+        Files.createDirectories(data);
+        QueryConfig config = QueryFixture.config(data, "limits:\n  query_timeout: 30s\n");
+        ConfiguredKeys keys = new ConfiguredKeys(config.keys());
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        long queued = Duration.ofSeconds(2).toNanos();
+        Server server = new Server();
+        ServerConnector c = new ServerConnector(server);
+        c.setHost("127.0.0.1");
+        c.setPort(0);
+        server.addConnector(c);
+        try (CommittedShards shards = new CommittedShards(new ShardLayout(data), Duration.ofMillis(50));
+                QueryService service = QueryService.create(
+                        config, shards, keys::authenticate, IndexerProgress.NONE, InstantSource.system(), registry)) {
+            shards.start();
+            server.setHandler(new Handler.Abstract() {
+                @Override
+                public boolean handle(Request request, Response response, Callback callback) {
+                    Request queuedFor2s = new Request.Wrapper(request) {
+                        @Override
+                        public long getBeginNanoTime() {
+                            return super.getBeginNanoTime() - queued;
+                        }
+                    };
+                    return service.handle(queuedFor2s, response, callback);
+                }
+            });
+            server.start();
+            long t0 = System.nanoTime();
+            HttpResponse<String> r = send(
+                    new InetSocketAddress("127.0.0.1", c.getLocalPort()),
+                    "GET",
+                    "/api/v1/search?q=x",
+                    "Authorization",
+                    "Bearer " + ACME_KEY);
+            long took = System.nanoTime() - t0;
+            assertThat(r.statusCode()).isEqualTo(200);
+            Timer timer = registry.get("logpipe_query.request.seconds")
+                    .tags("endpoint", "search", "status", "200")
+                    .timer();
+            assertThat(timer.count()).isEqualTo(1);
+            assertThat((long) timer.totalTime(TimeUnit.NANOSECONDS)).isBetween(queued, queued + took);
+            assertThat(lines(config.auditLog()).get(0).path("duration_ms").asLong())
+                    .isBetween(queued / 1_000_000, (queued + took) / 1_000_000);
+        } finally {
+            server.stop();
+        }
+    }
+
     @Test
     void theLogIsRotatedBySizeAndAgeAndOldFilesAreDeleted() throws Exception {
         Path log = dir.resolve("audit").resolve("query-audit.jsonl");
@@ -187,6 +251,87 @@ class AuditTest {
             now.set(now.get().plus(Duration.ofDays(3)));
             audit.line("search", "10.0.0.1").write();
             assertThat(rotated(log)).hasSize(1); // only the one rotated now: the others are past max_age
+        }
+    }
+
+    /**
+     * Review of issue 24, finding 7: rotate() closed the file before renaming it, so a failed rename left the audit
+     * closed until a restart (every later line lost). Now the same file is appended to and the rotation retried later.
+     */
+    @Test
+    void aFailedRotationKeepsAppendingAndIsRetriedLater() throws Exception {
+        Path log = dir.resolve("audit").resolve("query-audit.jsonl");
+        AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-12-01T00:00:00Z"));
+        QueryConfig.Audit policy =
+                new QueryConfig.Audit(log, 1 << 20, 3, Duration.ofHours(1), Duration.ofDays(2), 1024);
+        try (var audit = new dev.logpipe.query.internal.audit.QueryAudit(policy, now::get)) {
+            audit.line("search", "10.0.0.1").write();
+            now.set(now.get().plus(Duration.ofHours(1)));
+            // the rotated name is taken by a directory: the rename fails (EISDIR)
+            Path blocker = log.resolveSibling("query-audit.jsonl.20261201T010000.000Z");
+            Files.createDirectories(blocker.resolve("x"));
+            for (int i = 0; i < 3; i++) {
+                audit.line("search", "10.0.0.2").write();
+            }
+            assertThat(audit.failures()).isZero();
+            assertThat(audit.rotationFailures()).isEqualTo(1);
+            assertThat(Files.readAllLines(log)).hasSize(4);
+            Files.delete(blocker.resolve("x"));
+            Files.delete(blocker);
+            now.set(now.get().plus(Duration.ofMinutes(1))); // retried once the minute is over
+            audit.line("search", "10.0.0.3").write();
+            assertThat(audit.rotations()).isEqualTo(1);
+            assertThat(Files.readAllLines(log)).hasSize(1);
+            assertThat(rotated(log))
+                    .singleElement()
+                    .satisfies(r -> assertThat(Files.readAllLines(r)).hasSize(4));
+        }
+    }
+
+    /**
+     * Review of issue 24, finding 7: every throttled {@code 429 auth_failures} wrote a line, so a flood of wrong keys
+     * rotated the real lines away. Now one line per address per Retry-After window, the next one counting the rest.
+     */
+    @Test
+    void throttledRefusalsWriteOneLinePerAddressPerRetryAfter() throws Exception {
+        Path data = dir.resolve("data");
+        Files.createDirectories(data);
+        QueryConfig config = QueryFixture.config(data, "auth:\n  failure_burst: 1\n  failures_per_minute: 1\n");
+        ConfiguredKeys keys = new ConfiguredKeys(config.keys());
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-12-01T00:00:00Z"));
+        try (CommittedShards shards = new CommittedShards(new ShardLayout(data), Duration.ofMillis(50));
+                QueryService service = QueryService.create(
+                        config, shards, keys::authenticate, IndexerProgress.NONE, now::get, registry)) {
+            QueryServer server = new QueryServer(config.listen(), service, registry, () -> true, 32);
+            server.start();
+            try {
+                InetSocketAddress a = server.address();
+                List<Integer> statuses = new ArrayList<>();
+                for (int i = 0; i < 30; i++) {
+                    statuses.add(send(a, "GET", "/api/v1/search?q=x", "Authorization", "Bearer wrong" + i)
+                            .statusCode());
+                }
+                assertThat(statuses.subList(0, 2)).containsExactly(401, 429); // the burst of one, then throttled
+                assertThat(statuses.subList(2, 30)).containsOnly(429);
+                assertThat(lines(config.auditLog()))
+                        .extracting(n -> n.path("reason").asText())
+                        .containsExactly("unauthenticated", "auth_failures");
+                assertThat(registry.get("logpipe_query.audit.suppressed")
+                                .gauge()
+                                .value())
+                        .isEqualTo(28);
+                // a refusal after the window is written again, with the count of those left out
+                now.set(now.get().plus(Duration.ofMinutes(2)));
+                assertThat(send(a, "GET", "/api/v1/search?q=x", "Authorization", "Bearer wrong-again")
+                                .statusCode())
+                        .isEqualTo(429);
+                assertThat(lines(config.auditLog())).hasSize(3);
+                assertThat(lines(config.auditLog()).get(2).path("suppressed").asLong())
+                        .isEqualTo(28);
+            } finally {
+                server.close();
+            }
         }
     }
 

@@ -29,8 +29,8 @@ final class NumericBounds {
                 return new MatchNoDocsQuery("the lower bound is past the largest whole number");
             }
             if (lo.compareTo(MIN_LONG) >= 0) { // compared first: a bound like 1e999999999 is never rounded
-                BigDecimal whole = lo.setScale(0, loInclusive ? RoundingMode.CEILING : RoundingMode.FLOOR);
-                l = loInclusive ? whole.longValueExact() : whole.longValueExact() + 1;
+                long whole = whole(lo, loInclusive ? RoundingMode.CEILING : RoundingMode.FLOOR);
+                l = loInclusive ? whole : whole + 1;
             }
         }
         long h = Long.MAX_VALUE;
@@ -39,11 +39,29 @@ final class NumericBounds {
                 return new MatchNoDocsQuery("the upper bound is before the smallest whole number");
             }
             if (hi.compareTo(MAX_LONG) <= 0) {
-                BigDecimal whole = hi.setScale(0, hiInclusive ? RoundingMode.FLOOR : RoundingMode.CEILING);
-                h = hiInclusive ? whole.longValueExact() : whole.longValueExact() - 1;
+                long whole = whole(hi, hiInclusive ? RoundingMode.FLOOR : RoundingMode.CEILING);
+                h = hiInclusive ? whole : whole - 1;
             }
         }
         return LongPoint.newRangeQuery(RecordDocuments.numericField(name, FieldKind.LONG), l, h);
+    }
+
+    /**
+     * {@code x} (within a long's range) rounded to a whole number by {@code mode} ({@code CEILING} or {@code FLOOR}).
+     * Below one in magnitude it is decided by the sign alone: {@code setScale} would compute {@code 10^scale}, and a
+     * bound like {@code 1e-300000000} made that minutes of CPU. Otherwise the scale is below the precision.
+     */
+    private static long whole(BigDecimal x, RoundingMode mode) {
+        if (x.signum() == 0) {
+            return 0;
+        }
+        if (x.precision() - x.scale() <= 0) { // 0 < |x| < 1
+            if (mode == RoundingMode.CEILING) {
+                return x.signum() > 0 ? 1 : 0;
+            }
+            return x.signum() > 0 ? 0 : -1;
+        }
+        return x.setScale(0, mode).longValueExact();
     }
 
     /** The {@code DOUBLE} form of {@code fields.<name>} between the bounds. */

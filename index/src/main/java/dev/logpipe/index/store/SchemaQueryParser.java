@@ -21,6 +21,9 @@ import org.apache.lucene.search.Query;
  * Not thread-safe (Lucene's parser is not): one per query.
  */
 public final class SchemaQueryParser extends QueryParser {
+    /** The largest scale, either way, of a numeric bound: far past a double's 1e-324 and 1e308, like Jackson's cap. */
+    static final int MAX_SCALE = 10_000;
+
     public SchemaQueryParser() {
         this(Fields.MESSAGE);
     }
@@ -59,8 +62,8 @@ public final class SchemaQueryParser extends QueryParser {
         }
         if (field.startsWith(Fields.FIELDS_PREFIX)) {
             String name = field.substring(Fields.FIELDS_PREFIX.length());
-            BigDecimal lo = number(part1);
-            BigDecimal hi = number(part2);
+            BigDecimal lo = number(field, part1);
+            BigDecimal hi = number(field, part2);
             if ((part1 == null || part1.equals("*") || lo != null)
                     && (part2 == null || part2.equals("*") || hi != null)) {
                 BooleanQuery.Builder b = new BooleanQuery.Builder();
@@ -111,16 +114,27 @@ public final class SchemaQueryParser extends QueryParser {
         return field;
     }
 
-    /** A bound written as a decimal number (exactly, however large), or null for {@code *} and anything else. */
-    private static BigDecimal number(String s) {
+    /**
+     * A bound written as a decimal number (exactly, however large), or null for {@code *} and anything else.
+     *
+     * @throws IllegalArgumentException the number's scale is past {@link #MAX_SCALE} either way ({@code 1e-300000000}):
+     *     no field holds such a value, and exact arithmetic on it costs time and memory without bound
+     */
+    private static BigDecimal number(String field, String s) {
         if (s == null || s.equals("*")) {
             return null;
         }
+        BigDecimal n;
         try {
-            return new BigDecimal(s);
+            n = new BigDecimal(s);
         } catch (NumberFormatException | ArithmeticException e) {
             return null;
         }
+        if (Math.abs((long) n.scale()) > MAX_SCALE) {
+            throw new IllegalArgumentException(
+                    field + ": a numeric bound's exponent must be within ±" + MAX_SCALE + ", was " + s);
+        }
+        return n;
     }
 
     private static long millis(String s) throws ParseException {

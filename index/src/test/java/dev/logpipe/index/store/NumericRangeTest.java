@@ -2,6 +2,8 @@ package dev.logpipe.index.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.logpipe.index.schema.FieldKind;
+import dev.logpipe.index.schema.RecordDocuments;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardLayout;
 import dev.logpipe.record.Level;
@@ -17,6 +19,11 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -26,6 +33,8 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
+import org.apache.lucene.document.LongPoint;
+import org.apache.lucene.search.Query;
 
 /**
  * Ranges on numeric fields match exactly the values on the right side of the bound as written, however far past the
@@ -127,9 +136,68 @@ class NumericRangeTest {
         assertThat(count("event_time:<-9223372036854775808")).isZero();
     }
 
+    /**
+     * Review of issue 24, finding 1: rounding {@code 1e-300000000} to a whole number with {@code setScale} built
+     * {@code 10^300000000} on the request thread, minutes of CPU and hundreds of MB before any deadline.
+     */
+    @Example
+    void aBoundBelowOneIsRoundedToAWholeNumberWithoutItsPowerOfTen() throws Exception {
+        BigDecimal tiny = new BigDecimal("1e-300000000");
+        Query above = within(() -> NumericBounds.longRange("n", tiny, true, null, true));
+        Query atOrBelowMinus = within(() -> NumericBounds.longRange("n", null, true, tiny.negate(), true));
+        Query below = within(() -> NumericBounds.longRange("n", null, true, tiny, false));
+        String f = RecordDocuments.numericField("n", FieldKind.LONG);
+        assertThat(above).isEqualTo(LongPoint.newRangeQuery(f, 1, Long.MAX_VALUE));
+        assertThat(atOrBelowMinus).isEqualTo(LongPoint.newRangeQuery(f, Long.MIN_VALUE, -1));
+        assertThat(below).isEqualTo(LongPoint.newRangeQuery(f, Long.MIN_VALUE, 0));
+        assertThat(within(() -> NumericBounds.longRange("n", new BigDecimal("0E-300000000"), false, null, true)))
+                .isEqualTo(LongPoint.newRangeQuery(f, 1, Long.MAX_VALUE));
+    }
+
+    /** The parser refuses such a bound outright, naming it, instead of answering a query no field can need. */
+    @Example
+    void aBoundWithAnAbsurdExponentIsRefusedAtOnceNamingIt() throws Exception {
+        for (String q : List.of(
+                "fields.n:>1e-300000000",
+                "fields.n:[1e-300000000 TO *]",
+                "fields.n:<=-1e-300000000",
+                "fields.n:{* TO 1e300000000}")) {
+            Optional<QuerySyntax.Problem> p = within(() -> QuerySyntax.check(q));
+            assertThat(p)
+                    .as(q)
+                    .hasValueSatisfying(x -> assertThat(x.message())
+                            .contains("fields.n")
+                            .contains(q.contains("e-") ? "1e-300000000" : "1e300000000"));
+        }
+        assertThat(within(() -> count("fields.n:>1e-10000"))).isEqualTo(expected(">", new BigDecimal("1e-10000")));
+        assertThat(within(() -> count("fields.n:<=-1e-9999"))).isEqualTo(expected("<=", new BigDecimal("-1e-9999")));
+    }
+
+    /** {@code work}'s result, or a failure when it takes a second or more (the thread is left to the JVM's exit). */
+    static <T> T within(Callable<T> work) throws Exception {
+        ExecutorService one = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "numeric-bound");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            return one.submit(work).get(1, TimeUnit.SECONDS);
+        } finally {
+            one.shutdownNow();
+        }
+    }
+
     @Property(tries = 400)
     void aRangeMatchesExactlyTheValuesOnItsSide(@ForAll("ops") String op, @ForAll("bounds") BigDecimal bound)
             throws IOException {
+        String text = bound.abs().compareTo(BigDecimal.valueOf(1_000_000_000L).pow(3)) > 0
+                ? bound.toString()
+                : bound.toPlainString();
+        assertThat(count("fields.n:" + op + text)).as("fields.n:%s%s", op, text).isEqualTo(expected(op, bound));
+    }
+
+    /** How many of the indexed values are on {@code op}'s side of {@code bound}, compared exactly. */
+    static long expected(String op, BigDecimal bound) {
         long expected = 0;
         for (Object v : Stream.concat(LONGS.stream(), DOUBLES.stream()).toList()) {
             BigDecimal x = v instanceof Long l ? BigDecimal.valueOf(l) : new BigDecimal((Double) v);
@@ -142,10 +210,7 @@ class NumericRangeTest {
             };
             expected += in ? 1 : 0;
         }
-        String text = bound.abs().compareTo(BigDecimal.valueOf(1_000_000_000L).pow(3)) > 0
-                ? bound.toString()
-                : bound.toPlainString();
-        assertThat(count("fields.n:" + op + text)).as("fields.n:%s%s", op, text).isEqualTo(expected);
+        return expected;
     }
 
     @Provide

@@ -8,7 +8,6 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.eclipse.jetty.http.HttpHeader;
@@ -30,15 +29,6 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * collector's handler. {@link #close} stops intake first: connections are closed, requests in progress finish.
  */
 public final class StandaloneServer implements AutoCloseable {
-    /** The query API's paths (issue 10); served by the query handler when there is one. */
-    static final List<String> QUERY_PATHS = List.of(
-            "/api/v1/search",
-            "/api/v1/histogram",
-            "/api/v1/fields",
-            "/api/v1/context",
-            "/api/v1/tail",
-            "/api/v1/dead-letters",
-            "/api/v1/status");
     /** The indexer's own stage offsets (its {@code /api/v1/status}; that path is the query service's here). */
     public static final String INDEXER_STATUS = "/api/v1/indexer/status";
 
@@ -121,7 +111,7 @@ public final class StandaloneServer implements AutoCloseable {
                                     Request.getRemoteAddr(request),
                                     () -> Content.Source.asInputStream(request));
                     send(response, callback, a);
-                } else if (isQuery(path)) {
+                } else if (QueryService.isQueryPath(path)) {
                     if (routes.query() == null) {
                         Send.json(
                                 response,
@@ -144,15 +134,6 @@ public final class StandaloneServer implements AutoCloseable {
             response.getHeaders().put(HttpHeader.RETRY_AFTER, Long.toString(a.retryAfterSeconds()));
         }
         Send.json(response, callback, a.status(), a.body());
-    }
-
-    static boolean isQuery(String path) {
-        for (String p : QUERY_PATHS) {
-            if (path.equals(p) || path.startsWith(p + "/")) {
-                return true;
-            }
-        }
-        return false;
     }
 
     public void start() throws Exception {

@@ -4,12 +4,27 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.logpipe.collector.config.CollectorConfigLoader;
+import dev.logpipe.index.shard.ShardLayout;
+import dev.logpipe.index.store.CommittedShards;
+import dev.logpipe.query.IndexerProgress;
 import dev.logpipe.query.JsonErrorHandler;
+import dev.logpipe.query.QueryService;
+import dev.logpipe.query.auth.ConfiguredKeys;
+import dev.logpipe.query.config.QueryConfig;
+import dev.logpipe.query.config.QueryConfigLoader;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.InstantSource;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.eclipse.jetty.server.Handler;
@@ -17,6 +32,7 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The standalone's one port answers its own errors in JSON too (issue 24 item 2): never Jetty's HTML page. */
 class StandaloneServerErrorsTest {
@@ -54,6 +70,82 @@ class StandaloneServerErrorsTest {
                     .contains("logpipe_http_errors_total{kind=\"exception\",status=\"500\"} 1.0");
         } finally {
             s.close();
+        }
+    }
+
+    /**
+     * Review of issue 24, finding 9: an exception of the collector's, or a request too malformed to parse, on the
+     * standalone's port was counted as a query request ({@code endpoint="unknown"}, {@code reason="internal"}) and
+     * the malformed one audited as a query request. Only the query paths are the query service's.
+     */
+    @Test
+    void anotherRolesErrorsAndMalformedRequestsAreNotQueryRequests(@TempDir Path dir) throws Exception {
+        var limits = new CollectorConfigLoader()
+                .parse("kafka:\n  bootstrap_servers: 127.0.0.1:9\ntenants: []\n", "test")
+                .limits();
+        Path data = dir.resolve("data");
+        Files.createDirectories(data);
+        QueryConfig config = new QueryConfigLoader()
+                .parse(
+                        "listen: 127.0.0.1:0\ndata_dir: " + data + "\ntenants:\n  - id: acme\n    api_key_sha256: ["
+                                + ConfiguredKeys.sha256("acme-key-0123456789") + "]\n",
+                        "test");
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        Handler collector = new Handler.Abstract() {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) {
+                throw new IllegalStateException("the collector failed (test)");
+            }
+        };
+        try (CommittedShards shards = new CommittedShards(new ShardLayout(data), Duration.ofMillis(50));
+                QueryService query = QueryService.create(
+                        config,
+                        shards,
+                        new ConfiguredKeys(config.keys())::authenticate,
+                        IndexerProgress.NONE,
+                        InstantSource.system(),
+                        registry)) {
+            StandaloneServer s = new StandaloneServer(
+                    new InetSocketAddress("127.0.0.1", 0),
+                    16,
+                    limits,
+                    new StandaloneServer.Routes(
+                            collector,
+                            null,
+                            () -> "{}",
+                            query.handler(),
+                            null,
+                            () -> true,
+                            () -> "",
+                            query::failedOutside));
+            s.start();
+            try {
+                String base = "http://127.0.0.1:" + s.address().getPort();
+                check(
+                        HTTP.send(
+                                HttpRequest.newBuilder(URI.create(base + "/api/v1/logs"))
+                                        .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString()),
+                        500,
+                        "internal");
+                try (Socket raw = new Socket("127.0.0.1", s.address().getPort())) {
+                    raw.getOutputStream()
+                            .write("POST /api/v1/logs HTTP/1.1\r\nHost: x\r\nnot a header\r\n\r\n"
+                                    .getBytes(StandardCharsets.US_ASCII));
+                    String answer = new String(raw.getInputStream().readNBytes(12), StandardCharsets.US_ASCII);
+                    assertThat(answer).isEqualTo("HTTP/1.1 400");
+                }
+                assertThat(get(base + "/api/v1/search").statusCode()).isEqualTo(401); // a query request: audited
+                assertThat(Files.readAllLines(config.auditLog()))
+                        .singleElement()
+                        .satisfies(l -> assertThat(l).contains("\"endpoint\":\"search\"", "\"status\":401"));
+                assertThat(registry.scrape())
+                        .contains("endpoint=\"search\"")
+                        .doesNotContain("endpoint=\"unknown\"", "reason=\"internal\"", "reason=\"bad_request\"");
+            } finally {
+                s.close();
+            }
         }
     }
 

@@ -16,18 +16,6 @@ public record Bounds(long deadlineNanos, AnswerMemory.Lease memory) {
         return System.nanoTime() - deadlineNanos > 0;
     }
 
-    /**
-     * After reading {@code bytes} of sources under a reservation: hold exactly them (more than was reserved when an
-     * answer's first record alone is larger).
-     */
-    public void hold(long bytes) {
-        if (bytes > memory.held()) {
-            memory.force(bytes - memory.held());
-        } else {
-            memory.keep(bytes);
-        }
-    }
-
     /** The request's deadline passed before its answer had a record: a 503 (nothing partial to show). */
     public static Answer.Refusal timedOut(Duration timeout) {
         return new Answer.Refusal(
@@ -39,7 +27,8 @@ public record Bounds(long deadlineNanos, AnswerMemory.Lease memory) {
 
     /**
      * Writes {@code cut} (why an answer holds fewer records than were found, and how many it left out) and counts
-     * it: {@code max_answer_bytes} (the records found did not fit in one answer) or {@code timeout}.
+     * it: {@code max_answer_bytes} (the records found did not fit in one answer), {@code answer_memory} (the memory
+     * for answers in flight had no room for more) or {@code timeout}.
      */
     static void describeCut(
             ObjectNode root,
@@ -49,7 +38,11 @@ public record Bounds(long deadlineNanos, AnswerMemory.Lease memory) {
             long maxBytes,
             Env env,
             Call call) {
-        String reason = cut == SourceReader.Cut.TIMEOUT ? "timeout" : "max_answer_bytes";
+        String reason = switch (cut) {
+            case TIMEOUT -> "timeout";
+            case ANSWER_MEMORY -> "answer_memory";
+            case MAX_ANSWER_BYTES -> "max_answer_bytes";
+        };
         ObjectNode c = root.putObject("cut");
         c.put("reason", reason);
         if (call.endpoint().equals("context")) {

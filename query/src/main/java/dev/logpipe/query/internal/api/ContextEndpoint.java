@@ -153,17 +153,16 @@ public final class ContextEndpoint {
             long maxBytes = env.config().limits().maxAnswerBytes();
             long budget = Math.max(0, maxBytes - anchorBytes);
             SourceReader.Read read = new SourceReader.Read(new String[0], 0, null);
-            if (!order.isEmpty() && budget > 0) {
-                bounds.memory().reserve(budget, bounds.deadlineNanos());
+            if (!order.isEmpty() && budget > 0) { // reserved as the sources are read
                 read = SourceReader.read(
                         env.fanOut(),
                         order,
                         env.config().limits().shardConcurrency(),
                         budget,
                         bounds.deadlineNanos(),
-                        false);
+                        false,
+                        bounds.memory());
             }
-            bounds.hold(anchorBytes + read.bytes());
             List<String> olderSources = new ArrayList<>();
             List<String> newerSources = new ArrayList<>();
             for (int i = 0; i < read.sources().length; i++) {

@@ -75,11 +75,7 @@ public final class SearchEndpoint {
         SourceReader.Read read;
         try {
             pages.collect(sq, after, limit);
-            if (!pages.winners().isEmpty()) {
-                bounds.memory().reserve(maxBytes, deadline); // before any source is read
-            }
-            read = pages.sources(maxBytes, deadline);
-            bounds.hold(read.bytes());
+            read = pages.sources(maxBytes, deadline, bounds.memory()); // reserved as the sources are read
         } finally {
             pages.close();
         }

@@ -3,6 +3,7 @@ package dev.logpipe.query.internal.audit;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.logpipe.auth.AuthFailures;
 import dev.logpipe.index.shard.AtomicFile;
 import dev.logpipe.query.config.QueryConfig;
 import java.io.Closeable;
@@ -18,6 +19,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.time.ZoneOffset;
@@ -25,6 +27,7 @@ import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -38,7 +41,10 @@ import org.slf4j.LoggerFactory;
  * {@code truncated}); the file is rotated when the next line would take it past {@code max_file_bytes} or it began
  * {@code rotate_after} ago, to {@code NAME.yyyyMMdd'T'HHmmss.SSS'Z'}; rotated files past {@code max_files} or older
  * than {@code max_age} are deleted. Files are created owner-only ({@code rw-------}). A line that cannot be written
- * is counted and logged; the service keeps answering (the metrics and the log say the audit is failing). Thread-safe.
+ * is counted and logged; the service keeps answering (the metrics and the log say the audit is failing), and a failed
+ * rotation keeps appending to the file it could not rotate (retried a minute later). Refusals of an address that
+ * failed to authenticate too often are sampled ({@link Line#writeSampled}), so a flood of them cannot rotate the
+ * history away. Thread-safe.
  */
 public final class QueryAudit implements Closeable {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -46,6 +52,12 @@ public final class QueryAudit implements Closeable {
             DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss.SSS'Z'").withZone(ZoneOffset.UTC);
     /** A text value is never cut below this many characters; past that, the line is replaced by a short one. */
     private static final int MIN_KEPT_CHARS = 64;
+    /** How long a failed rotation waits before it is tried again (each line past the size would try it otherwise). */
+    static final Duration ROTATION_RETRY = Duration.ofMinutes(1);
+    /** Memory for the sampled refusals' addresses, and what one address takes of it (key, entry, map node). */
+    static final long SAMPLED_BYTES = 4L * 1024 * 1024;
+
+    static final int SAMPLED_ENTRY_BYTES = 256;
 
     private final QueryConfig.Audit policy;
     private final InstantSource clock;
@@ -55,7 +67,23 @@ public final class QueryAudit implements Closeable {
     private long failures;
     private long truncated;
     private long rotations;
+    private long rotationFailures;
+    private Instant noRotationBefore = Instant.MIN;
+    private long suppressed;
+    /** Per client address: until when its sampled refusals are not written, and how many were not. Access order. */
+    private final Map<String, Sampled> sampled = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Sampled> eldest) {
+            return size() > SAMPLED_BYTES / SAMPLED_ENTRY_BYTES; // its count stays in suppressed()
+        }
+    };
+
     private boolean closed;
+
+    private static final class Sampled {
+        Instant until;
+        long count;
+    }
 
     public QueryAudit(QueryConfig.Audit policy, InstantSource clock) throws IOException {
         this.policy = policy;
@@ -124,9 +152,43 @@ public final class QueryAudit implements Closeable {
             return true;
         }
 
-        public synchronized boolean written() {
-            return written;
+        /**
+         * As {@link #write} for a refusal that can come in floods from one client (an address throttled for failed
+         * authentications): at most one such line per client address ({@link AuthFailures#addressKey}: an IPv6 /64) per
+         * {@code window} (the refusal's Retry-After) is
+         * appended; the next one appended carries {@code "suppressed":N}, the lines left out since. Every line left
+         * out is counted ({@link #suppressed()}).
+         */
+        public synchronized boolean writeSampled(Duration window) {
+            if (written) {
+                return false;
+            }
+            written = true;
+            long left = sample(AuthFailures.addressKey(node.path("client").asText()), window);
+            if (left < 0) {
+                return false;
+            }
+            if (left > 0) {
+                node.put("suppressed", left);
+            }
+            append(node);
+            return true;
         }
+    }
+
+    /** -1 when {@code client}'s line is left out now; else how many were left out before it. */
+    private synchronized long sample(String client, Duration window) {
+        Instant now = clock.instant();
+        Sampled s = sampled.computeIfAbsent(client, k -> new Sampled());
+        if (s.until != null && now.isBefore(s.until)) {
+            s.count++;
+            suppressed++;
+            return -1;
+        }
+        long left = s.count;
+        s.count = 0;
+        s.until = now.plus(window);
+        return left;
     }
 
     /** Appends one line, cut to {@code max_line_bytes}, rotating first when it is due. */
@@ -138,7 +200,10 @@ public final class QueryAudit implements Closeable {
         byte[] bytes = capped(line);
         try {
             Instant now = clock.instant();
-            if (size > 0
+            if (out == null) { // a rotation failed to open the new file: try again
+                open();
+            } else if (size > 0
+                    && !now.isBefore(noRotationBefore)
                     && (size + bytes.length > policy.maxFileBytes()
                             || !now.isBefore(began.plus(policy.rotateAfter())))) {
                 rotate(now);
@@ -206,22 +271,46 @@ public final class QueryAudit implements Closeable {
         return (o.toString() + "\n").getBytes(StandardCharsets.UTF_8);
     }
 
+    /**
+     * Renames the file aside and opens a new one. The channel is closed first (some file systems cannot rename an
+     * open file); when the rename fails the same file is opened again and appended to, and the rotation is retried
+     * {@link #ROTATION_RETRY} later; when the new file cannot be opened the next line tries again. Counted either way.
+     */
     private void rotate(Instant now) throws IOException {
         out.close();
+        out = null;
         Path p = policy.path();
         Path target = p.resolveSibling(p.getFileName() + "." + ROTATED.format(now));
-        for (int i = 1; ; i++) {
-            try {
-                Files.move(p, target, StandardCopyOption.ATOMIC_MOVE);
-                break;
-            } catch (FileAlreadyExistsException e) {
-                target = p.resolveSibling(p.getFileName() + "." + ROTATED.format(now) + "-" + i);
+        boolean moved = false;
+        try {
+            for (int i = 1; !moved; i++) {
+                try {
+                    Files.move(p, target, StandardCopyOption.ATOMIC_MOVE);
+                    moved = true;
+                } catch (FileAlreadyExistsException e) {
+                    target = p.resolveSibling(p.getFileName() + "." + ROTATED.format(now) + "-" + i);
+                }
             }
+        } catch (IOException e) {
+            rotationFailures++;
+            noRotationBefore = now.plus(ROTATION_RETRY);
+            LoggerFactory.getLogger(QueryAudit.class)
+                    .warn("audit log not rotated, still appending to {}: {}", p, e.toString());
         }
-        rotations++;
-        open();
-        began = now;
-        prune(now);
+        try {
+            open();
+        } catch (IOException e) {
+            if (moved) {
+                rotations++;
+            }
+            rotationFailures++;
+            throw e;
+        }
+        if (moved) {
+            rotations++;
+            began = now;
+            prune(now);
+        }
     }
 
     /** Deletes rotated files beyond {@code max_files} (oldest first) and those rotated before {@code max_age}. */
@@ -272,11 +361,23 @@ public final class QueryAudit implements Closeable {
         return rotations;
     }
 
+    /** Rotations that failed (the rename, or opening the new file); appending went on where it could. */
+    public synchronized long rotationFailures() {
+        return rotationFailures;
+    }
+
+    /** Sampled refusals' lines left out ({@link Line#writeSampled}). */
+    public synchronized long suppressed() {
+        return suppressed;
+    }
+
     @Override
     public synchronized void close() throws IOException {
         if (!closed) {
             closed = true;
-            out.close();
+            if (out != null) {
+                out.close();
+            }
         }
     }
 }

@@ -58,6 +58,11 @@ public record Answer(int status, String body, Map<String, String> headers) {
             return reason;
         }
 
+        /** The Retry-After of a 429 or 503, in seconds. */
+        public long retryAfterSeconds() {
+            return retryAfterSeconds;
+        }
+
         public Answer answer() {
             ObjectNode o = JSON.createObjectNode();
             o.put("error", getMessage());

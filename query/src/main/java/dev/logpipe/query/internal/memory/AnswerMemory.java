@@ -7,9 +7,9 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The bytes of answers in flight, process-wide: a semaphore of bytes with a share per tenant. An endpoint reserves
- * before it reads stored sources (waiting, up to its deadline, while others hold the memory) and gives back what its
- * answer did not need; the rest is held until the answer is written. Beyond the deadline the request is refused with
+ * The bytes of answers in flight, process-wide: a semaphore of bytes with a share per tenant. An answer reserves
+ * what it reads as it reads stored sources (the reader knows a source's length before reading it; it waits, up to its
+ * deadline, only before its first record) and holds it until the answer is written. Beyond the deadline the request is refused with
  * a {@code 503} (every tenant's answers hold the memory) or a {@code 429} (the caller's tenant holds its share), so
  * parallel heavy queries queue or are refused instead of exhausting the heap, and one tenant never holds more than
  * its share. Thread-safe.
@@ -46,7 +46,10 @@ public final class AnswerMemory {
         return new Lease(tenant);
     }
 
-    /** What one request holds. Used by one thread at a time; {@link #close} is idempotent. */
+    /**
+     * What one request holds. Thread-safe (the threads reading an answer's sources take from it at once);
+     * {@link #close} is idempotent.
+     */
     public final class Lease implements AutoCloseable {
         private final String tenant;
         private long held;
@@ -56,7 +59,26 @@ public final class AnswerMemory {
         }
 
         public long held() {
-            return held;
+            lock.lock();
+            try {
+                return held;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        /** Reserves {@code bytes} more when the memory and the tenant's share have them now; false otherwise. */
+        public boolean tryReserve(long bytes) {
+            lock.lock();
+            try {
+                if (byTenant.getOrDefault(tenant, 0L) + bytes > perTenant || used + bytes > capacity) {
+                    return false;
+                }
+                take(bytes);
+                return true;
+            } finally {
+                lock.unlock();
+            }
         }
 
         /**

@@ -4,6 +4,7 @@ import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.store.SearchPage;
 import dev.logpipe.index.store.ShardQuery;
 import dev.logpipe.index.store.ShardSearcher;
+import dev.logpipe.query.internal.memory.AnswerMemory;
 import dev.logpipe.query.internal.plan.Plan;
 import java.io.Closeable;
 import java.io.IOException;
@@ -108,14 +109,14 @@ public final class Pages implements Closeable {
     /**
      * Phase two: the winners' stored sources, in page order, as long a prefix of the page as fits in
      * {@code maxBytes} before {@code deadlineNanos} (see {@link SourceReader}), read in parallel on at most as many
-     * threads as there are processors.
+     * threads as there are processors, each reserved from {@code lease} (null: none) as it is read.
      */
-    public SourceReader.Read sources(long maxBytes, long deadlineNanos) throws IOException {
+    public SourceReader.Read sources(long maxBytes, long deadlineNanos, AnswerMemory.Lease lease) throws IOException {
         List<SourceReader.Ref> refs = new ArrayList<>(winners.size());
         for (KeyMerge.Pick w : winners) {
             refs.add(new SourceReader.Ref(held.get(w.page()).searcher(), w.key().doc()));
         }
-        return SourceReader.read(fanOut, refs, lanes, maxBytes, deadlineNanos);
+        return SourceReader.read(fanOut, refs, lanes, maxBytes, deadlineNanos, true, lease);
     }
 
     public List<KeyMerge.Pick> winners() {

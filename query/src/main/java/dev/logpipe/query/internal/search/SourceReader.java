@@ -1,6 +1,7 @@
 package dev.logpipe.query.internal.search;
 
 import dev.logpipe.index.store.ShardSearcher;
+import dev.logpipe.query.internal.memory.AnswerMemory;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -20,6 +21,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * budget, so a later hit may take it from an earlier one; every length is learnt either way, so the round then keeps
  * exactly the prefix that fits, drops what lies past it and reads what the prefix still lacks. Memory held by sources
  * never exceeds the budget (plus the first source when it alone is larger).
+ *
+ * <p>With an answer's lease on the memory for answers, each source is reserved from it as its length is learnt, just
+ * before it is read, so a small answer holds only its own bytes. Sources the memory did not have room for in a round
+ * are reserved after it: without waiting once the answer has a record (short of memory it is cut there, {@link
+ * Cut#ANSWER_MEMORY}); before its first record, by waiting up to the deadline while holding none of its sources (never
+ * holding some while waiting for more), and refusing the request at the deadline as a reservation does.
  */
 public final class SourceReader {
     static final int PER_JOB = 16;
@@ -32,7 +39,9 @@ public final class SourceReader {
     /** Why a prefix is shorter than the list. */
     public enum Cut {
         MAX_ANSWER_BYTES,
-        TIMEOUT
+        TIMEOUT,
+        /** The memory for answers in flight had no room for more once the answer had a record. */
+        ANSWER_MEMORY
     }
 
     /** The sources of the first {@code sources.length} hits, their stored bytes, and why it stopped short (or null). */
@@ -48,6 +57,43 @@ public final class SourceReader {
     public static Read read(
             FanOut fanOut, List<Ref> refs, int lanes, long maxBytes, long deadlineNanos, boolean firstAlways)
             throws IOException {
+        return read(fanOut, refs, lanes, maxBytes, deadlineNanos, firstAlways, null);
+    }
+
+    /**
+     * The prefix of {@code refs} that fits in {@code maxBytes} and in what {@code lease} can reserve (null: no
+     * accounting); on return the lease holds what it held before plus the sources returned.
+     *
+     * @throws dev.logpipe.query.internal.http.Answer.Refusal the memory had no room for the first record by the
+     *     deadline ({@code 503 answer_memory}, {@code 429 tenant_answer_memory})
+     */
+    public static Read read(
+            FanOut fanOut,
+            List<Ref> refs,
+            int lanes,
+            long maxBytes,
+            long deadlineNanos,
+            boolean firstAlways,
+            AnswerMemory.Lease lease)
+            throws IOException {
+        long base = lease == null ? 0 : lease.held();
+        Read r = readWithin(fanOut, refs, lanes, maxBytes, deadlineNanos, firstAlways, lease, base);
+        if (lease != null && lease.held() > base + r.bytes()) {
+            lease.keep(base + r.bytes());
+        }
+        return r;
+    }
+
+    private static Read readWithin(
+            FanOut fanOut,
+            List<Ref> refs,
+            int lanes,
+            long maxBytes,
+            long deadlineNanos,
+            boolean firstAlways,
+            AnswerMemory.Lease lease,
+            long base)
+            throws IOException {
         int n = refs.size();
         String[] out = new String[n];
         long[] lengths = new long[n];
@@ -61,6 +107,9 @@ public final class SourceReader {
             AtomicLong used = new AtomicLong(kept);
             pass(fanOut, refs, from, to, threads, deadlineNanos, out, lengths, (p, bytes) -> {
                 if (p == 0 && firstAlways) {
+                    if (lease != null && !lease.tryReserve(bytes)) {
+                        return false;
+                    }
                     used.addAndGet(bytes);
                     return true;
                 }
@@ -71,6 +120,10 @@ public final class SourceReader {
                         return false;
                     }
                 } while (!used.compareAndSet(u, u + bytes));
+                if (lease != null && !lease.tryReserve(bytes)) {
+                    used.addAndGet(-bytes);
+                    return false;
+                }
                 return true;
             });
             // the prefix that fits, by the lengths now known; past it: dropped; in it but refused in the race: read
@@ -81,6 +134,29 @@ public final class SourceReader {
             }
             for (int p = end; p < to; p++) {
                 out[p] = null;
+            }
+            if (lease != null) { // hold exactly the prefix: give back what was dropped, reserve what is still unread
+                long held = lease.held() - base;
+                if (held > kept) {
+                    lease.keep(base + kept);
+                } else if (held < kept && !lease.tryReserve(kept - held)) {
+                    int e = from;
+                    while (e < end && out[e] != null) {
+                        e++;
+                    }
+                    if (e > 0) { // the answer has records: cut it there rather than wait holding them
+                        return prefix(out, lengths, e, Cut.ANSWER_MEMORY);
+                    }
+                    for (int p = from; p < end; p++) { // none yet: wait for all of it, holding none of it
+                        out[p] = null;
+                    }
+                    lease.keep(base);
+                    long wait = Math.min(kept, maxBytes); // a first record past max_answer_bytes is taken anyway
+                    lease.reserve(wait, deadlineNanos);
+                    if (kept > wait) {
+                        lease.force(kept - wait);
+                    }
+                }
             }
             List<Integer> missing = new ArrayList<>();
             for (int p = from; p < end; p++) {

@@ -80,7 +80,7 @@ class PagesTest {
                 store.write(day, records(0, 260, "second"));
                 store.commit(Map.of("t-0", 9L));
                 shards.reopenOnce();
-                String[] sources = pages.sources(Long.MAX_VALUE, System.nanoTime() + 10_000_000_000L)
+                String[] sources = pages.sources(Long.MAX_VALUE, System.nanoTime() + 10_000_000_000L, null)
                         .sources();
                 assertThat(pages.winners()).hasSize(30);
                 for (int i = 0; i < 30; i++) {
