@@ -97,19 +97,21 @@ class RecordIntegrityTest {
                   rules:
                     - name: internal_ticket
                       pattern: 'TKT-[0-9]{6}'
-                """.formatted(ApiKeys.sha256(ACME_KEY), KAFKA.bootstrapServers());
+                """.formatted(ApiKeys.sha256(ACME_KEY), COLLECTOR.bootstrapServers());
         // Both names redact to [REDACTED:internal_ticket]; the second then meets the client's own "...#2".
         String body = "{\"message\":\"i3 renamed\",\"fields\":{\"[REDACTED:internal_ticket]#2\":3,"
                 + "\"TKT-000001\":1,\"TKT-000002\":2}}\n"
                 + "{\"message\":\"i3 withheld\",\"fields\":{\"logpipe.redaction.withheld\":\"client\",\"big\":\""
-                + "b".repeat(2000) + "\"}}\n";
+                + "b".repeat(2000) + "\"}}\n"
+                + "{\"message\":\"i3 flagged\",\"event_time\":\"2001-01-01T00:00:00Z\","
+                + "\"fields\":{\"logpipe.event_time.flag\":\"client\"}}\n";
         try (CollectorFixture c = CollectorFixture.start(new CollectorConfigLoader().parse(yaml, "test"))) {
             HttpResponse<String> r = c.post(ACME_KEY, body);
             assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
             JsonNode answer = JSON.readTree(r.body());
-            assertThat(answer.get("accepted").asInt()).as(r.body()).isEqualTo(2);
-            assertThat(answer.get("field_collisions").asInt()).as(r.body()).isEqualTo(2);
-            assertThat(r.headers().firstValue("Logpipe-Field-Collisions")).hasValue("2");
+            assertThat(answer.get("accepted").asInt()).as(r.body()).isEqualTo(3);
+            assertThat(answer.get("field_collisions").asInt()).as(r.body()).isEqualTo(3);
+            assertThat(r.headers().firstValue("Logpipe-Field-Collisions")).hasValue("3");
         }
 
         JsonNode renamed = record("integrity-redact.records", "i3 renamed").get("fields");
@@ -122,6 +124,9 @@ class RecordIntegrityTest {
         assertThat(withheld.get("logpipe.redaction.withheld").asText()).isEqualTo("big");
         assertThat(withheld.get("logpipe.redaction.withheld#2").asText()).isEqualTo("client");
         assertThat(withheld.has("big")).isFalse();
+        JsonNode flagged = record("integrity-redact.records", "i3 flagged").get("fields");
+        assertThat(flagged.get("logpipe.event_time.flag").asText()).isEqualTo("past");
+        assertThat(flagged.get("logpipe.event_time.flag#2").asText()).isEqualTo("client");
     }
 
     @Test

@@ -154,7 +154,7 @@ public final class IngestProcessor {
         }
         String flag = timeFlag(b.eventTime(), now);
         if (flag != null) {
-            b.field(TIME_FLAG_FIELD, flag);
+            b.pipelineField(TIME_FLAG_FIELD, flag);
         }
         LogRecord built = b.build();
         Redactor.Result red = redactor.redact(built);
