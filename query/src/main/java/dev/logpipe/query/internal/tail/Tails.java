@@ -133,6 +133,8 @@ public final class Tails implements Closeable {
             call.audit().put("status", 200);
             env.metrics().request("tail", 200, 0);
             started.run();
+            // before the client can see the stream begin: a record it writes after seeing the banner is sent
+            long began = env.clock().millis();
             try {
                 response.setStatus(200);
                 response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/event-stream; charset=utf-8");
@@ -140,7 +142,7 @@ public final class Tails implements Closeable {
                 EventWriter out = new EventWriter(response);
                 out.text(": tail of " + tenant + "\n\n");
                 out.flush();
-                run(tenant, q, out, gone);
+                run(tenant, q, out, gone, began);
                 callback.succeeded();
             } catch (Exception e) { // the client went away, or the service stops
                 callback.failed(e);
@@ -192,9 +194,8 @@ public final class Tails implements Closeable {
         }
     }
 
-    private void run(String tenant, String q, EventWriter out, AtomicBoolean gone) throws Exception {
+    private void run(String tenant, String q, EventWriter out, AtomicBoolean gone, long began) throws Exception {
         long lag = env.config().limits().tailLag().toMillis();
-        long began = env.clock().millis();
         State st = new State(new SentWindow(windowBytes));
         st.cursorTime = began; // records observed before the tail began are not sent
         st.floor = began - lag; // records observed before it are out of the window

@@ -73,6 +73,11 @@ class TailsTest {
         final ServerConnector connector;
 
         Mounted(String limits, long windowBytes) throws Exception {
+            this(limits, windowBytes, Clock.systemUTC());
+        }
+
+        /** {@code tailClock}: the clock the tail reads (the store keeps the system's). */
+        Mounted(String limits, long windowBytes, Clock tailClock) throws Exception {
             Clock clock = Clock.systemUTC();
             QueryConfig config = QueryFixture.config(data, limits);
             store = new LuceneStore(new ShardLayout(data), StoreSettings.defaults(), clock);
@@ -83,7 +88,7 @@ class TailsTest {
                     new QueryPlanner(source, 31, 100_000_000L),
                     new FanOut(source, pool),
                     new Cursor.Codec(new byte[32]),
-                    clock,
+                    tailClock,
                     new QueryMetrics(new SimpleMeterRegistry()),
                     IndexerProgress.NONE);
             QueryConfig.Limits l = config.limits();
@@ -162,6 +167,47 @@ class TailsTest {
         }
         QueryFixture.write(store, rs);
         store.refresh();
+    }
+
+    /** The system clock, whose first reading takes {@code pause} (a server thread descheduled there). */
+    static Clock slowFirstReading(Duration pause) {
+        AtomicBoolean first = new AtomicBoolean(true);
+        return new Clock() {
+            @Override
+            public java.time.ZoneId getZone() {
+                return java.time.ZoneOffset.UTC;
+            }
+
+            @Override
+            public Clock withZone(java.time.ZoneId zone) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public Instant instant() {
+                if (first.getAndSet(false)) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(pause.toNanos());
+                }
+                return Instant.now();
+            }
+        };
+    }
+
+    @Test
+    void aRecordObservedAfterTheClientSawTheStreamBeginIsSent() throws Exception {
+        try (Mounted m = new Mounted(
+                "limits:\n  tail_poll: 50ms\n", Tails.WINDOW_BYTES, slowFirstReading(Duration.ofMillis(500)))) {
+            HttpResponse<InputStream> r = HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(URI.create(m.url("?q=burst")))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofInputStream());
+            List<String> lines = read(r.body());
+            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> !lines.isEmpty());
+            burst(m.store, "first-", 1, "");
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> lines.contains("id: first-0"));
+            r.body().close();
+        }
     }
 
     @Test
