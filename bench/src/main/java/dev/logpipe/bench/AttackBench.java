@@ -36,7 +36,8 @@ import java.util.stream.Stream;
  * wall times, growth of the audit logs, findability of what was acknowledged).
  *
  * <pre>java -cp bench/target/logpipe-bench.jar dev.logpipe.bench.AttackBench [--jar server/target/logpipe.jar]
- *     [--jvm-opts "-Xms256m -Xmx768m -XX:+UseSerialGC"] [--seconds 20] [--only flood,huge,...]</pre>
+ *     [--jvm-opts "-Xms256m -Xmx768m -XX:+UseSerialGC"] [--seconds 20] [--only flood,huge,...]
+ *     [--config standalone.yaml]</pre>
  */
 public final class AttackBench {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -63,6 +64,7 @@ public final class AttackBench {
         String jar = "server/target/logpipe.jar";
         List<String> jvm = List.of("-Xms256m", "-Xmx768m", "-XX:+UseSerialGC");
         int seconds = 20;
+        String config = null;
         List<String> only = List.of("flood", "huge", "parallel", "times", "audit", "tails", "restart");
         for (int i = 0; i < args.length; i += 2) {
             switch (args[i]) {
@@ -70,6 +72,7 @@ public final class AttackBench {
                 case "--jvm-opts" -> jvm = List.of(args[i + 1].trim().split("\\s+"));
                 case "--seconds" -> seconds = Integer.parseInt(args[i + 1]);
                 case "--only" -> only = List.of(args[i + 1].split(","));
+                case "--config" -> config = args[i + 1];
                 default -> throw new IllegalArgumentException("unknown flag " + args[i]);
             }
         }
@@ -78,7 +81,7 @@ public final class AttackBench {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();
         }
-        Child child = new Child(jar, jvm, dir, port);
+        Child child = new Child(jar, jvm, dir, port, config);
         AttackBench bench = new AttackBench("http://127.0.0.1:" + port, dir.resolve("data"), seconds);
         child.start();
         System.out.printf("standalone up in %.1f s (JVM %s), data %s%n", child.awaitReady(bench), jvm, dir);
@@ -483,7 +486,7 @@ public final class AttackBench {
         private Process process;
         private long startedAt;
 
-        Child(String jar, List<String> jvm, Path dir, int port) {
+        Child(String jar, List<String> jvm, Path dir, int port, String config) {
             this.dir = dir;
             command.add("java");
             command.add("-XX:+ExitOnOutOfMemoryError"); // as bin/logpipe gives every JVM, before its options
@@ -498,6 +501,9 @@ public final class AttackBench {
                     Integer.toString(port),
                     "--broker-port",
                     "0"));
+            if (config != null) {
+                command.addAll(List.of("--config", config));
+            }
         }
 
         void start() throws IOException {
