@@ -24,6 +24,7 @@ import dev.logpipe.query.internal.search.FanOut;
 import dev.logpipe.record.LogRecord;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
@@ -38,6 +39,8 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -46,6 +49,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import org.awaitility.Awaitility;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -55,6 +59,7 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Fields;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -142,6 +147,24 @@ class TailsTest {
         }
     }
 
+    /** A tail opened over HTTP whose first line (its banner) has arrived, and the lines of its stream. */
+    record Opened(HttpResponse<InputStream> response, List<String> lines) implements AutoCloseable {
+        static Opened await(Mounted m, String query) throws Exception {
+            HttpResponse<InputStream> r = HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(URI.create(m.url(query))).build(),
+                            HttpResponse.BodyHandlers.ofInputStream());
+            List<String> lines = read(r.body());
+            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> !lines.isEmpty());
+            return new Opened(r, lines);
+        }
+
+        @Override
+        public void close() throws IOException {
+            response.body().close();
+        }
+    }
+
     /** The lines of a tail's stream, read by a daemon thread. */
     static List<String> read(InputStream body) {
         List<String> lines = new CopyOnWriteArrayList<>();
@@ -174,19 +197,19 @@ class TailsTest {
         AtomicBoolean first = new AtomicBoolean(true);
         return new Clock() {
             @Override
-            public java.time.ZoneId getZone() {
-                return java.time.ZoneOffset.UTC;
+            public ZoneId getZone() {
+                return ZoneOffset.UTC;
             }
 
             @Override
-            public Clock withZone(java.time.ZoneId zone) {
+            public Clock withZone(ZoneId zone) {
                 throw new UnsupportedOperationException();
             }
 
             @Override
             public Instant instant() {
                 if (first.getAndSet(false)) {
-                    java.util.concurrent.locks.LockSupport.parkNanos(pause.toNanos());
+                    LockSupport.parkNanos(pause.toNanos());
                 }
                 return Instant.now();
             }
@@ -197,16 +220,11 @@ class TailsTest {
     void aRecordObservedAfterTheClientSawTheStreamBeginIsSent() throws Exception {
         try (Mounted m = new Mounted(
                 "limits:\n  tail_poll: 50ms\n", Tails.WINDOW_BYTES, slowFirstReading(Duration.ofMillis(500)))) {
-            HttpResponse<InputStream> r = HttpClient.newHttpClient()
-                    .send(
-                            HttpRequest.newBuilder(URI.create(m.url("?q=burst")))
-                                    .build(),
-                            HttpResponse.BodyHandlers.ofInputStream());
-            List<String> lines = read(r.body());
-            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> !lines.isEmpty());
+            Opened tail = Opened.await(m, "?q=burst");
+            List<String> lines = tail.lines();
             burst(m.store, "first-", 1, "");
             Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> lines.contains("id: first-0"));
-            r.body().close();
+            tail.close();
         }
     }
 
@@ -226,20 +244,14 @@ class TailsTest {
     }
 
     @Test
-    @org.junit.jupiter.api.Disabled(
-            "passes alone and in the query module's run, but in the full reactor run after the indexer's"
-                    + " tests the tail sent 11,976 of the 12,000 in 60 s, polls sending little between 1 s keep-alives, and the"
-                    + " last 24 left tail_lag as an announced skip (2026-12-05, three runs of three); cause not found yet")
+    @Disabled("in the full reactor run the tail sent 11,976 of the 12,000 and announced 24 as skipped: when more sent"
+            + " records share the cursor's millisecond than the window keeps, its floor passes that millisecond"
+            + " and the unsent ones of it are skipped (SentWindow.floorToKeep + 1); to fix, then enable")
     void aBurstLargerThanTheWindowsBudgetArrivesWholeWhileTheWindowStaysWithinIt() throws Exception {
         long budget = 64 * 1024; // 4,096 records, of which 3,096 are kept after each poll
         try (Mounted m = new Mounted("limits:\n  tail_poll: 50ms\n", budget)) {
-            HttpResponse<InputStream> r = HttpClient.newHttpClient()
-                    .send(
-                            HttpRequest.newBuilder(URI.create(m.url("?q=burst")))
-                                    .build(),
-                            HttpResponse.BodyHandlers.ofInputStream());
-            List<String> lines = read(r.body());
-            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> !lines.isEmpty());
+            Opened tail = Opened.await(m, "?q=burst");
+            List<String> lines = tail.lines();
             AtomicLong most = new AtomicLong();
             burst(m.store, "w-", 12_000, "");
             try {
@@ -275,7 +287,7 @@ class TailsTest {
                             .count())
                     .isEqualTo(12_000);
             assertThat(lines).noneMatch(l -> l.startsWith("event: skipped"));
-            r.body().close();
+            tail.close();
         }
     }
 
