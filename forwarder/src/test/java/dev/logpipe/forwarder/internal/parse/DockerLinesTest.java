@@ -97,10 +97,12 @@ class DockerLinesTest {
         // Else the property would compare Jackson with itself.
         long taken = dockerLines()
                 .sampleStream()
-                .limit(1000)
+                .limit(4000)
                 .filter(line -> new DockerLines(1 << 20).asWritten(line, 0, line.length))
                 .count();
-        assertThat(taken).isGreaterThan(80); // about one in eight: most damage, \\u escapes and stdin go to Jackson
+        // about one in eight, unseeded: most damage, \\u escapes and stdin go to Jackson; 70 of 1,000 was seen once,
+        // so the sample is larger and the floor (one in 25) is what the property needs, not the usual share
+        assertThat(taken).isGreaterThan(160);
     }
 
     @Test
