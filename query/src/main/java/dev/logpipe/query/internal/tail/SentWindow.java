@@ -10,7 +10,9 @@ import org.apache.lucene.util.StringHelper;
  * how many sent records were observed before a time, both by binary search, and forgets the records observed before
  * a time by moving its start. Two different ids are taken for one only when they were observed in the same
  * millisecond and their 64-bit hashes are equal (about 2^-64 per pair); the tail then counts the one not sent as
- * skipped, so even that is never silent. Used by the tail's thread only; {@link #bytes} may be read by any thread.
+ * skipped, so even that is never silent. When more records of one millisecond were sent than it can hold, it keeps
+ * only their number ({@link #collapse}): it still counts them, and takes any record of that millisecond for sent.
+ * Used by the tail's thread only; {@link #bytes} may be read by any thread.
  */
 final class SentWindow {
     static final int BYTES_PER_RECORD = 2 * Long.BYTES;
@@ -23,6 +25,8 @@ final class SentWindow {
     private long[] hashes = new long[0];
     private int start;
     private int end;
+    private long collapsedTime = Long.MIN_VALUE;
+    private long collapsedCount;
     private volatile long bytes;
 
     SentWindow(long budgetBytes) {
@@ -44,6 +48,7 @@ final class SentWindow {
         return capacity;
     }
 
+    /** Records it holds by (time, hash); those of a {@link #collapse collapsed} millisecond are not among them. */
     int size() {
         return end - start;
     }
@@ -53,18 +58,26 @@ final class SentWindow {
         return bytes;
     }
 
+    /** Whether the record was sent; any record of a {@link #collapse collapsed} millisecond is taken for sent. */
     boolean contains(long observed, long hash) {
+        if (collapsedCount > 0 && observed == collapsedTime) {
+            return true;
+        }
         int i = lowerBound(observed, hash);
         return i < end && times[i] == observed && hashes[i] == hash;
     }
 
     /** Sent records observed before {@code observed}. */
     long countBefore(long observed) {
-        return lowerBound(observed, Long.MIN_VALUE) - start;
+        return lowerBound(observed, Long.MIN_VALUE) - start + (collapsedTime < observed ? collapsedCount : 0);
     }
 
     /** Forgets the records observed before {@code observed}. */
     void dropBefore(long observed) {
+        if (collapsedTime < observed) {
+            collapsedTime = Long.MIN_VALUE;
+            collapsedCount = 0;
+        }
         start = lowerBound(observed, Long.MIN_VALUE);
         if (start == end) {
             start = end = 0;
@@ -81,6 +94,27 @@ final class SentWindow {
     }
 
     /**
+     * Keeps only the number of the records it holds, all observed in one millisecond (the tail's cursor's, when more
+     * were sent in it than the window can hold): they are still counted, any record of that millisecond is then taken
+     * for sent, and records of it added later are only counted.
+     *
+     * @throws IllegalStateException it holds records of more than one millisecond
+     */
+    void collapse() {
+        if (size() == 0) {
+            return;
+        }
+        long time = times[start];
+        if (times[end - 1] != time || (collapsedCount > 0 && collapsedTime != time)) {
+            throw new IllegalStateException("a tail window collapses one millisecond only, it holds " + times[start]
+                    + ".." + times[end - 1] + (collapsedCount > 0 ? " and " + collapsedTime : ""));
+        }
+        collapsedTime = time;
+        collapsedCount += size();
+        start = end = 0;
+    }
+
+    /**
      * Adds the first {@code n} records of the arrays (which it sorts).
      *
      * @throws IllegalStateException they would not fit in the budget ({@link #floorToKeep} makes room first)
@@ -88,6 +122,12 @@ final class SentWindow {
     void add(long[] addTimes, long[] addHashes, int n) {
         if (n == 0) {
             return;
+        }
+        if (collapsedCount > 0) {
+            n = countCollapsed(addTimes, addHashes, n);
+            if (n == 0) {
+                return;
+            }
         }
         sort(addTimes, addHashes, n);
         if (size() + n > capacity) {
@@ -109,6 +149,20 @@ final class SentWindow {
             }
         }
         end += n;
+    }
+
+    /** Counts the records of the collapsed millisecond and moves the others to the front; returns how many. */
+    private int countCollapsed(long[] addTimes, long[] addHashes, int n) {
+        int kept = 0;
+        for (int i = 0; i < n; i++) {
+            if (addTimes[i] == collapsedTime) {
+                collapsedCount++;
+            } else {
+                addTimes[kept] = addTimes[i];
+                addHashes[kept++] = addHashes[i];
+            }
+        }
+        return kept;
     }
 
     /** Room for n more after end: compact to the front, or grow (doubling, never past the capacity). */

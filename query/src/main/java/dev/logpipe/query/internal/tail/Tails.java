@@ -42,7 +42,9 @@ import org.eclipse.jetty.util.Callback;
  * yet, oldest observed first, at most {@link #PER_POLL} records and {@code limits.max_answer_bytes} of them per poll
  * (the rest at the next polls). A record that leaves that window unsent is counted, and the count is sent as an
  * {@code event: skipped}: a tail never drops a record silently. What a tail remembers of its window is bounded in
- * bytes ({@link #WINDOW_BYTES}; when full, the window's start moves up the same way). {@code q} is parsed once per
+ * bytes ({@link #WINDOW_BYTES}; when full, the window's start moves up the same way, but never past the cursor's
+ * millisecond: when more records of that millisecond were sent than the window holds, it keeps their number only,
+ * {@link SentWindow#collapse}). {@code q} is parsed once per
  * tail (its text never changes; the window is a structured range beside it), and a poll's answer is held under the
  * tenant's answer memory until it is written. At most {@code limits.max_tails} tails run at once,
  * {@code limits.max_tails_per_tenant} of one tenant (429 beyond); a tail's slot is given back as soon as its client
@@ -213,14 +215,19 @@ public final class Tails implements Closeable {
                     try (Poll p = new Poll(query, from, lagFloor)) {
                         sent = send(p.unsent(st), st, lease);
                         // records observed before next can no longer appear (tail_lag), or no longer be remembered
-                        // (the window's budget, room kept for the next poll): count the unsent ones
-                        next = Math.max(lagFloor, st.window.floorToKeep(st.window.capacity() - PER_POLL));
+                        // (the window's budget, room kept for the next poll; never past the cursor's millisecond,
+                        // whose records after the cursor are still to be sent): count the unsent ones
+                        int keep = st.window.capacity() - PER_POLL;
+                        next = Math.max(lagFloor, Math.min(st.window.floorToKeep(keep), st.cursorTime));
                         if (next > st.floor) {
                             if (next > from) {
                                 missed = p.countBefore(next) - st.window.countBefore(next);
                             }
                             st.window.dropBefore(next);
                             st.floor = next;
+                        }
+                        if (st.window.size() > keep) { // what is left was all sent in the cursor's millisecond
+                            st.window.collapse();
                         }
                     }
                     sent.writeTo(out);

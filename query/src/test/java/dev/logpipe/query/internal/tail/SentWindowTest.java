@@ -99,6 +99,37 @@ class SentWindowTest {
     }
 
     @Test
+    void aCollapsedMillisecondIsStillCountedAndTakenForSentUntilDropped() {
+        SentWindow w = new SentWindow(16 * 1024);
+        long[] times = {7, 7, 7};
+        long[] hashes = {1, 2, 3};
+        w.add(times, hashes, 3);
+        w.collapse();
+        assertThat(w.size()).isZero();
+        assertThat(w.countBefore(8)).isEqualTo(3);
+        assertThat(w.countBefore(7)).isZero();
+        assertThat(w.contains(7, 99)).as("any record of it is taken for sent").isTrue();
+        w.add(new long[] {7, 9}, new long[] {4, 5}, 2);
+        assertThat(w.size()).as("only the later millisecond is held by hash").isEqualTo(1);
+        assertThat(w.countBefore(8)).isEqualTo(4);
+        assertThat(w.countBefore(10)).isEqualTo(5);
+        assertThat(w.contains(9, 5)).isTrue();
+        assertThat(w.contains(9, 6)).isFalse();
+        w.dropBefore(8);
+        assertThat(w.countBefore(10)).isEqualTo(1);
+        assertThat(w.contains(7, 99)).isFalse();
+    }
+
+    @Test
+    void onlyOneMillisecondCollapses() {
+        SentWindow w = new SentWindow(16 * 1024);
+        w.add(new long[] {7, 8}, new long[] {1, 2}, 2);
+        assertThatThrownBy(w::collapse)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("7..8");
+    }
+
+    @Test
     void idsAreKeptAsSixtyFourBitHashes() {
         assertThat(SentWindow.hash(new BytesRef("a"))).isNotEqualTo(SentWindow.hash(new BytesRef("b")));
         assertThat(SentWindow.hash(new BytesRef("a")) >>> 32).isNotZero();
