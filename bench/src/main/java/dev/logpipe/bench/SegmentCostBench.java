@@ -1,8 +1,8 @@
 package dev.logpipe.bench;
 
 import com.sun.management.OperatingSystemMXBean;
-import dev.logpipe.index.schema.IndexSchema;
-import dev.logpipe.index.schema.RecordDocuments;
+import dev.logpipe.index.store.lucene.IndexSchema;
+import dev.logpipe.index.store.lucene.RecordDocuments;
 import dev.logpipe.record.LogRecord;
 import dev.logpipe.record.RecordCodec;
 import java.lang.management.ManagementFactory;

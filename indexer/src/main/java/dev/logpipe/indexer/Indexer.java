@@ -5,7 +5,7 @@ import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.shard.ShardLayout;
 import dev.logpipe.index.shard.ShardMetadata;
-import dev.logpipe.index.store.LuceneStore;
+import dev.logpipe.index.store.lucene.LuceneStore;
 import dev.logpipe.indexer.config.IndexerConfig;
 import dev.logpipe.indexer.http.HoldsHandler;
 import dev.logpipe.indexer.http.IndexerServer;

@@ -1,9 +1,9 @@
 package dev.logpipe.indexer;
 
 import dev.logpipe.index.shard.ShardId;
-import dev.logpipe.index.store.SearchRequest;
-import dev.logpipe.index.store.ShardStore;
-import dev.logpipe.index.store.StoreSearcher;
+import dev.logpipe.index.store.lucene.SearchRequest;
+import dev.logpipe.index.store.lucene.StoreSearcher;
+import dev.logpipe.index.store.write.ShardStore;
 import dev.logpipe.indexer.config.IndexerConfig;
 import dev.logpipe.indexer.config.IndexerConfigLoader;
 import dev.logpipe.indexer.http.HoldsHandler;

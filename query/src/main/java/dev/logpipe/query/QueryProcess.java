@@ -1,7 +1,7 @@
 package dev.logpipe.query;
 
 import dev.logpipe.index.shard.ShardLayout;
-import dev.logpipe.index.store.CommittedShards;
+import dev.logpipe.index.store.lucene.CommittedShards;
 import dev.logpipe.query.auth.ConfiguredKeys;
 import dev.logpipe.query.config.QueryConfig;
 import dev.logpipe.query.internal.http.QueryServer;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.logpipe.auth.AuthFailures;
 import dev.logpipe.auth.Credentials;
 import dev.logpipe.index.shard.ShardKind;
-import dev.logpipe.index.store.ShardSource;
+import dev.logpipe.index.store.read.ShardSource;
 import dev.logpipe.query.auth.Authenticator;
 import dev.logpipe.query.auth.Credential;
 import dev.logpipe.query.config.QueryConfig;

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.logpipe.index.shard.ShardLayout;
-import dev.logpipe.index.store.CommittedShards;
+import dev.logpipe.index.store.lucene.CommittedShards;
 import dev.logpipe.query.auth.ConfiguredKeys;
 import dev.logpipe.query.auth.Credential;
 import dev.logpipe.query.config.QueryConfig;

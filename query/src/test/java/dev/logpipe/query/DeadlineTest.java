@@ -7,8 +7,8 @@ import static dev.logpipe.query.QueryFixture.record;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.logpipe.index.shard.ShardLayout;
-import dev.logpipe.index.store.LuceneStore;
-import dev.logpipe.index.store.StoreSettings;
+import dev.logpipe.index.store.lucene.LuceneStore;
+import dev.logpipe.index.store.lucene.StoreSettings;
 import dev.logpipe.record.LogRecord;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -9,8 +9,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.logpipe.index.shard.ShardLayout;
-import dev.logpipe.index.store.LuceneStore;
-import dev.logpipe.index.store.StoreSettings;
+import dev.logpipe.index.store.lucene.LuceneStore;
+import dev.logpipe.index.store.lucene.StoreSettings;
 import dev.logpipe.record.LogRecord;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;

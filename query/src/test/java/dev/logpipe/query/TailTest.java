@@ -6,10 +6,10 @@ import static dev.logpipe.query.QueryFixture.record;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.logpipe.index.shard.ShardLayout;
-import dev.logpipe.index.store.LiveShards;
-import dev.logpipe.index.store.LuceneStore;
-import dev.logpipe.index.store.ParsedQueriesProbe;
-import dev.logpipe.index.store.StoreSettings;
+import dev.logpipe.index.store.lucene.LiveShards;
+import dev.logpipe.index.store.lucene.LuceneStore;
+import dev.logpipe.index.store.lucene.ParsedQueriesProbe;
+import dev.logpipe.index.store.lucene.StoreSettings;
 import dev.logpipe.query.auth.ConfiguredKeys;
 import dev.logpipe.query.config.QueryConfig;
 import dev.logpipe.query.internal.http.QueryServer;

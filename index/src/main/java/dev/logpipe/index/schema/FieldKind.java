@@ -17,7 +17,8 @@ public enum FieldKind {
         this.suffix = suffix;
     }
 
-    String suffix() {
+    /** What the engine appends to a field's name for its typed copy ({@code #long}, {@code #double}, or nothing). */
+    public String suffix() {
         return suffix;
     }
 

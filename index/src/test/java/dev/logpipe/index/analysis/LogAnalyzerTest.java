@@ -3,8 +3,8 @@ package dev.logpipe.index.analysis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.logpipe.index.schema.Fields;
-import dev.logpipe.index.schema.IndexSchema;
-import dev.logpipe.index.store.SchemaQueryParser;
+import dev.logpipe.index.store.lucene.IndexSchema;
+import dev.logpipe.index.store.lucene.SchemaQueryParser;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

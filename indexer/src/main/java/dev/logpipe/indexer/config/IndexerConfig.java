@@ -1,7 +1,7 @@
 package dev.logpipe.indexer.config;
 
 import dev.logpipe.auth.AuthFailures;
-import dev.logpipe.index.store.StoreSettings;
+import dev.logpipe.index.store.lucene.StoreSettings;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -4,7 +4,7 @@ import dev.logpipe.auth.AuthFailures;
 import dev.logpipe.config.ConfigException;
 import dev.logpipe.config.ConfigNode;
 import dev.logpipe.index.shard.TenantDirectory;
-import dev.logpipe.index.store.StoreSettings;
+import dev.logpipe.index.store.lucene.StoreSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;

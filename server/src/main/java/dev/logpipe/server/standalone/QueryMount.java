@@ -1,7 +1,7 @@
 package dev.logpipe.server.standalone;
 
 import dev.logpipe.auth.AuthFailures;
-import dev.logpipe.index.store.ShardSource;
+import dev.logpipe.index.store.read.ShardSource;
 import dev.logpipe.query.IndexerProgress;
 import dev.logpipe.query.QueryService;
 import dev.logpipe.query.auth.Credential;

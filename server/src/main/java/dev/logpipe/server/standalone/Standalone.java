@@ -8,7 +8,7 @@ import dev.logpipe.collector.auth.ApiKeys;
 import dev.logpipe.collector.config.CollectorConfig;
 import dev.logpipe.config.ConfigException;
 import dev.logpipe.config.ConfigNode;
-import dev.logpipe.index.store.LiveShards;
+import dev.logpipe.index.store.lucene.LiveShards;
 import dev.logpipe.indexer.Indexer;
 import dev.logpipe.indexer.config.IndexerConfig;
 import dev.logpipe.indexer.http.StatusHandler;

@@ -2,10 +2,10 @@ package dev.logpipe.server.standalone;
 
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardLayout;
-import dev.logpipe.index.store.IndexRecord;
-import dev.logpipe.index.store.LiveShards;
-import dev.logpipe.index.store.LuceneStore;
-import dev.logpipe.index.store.StoreSettings;
+import dev.logpipe.index.store.lucene.LiveShards;
+import dev.logpipe.index.store.lucene.LuceneStore;
+import dev.logpipe.index.store.lucene.StoreSettings;
+import dev.logpipe.index.store.write.IndexRecord;
 import dev.logpipe.query.IndexerProgress;
 import dev.logpipe.query.QueryService;
 import dev.logpipe.query.auth.Credential;

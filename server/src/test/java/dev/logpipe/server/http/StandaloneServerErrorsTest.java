@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.logpipe.collector.config.CollectorConfigLoader;
 import dev.logpipe.index.shard.ShardLayout;
-import dev.logpipe.index.store.CommittedShards;
+import dev.logpipe.index.store.lucene.CommittedShards;
 import dev.logpipe.query.IndexerProgress;
 import dev.logpipe.query.JsonErrorHandler;
 import dev.logpipe.query.QueryService;

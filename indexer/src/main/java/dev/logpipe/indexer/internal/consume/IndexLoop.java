@@ -1,10 +1,10 @@
 package dev.logpipe.indexer.internal.consume;
 
 import dev.logpipe.index.shard.ShardId;
-import dev.logpipe.index.store.DeadLetterEntry;
-import dev.logpipe.index.store.IndexRecord;
-import dev.logpipe.index.store.LuceneStore;
-import dev.logpipe.index.store.ShardStore;
+import dev.logpipe.index.store.lucene.LuceneStore;
+import dev.logpipe.index.store.write.DeadLetterEntry;
+import dev.logpipe.index.store.write.IndexRecord;
+import dev.logpipe.index.store.write.ShardStore;
 import dev.logpipe.indexer.config.IndexerConfig;
 import dev.logpipe.indexer.internal.metrics.IndexerMetrics;
 import dev.logpipe.indexer.internal.retention.Retention;

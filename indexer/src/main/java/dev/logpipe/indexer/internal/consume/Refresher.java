@@ -1,6 +1,6 @@
 package dev.logpipe.indexer.internal.consume;
 
-import dev.logpipe.index.store.ShardStore;
+import dev.logpipe.index.store.write.ShardStore;
 import dev.logpipe.indexer.internal.metrics.IndexerMetrics;
 import dev.logpipe.indexer.stage.StageOffsets;
 import java.time.Duration;

@@ -2,7 +2,7 @@ package dev.logpipe.indexer.internal.retention;
 
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
-import dev.logpipe.index.store.ShardStore;
+import dev.logpipe.index.store.write.ShardStore;
 import dev.logpipe.indexer.config.IndexerConfig;
 import dev.logpipe.indexer.internal.metrics.IndexerMetrics;
 import java.io.IOException;

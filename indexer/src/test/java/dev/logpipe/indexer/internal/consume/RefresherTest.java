@@ -3,9 +3,9 @@ package dev.logpipe.indexer.internal.consume;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.logpipe.index.shard.ShardLayout;
-import dev.logpipe.index.store.LuceneStore;
-import dev.logpipe.index.store.ShardStore;
-import dev.logpipe.index.store.StoreSettings;
+import dev.logpipe.index.store.lucene.LuceneStore;
+import dev.logpipe.index.store.lucene.StoreSettings;
+import dev.logpipe.index.store.write.ShardStore;
 import dev.logpipe.indexer.internal.metrics.IndexerMetrics;
 import dev.logpipe.indexer.stage.StageOffsets;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

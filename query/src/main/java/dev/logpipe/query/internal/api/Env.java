@@ -1,6 +1,6 @@
 package dev.logpipe.query.internal.api;
 
-import dev.logpipe.index.store.ShardSource;
+import dev.logpipe.index.store.read.ShardSource;
 import dev.logpipe.query.IndexerProgress;
 import dev.logpipe.query.config.QueryConfig;
 import dev.logpipe.query.internal.metrics.QueryMetrics;

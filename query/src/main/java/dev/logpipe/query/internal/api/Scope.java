@@ -3,7 +3,7 @@ package dev.logpipe.query.internal.api;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.logpipe.index.shard.ShardId;
-import dev.logpipe.index.store.QuerySyntax;
+import dev.logpipe.index.store.lucene.QuerySyntax;
 import dev.logpipe.query.internal.http.Answer;
 import dev.logpipe.query.internal.http.Params;
 import dev.logpipe.query.internal.plan.Plan;

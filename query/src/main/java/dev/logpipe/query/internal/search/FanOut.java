@@ -1,8 +1,8 @@
 package dev.logpipe.query.internal.search;
 
 import dev.logpipe.index.shard.ShardId;
-import dev.logpipe.index.store.ShardSearcher;
-import dev.logpipe.index.store.ShardSource;
+import dev.logpipe.index.store.lucene.ShardSearcher;
+import dev.logpipe.index.store.read.ShardSource;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.logpipe.index.shard.ShardLayout;
-import dev.logpipe.index.store.LiveShards;
-import dev.logpipe.index.store.LuceneStore;
-import dev.logpipe.index.store.StoreSettings;
+import dev.logpipe.index.store.lucene.LiveShards;
+import dev.logpipe.index.store.lucene.LuceneStore;
+import dev.logpipe.index.store.lucene.StoreSettings;
 import dev.logpipe.query.IndexerProgress;
 import dev.logpipe.query.QueryFixture;
 import dev.logpipe.query.auth.Credential;

@@ -1,0 +1,152 @@
+package dev.logpipe.index.store.lucene;
+
+import dev.logpipe.index.schema.Fields;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.Locale;
+import org.apache.lucene.document.LongPoint;
+import org.apache.lucene.queryparser.classic.ParseException;
+import org.apache.lucene.queryparser.classic.QueryParser;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.MatchNoDocsQuery;
+import org.apache.lucene.search.Query;
+
+/**
+ * Lucene classic syntax over the schema (default field {@code message}): ranges on {@code fields.<name>} match the
+ * numeric form when the bounds are numbers ({@code fields.took_ms:>500}, {@code fields.ratio:[0.5 TO 1]}) and the
+ * keyword form otherwise; ranges on {@code event_time}/{@code observed_time} take epoch milliseconds or RFC 3339.
+ * Not thread-safe (Lucene's parser is not): one per query.
+ */
+public final class SchemaQueryParser extends QueryParser {
+    /** The largest scale, either way, of a numeric bound: far past a double's 1e-324 and 1e308, like Jackson's cap. */
+    static final int MAX_SCALE = 10_000;
+
+    public SchemaQueryParser() {
+        this(Fields.MESSAGE);
+    }
+
+    /** With another default field (dead-letter shards search {@code raw} by default). */
+    public SchemaQueryParser(String defaultField) {
+        super(defaultField, IndexSchema.queryAnalyzer());
+        setAllowLeadingWildcard(false);
+    }
+
+    /** @throws IllegalArgumentException the query does not parse; the message says where */
+    public Query parseQuery(String q) {
+        try {
+            return parse(q);
+        } catch (ParseException e) {
+            throw new IllegalArgumentException("query does not parse: " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("query does not parse: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    protected Query getRangeQuery(
+            String field, String part1, String part2, boolean startInclusive, boolean endInclusive)
+            throws ParseException {
+        if (field.equals(Fields.EVENT_TIME) || field.equals(Fields.OBSERVED_TIME)) {
+            long lo = part1 == null ? Long.MIN_VALUE : millis(part1);
+            long hi = part2 == null ? Long.MAX_VALUE : millis(part2);
+            if ((!startInclusive && lo == Long.MAX_VALUE) || (!endInclusive && hi == Long.MIN_VALUE)) {
+                return new MatchNoDocsQuery("an exclusive bound past the last millisecond"); // lo + 1 would wrap
+            }
+            return LongPoint.newRangeQuery(
+                    field,
+                    startInclusive || lo == Long.MIN_VALUE ? lo : lo + 1,
+                    endInclusive || hi == Long.MAX_VALUE ? hi : hi - 1);
+        }
+        if (field.startsWith(Fields.FIELDS_PREFIX)) {
+            String name = field.substring(Fields.FIELDS_PREFIX.length());
+            BigDecimal lo = number(field, part1);
+            BigDecimal hi = number(field, part2);
+            if ((part1 == null || part1.equals("*") || lo != null)
+                    && (part2 == null || part2.equals("*") || hi != null)) {
+                BooleanQuery.Builder b = new BooleanQuery.Builder();
+                b.add(NumericBounds.longRange(name, lo, startInclusive, hi, endInclusive), BooleanClause.Occur.SHOULD);
+                b.add(
+                        NumericBounds.doubleRange(name, lo, startInclusive, hi, endInclusive),
+                        BooleanClause.Occur.SHOULD);
+                return b.build();
+            }
+            return super.getRangeQuery(RecordDocuments.keywordField(name), part1, part2, startInclusive, endInclusive);
+        }
+        return super.getRangeQuery(field, part1, part2, startInclusive, endInclusive);
+    }
+
+    /** Also reads {@code field:>N}, {@code >=N}, {@code <N}, {@code <=N} as open-ended ranges. */
+    @Override
+    protected Query getFieldQuery(String field, String queryText, boolean quoted) throws ParseException {
+        if (!quoted
+                && field != null
+                && queryText.length() > 1
+                && (queryText.charAt(0) == '>' || queryText.charAt(0) == '<')) {
+            boolean inclusive = queryText.charAt(1) == '=';
+            String bound = queryText.substring(inclusive ? 2 : 1);
+            if (!bound.isEmpty()) {
+                return queryText.charAt(0) == '>'
+                        ? getRangeQuery(field, bound, null, inclusive, true)
+                        : getRangeQuery(field, null, bound, true, inclusive);
+            }
+        }
+        return super.getFieldQuery(mapped(field), queryText, quoted);
+    }
+
+    @Override
+    protected Query getWildcardQuery(String field, String termStr) throws ParseException {
+        return super.getWildcardQuery(mapped(field), termStr);
+    }
+
+    @Override
+    protected Query getPrefixQuery(String field, String termStr) throws ParseException {
+        return super.getPrefixQuery(mapped(field), termStr);
+    }
+
+    /** {@code fields.a#b} is stored under an escaped name; every other field as typed. */
+    private static String mapped(String field) {
+        if (field != null && field.startsWith(Fields.FIELDS_PREFIX) && field.indexOf('#') >= 0) {
+            return RecordDocuments.keywordField(field.substring(Fields.FIELDS_PREFIX.length()));
+        }
+        return field;
+    }
+
+    /**
+     * A bound written as a decimal number (exactly, however large), or null for {@code *} and anything else.
+     *
+     * @throws IllegalArgumentException the number's scale is past {@link #MAX_SCALE} either way ({@code 1e-300000000}):
+     *     no field holds such a value, and exact arithmetic on it costs time and memory without bound
+     */
+    private static BigDecimal number(String field, String s) {
+        if (s == null || s.equals("*")) {
+            return null;
+        }
+        BigDecimal n;
+        try {
+            n = new BigDecimal(s);
+        } catch (NumberFormatException | ArithmeticException e) {
+            return null;
+        }
+        if (Math.abs((long) n.scale()) > MAX_SCALE) {
+            throw new IllegalArgumentException(
+                    field + ": a numeric bound's exponent must be within ±" + MAX_SCALE + ", was " + s);
+        }
+        return n;
+    }
+
+    private static long millis(String s) throws ParseException {
+        if (s.equals("*")) {
+            return Long.MIN_VALUE;
+        }
+        try {
+            return Long.parseLong(s);
+        } catch (NumberFormatException e) {
+            try {
+                return Instant.parse(s.toUpperCase(Locale.ROOT)).toEpochMilli();
+            } catch (RuntimeException e2) {
+                throw new ParseException("a time must be epoch milliseconds or RFC 3339, was \"" + s + "\"");
+            }
+        }
+    }
+}

@@ -1,0 +1,459 @@
+package dev.logpipe.index.store.lucene;
+
+import dev.logpipe.index.schema.FieldKind;
+import dev.logpipe.index.schema.Fields;
+import dev.logpipe.index.shard.ShardId;
+import dev.logpipe.index.shard.ShardKind;
+import dev.logpipe.index.store.read.SearchPage;
+import dev.logpipe.index.store.read.ShardQuery;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.OptionalLong;
+import org.apache.lucene.document.LongPoint;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.ExitableDirectoryReader;
+import org.apache.lucene.index.FieldInfo;
+import org.apache.lucene.index.IndexReader;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.PointValues;
+import org.apache.lucene.index.QueryTimeout;
+import org.apache.lucene.index.ReaderUtil;
+import org.apache.lucene.index.StoredFieldVisitor;
+import org.apache.lucene.index.StoredFields;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.Collector;
+import org.apache.lucene.search.CollectorManager;
+import org.apache.lucene.search.FieldDoc;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.MatchAllDocsQuery;
+import org.apache.lucene.search.MatchNoDocsQuery;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.Sort;
+import org.apache.lucene.search.SortField;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.TopFieldCollectorManager;
+import org.apache.lucene.search.TopFieldDocs;
+import org.apache.lucene.search.TotalHits;
+import org.apache.lucene.store.DataInput;
+import org.apache.lucene.util.BytesRef;
+
+/**
+ * A point-in-time view of one shard and the searches the query service runs on it: sorted pages with search-after,
+ * counts, a time histogram, top values, a sort by a numeric field (context), the newest time indexed. The tenant
+ * filter and the time range are always added outside the query text. Thread-safe; close it to release the view.
+ *
+ * <p>{@code deadlineNanos} ({@link System#nanoTime()} based, {@link Long#MAX_VALUE} for none) stops the work on the
+ * shard: a search past it throws {@link TimedOut}. A query Lucene cannot run (too many clauses) throws
+ * {@link IllegalArgumentException}.
+ */
+public final class ShardSearcher implements Closeable {
+    /** Above this many hits the total is reported as a lower bound (newest-first pages stay nearly free). */
+    public static final int TOTAL_HITS_THRESHOLD = 1000;
+
+    private final ShardId id;
+    private final IndexReader reader;
+    private final Closeable release;
+    private boolean closed;
+
+    ShardSearcher(ShardId id, IndexReader reader, Closeable release) {
+        this.id = id;
+        this.reader = reader;
+        this.release = release;
+    }
+
+    public ShardId shard() {
+        return id;
+    }
+
+    /** Live documents in this view. */
+    public int docs() {
+        return reader.numDocs();
+    }
+
+    /** Sort direction over the merge key (event_time, record_id); OLDEST_FIRST is the exact reverse. */
+    public enum Order {
+        NEWEST_FIRST,
+        OLDEST_FIRST
+    }
+
+    /** A page of one shard: hits in order, the matching total (exact, or a lower bound). */
+    public record Page(List<SearchPage.Hit> hits, long total, boolean totalExact) {
+        public Page {
+            hits = List.copyOf(hits);
+        }
+    }
+
+    /** The shard stopped at its deadline. */
+    public static final class TimedOut extends RuntimeException {
+        public TimedOut(ShardId shard) {
+            super("shard " + shard + " did not answer before the query's deadline", null, false, false);
+        }
+    }
+
+    public static Sort sort(Order order) {
+        return order == Order.NEWEST_FIRST
+                ? IndexSchema.indexSort()
+                : new Sort(
+                        new SortField(Fields.EVENT_TIME, SortField.Type.LONG, false),
+                        new SortField(Fields.RECORD_ID, SortField.Type.STRING, true));
+    }
+
+    /**
+     * The merge key of one hit and its document in this view: {@code doc} is valid only while this searcher is open
+     * (phase two of a search loads the winners' sources through it, see {@link #sources}).
+     */
+    public record Key(long eventTimeMillis, BytesRef recordId, int doc) {}
+
+    /** Phase one of a page: the keys of up to {@code limit} hits in order, the matching total (exact, or a bound). */
+    public record Keys(List<Key> keys, long total, boolean totalExact) {
+        public Keys {
+            keys = List.copyOf(keys);
+        }
+    }
+
+    /**
+     * Phase one: the keys of up to {@code limit} hits after {@code after} (null: from the start) in the given order,
+     * no stored field read. Newest first is the index sort, so Lucene stops collecting a segment once the page is full
+     * and {@link #TOTAL_HITS_THRESHOLD} hits are counted.
+     */
+    public Keys keys(ShardQuery q, Order order, SearchPage.After after, int limit, long deadlineNanos)
+            throws IOException {
+        IndexSearcher s = searcher(deadlineNanos);
+        FieldDoc a = after == null
+                ? null
+                : new FieldDoc(Integer.MAX_VALUE, Float.NaN, new Object[] {
+                    after.eventTimeMillis(), new BytesRef(after.recordId())
+                });
+        TopFieldDocs top = run(s, query(q), new TopFieldCollectorManager(sort(order), limit, a, TOTAL_HITS_THRESHOLD));
+        List<Key> keys = new ArrayList<>(top.scoreDocs.length);
+        for (ScoreDoc sd : top.scoreDocs) {
+            FieldDoc fd = (FieldDoc) sd;
+            keys.add(new Key((Long) fd.fields[0], BytesRef.deepCopyOf((BytesRef) fd.fields[1]), sd.doc));
+        }
+        return new Keys(keys, top.totalHits.value, top.totalHits.relation == TotalHits.Relation.EQUAL_TO);
+    }
+
+    /**
+     * Phase two: the stored sources of documents of this view (from {@link #keys}), in the order given. Read in
+     * document order through one pooled stored-fields reader per segment ({@link StoredFieldsPool}).
+     */
+    public String[] sources(int[] docs) throws IOException {
+        return sources(docs, SourceBudget.UNBOUNDED);
+    }
+
+    /**
+     * What may be read: asked with a stored source's length in bytes before the source is read (and its memory
+     * taken). Called by the reading thread; a budget shared by threads must be thread-safe.
+     */
+    @FunctionalInterface
+    public interface SourceBudget {
+        SourceBudget UNBOUNDED = (i, bytes) -> true;
+
+        /** True to read the source of {@code docs[index]} ({@code bytes} long); false leaves it null, unread. */
+        boolean take(int index, int bytes);
+    }
+
+    /**
+     * {@link #sources(int[])} with a budget: a document the budget refuses is skipped without reading its source
+     * and is null in the result.
+     */
+    public String[] sources(int[] docs, SourceBudget budget) throws IOException {
+        Integer[] byDoc = new Integer[docs.length];
+        for (int i = 0; i < docs.length; i++) {
+            byDoc[i] = i;
+        }
+        Arrays.sort(byDoc, (x, y) -> Integer.compare(docs[x], docs[y]));
+        List<LeafReaderContext> leaves = reader.leaves();
+        String[] out = new String[docs.length];
+        SourceVisitor v = new SourceVisitor();
+        LeafReaderContext leaf = null;
+        StoredFields stored = null;
+        for (int i : byDoc) {
+            if (leaf == null || docs[i] >= leaf.docBase + leaf.reader().maxDoc()) {
+                if (stored != null) {
+                    StoredFieldsPool.give(leaf.reader(), stored);
+                }
+                leaf = leaves.get(ReaderUtil.subIndex(docs[i], leaves));
+                stored = StoredFieldsPool.take(leaf.reader());
+            }
+            v.value = null;
+            v.refused = false;
+            v.index = i;
+            v.budget = budget;
+            stored.document(docs[i] - leaf.docBase, v); // on a failure the reader is dropped, not given back
+            if (v.value == null && !v.refused) {
+                throw new IOException("shard " + id + ": document " + docs[i] + " has no stored source");
+            }
+            out[i] = v.value;
+        }
+        if (stored != null) {
+            StoredFieldsPool.give(leaf.reader(), stored);
+        }
+        return out;
+    }
+
+    /** Up to {@code limit} hits after {@code after} (null: from the start) in the given order, with their sources. */
+    public Page search(ShardQuery q, Order order, SearchPage.After after, int limit, long deadlineNanos)
+            throws IOException {
+        Keys keys = keys(q, order, after, limit, deadlineNanos);
+        int[] docs = new int[keys.keys().size()];
+        for (int i = 0; i < docs.length; i++) {
+            docs[i] = keys.keys().get(i).doc();
+        }
+        String[] sources = sources(docs);
+        List<SearchPage.Hit> hits = new ArrayList<>(docs.length);
+        for (int i = 0; i < docs.length; i++) {
+            Key k = keys.keys().get(i);
+            hits.add(new SearchPage.Hit(
+                    sources[i],
+                    Instant.ofEpochMilli(k.eventTimeMillis()),
+                    k.recordId().utf8ToString(),
+                    id));
+        }
+        return new Page(hits, keys.total(), keys.totalExact());
+    }
+
+    /** A hit's value of the whole-number field it was sorted by, and its merge key. */
+    public record LongKey(long value, Key key) {}
+
+    /**
+     * The keys of up to {@code limit} hits sorted by a whole-number structured field ({@code log.offset}), then the
+     * merge key, no stored field read ({@link #sources} reads them while this searcher is open).
+     */
+    public List<LongKey> longKeys(
+            ShardQuery q, String structuredField, boolean ascending, int limit, long deadlineNanos) throws IOException {
+        IndexSearcher s = searcher(deadlineNanos);
+        Sort sort = new Sort(
+                new SortField(
+                        RecordDocuments.numericField(structuredField, FieldKind.LONG), SortField.Type.LONG, !ascending),
+                new SortField(Fields.EVENT_TIME, SortField.Type.LONG, !ascending),
+                new SortField(Fields.RECORD_ID, SortField.Type.STRING, !ascending));
+        TopFieldDocs top = run(s, query(q), new TopFieldCollectorManager(sort, limit, null, limit));
+        List<LongKey> out = new ArrayList<>(top.scoreDocs.length);
+        for (ScoreDoc sd : top.scoreDocs) {
+            FieldDoc fd = (FieldDoc) sd;
+            out.add(new LongKey(
+                    (Long) fd.fields[0],
+                    new Key((Long) fd.fields[1], BytesRef.deepCopyOf((BytesRef) fd.fields[2]), sd.doc)));
+        }
+        return out;
+    }
+
+    /**
+     * The keys of up to {@code limit} hits in the order of a time field ({@code observed_time}) then record_id, after
+     * ({@code afterTime}, {@code afterId}) (null: from the start), no stored field read; {@link LongKey#value} is the
+     * time field's value, and so is the key's time.
+     */
+    public List<LongKey> keysByTime(
+            String timeField, ShardQuery q, long afterTime, String afterId, int limit, long deadlineNanos)
+            throws IOException {
+        IndexSearcher s = searcher(deadlineNanos);
+        Sort sort = new Sort(
+                new SortField(timeField, SortField.Type.LONG, false),
+                new SortField(Fields.RECORD_ID, SortField.Type.STRING, false));
+        FieldDoc after = afterId == null
+                ? null
+                : new FieldDoc(Integer.MAX_VALUE, Float.NaN, new Object[] {afterTime, new BytesRef(afterId)});
+        TopFieldDocs top = run(s, query(q), new TopFieldCollectorManager(sort, limit, after, limit));
+        List<LongKey> out = new ArrayList<>(top.scoreDocs.length);
+        for (ScoreDoc sd : top.scoreDocs) {
+            FieldDoc fd = (FieldDoc) sd;
+            long t = (Long) fd.fields[0];
+            out.add(new LongKey(t, new Key(t, BytesRef.deepCopyOf((BytesRef) fd.fields[1]), sd.doc)));
+        }
+        return out;
+    }
+
+    public long count(ShardQuery q, long deadlineNanos) throws IOException {
+        IndexSearcher s = searcher(deadlineNanos);
+        try {
+            int n = s.count(query(q));
+            checkTime(s);
+            return n;
+        } catch (IndexSearcher.TooManyClauses e) {
+            throw new IllegalArgumentException("query is too large: " + e.getMessage(), e);
+        } catch (ExitableDirectoryReader.ExitingReaderException e) {
+            throw new TimedOut(id);
+        }
+    }
+
+    /** Matching documents per bucket [start + i * interval, start + (i + 1) * interval). */
+    public long[] histogram(ShardQuery q, long start, long interval, int buckets, long deadlineNanos)
+            throws IOException {
+        IndexSearcher s = searcher(deadlineNanos);
+        long[] counts = run(s, query(q), Aggregations.histogram(start, interval, buckets));
+        return counts;
+    }
+
+    /**
+     * Counts of every value of a keyword field among the matches (at most {@code maxValues} kept). When the query is
+     * everything, a segment without deletions lying wholly in the range is counted from its terms' document
+     * frequencies instead of document by document; the counts are the same.
+     */
+    public Aggregations.Values values(ShardQuery q, String field, int maxValues, long deadlineNanos)
+            throws IOException {
+        String lf = luceneKeyword(field);
+        Aggregations.Tally tally = new Aggregations.Tally(maxValues);
+        try {
+            if (!q.query().isBlank() || !q.filters().isEmpty()) {
+                return run(searcher(deadlineNanos), query(q), Aggregations.values(lf, tally))
+                        .values();
+            }
+            Query all = null;
+            for (LeafReaderContext leaf : reader.leaves()) {
+                if (deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos > 0) {
+                    throw new TimedOut(id);
+                }
+                if (Aggregations.countByDocFreq(leaf.reader(), lf, q.tenant(), q.fromMillis(), q.toMillis(), tally)) {
+                    continue;
+                }
+                all = all == null ? query(q) : all;
+                IndexSearcher s = new IndexSearcher(leaf.reader());
+                if (deadlineNanos != Long.MAX_VALUE) {
+                    s.setTimeout(new Deadline(deadlineNanos));
+                }
+                run(s, all, Aggregations.values(lf, tally));
+            }
+            if (deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos > 0) {
+                throw new TimedOut(id);
+            }
+            return tally.values();
+        } catch (IllegalStateException e) { // not a keyword field
+            throw new IllegalArgumentException("field " + field + " has no values to count: " + e.getMessage(), e);
+        }
+    }
+
+    /** The largest value of a time field in this view (deleted documents included), empty when none. */
+    public OptionalLong maxTime(String timeField) throws IOException {
+        byte[] max = PointValues.getMaxPackedValue(reader, timeField);
+        return max == null ? OptionalLong.empty() : OptionalLong.of(LongPoint.decodeDimension(max, 0));
+    }
+
+    /**
+     * A searcher that stops at the deadline: between documents (Lucene's time-limited bulk scorer) and while a
+     * query enumerates terms (a reader that checks the time, so rewriting a broad wildcard or regular expression
+     * stops too).
+     */
+    private IndexSearcher searcher(long deadlineNanos) throws IOException {
+        if (deadlineNanos == Long.MAX_VALUE) {
+            return new IndexSearcher(reader);
+        }
+        Deadline d = new Deadline(deadlineNanos);
+        IndexSearcher s =
+                new IndexSearcher(reader instanceof DirectoryReader dr ? new ExitableDirectoryReader(dr, d) : reader);
+        s.setTimeout(d);
+        return s;
+    }
+
+    private <C extends Collector, T> T run(IndexSearcher s, Query query, CollectorManager<C, T> m) throws IOException {
+        T out;
+        try {
+            out = s.search(query, m);
+        } catch (IndexSearcher.TooManyClauses e) {
+            throw new IllegalArgumentException("query is too large: " + e.getMessage(), e);
+        } catch (ExitableDirectoryReader.ExitingReaderException e) {
+            throw new TimedOut(id);
+        }
+        checkTime(s);
+        return out;
+    }
+
+    private void checkTime(IndexSearcher s) {
+        if (s.timedOut()) {
+            throw new TimedOut(id);
+        }
+    }
+
+    /** Reads only the stored source of a document, and only when the budget takes its length. */
+    private static final class SourceVisitor extends StoredFieldVisitor {
+        String value;
+        boolean refused;
+        int index;
+        SourceBudget budget;
+
+        @Override
+        public void binaryField(FieldInfo fieldInfo, DataInput in, int length) throws IOException {
+            if (!budget.take(index, length)) {
+                refused = true;
+                in.skipBytes(length);
+                return;
+            }
+            byte[] v = new byte[length];
+            in.readBytes(v, 0, length);
+            value = new String(v, StandardCharsets.UTF_8);
+        }
+
+        @Override
+        public Status needsField(FieldInfo fieldInfo) {
+            if (fieldInfo.name.equals(Fields.SOURCE)) {
+                return Status.YES;
+            }
+            return value == null && !refused ? Status.NO : Status.STOP;
+        }
+    }
+
+    /** The Lucene keyword field of a schema name: top-level as is, {@code fields.<name>} escaped. */
+    static String luceneKeyword(String field) {
+        return field.startsWith(Fields.FIELDS_PREFIX)
+                ? RecordDocuments.keywordField(field.substring(Fields.FIELDS_PREFIX.length()))
+                : field;
+    }
+
+    Query query(ShardQuery q) {
+        BooleanQuery.Builder b = new BooleanQuery.Builder();
+        if (q.query().isBlank()) {
+            b.add(new MatchAllDocsQuery(), BooleanClause.Occur.MUST);
+        } else {
+            String def = id.kind() == ShardKind.DEAD_LETTERS ? Fields.DL_RAW : Fields.MESSAGE;
+            b.add(ParsedQueries.parse(def, q.query()), BooleanClause.Occur.MUST);
+        }
+        b.add(new TermQuery(new Term(Fields.TENANT_ID, q.tenant())), BooleanClause.Occur.FILTER);
+        b.add(LongPoint.newRangeQuery(Fields.EVENT_TIME, q.fromMillis(), q.toMillis() - 1), BooleanClause.Occur.FILTER);
+        for (ShardQuery.Filter f : q.filters()) {
+            if (f instanceof ShardQuery.Exact e) {
+                b.add(
+                        new TermQuery(new Term(luceneKeyword(e.field()), Fields.cap(e.value()))),
+                        BooleanClause.Occur.FILTER);
+            } else if (f instanceof ShardQuery.LongRange r) {
+                String name = r.field().startsWith(Fields.FIELDS_PREFIX)
+                        ? r.field().substring(Fields.FIELDS_PREFIX.length())
+                        : r.field();
+                b.add(
+                        LongPoint.newRangeQuery(RecordDocuments.numericField(name, FieldKind.LONG), r.lo(), r.hi()),
+                        BooleanClause.Occur.FILTER);
+            } else if (f instanceof ShardQuery.ObservedRange o) {
+                if (o.fromMillis() == o.toMillis()) {
+                    b.add(new MatchNoDocsQuery("an empty observed_time range"), BooleanClause.Occur.FILTER);
+                } else {
+                    b.add(
+                            LongPoint.newRangeQuery(Fields.OBSERVED_TIME, o.fromMillis(), o.toMillis() - 1),
+                            BooleanClause.Occur.FILTER);
+                }
+            }
+        }
+        return b.build();
+    }
+
+    private record Deadline(long nanos) implements QueryTimeout {
+        @Override
+        public boolean shouldExit() {
+            return System.nanoTime() - nanos > 0;
+        }
+    }
+
+    @Override
+    public synchronized void close() throws IOException {
+        if (!closed) {
+            closed = true;
+            release.close();
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package dev.logpipe.index.store.write;
+
+import dev.logpipe.index.shard.ShardId;
+import dev.logpipe.index.shard.ShardKind;
+import dev.logpipe.index.shard.ShardMetadata;
+import dev.logpipe.index.store.lucene.StoreSearcher;
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The storage engine under the indexer and the query service; nothing above it sees Lucene (or, later, OpenSearch).
+ *
+ * <p>Writes are upserts keyed by (tenant, record_id): a shard holds one tenant, and a record_id written again replaces
+ * its document. A write is visible to searchers opened after the next {@link #refresh} and durable after the next
+ * {@link #commit}, which stores the given Kafka offsets atomically with the data. {@code write*} and {@code commit}
+ * are called from one thread (the indexer's consumer); {@code refresh}, {@code openSearcher} and {@code metadata} from
+ * any thread.
+ */
+public interface ShardStore extends Closeable {
+    /**
+     * Upserts records into a shard, creating it on first use. A record the engine refuses (a value it cannot index, or
+     * any failure of that one record's document while the engine stays healthy) is left out and returned with the
+     * reason; the others are written. A failure of the engine itself (a disk error, a writer closed) is thrown. A structured field past the shard's cap on
+     * distinct names is written in the record's source but not indexed, and counted.
+     */
+    Written write(ShardId shard, List<IndexRecord> batch) throws IOException;
+
+    /** The outcome of {@link #write}: the records refused, and how many field values were not indexed. */
+    record Written(List<Rejection> rejections, long fieldsNotIndexed) {
+        public Written {
+            rejections = List.copyOf(rejections);
+        }
+    }
+
+    /** Upserts dead letters into a dead-letter shard, creating it on first use; refusals as for {@link #write}. */
+    List<Rejection> writeDeadLetters(ShardId shard, List<DeadLetterEntry> batch) throws IOException;
+
+    /** A record of a batch that was not written: its index in the batch and why. */
+    record Rejection(int index, String reason) {}
+
+    /**
+     * Makes every write so far durable: each shard written since its last commit writes its metadata, then commits
+     * with {@code offsets} ({@code topic-partition} to the next offset to read) in its commit data. Returns only
+     * when all are on disk; the caller commits the offsets to Kafka after this, never before.
+     */
+    void commit(Map<String, Long> offsets) throws IOException;
+
+    /** Makes every write that returned before this call visible to searchers opened after it returns. */
+    void refresh() throws IOException;
+
+    /** A searcher over the given shards as of their last refresh; shards that do not exist are left out. */
+    StoreSearcher openSearcher(Collection<ShardId> shards) throws IOException;
+
+    /** Closes a shard without committing and deletes its directory; false when it did not exist. */
+    boolean delete(ShardId shard) throws IOException;
+
+    /** Every shard of a kind on disk. */
+    List<ShardId> shards(ShardKind kind) throws IOException;
+
+    /** A shard's metadata file, read without opening the index. */
+    Optional<ShardMetadata> metadata(ShardId shard) throws IOException;
+
+    /** The offsets stored with the shard's last commit (empty for a shard never committed). */
+    Map<String, Long> committedOffsets(ShardId shard) throws IOException;
+}
