@@ -2,6 +2,7 @@ package dev.logpipe.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.logpipe.opensearch.node.OpenSearchProcess;
 import dev.logpipe.query.QueryProcess;
 import dev.logpipe.query.auth.ConfiguredKeys;
 import dev.logpipe.query.config.QueryConfigLoader;
@@ -26,7 +27,7 @@ import java.util.concurrent.Callable;
 /**
  * logpipe beside OpenSearch 2.19.6 in one run: the same {@link QueryRecords} written into logpipe's day shards (as
  * {@link QueryBench} does, then the query service in this JVM) and bulk-loaded into a single OpenSearch node in a
- * child JVM ({@link OpenSearchChild}, {@link OpenSearchLoad}); then the same five questions over HTTP on 127.0.0.1
+ * child JVM ({@link OpenSearchProcess}, {@link OpenSearchLoad}); then the same five questions over HTTP on 127.0.0.1
  * to each, one query at a time (logpipe's runs, then OpenSearch's): {@code --warmup} untimed runs, {@code --runs}
  * timed ones one after another, the whole exchange timed. Checks that both answer the same (needle ids, deep-page
  * first id, histogram total, top values) before timing, and prints p50/p99/max of each and the ratio.
@@ -82,7 +83,8 @@ public final class OpenSearchSideBySide {
         if (loadOpenSearch) {
             deleteTree(home);
         }
-        try (OpenSearchChild os = OpenSearchChild.start(home, o.osClassPath(), o.osJvmOpts(), Duration.ofMinutes(3))) {
+        try (OpenSearchProcess os =
+                OpenSearchProcess.start(home, o.osClassPath(), o.osJvmOpts(), Duration.ofMinutes(3))) {
             OpenSearchLoad load = new OpenSearchLoad(os.base());
             if (loadOpenSearch) {
                 List<Path> files;

@@ -1,5 +1,6 @@
 package dev.logpipe.bench;
 
+import dev.logpipe.opensearch.node.OpenSearchProcess;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -33,7 +34,7 @@ record SideBySideOptions(
         Path dir = Path.of("/tmp/logpipe-os-bench");
         boolean reuse = false;
         String jvmOpts = "-Xms1g -Xmx2g";
-        String classPath = OpenSearchChild.DEFAULT_CLASS_PATH;
+        String classPath = OpenSearchProcess.DEFAULT_CLASS_PATH;
         int bulkDocs = 5000;
         int bulkClients = 2;
         int forceMerge = 0;

@@ -1,4 +1,4 @@
-package dev.logpipe.bench;
+package dev.logpipe.opensearch.node;
 
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -14,33 +14,58 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The {@code bench-opensearch} module's {@code OpenSearchNode} in a child JVM of its own class path (OpenSearch and
- * its dependencies never share one with logpipe), HTTP on a free port of 127.0.0.1. Its standard output and error go
- * to files in its home. {@link #close} stops it with SIGTERM (the node closes its indices), then SIGKILL after 30 s;
- * idempotent.
+ * {@link OpenSearchNode} in a child JVM of its own class path (OpenSearch and its dependencies never share one with
+ * logpipe), HTTP on a free port of 127.0.0.1: the real OpenSearch of the OpenSearch store's tests and of bench's
+ * side-by-side. JDK classes only, so a caller depends on this module with every transitive dependency excluded. Its
+ * standard output and error go to files in its home. {@link #close} stops it with SIGTERM (the node closes its
+ * indices), then SIGKILL after 30 s; idempotent.
  */
-final class OpenSearchChild implements AutoCloseable {
-    static final String MAIN = "dev.logpipe.bench.opensearch.OpenSearchNode";
-    /** Where the root build puts the module: its jar, then {@code target/lib/*} (maven-dependency-plugin). */
-    static final String DEFAULT_CLASS_PATH =
-            "bench-opensearch/target/logpipe-bench-opensearch.jar:bench-opensearch/target/lib/*";
+public final class OpenSearchProcess implements AutoCloseable {
+    static final String MAIN = "dev.logpipe.opensearch.node.OpenSearchNode";
+    /** Where the root build puts the module, from the repository's root: its jar, then {@code target/lib/*}. */
+    public static final String DEFAULT_CLASS_PATH =
+            "opensearch-node/target/logpipe-opensearch-node.jar:opensearch-node/target/lib/*";
 
     private final Process process;
     private final Path home;
     private final int port;
 
-    private OpenSearchChild(Process process, Path home, int port) {
+    private OpenSearchProcess(Process process, Path home, int port) {
         this.process = process;
         this.home = home;
         this.port = port;
     }
 
+    /**
+     * The node's class path as the build left it beside this class: this module's classes (or jar) and its
+     * {@code target/lib/*} (copied by maven-dependency-plugin before any later module's tests run).
+     */
+    public static String classPathOfThisBuild() {
+        Path here;
+        try {
+            here = Path.of(OpenSearchProcess.class
+                    .getProtectionDomain()
+                    .getCodeSource()
+                    .getLocation()
+                    .toURI());
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalStateException("cannot locate the opensearch-node module: " + e.getMessage(), e);
+        }
+        Path target = here.getParent(); // target/classes or target/logpipe-opensearch-node.jar
+        Path lib = target.resolve("lib");
+        if (!Files.isDirectory(lib)) {
+            throw new IllegalStateException("no " + lib + ": the OpenSearch node's class path is copied there by"
+                    + " `mvn -pl opensearch-node process-classes` (any build of the module does it)");
+        }
+        return here + ":" + lib + "/*";
+    }
+
     /** Starts the node and waits (up to {@code timeout}) until its cluster is green over HTTP. */
-    static OpenSearchChild start(Path home, String classPath, List<String> jvmOpts, Duration timeout)
+    public static OpenSearchProcess start(Path home, String classPath, List<String> jvmOpts, Duration timeout)
             throws IOException, InterruptedException {
-        if (!Files.isRegularFile(Path.of(classPath.split(":")[0]))) {
+        if (!Files.exists(Path.of(classPath.split(":")[0]))) {
             throw new IllegalArgumentException("no " + classPath.split(":")[0]
-                    + ": build it first (mvn -B -ntp -o -q package -pl bench,bench-opensearch -am -DskipTests)"
+                    + ": build it first (mvn -B -ntp -o -q package -pl bench,opensearch-node -am -DskipTests)"
                     + " or pass --os-classpath");
         }
         Files.createDirectories(home);
@@ -58,7 +83,7 @@ final class OpenSearchChild implements AutoCloseable {
                 .redirectOutput(home.resolve("node.stdout").toFile())
                 .redirectError(home.resolve("node.stderr").toFile())
                 .start();
-        OpenSearchChild child = new OpenSearchChild(p, home, port);
+        OpenSearchProcess child = new OpenSearchProcess(p, home, port);
         try {
             child.awaitGreen(timeout);
         } catch (IOException | RuntimeException | InterruptedException e) {
@@ -68,11 +93,12 @@ final class OpenSearchChild implements AutoCloseable {
         return child;
     }
 
-    String base() {
+    /** The node's HTTP address, {@code http://127.0.0.1:<port>}. */
+    public String base() {
         return "http://127.0.0.1:" + port;
     }
 
-    long pid() {
+    public long pid() {
         return process.pid();
     }
 

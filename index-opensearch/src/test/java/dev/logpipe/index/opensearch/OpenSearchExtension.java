@@ -1,0 +1,81 @@
+package dev.logpipe.index.opensearch;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.logpipe.opensearch.node.OpenSearchProcess;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolver;
+
+/**
+ * A real OpenSearch 2.19 node for the tests of this module: started once per test JVM in a child JVM of its own class
+ * path ({@link OpenSearchProcess}), on first use, and stopped when the JVM's tests are done. A test takes the
+ * {@link Node} as a parameter.
+ */
+public final class OpenSearchExtension implements ParameterResolver {
+    private static final ExtensionContext.Namespace NS = ExtensionContext.Namespace.create(OpenSearchExtension.class);
+
+    /** The running node: its address and a small JSON client. */
+    public record Node(String base, HttpClient http, ObjectMapper json) {
+        /** Sends a request with a JSON body (null: none); answers the status and the parsed body. */
+        public Answer send(String method, String path, Object body) throws IOException, InterruptedException {
+            HttpRequest.BodyPublisher publisher = body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body));
+            HttpRequest request = HttpRequest.newBuilder(URI.create(base + path))
+                    .method(method, publisher)
+                    .header("Content-Type", "application/json")
+                    .timeout(Duration.ofSeconds(60))
+                    .build();
+            HttpResponse<byte[]> r = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+            return new Answer(r.statusCode(), json.readTree(r.body()));
+        }
+    }
+
+    /** An answer of the node. */
+    public record Answer(int status, JsonNode body) {}
+
+    @Override
+    public boolean supportsParameter(ParameterContext p, ExtensionContext c) {
+        return p.getParameter().getType() == Node.class;
+    }
+
+    @Override
+    public Object resolveParameter(ParameterContext p, ExtensionContext c) {
+        return c.getRoot()
+                .getStore(NS)
+                .getOrComputeIfAbsent(Running.class, k -> Running.start(), Running.class)
+                .node();
+    }
+
+    /** The child process, closed by JUnit with the root context. */
+    private record Running(OpenSearchProcess process, Node node) implements ExtensionContext.Store.CloseableResource {
+        static Running start() {
+            try {
+                Path home = Files.createTempDirectory("logpipe-opensearch-test");
+                OpenSearchProcess p = OpenSearchProcess.start(
+                        home,
+                        OpenSearchProcess.classPathOfThisBuild(),
+                        List.of("-Xms512m", "-Xmx512m", "-XX:+UseSerialGC"),
+                        Duration.ofMinutes(3));
+                return new Running(p, new Node(p.base(), HttpClient.newHttpClient(), new ObjectMapper()));
+            } catch (IOException | InterruptedException e) {
+                throw new IllegalStateException("the OpenSearch node for the tests did not start: " + e, e);
+            }
+        }
+
+        @Override
+        public void close() {
+            process.close();
+        }
+    }
+}
