@@ -1,11 +1,15 @@
 package dev.logpipe.index.opensearch;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.logpipe.index.schema.Fields;
+import dev.logpipe.index.shard.ShardKind;
 
 /**
  * What the OpenSearch store's index template carries so that an index of OpenSearch finds the same records as a Lucene
- * shard. Today: the log analyzer (docs/search.md#analyzer) as OpenSearch's own analysis chain.
+ * shard: the schema of {@link Fields} ({@link #body}) and the log analyzer (docs/search.md#analyzer) as OpenSearch's own
+ * analysis chain ({@link #analysis}).
  *
  * <p>{@value #LOG_ANALYZER} indexes a run of letters, digits and the joiners {@code . - / @ _} without the joiners at
  * its ends, lower-cased, whole and, when it holds a joiner, also by the pieces between its joiners at the same position;
@@ -26,6 +30,91 @@ public final class IndexTemplate {
     private static final String JOINERS = "._@/\\-";
 
     private IndexTemplate() {}
+
+    /** Keyword fields of the schema, records and dead letters alike. */
+    private static final String[] KEYWORDS = {
+        Fields.RECORD_ID,
+        Fields.TENANT_ID,
+        Fields.LEVEL,
+        Fields.SERVICE,
+        Fields.INSTANCE_ID,
+        Fields.REGION,
+        Fields.TRACE_ID,
+        Fields.SPAN_ID,
+        Fields.DL_REASON
+    };
+
+    /**
+     * The body of {@code PUT _index_template/<prefix>}: every index of the store's records and dead letters gets its
+     * shards, replicas and refresh interval, a translog made durable before a bulk is answered (so an acknowledged bulk
+     * is durable), the index sorted as the Lucene shards are ({@code event_time} desc, {@code record_id}), the log
+     * analyzers, and the mapping: the schema's keywords with doc values, {@code message}, {@code detail} and
+     * {@code raw} as text through the log analyzer, both times as epoch milliseconds, {@code fields.*} typed by dynamic
+     * templates (a name's text as keyword, its typed companions {@code #long} and {@code #double} as numbers; names
+     * escaped by {@link OpenSearchDocuments#fieldName}), and the record as accepted in {@code source}, the only part of
+     * the document {@code _source} keeps.
+     */
+    public static ObjectNode body(OpenSearchSettings settings) {
+        JsonNodeFactory f = JsonNodeFactory.instance;
+        IndexNames names = new IndexNames(settings.indexPrefix());
+        ObjectNode body = f.objectNode();
+        body.putArray("index_patterns")
+                .add(names.pattern(ShardKind.RECORDS))
+                .add(names.pattern(ShardKind.DEAD_LETTERS));
+        body.put("priority", 100);
+        ObjectNode template = body.putObject("template");
+        ObjectNode index = template.putObject("settings").putObject("index");
+        index.put("number_of_shards", settings.shards())
+                .put("number_of_replicas", settings.replicas())
+                .put("refresh_interval", settings.refreshInterval().toMillis() + "ms");
+        index.putObject("translog").put("durability", "request");
+        ObjectNode sort = index.putObject("sort");
+        sort.putArray("field").add(Fields.EVENT_TIME).add(Fields.RECORD_ID);
+        sort.putArray("order").add("desc").add("asc");
+        index.set("analysis", analysis());
+        ObjectNode mappings = template.putObject("mappings");
+        mappings.putObject("_source").putArray("includes").add(OpenSearchDocuments.SOURCE);
+        ArrayNode dynamic = mappings.putArray("dynamic_templates");
+        dynamic.addObject()
+                .putObject("fields_long")
+                .put("path_match", Fields.FIELDS_PREFIX + "*")
+                .put("match_mapping_type", "long")
+                .putObject("mapping")
+                .put("type", "long");
+        dynamic.addObject()
+                .putObject("fields_double")
+                .put("path_match", Fields.FIELDS_PREFIX + "*")
+                .put("match_mapping_type", "double")
+                .putObject("mapping")
+                .put("type", "double");
+        dynamic.addObject()
+                .putObject("fields_keyword")
+                .put("path_match", Fields.FIELDS_PREFIX + "*")
+                .put("match_mapping_type", "string")
+                .putObject("mapping")
+                .put("type", "keyword");
+        ObjectNode properties = mappings.putObject("properties");
+        for (String k : KEYWORDS) {
+            properties.putObject(k).put("type", "keyword");
+        }
+        for (String t : new String[] {Fields.EVENT_TIME, Fields.OBSERVED_TIME}) {
+            properties.putObject(t).put("type", "date").put("format", "epoch_millis");
+        }
+        for (String t : new String[] {Fields.MESSAGE, Fields.DL_DETAIL, Fields.DL_RAW}) {
+            properties
+                    .putObject(t)
+                    .put("type", "text")
+                    .put("analyzer", LOG_ANALYZER)
+                    .put("search_analyzer", LOG_QUERY_ANALYZER);
+        }
+        properties.putObject("fields").put("type", "object");
+        properties
+                .putObject(OpenSearchDocuments.SOURCE)
+                .put("type", "keyword")
+                .put("index", false)
+                .put("doc_values", false);
+        return body;
+    }
 
     /** The {@code settings.analysis} of every logpipe index: the two log analyzers, their tokenizer and filters. */
     public static ObjectNode analysis() {

@@ -1,0 +1,114 @@
+package dev.logpipe.index.opensearch;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+
+/**
+ * HTTP to the cluster, on the JDK's client: requests go to the hosts in turn, and a request whose host cannot be
+ * reached (connection refused or timed out) goes to the next one, each host at most once per request. A status is an
+ * answer, never retried here (the store decides). With {@code ca_file} the hosts' certificates are checked against that
+ * CA only. Thread-safe.
+ */
+final class OpenSearchClient {
+    /** A status and its body. */
+    record Response(int status, byte[] body) {
+        boolean ok() {
+            return status >= 200 && status < 300;
+        }
+
+        String text() {
+            return new String(body, java.nio.charset.StandardCharsets.UTF_8);
+        }
+    }
+
+    private final List<URI> hosts;
+    private final String authorization;
+    private final Duration timeout;
+    private final HttpClient http;
+    private final AtomicInteger next = new AtomicInteger();
+
+    OpenSearchClient(OpenSearchSettings settings) throws IOException {
+        this.hosts = settings.hosts();
+        this.authorization = settings.credential().header().orElse(null);
+        this.timeout = settings.requestTimeout();
+        HttpClient.Builder b =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).version(HttpClient.Version.HTTP_1_1);
+        if (settings.caFile().isPresent()) {
+            b.sslContext(trusting(settings.caFile().get()));
+        }
+        this.http = b.build();
+    }
+
+    Response send(String method, String path, byte[] body, String contentType) throws IOException {
+        IOException last = null;
+        int first = Math.floorMod(next.getAndIncrement(), hosts.size());
+        for (int i = 0; i < hosts.size(); i++) {
+            URI host = hosts.get((first + i) % hosts.size());
+            HttpRequest.Builder r = HttpRequest.newBuilder(host.resolve(path))
+                    .timeout(timeout)
+                    .method(
+                            method,
+                            body == null
+                                    ? HttpRequest.BodyPublishers.noBody()
+                                    : HttpRequest.BodyPublishers.ofByteArray(body));
+            if (body != null) {
+                r.header("Content-Type", contentType);
+            }
+            if (authorization != null) {
+                r.header("Authorization", authorization);
+            }
+            try {
+                HttpResponse<byte[]> answer = http.send(r.build(), HttpResponse.BodyHandlers.ofByteArray());
+                return new Response(answer.statusCode(), answer.body());
+            } catch (ConnectException | HttpConnectTimeoutException e) {
+                last = new IOException("OpenSearch host " + host + " cannot be reached: " + e, e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while waiting for OpenSearch at " + host, e);
+            }
+        }
+        throw last;
+    }
+
+    Response sendJson(String method, String path, byte[] body) throws IOException {
+        return send(method, path, body, "application/json");
+    }
+
+    private static SSLContext trusting(Path caFile) throws IOException {
+        try (InputStream in = Files.newInputStream(caFile)) {
+            KeyStore ks = KeyStore.getInstance(KeyStore.getDefaultType());
+            ks.load(null, null);
+            int n = 0;
+            for (Certificate c : CertificateFactory.getInstance("X.509").generateCertificates(in)) {
+                ks.setCertificateEntry("ca-" + n++, c);
+            }
+            if (n == 0) {
+                throw new IOException("ca_file " + caFile + " holds no certificate");
+            }
+            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            tmf.init(ks);
+            SSLContext ssl = SSLContext.getInstance("TLS");
+            ssl.init(null, tmf.getTrustManagers(), null);
+            return ssl;
+        } catch (GeneralSecurityException e) {
+            throw new IOException("ca_file " + caFile + " cannot be read as X.509 certificates: " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,383 @@
+package dev.logpipe.index.opensearch;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.logpipe.index.shard.ShardId;
+import dev.logpipe.index.shard.ShardKind;
+import dev.logpipe.index.shard.ShardMetadata;
+import dev.logpipe.index.store.lucene.StoreSearcher;
+import dev.logpipe.index.store.write.DeadLetterEntry;
+import dev.logpipe.index.store.write.IndexRecord;
+import dev.logpipe.index.store.write.ShardStore;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The write side on an OpenSearch cluster: one index per (kind, tenant, UTC day) ({@link IndexNames}), created from the
+ * store's index template ({@link IndexTemplate#body}) with the shard in its {@code _meta}; records and dead letters
+ * sent as {@code _bulk} with the {@code record_id} as document id, so a replay overwrites.
+ *
+ * <p>An item OpenSearch refuses for the document itself (a mapping it cannot take, the index's field limit) is returned
+ * as a {@link Rejection} with OpenSearch's reason, and the others are written. Items refused for load (429, 503) are
+ * sent again, only those, after a growing pause ({@link #RETRY_PAUSES}); still refused after that, the write throws,
+ * and the caller treats it as the engine failing (the indexer pauses the partition and reads again from its last
+ * committed offsets). A bulk is acknowledged only once its translog is on disk (the template's durability), so
+ * {@link #commit} has only to store the Kafka offsets beside the indices written since the last commit, in
+ * {@code <prefix>-offsets} (one document per index, nothing of it indexed). {@link #refresh} refreshes the indices
+ * written since the last refresh. {@link #metadata} is empty: the query service prunes nothing on this engine yet.
+ */
+public final class OpenSearchStore implements ShardStore {
+    static final List<Duration> RETRY_PAUSES = List.of(
+            Duration.ofMillis(100),
+            Duration.ofMillis(250),
+            Duration.ofMillis(500),
+            Duration.ofSeconds(1),
+            Duration.ofSeconds(2),
+            Duration.ofSeconds(4));
+    /** Indices remembered as existing; past this many the memory is cleared (they are then checked again). */
+    private static final int KNOWN_INDICES = 100_000;
+
+    private static final Logger log = LoggerFactory.getLogger(OpenSearchStore.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final OpenSearchSettings settings;
+    private final OpenSearchClient client;
+    private final IndexNames names;
+    private final String offsetsIndex;
+    private final Set<String> known = ConcurrentHashMap.newKeySet();
+    private final Set<String> unrefreshed = ConcurrentHashMap.newKeySet();
+    private final Set<String> uncommitted = ConcurrentHashMap.newKeySet(); // written by the writing thread only
+
+    private OpenSearchStore(OpenSearchSettings settings, OpenSearchClient client) {
+        this.settings = settings;
+        this.client = client;
+        this.names = new IndexNames(settings.indexPrefix());
+        this.offsetsIndex = settings.indexPrefix() + "-offsets";
+    }
+
+    /**
+     * Reaches the cluster and puts the index template and the offsets index in place (both idempotent).
+     *
+     * @throws IOException no host answers, or the cluster refuses the template (its answer is in the message)
+     */
+    public static OpenSearchStore open(OpenSearchSettings settings) throws IOException {
+        OpenSearchStore store = new OpenSearchStore(settings, new OpenSearchClient(settings));
+        store.putTemplate();
+        return store;
+    }
+
+    private void putTemplate() throws IOException {
+        expect(
+                client.sendJson(
+                        "PUT",
+                        "/_index_template/" + settings.indexPrefix(),
+                        JSON.writeValueAsBytes(IndexTemplate.body(settings))),
+                "putting the index template " + settings.indexPrefix());
+        ObjectNode offsets = JSON.createObjectNode();
+        offsets.putObject("settings").putObject("index").put("number_of_shards", 1);
+        offsets.putObject("mappings").put("dynamic", false);
+        OpenSearchClient.Response r = client.sendJson("PUT", "/" + offsetsIndex, JSON.writeValueAsBytes(offsets));
+        if (!r.ok() && !r.text().contains("resource_already_exists_exception")) {
+            expect(r, "creating the offsets index " + offsetsIndex);
+        }
+    }
+
+    /** The index a shard lives in (for messages and the status API). */
+    public String location(ShardId shard) {
+        return names.of(shard);
+    }
+
+    @Override
+    public Written write(ShardId shard, List<IndexRecord> batch) throws IOException {
+        String index = ensureIndex(shard);
+        List<Rejection> rejected =
+                bulk(batch, (out, r) -> write(() -> OpenSearchDocuments.record(out, index, r)), shard);
+        return new Written(rejected, 0);
+    }
+
+    @Override
+    public List<Rejection> writeDeadLetters(ShardId shard, List<DeadLetterEntry> batch) throws IOException {
+        String index = ensureIndex(shard);
+        return bulk(batch, (out, d) -> write(() -> OpenSearchDocuments.deadLetter(out, index, d)), shard);
+    }
+
+    private interface Io {
+        void run() throws IOException;
+    }
+
+    private static void write(Io io) {
+        try {
+            io.run();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Sends the items in bulks of at most {@code bulk_bytes} (an item larger goes alone), again only the items refused
+     * for load; returns those refused for themselves, by their index in {@code items}.
+     */
+    private <T> List<Rejection> bulk(List<T> items, BiConsumer<ByteArrayOutputStream, T> encode, ShardId shard)
+            throws IOException {
+        List<Rejection> rejected = new ArrayList<>();
+        List<Integer> pending = new ArrayList<>(items.size());
+        for (int i = 0; i < items.size(); i++) {
+            pending.add(i);
+        }
+        String index = names.of(shard);
+        for (int attempt = 0; !pending.isEmpty(); attempt++) {
+            if (attempt > 0) {
+                if (attempt > RETRY_PAUSES.size()) {
+                    throw new IOException("OpenSearch refused " + pending.size() + " documents of " + index
+                            + " for load (429/503) " + attempt + " times; the indexer retries from its last commit");
+                }
+                pause(RETRY_PAUSES.get(attempt - 1));
+            }
+            List<Integer> again = new ArrayList<>();
+            int from = 0;
+            while (from < pending.size()) {
+                ByteArrayOutputStream body = new ByteArrayOutputStream();
+                int to = from;
+                List<Integer> sent = new ArrayList<>();
+                try {
+                    while (to < pending.size() && (to == from || body.size() < settings.bulkBytes())) {
+                        encode.accept(body, items.get(pending.get(to)));
+                        sent.add(pending.get(to++));
+                    }
+                } catch (UncheckedIOException e) {
+                    throw e.getCause();
+                }
+                sendBulk(body.toByteArray(), sent, rejected, again, index);
+                from = to;
+            }
+            pending = again;
+        }
+        if (!items.isEmpty()) {
+            uncommitted.add(index);
+            unrefreshed.add(index);
+        }
+        return rejected;
+    }
+
+    private void sendBulk(byte[] body, List<Integer> sent, List<Rejection> rejected, List<Integer> again, String index)
+            throws IOException {
+        OpenSearchClient.Response r = client.send("POST", "/_bulk", body, "application/x-ndjson");
+        if (r.status() == 429 || r.status() == 503) {
+            again.addAll(sent);
+            return;
+        }
+        expect(r, "a bulk of " + sent.size() + " documents into " + index);
+        JsonNode answer = JSON.readTree(r.body());
+        if (!answer.path("errors").asBoolean(false)) {
+            return;
+        }
+        JsonNode items = answer.path("items");
+        for (int i = 0; i < sent.size(); i++) {
+            JsonNode item = items.path(i).path("index");
+            int status = item.path("status").asInt(500);
+            if (status == 429 || status == 503) {
+                again.add(sent.get(i));
+            } else if (status >= 300) {
+                JsonNode e = item.path("error");
+                rejected.add(new Rejection(
+                        sent.get(i),
+                        "OpenSearch refused the document (" + status + " "
+                                + e.path("type").asText() + "): "
+                                + e.path("reason").asText()));
+            }
+        }
+    }
+
+    private String ensureIndex(ShardId shard) throws IOException {
+        String index = names.of(shard);
+        if (known.contains(index)) {
+            return index;
+        }
+        ObjectNode body = JSON.createObjectNode();
+        body.putObject("mappings")
+                .putObject("_meta")
+                .put(IndexNames.META_KIND, shard.kind().name())
+                .put(IndexNames.META_TENANT, shard.tenant())
+                .put(IndexNames.META_DAY, shard.day().toString());
+        OpenSearchClient.Response r = client.sendJson("PUT", "/" + index, JSON.writeValueAsBytes(body));
+        if (!r.ok() && !r.text().contains("resource_already_exists_exception")) {
+            expect(r, "creating index " + index);
+        }
+        if (known.size() >= KNOWN_INDICES) {
+            known.clear();
+        }
+        known.add(index);
+        return index;
+    }
+
+    @Override
+    public void commit(Map<String, Long> offsets) throws IOException {
+        if (uncommitted.isEmpty()) {
+            return;
+        }
+        List<String> indices = List.copyOf(uncommitted);
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        for (String index : indices) {
+            ObjectNode action = JSON.createObjectNode();
+            action.putObject("index").put("_index", offsetsIndex).put("_id", index);
+            body.write(JSON.writeValueAsBytes(action));
+            body.write('\n');
+            ObjectNode doc = JSON.createObjectNode();
+            ObjectNode o = doc.putObject("offsets");
+            offsets.forEach(o::put);
+            body.write(JSON.writeValueAsBytes(doc));
+            body.write('\n');
+        }
+        OpenSearchClient.Response r = client.send("POST", "/_bulk", body.toByteArray(), "application/x-ndjson");
+        expect(r, "storing the offsets of " + indices.size() + " indices");
+        if (JSON.readTree(r.body()).path("errors").asBoolean(false)) {
+            throw new IOException("OpenSearch refused the offsets of " + indices + ": " + r.text());
+        }
+        uncommitted.removeAll(indices);
+    }
+
+    @Override
+    public void refresh() throws IOException {
+        if (unrefreshed.isEmpty()) {
+            return;
+        }
+        List<String> indices = List.copyOf(unrefreshed);
+        unrefreshed.removeAll(indices);
+        String path = indices.size() > 50
+                ? "/" + names.pattern(ShardKind.RECORDS) + "," + names.pattern(ShardKind.DEAD_LETTERS) + "/_refresh"
+                : "/" + String.join(",", indices) + "/_refresh";
+        OpenSearchClient.Response r = client.send("POST", path + "?ignore_unavailable=true", null, null);
+        if (!r.ok()) {
+            unrefreshed.addAll(indices);
+            expect(r, "refreshing " + indices.size() + " indices");
+        }
+    }
+
+    @Override
+    public StoreSearcher openSearcher(Collection<ShardId> shards) {
+        throw new UnsupportedOperationException("the OpenSearch store is read through its read side");
+    }
+
+    @Override
+    public boolean delete(ShardId shard) throws IOException {
+        String index = names.of(shard);
+        known.remove(index);
+        unrefreshed.remove(index);
+        uncommitted.remove(index);
+        OpenSearchClient.Response r = client.send("DELETE", "/" + index, null, null);
+        if (r.status() == 404) {
+            return false;
+        }
+        expect(r, "deleting index " + index);
+        client.send("DELETE", "/" + offsetsIndex + "/_doc/" + encode(index), null, null);
+        return true;
+    }
+
+    @Override
+    public List<ShardId> shards(ShardKind kind) throws IOException {
+        OpenSearchClient.Response r = client.send(
+                "GET",
+                "/_cat/indices/" + names.pattern(kind) + "?format=json&h=index&expand_wildcards=open",
+                null,
+                null);
+        if (r.status() == 404) {
+            return List.of();
+        }
+        expect(r, "listing the indices " + names.pattern(kind));
+        Set<ShardId> out = new LinkedHashSet<>();
+        List<String> cut = new ArrayList<>();
+        for (JsonNode row : JSON.readTree(r.body())) {
+            String index = row.path("index").asText();
+            Optional<ShardId> id = names.parse(kind, index);
+            if (id.isPresent()) {
+                out.add(id.get());
+            } else if (names.isCut(index)) {
+                cut.add(index);
+            }
+        }
+        for (String index : cut) {
+            metaShard(index).filter(s -> s.kind() == kind).ifPresent(out::add);
+        }
+        List<ShardId> sorted = new ArrayList<>(out);
+        sorted.sort(null);
+        return sorted;
+    }
+
+    private Optional<ShardId> metaShard(String index) throws IOException {
+        OpenSearchClient.Response r = client.send("GET", "/" + index + "/_mapping", null, null);
+        if (!r.ok()) {
+            return Optional.empty();
+        }
+        JsonNode meta = JSON.readTree(r.body()).path(index).path("mappings").path("_meta");
+        try {
+            return Optional.of(new ShardId(
+                    ShardKind.valueOf(meta.path(IndexNames.META_KIND).asText()),
+                    meta.path(IndexNames.META_TENANT).asText(),
+                    java.time.LocalDate.parse(meta.path(IndexNames.META_DAY).asText())));
+        } catch (RuntimeException e) {
+            log.warn("index {} matches the store's names but its _meta names no shard: {}", index, e.toString());
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public Optional<ShardMetadata> metadata(ShardId shard) {
+        return Optional.empty();
+    }
+
+    @Override
+    public Map<String, Long> committedOffsets(ShardId shard) throws IOException {
+        OpenSearchClient.Response r =
+                client.send("GET", "/" + offsetsIndex + "/_doc/" + encode(names.of(shard)), null, null);
+        if (r.status() == 404) {
+            return Map.of();
+        }
+        expect(r, "reading the offsets of " + names.of(shard));
+        JsonNode offsets = JSON.readTree(r.body()).path("_source").path("offsets");
+        Map<String, Long> out = new LinkedHashMap<>();
+        offsets.fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asLong()));
+        return out;
+    }
+
+    /** Nothing is held open: every write is acknowledged (durable) when it returns. */
+    @Override
+    public void close() {}
+
+    private static String encode(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+
+    private static void expect(OpenSearchClient.Response r, String what) throws IOException {
+        if (!r.ok()) {
+            String text = r.text();
+            throw new IOException("OpenSearch answered " + r.status() + " to " + what + ": "
+                    + (text.length() > 1000 ? text.substring(0, 1000) + "…" : text));
+        }
+    }
+
+    private static void pause(Duration d) throws IOException {
+        try {
+            Thread.sleep(d.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while waiting to send a bulk again", e);
+        }
+    }
+}
