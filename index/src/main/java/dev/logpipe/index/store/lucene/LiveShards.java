@@ -44,12 +44,6 @@ public final class LiveShards implements ShardSource {
 
     @Override
     public Optional<ShardSearcher> open(ShardId shard) throws IOException {
-        StoreSearcher s = store.openSearcher(List.of(shard));
-        if (s.shards().isEmpty()) {
-            s.close();
-            return Optional.empty();
-        }
-        LuceneSearcher ls = (LuceneSearcher) s;
-        return Optional.of(new ShardSearcher(shard, ls.reader(), ls));
+        return store.acquire(shard);
     }
 }

@@ -4,7 +4,8 @@ import dev.logpipe.index.schema.FieldKind;
 import dev.logpipe.index.schema.Fields;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
-import dev.logpipe.index.store.read.SearchPage;
+import dev.logpipe.index.store.read.After;
+import dev.logpipe.index.store.read.Hit;
 import dev.logpipe.index.store.read.ShardQuery;
 import java.io.Closeable;
 import java.io.IOException;
@@ -85,7 +86,7 @@ public final class ShardSearcher implements Closeable {
     }
 
     /** A page of one shard: hits in order, the matching total (exact, or a lower bound). */
-    public record Page(List<SearchPage.Hit> hits, long total, boolean totalExact) {
+    public record Page(List<Hit> hits, long total, boolean totalExact) {
         public Page {
             hits = List.copyOf(hits);
         }
@@ -124,8 +125,7 @@ public final class ShardSearcher implements Closeable {
      * no stored field read. Newest first is the index sort, so Lucene stops collecting a segment once the page is full
      * and {@link #TOTAL_HITS_THRESHOLD} hits are counted.
      */
-    public Keys keys(ShardQuery q, Order order, SearchPage.After after, int limit, long deadlineNanos)
-            throws IOException {
+    public Keys keys(ShardQuery q, Order order, After after, int limit, long deadlineNanos) throws IOException {
         IndexSearcher s = searcher(deadlineNanos);
         FieldDoc a = after == null
                 ? null
@@ -201,18 +201,17 @@ public final class ShardSearcher implements Closeable {
     }
 
     /** Up to {@code limit} hits after {@code after} (null: from the start) in the given order, with their sources. */
-    public Page search(ShardQuery q, Order order, SearchPage.After after, int limit, long deadlineNanos)
-            throws IOException {
+    public Page search(ShardQuery q, Order order, After after, int limit, long deadlineNanos) throws IOException {
         Keys keys = keys(q, order, after, limit, deadlineNanos);
         int[] docs = new int[keys.keys().size()];
         for (int i = 0; i < docs.length; i++) {
             docs[i] = keys.keys().get(i).doc();
         }
         String[] sources = sources(docs);
-        List<SearchPage.Hit> hits = new ArrayList<>(docs.length);
+        List<Hit> hits = new ArrayList<>(docs.length);
         for (int i = 0; i < docs.length; i++) {
             Key k = keys.keys().get(i);
-            hits.add(new SearchPage.Hit(
+            hits.add(new Hit(
                     sources[i],
                     Instant.ofEpochMilli(k.eventTimeMillis()),
                     k.recordId().utf8ToString(),
