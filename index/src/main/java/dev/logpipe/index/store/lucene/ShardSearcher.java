@@ -6,6 +6,7 @@ import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.store.read.After;
 import dev.logpipe.index.store.read.Hit;
+import dev.logpipe.index.store.read.IdBytes;
 import dev.logpipe.index.store.read.ShardQuery;
 import java.io.Closeable;
 import java.io.IOException;
@@ -111,7 +112,7 @@ public final class ShardSearcher implements Closeable {
      * The merge key of one hit and its document in this view: {@code doc} is valid only while this searcher is open
      * (phase two of a search loads the winners' sources through it, see {@link #sources}).
      */
-    public record Key(long eventTimeMillis, BytesRef recordId, int doc) {}
+    public record Key(long eventTimeMillis, IdBytes recordId, int doc) {}
 
     /** Phase one of a page: the keys of up to {@code limit} hits in order, the matching total (exact, or a bound). */
     public record Keys(List<Key> keys, long total, boolean totalExact) {
@@ -136,7 +137,7 @@ public final class ShardSearcher implements Closeable {
         List<Key> keys = new ArrayList<>(top.scoreDocs.length);
         for (ScoreDoc sd : top.scoreDocs) {
             FieldDoc fd = (FieldDoc) sd;
-            keys.add(new Key((Long) fd.fields[0], BytesRef.deepCopyOf((BytesRef) fd.fields[1]), sd.doc));
+            keys.add(new Key((Long) fd.fields[0], id(fd.fields[1]), sd.doc));
         }
         return new Keys(keys, top.totalHits.value, top.totalHits.relation == TotalHits.Relation.EQUAL_TO);
     }
@@ -214,7 +215,7 @@ public final class ShardSearcher implements Closeable {
             hits.add(new Hit(
                     sources[i],
                     Instant.ofEpochMilli(k.eventTimeMillis()),
-                    k.recordId().utf8ToString(),
+                    k.recordId().text(),
                     id));
         }
         return new Page(hits, keys.total(), keys.totalExact());
@@ -239,9 +240,7 @@ public final class ShardSearcher implements Closeable {
         List<LongKey> out = new ArrayList<>(top.scoreDocs.length);
         for (ScoreDoc sd : top.scoreDocs) {
             FieldDoc fd = (FieldDoc) sd;
-            out.add(new LongKey(
-                    (Long) fd.fields[0],
-                    new Key((Long) fd.fields[1], BytesRef.deepCopyOf((BytesRef) fd.fields[2]), sd.doc)));
+            out.add(new LongKey((Long) fd.fields[0], new Key((Long) fd.fields[1], id(fd.fields[2]), sd.doc)));
         }
         return out;
     }
@@ -266,7 +265,7 @@ public final class ShardSearcher implements Closeable {
         for (ScoreDoc sd : top.scoreDocs) {
             FieldDoc fd = (FieldDoc) sd;
             long t = (Long) fd.fields[0];
-            out.add(new LongKey(t, new Key(t, BytesRef.deepCopyOf((BytesRef) fd.fields[1]), sd.doc)));
+            out.add(new LongKey(t, new Key(t, id(fd.fields[1]), sd.doc)));
         }
         return out;
     }
@@ -397,6 +396,12 @@ public final class ShardSearcher implements Closeable {
             }
             return value == null && !refused ? Status.NO : Status.STOP;
         }
+    }
+
+    /** A sort value of {@code record_id}, copied out of Lucene's reused buffer. */
+    private static IdBytes id(Object sortValue) {
+        BytesRef b = (BytesRef) sortValue;
+        return IdBytes.copyOf(b.bytes, b.offset, b.length);
     }
 
     /** The Lucene keyword field of a schema name: top-level as is, {@code fields.<name>} escaped. */

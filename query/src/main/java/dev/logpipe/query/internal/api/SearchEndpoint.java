@@ -92,11 +92,11 @@ public final class SearchEndpoint {
         After next = null;
         if (sources.length < winners.size()) { // cut: the next page starts after the last hit shown
             ShardSearcher.Key last = winners.get(sources.length - 1).key();
-            next = new After(last.eventTimeMillis(), last.recordId().utf8ToString());
+            next = new After(last.eventTimeMillis(), last.recordId().text());
             Bounds.describeCut(root, read.cut(), winners.size() - sources.length, 0, maxBytes, env, call);
         } else if (winners.size() == limit) {
             ShardSearcher.Key last = winners.get(winners.size() - 1).key();
-            next = new After(last.eventTimeMillis(), last.recordId().utf8ToString());
+            next = new After(last.eventTimeMillis(), last.recordId().text());
         } else if (plan.resumeAfter() != null) {
             next = plan.resumeAfter();
         }

@@ -84,7 +84,7 @@ class PagesTest {
                         .sources();
                 assertThat(pages.winners()).hasSize(30);
                 for (int i = 0; i < 30; i++) {
-                    String id = pages.winners().get(i).key().recordId().utf8ToString();
+                    String id = pages.winners().get(i).key().recordId().text();
                     assertThat(id).isEqualTo("r-" + (199 - i));
                     assertThat(JSON.readTree(sources[i]).get("record_id").asText())
                             .isEqualTo(id);
