@@ -1,10 +1,10 @@
 package dev.logpipe.index.testing;
 
 import dev.logpipe.index.shard.ShardId;
-import dev.logpipe.index.store.lucene.ShardSearcher;
 import dev.logpipe.index.store.read.After;
 import dev.logpipe.index.store.read.Hit;
 import dev.logpipe.index.store.read.ShardQuery;
+import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.index.store.read.ShardSource;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -5,6 +5,7 @@ import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.shard.ShardLayout;
 import dev.logpipe.index.shard.ShardMetadata;
+import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.index.store.write.DeadLetterEntry;
 import dev.logpipe.index.store.write.IndexRecord;
 import dev.logpipe.index.store.write.ShardStore;
@@ -254,7 +255,7 @@ public final class LuceneStore implements ShardStore {
         }
         try {
             IndexReader reader = new MultiReader(new IndexReader[] {acquired.getIndexReader()}, false);
-            return Optional.of(new ShardSearcher(id, reader, () -> m.release(acquired)));
+            return Optional.of(new LuceneShardSearcher(id, reader, () -> m.release(acquired)));
         } catch (IOException | RuntimeException e) {
             m.release(acquired);
             throw e;

@@ -2,8 +2,8 @@ package dev.logpipe.query.internal.plan;
 
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
-import dev.logpipe.index.store.lucene.ShardSearcher;
 import dev.logpipe.index.store.read.After;
+import dev.logpipe.index.store.read.ShardSearcher;
 import java.util.List;
 import java.util.Map;
 

@@ -1,9 +1,9 @@
 package dev.logpipe.query.internal.search;
 
 import dev.logpipe.index.shard.ShardId;
-import dev.logpipe.index.store.lucene.ShardSearcher;
 import dev.logpipe.index.store.read.After;
 import dev.logpipe.index.store.read.ShardQuery;
+import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.query.internal.memory.AnswerMemory;
 import dev.logpipe.query.internal.plan.Plan;
 import java.io.Closeable;
