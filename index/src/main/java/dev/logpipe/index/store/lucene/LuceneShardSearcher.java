@@ -4,6 +4,8 @@ import dev.logpipe.index.schema.FieldKind;
 import dev.logpipe.index.schema.Fields;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
+import dev.logpipe.index.store.aggregate.Histogram;
+import dev.logpipe.index.store.aggregate.Values;
 import dev.logpipe.index.store.read.After;
 import dev.logpipe.index.store.read.IdBytes;
 import dev.logpipe.index.store.read.ShardQuery;
@@ -207,10 +209,9 @@ final class LuceneShardSearcher implements ShardSearcher {
     }
 
     @Override
-    public long[] histogram(ShardQuery q, long start, long interval, int buckets, long deadlineNanos)
-            throws IOException {
+    public long[] histogram(ShardQuery q, Histogram h, long deadlineNanos) throws IOException {
         IndexSearcher s = searcher(deadlineNanos);
-        long[] counts = run(s, query(q), Aggregations.histogram(start, interval, buckets));
+        long[] counts = run(s, query(q), LuceneAggregations.histogram(h));
         return counts;
     }
 
@@ -220,13 +221,12 @@ final class LuceneShardSearcher implements ShardSearcher {
      * frequencies instead of document by document; the counts are the same.
      */
     @Override
-    public Aggregations.Values values(ShardQuery q, String field, int maxValues, long deadlineNanos)
-            throws IOException {
+    public Values values(ShardQuery q, String field, int maxValues, long deadlineNanos) throws IOException {
         String lf = luceneKeyword(field);
-        Aggregations.Tally tally = new Aggregations.Tally(maxValues);
+        LuceneAggregations.Tally tally = new LuceneAggregations.Tally(maxValues);
         try {
             if (!q.query().isBlank() || !q.filters().isEmpty()) {
-                return run(searcher(deadlineNanos), query(q), Aggregations.values(lf, tally))
+                return run(searcher(deadlineNanos), query(q), LuceneAggregations.values(lf, tally))
                         .values();
             }
             Query all = null;
@@ -234,7 +234,8 @@ final class LuceneShardSearcher implements ShardSearcher {
                 if (deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos > 0) {
                     throw new TimedOut(id);
                 }
-                if (Aggregations.countByDocFreq(leaf.reader(), lf, q.tenant(), q.fromMillis(), q.toMillis(), tally)) {
+                if (LuceneAggregations.countByDocFreq(
+                        leaf.reader(), lf, q.tenant(), q.fromMillis(), q.toMillis(), tally)) {
                     continue;
                 }
                 all = all == null ? query(q) : all;
@@ -242,7 +243,7 @@ final class LuceneShardSearcher implements ShardSearcher {
                 if (deadlineNanos != Long.MAX_VALUE) {
                     s.setTimeout(new Deadline(deadlineNanos));
                 }
-                run(s, all, Aggregations.values(lf, tally));
+                run(s, all, LuceneAggregations.values(lf, tally));
             }
             if (deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos > 0) {
                 throw new TimedOut(id);

@@ -1,7 +1,8 @@
 package dev.logpipe.index.store.read;
 
 import dev.logpipe.index.shard.ShardId;
-import dev.logpipe.index.store.lucene.Aggregations;
+import dev.logpipe.index.store.aggregate.Histogram;
+import dev.logpipe.index.store.aggregate.Values;
 import java.io.Closeable;
 import java.io.IOException;
 import java.time.Instant;
@@ -131,11 +132,11 @@ public interface ShardSearcher extends Closeable {
     /** How many documents match. */
     long count(ShardQuery q, long deadlineNanos) throws IOException;
 
-    /** Matching documents per bucket [start + i * interval, start + (i + 1) * interval). */
-    long[] histogram(ShardQuery q, long start, long interval, int buckets, long deadlineNanos) throws IOException;
+    /** Matching documents per bucket of {@code h}, one count per bucket in order. */
+    long[] histogram(ShardQuery q, Histogram h, long deadlineNanos) throws IOException;
 
     /** Counts of every value of a keyword field among the matches (at most {@code maxValues} kept). */
-    Aggregations.Values values(ShardQuery q, String field, int maxValues, long deadlineNanos) throws IOException;
+    Values values(ShardQuery q, String field, int maxValues, long deadlineNanos) throws IOException;
 
     /** The largest value of a time field in this view (deleted documents included), empty when none. */
     OptionalLong maxTime(String timeField) throws IOException;
