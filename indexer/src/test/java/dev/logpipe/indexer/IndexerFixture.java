@@ -1,9 +1,9 @@
 package dev.logpipe.indexer;
 
 import dev.logpipe.index.shard.ShardId;
-import dev.logpipe.index.store.lucene.SearchRequest;
-import dev.logpipe.index.store.lucene.StoreSearcher;
-import dev.logpipe.index.store.write.ShardStore;
+import dev.logpipe.index.store.lucene.LiveShards;
+import dev.logpipe.index.store.lucene.LuceneStore;
+import dev.logpipe.index.testing.StoreReads;
 import dev.logpipe.indexer.config.IndexerConfig;
 import dev.logpipe.indexer.config.IndexerConfigLoader;
 import dev.logpipe.indexer.http.HoldsHandler;
@@ -99,10 +99,8 @@ public final class IndexerFixture {
                 .get();
     }
 
-    public static long count(ShardStore store, List<ShardId> shards, String tenant, String query) throws Exception {
-        try (StoreSearcher s = store.openSearcher(shards)) {
-            return s.count(SearchRequest.of(tenant, query, 10));
-        }
+    public static long count(LuceneStore store, List<ShardId> shards, String tenant, String query) throws Exception {
+        return StoreReads.count(new LiveShards(store), shards, tenant, query);
     }
 
     public static HttpResponse<String> get(Indexer indexer, String path, String key) throws Exception {

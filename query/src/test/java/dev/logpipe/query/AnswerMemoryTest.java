@@ -11,7 +11,7 @@ import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.shard.ShardLayout;
 import dev.logpipe.index.shard.ShardMetadata;
 import dev.logpipe.index.store.lucene.CommittedShards;
-import dev.logpipe.index.store.lucene.ShardSearcher;
+import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.index.store.read.ShardSource;
 import dev.logpipe.query.auth.ConfiguredKeys;
 import dev.logpipe.query.config.QueryConfig;

@@ -9,11 +9,11 @@ import dev.logpipe.broker.testing.EmbeddedBrokerExtension;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.shard.ShardLayout;
+import dev.logpipe.index.store.lucene.LiveShards;
 import dev.logpipe.index.store.lucene.LuceneStore;
-import dev.logpipe.index.store.lucene.SearchRequest;
-import dev.logpipe.index.store.lucene.StoreSearcher;
 import dev.logpipe.index.store.lucene.StoreSettings;
-import dev.logpipe.index.store.read.SearchPage;
+import dev.logpipe.index.store.read.After;
+import dev.logpipe.index.testing.StoreReads;
 import dev.logpipe.indexer.IndexerFixture;
 import dev.logpipe.testkit.ChildJvm;
 import dev.logpipe.testkit.FreePort;
@@ -116,16 +116,15 @@ class IndexerCrashLoopTest {
         long docs = 0;
         try (LuceneStore store = new LuceneStore(new ShardLayout(data), StoreSettings.defaults(), Clock.systemUTC())) {
             List<ShardId> shards = store.shards(ShardKind.RECORDS);
-            try (StoreSearcher s = store.openSearcher(shards)) {
-                for (String tenant : List.of("acme", "globex")) {
-                    docs += s.count(SearchRequest.of(tenant, "*:*", 10));
-                    SearchPage.After after = null;
-                    do {
-                        SearchPage page = s.search(new SearchRequest(tenant, "", null, null, 5000, after));
-                        page.hits().forEach(h -> indexed.add(tenant + "/" + h.recordId()));
-                        after = page.next();
-                    } while (after != null);
-                }
+            LiveShards reads = new LiveShards(store);
+            for (String tenant : List.of("acme", "globex")) {
+                docs += StoreReads.count(reads, shards, tenant, "*:*");
+                After after = null;
+                do {
+                    StoreReads.Page page = StoreReads.page(reads, shards, tenant, "", after, 5000);
+                    page.hits().forEach(h -> indexed.add(tenant + "/" + h.recordId()));
+                    after = page.next();
+                } while (after != null);
             }
         }
         assertThat(indexed).as("missing: some produced pairs are not indexed").containsAll(produced);

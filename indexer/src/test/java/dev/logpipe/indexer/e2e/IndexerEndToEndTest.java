@@ -12,9 +12,9 @@ import dev.logpipe.collector.Collector;
 import dev.logpipe.collector.auth.ApiKeys;
 import dev.logpipe.collector.config.CollectorConfigLoader;
 import dev.logpipe.index.shard.ShardId;
-import dev.logpipe.index.store.lucene.SearchRequest;
-import dev.logpipe.index.store.lucene.StoreSearcher;
-import dev.logpipe.index.store.read.SearchPage;
+import dev.logpipe.index.store.lucene.LiveShards;
+import dev.logpipe.index.store.read.Hit;
+import dev.logpipe.index.testing.StoreReads;
 import dev.logpipe.indexer.Indexer;
 import dev.logpipe.indexer.IndexerFixture;
 import java.io.IOException;
@@ -105,13 +105,11 @@ class IndexerEndToEndTest {
             assertThat(count(indexer.store(), both, "acme", "fields.http.path:\"/api/v1/users\""))
                     .isEqualTo(1);
             assertThat(count(indexer.store(), both, "acme", "9931")).isEqualTo(1);
-            try (StoreSearcher s = indexer.store().openSearcher(both)) {
-                SearchPage page = s.search(SearchRequest.of("acme", "CO-9931", 10));
-                JsonNode hit = JSON.readTree(page.hits().get(0).source());
-                assertThat(hit.get("tenant_id").asText()).isEqualTo("acme");
-                assertThat(hit.get("observed_time").asText()).isNotEmpty();
-                assertThat(hit.get("fields").get("http.path").asText()).isEqualTo("/api/v1/users");
-            }
+            List<Hit> hits = StoreReads.hits(new LiveShards(indexer.store()), both, "acme", "CO-9931", 10);
+            JsonNode hit = JSON.readTree(hits.get(0).source());
+            assertThat(hit.get("tenant_id").asText()).isEqualTo("acme");
+            assertThat(hit.get("observed_time").asText()).isNotEmpty();
+            assertThat(hit.get("fields").get("http.path").asText()).isEqualTo("/api/v1/users");
             // the collector's dead letter (tenant acme) lands in acme's dead-letter shard, with its reason
             ShardId dl = ShardId.deadLetters("acme", LocalDate.ofInstant(now, ZoneOffset.UTC));
             await().atMost(WAIT).until(() -> count(indexer.store(), List.of(dl), "acme", "reason:SCHEMA_INVALID") == 1);

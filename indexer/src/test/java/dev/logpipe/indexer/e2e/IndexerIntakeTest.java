@@ -12,9 +12,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.logpipe.broker.testing.EmbeddedBrokerExtension;
 import dev.logpipe.broker.testing.TopicContents;
 import dev.logpipe.index.shard.ShardId;
-import dev.logpipe.index.store.lucene.SearchRequest;
-import dev.logpipe.index.store.lucene.StoreSearcher;
-import dev.logpipe.index.store.read.SearchPage;
+import dev.logpipe.index.store.lucene.LiveShards;
+import dev.logpipe.index.store.read.Hit;
+import dev.logpipe.index.testing.StoreReads;
 import dev.logpipe.indexer.Indexer;
 import dev.logpipe.indexer.IndexerFixture;
 import java.nio.file.Path;
@@ -102,12 +102,11 @@ class IndexerIntakeTest {
             await().atMost(WAIT)
                     .until(() -> count(indexer.store(), List.of(web), "web-team", "*:*") == 1
                             && count(indexer.store(), List.of(acme), "acme", "*:*") == 1);
-            try (StoreSearcher s = indexer.store().openSearcher(List.of(web))) {
-                SearchPage page = s.search(SearchRequest.of("web-team", "forwarder", 10));
-                JsonNode hit = JSON.readTree(page.hits().get(0).source());
-                assertThat(hit.get("tenant_id").asText()).isEqualTo("web-team"); // the stored source says so too
-                assertThat(hit.get("record_id").asText()).isEqualTo("f-1");
-            }
+            List<Hit> hits =
+                    StoreReads.hits(new LiveShards(indexer.store()), List.of(web), "web-team", "forwarder", 10);
+            JsonNode hit = JSON.readTree(hits.get(0).source());
+            assertThat(hit.get("tenant_id").asText()).isEqualTo("web-team"); // the stored source says so too
+            assertThat(hit.get("record_id").asText()).isEqualTo("f-1");
             assertThat(count(indexer.store(), List.of(web), "web-team", "tenant_id:web-team"))
                     .isEqualTo(1);
             assertThat(indexer.registry().scrape()).contains("logpipe_indexer_records_default_tenant_total 1.0");

@@ -4,6 +4,7 @@ import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.shard.ShardLayout;
 import dev.logpipe.index.shard.ShardMetadata;
+import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.index.store.read.ShardSource;
 import java.io.Closeable;
 import java.io.IOException;
@@ -91,7 +92,7 @@ public final class CommittedShards implements ShardSource, Closeable {
         } catch (AlreadyClosedException e) { // closed by the reopen thread just now
             return open(shard);
         }
-        return Optional.of(new ShardSearcher(shard, s.getIndexReader(), () -> m.release(s)));
+        return Optional.of(new LuceneShardSearcher(shard, s.getIndexReader(), () -> m.release(s)));
     }
 
     private synchronized Opened openShard(ShardId shard) throws IOException {

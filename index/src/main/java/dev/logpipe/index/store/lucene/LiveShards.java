@@ -3,6 +3,7 @@ package dev.logpipe.index.store.lucene;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.shard.ShardMetadata;
+import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.index.store.read.ShardSource;
 import java.io.IOException;
 import java.util.List;
@@ -44,12 +45,6 @@ public final class LiveShards implements ShardSource {
 
     @Override
     public Optional<ShardSearcher> open(ShardId shard) throws IOException {
-        StoreSearcher s = store.openSearcher(List.of(shard));
-        if (s.shards().isEmpty()) {
-            s.close();
-            return Optional.empty();
-        }
-        LuceneSearcher ls = (LuceneSearcher) s;
-        return Optional.of(new ShardSearcher(shard, ls.reader(), ls));
+        return store.acquire(shard);
     }
 }

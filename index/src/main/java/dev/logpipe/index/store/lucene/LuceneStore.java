@@ -5,6 +5,7 @@ import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.shard.ShardLayout;
 import dev.logpipe.index.shard.ShardMetadata;
+import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.index.store.write.DeadLetterEntry;
 import dev.logpipe.index.store.write.IndexRecord;
 import dev.logpipe.index.store.write.ShardStore;
@@ -15,7 +16,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -30,6 +30,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexFormatTooNewException;
+import org.apache.lucene.index.IndexReader;
+import org.apache.lucene.index.MultiReader;
 import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.SearcherManager;
@@ -234,31 +236,30 @@ public final class LuceneStore implements ShardStore {
         }
     }
 
-    @Override
-    public StoreSearcher openSearcher(Collection<ShardId> shards) throws IOException {
-        List<ShardId> ids = new ArrayList<>();
-        List<SearcherManager> managers = new ArrayList<>();
-        List<IndexSearcher> searchers = new ArrayList<>();
+    /**
+     * A searcher over one shard as of its last refresh, empty when the shard does not exist; closing it releases the
+     * acquired view. Its reader is the acquired one inside a one-reader {@link MultiReader}, as live searches have
+     * always had it: {@link ShardSearcher} adds the term-enumeration deadline only to a {@link DirectoryReader}, so
+     * live searches check their deadline between documents only (changing that is a change of its own, measured).
+     */
+    Optional<ShardSearcher> acquire(ShardId id) throws IOException {
+        if (!open.containsKey(id) && !Files.isDirectory(layout.shardDir(id))) {
+            return Optional.empty();
+        }
+        Shard s = shard(id);
+        SearcherManager m;
+        IndexSearcher acquired;
+        synchronized (s) {
+            m = s.searchers();
+            acquired = m.acquire();
+        }
         try {
-            for (ShardId id : shards) {
-                if (!open.containsKey(id) && !Files.isDirectory(layout.shardDir(id))) {
-                    continue;
-                }
-                Shard s = shard(id);
-                synchronized (s) {
-                    SearcherManager m = s.searchers();
-                    searchers.add(m.acquire());
-                    managers.add(m);
-                    ids.add(id);
-                }
-            }
+            IndexReader reader = new MultiReader(new IndexReader[] {acquired.getIndexReader()}, false);
+            return Optional.of(new LuceneShardSearcher(id, reader, () -> m.release(acquired)));
         } catch (IOException | RuntimeException e) {
-            for (int i = 0; i < searchers.size(); i++) {
-                managers.get(i).release(searchers.get(i));
-            }
+            m.release(acquired);
             throw e;
         }
-        return new LuceneSearcher(ids, managers, searchers);
     }
 
     @Override

@@ -3,18 +3,16 @@ package dev.logpipe.index.store.read;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.shard.ShardMetadata;
-import dev.logpipe.index.store.lucene.CommittedShards;
-import dev.logpipe.index.store.lucene.LiveShards;
-import dev.logpipe.index.store.lucene.ShardSearcher;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * The read side of the store, all the query service needs: which shards a tenant has, their metadata (read without
- * opening them, for pruning) and a point-in-time searcher over one shard. Two implementations: {@link LiveShards}
- * (the indexer's own store in the same JVM, near-real-time) and {@link CommittedShards} (a separate process reading
- * committed shards without a write lock). Thread-safe.
+ * opening them, for pruning) and a point-in-time searcher over one shard. The Lucene engine has two:
+ * {@code store.lucene.LiveShards} (the indexer's own store in the same JVM, near-real-time) and
+ * {@code store.lucene.CommittedShards} (a separate process reading committed shards without a write lock).
+ * Thread-safe.
  */
 public interface ShardSource {
     /** The shards of one tenant and kind on disk, sorted by day. */

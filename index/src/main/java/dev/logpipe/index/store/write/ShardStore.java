@@ -3,10 +3,8 @@ package dev.logpipe.index.store.write;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.shard.ShardMetadata;
-import dev.logpipe.index.store.lucene.StoreSearcher;
 import java.io.Closeable;
 import java.io.IOException;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -17,8 +15,8 @@ import java.util.Optional;
  * <p>Writes are upserts keyed by (tenant, record_id): a shard holds one tenant, and a record_id written again replaces
  * its document. A write is visible to searchers opened after the next {@link #refresh} and durable after the next
  * {@link #commit}, which stores the given Kafka offsets atomically with the data. {@code write*} and {@code commit}
- * are called from one thread (the indexer's consumer); {@code refresh}, {@code openSearcher} and {@code metadata} from
- * any thread.
+ * are called from one thread (the indexer's consumer); {@code refresh} and {@code metadata} from any
+ * thread.
  */
 public interface ShardStore extends Closeable {
     /**
@@ -51,9 +49,6 @@ public interface ShardStore extends Closeable {
 
     /** Makes every write that returned before this call visible to searchers opened after it returns. */
     void refresh() throws IOException;
-
-    /** A searcher over the given shards as of their last refresh; shards that do not exist are left out. */
-    StoreSearcher openSearcher(Collection<ShardId> shards) throws IOException;
 
     /** Closes a shard without committing and deletes its directory; false when it did not exist. */
     boolean delete(ShardId shard) throws IOException;

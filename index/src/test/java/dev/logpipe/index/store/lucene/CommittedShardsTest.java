@@ -6,6 +6,7 @@ import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.shard.ShardLayout;
 import dev.logpipe.index.store.read.ShardQuery;
+import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.index.store.write.IndexRecord;
 import dev.logpipe.record.LogRecord;
 import dev.logpipe.record.RecordCodec;

@@ -9,6 +9,7 @@ import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardMetadata;
 import dev.logpipe.index.store.write.IndexRecord;
 import dev.logpipe.index.store.write.ShardStore;
+import dev.logpipe.index.testing.StoreReads;
 import dev.logpipe.record.LogRecord;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -125,12 +126,10 @@ class FieldNameCapTest {
             assertThat(count(store, "fields.c:3")).isEqualTo(1);
             assertThat(count(store, "fields.d:4")).isZero();
             assertThat(count(store, "fields.e:>5")).isZero();
-            try (StoreSearcher s = store.openSearcher(List.of(SHARD))) {
-                assertThat(s.search(SearchRequest.of("acme", "wide", 10)).hits())
-                        .singleElement()
-                        .satisfies(h ->
-                                assertThat(h.source()).isEqualTo(new String(wide.source(), StandardCharsets.UTF_8)));
-            }
+            assertThat(StoreReads.hits(new LiveShards(store), List.of(SHARD), "acme", "wide", 10))
+                    .singleElement()
+                    .satisfies(
+                            h -> assertThat(h.source()).isEqualTo(new String(wide.source(), StandardCharsets.UTF_8)));
             store.commit(Map.of("t-0", 1L));
             ShardMetadata m = store.metadata(SHARD).orElseThrow();
             assertThat(m.fields()).containsOnlyKeys("a", "b", "c");

@@ -8,9 +8,13 @@ import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.shard.ShardLayout;
 import dev.logpipe.index.shard.ShardMetadata;
-import dev.logpipe.index.store.read.SearchPage;
+import dev.logpipe.index.store.read.After;
+import dev.logpipe.index.store.read.ShardQuery;
+import dev.logpipe.index.store.read.ShardSearcher;
+import dev.logpipe.index.store.read.ShardSearcher.Page;
 import dev.logpipe.index.store.write.IndexRecord;
 import dev.logpipe.index.store.write.ShardStore;
+import dev.logpipe.index.testing.StoreReads;
 import dev.logpipe.record.Level;
 import dev.logpipe.record.LogRecord;
 import dev.logpipe.record.RecordCodec;
@@ -86,10 +90,8 @@ class LuceneStoreTest {
         return new LuceneStore(new ShardLayout(data), StoreSettings.defaults(), InstantSource.fixed(T));
     }
 
-    static long count(ShardStore store, ShardId shard, String tenant, String q) throws IOException {
-        try (StoreSearcher s = store.openSearcher(List.of(shard))) {
-            return s.count(SearchRequest.of(tenant, q, 10));
-        }
+    static long count(LuceneStore store, ShardId shard, String tenant, String q) throws IOException {
+        return StoreReads.count(new LiveShards(store), List.of(shard), tenant, q);
     }
 
     @Test
@@ -171,19 +173,18 @@ class LuceneStoreTest {
             store.write(ShardId.records("globex", DAY), List.of(record("globex", "same", "globex's", Map.of())));
             store.refresh();
             List<ShardId> both = List.of(ShardId.records("acme", DAY), ShardId.records("globex", DAY));
-            try (StoreSearcher s = store.openSearcher(both)) {
-                assertThat(s.search(SearchRequest.of("acme", "*:*", 10)).hits())
-                        .singleElement()
-                        .satisfies(h -> assertThat(h.source()).contains("acme's"));
-                assertThat(s.search(SearchRequest.of("globex", "*:*", 10)).hits())
-                        .singleElement()
-                        .satisfies(h -> assertThat(h.source()).contains("globex's"));
-                // the tenant filter is outside the user's query: no query text widens it
-                assertThat(s.count(SearchRequest.of("acme", "tenant_id:globex", 10)))
-                        .isZero();
-                assertThat(s.count(SearchRequest.of("acme", "*:* OR tenant_id:globex", 10)))
-                        .isEqualTo(1);
-            }
+            LiveShards reads = new LiveShards(store);
+            assertThat(StoreReads.hits(reads, both, "acme", "*:*", 10))
+                    .singleElement()
+                    .satisfies(h -> assertThat(h.source()).contains("acme's"));
+            assertThat(StoreReads.hits(reads, both, "globex", "*:*", 10))
+                    .singleElement()
+                    .satisfies(h -> assertThat(h.source()).contains("globex's"));
+            // the tenant filter is outside the user's query: no query text widens it
+            assertThat(StoreReads.count(reads, both, "acme", "tenant_id:globex"))
+                    .isZero();
+            assertThat(StoreReads.count(reads, both, "acme", "*:* OR tenant_id:globex"))
+                    .isEqualTo(1);
         }
     }
 
@@ -198,25 +199,27 @@ class LuceneStoreTest {
         try (LuceneStore store = store()) {
             store.write(shard, List.of(r));
             store.refresh();
-            try (StoreSearcher s = store.openSearcher(List.of(shard))) {
-                SearchPage page = s.search(SearchRequest.of("acme", "fields.took_ms:>500", 10));
+            try (ShardSearcher s = new LiveShards(store).open(shard).orElseThrow()) {
+                Page page = s.search(
+                        ShardQuery.of("acme", "fields.took_ms:>500", Long.MIN_VALUE, Long.MAX_VALUE),
+                        ShardSearcher.Order.NEWEST_FIRST,
+                        null,
+                        10,
+                        Long.MAX_VALUE);
                 assertThat(page.hits()).singleElement().satisfies(h -> {
                     assertThat(h.source()).isEqualTo(new String(r.source(), StandardCharsets.UTF_8));
                     assertThat(h.recordId()).isEqualTo("id-7");
                     assertThat(h.eventTime()).isEqualTo(T.truncatedTo(ChronoUnit.MILLIS));
                     assertThat(h.shard()).isEqualTo(shard);
                 });
-                assertThat(s.count(SearchRequest.of("acme", "fields.took_ms:<500", 10)))
-                        .isZero();
-                assertThat(s.count(SearchRequest.of("acme", "fields.took_ms:512", 10)))
+                assertThat(StoreReads.count(s, "acme", "fields.took_ms:<500")).isZero();
+                assertThat(StoreReads.count(s, "acme", "fields.took_ms:512")).isEqualTo(1);
+                assertThat(StoreReads.count(s, "acme", "fields.ratio:[0.5 TO 1]"))
                         .isEqualTo(1);
-                assertThat(s.count(SearchRequest.of("acme", "fields.ratio:[0.5 TO 1]", 10)))
+                assertThat(StoreReads.count(s, "acme", "fields.ok:true")).isEqualTo(1);
+                assertThat(StoreReads.count(s, "acme", "fields.http.path:\"/api/v1/users\""))
                         .isEqualTo(1);
-                assertThat(s.count(SearchRequest.of("acme", "fields.ok:true", 10)))
-                        .isEqualTo(1);
-                assertThat(s.count(SearchRequest.of("acme", "fields.http.path:\"/api/v1/users\"", 10)))
-                        .isEqualTo(1);
-                assertThat(s.count(SearchRequest.of("acme", "level:ERROR AND service:billing", 10)))
+                assertThat(StoreReads.count(s, "acme", "level:ERROR AND service:billing"))
                         .isEqualTo(1);
             }
         }
@@ -287,16 +290,14 @@ class LuceneStoreTest {
             }
             store.write(shard, batch);
             store.refresh();
-            try (StoreSearcher s = store.openSearcher(List.of(shard))) {
-                Set<String> seen = new LinkedHashSet<>();
-                SearchPage.After after = null;
-                do {
-                    SearchPage p = s.search(new SearchRequest("acme", "", null, null, 10, after));
-                    p.hits().forEach(h -> assertThat(seen.add(h.recordId())).isTrue());
-                    after = p.next();
-                } while (after != null);
-                assertThat(seen).hasSize(25).first().isEqualTo("id-100");
-            }
+            Set<String> seen = new LinkedHashSet<>();
+            After after = null;
+            do {
+                StoreReads.Page p = StoreReads.page(new LiveShards(store), List.of(shard), "acme", "", after, 10);
+                p.hits().forEach(h -> assertThat(seen.add(h.recordId())).isTrue());
+                after = p.next();
+            } while (after != null);
+            assertThat(seen).hasSize(25).first().isEqualTo("id-100");
         }
     }
 }

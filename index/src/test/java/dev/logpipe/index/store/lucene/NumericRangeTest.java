@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.logpipe.index.schema.FieldKind;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardLayout;
+import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.index.store.write.IndexRecord;
+import dev.logpipe.index.testing.StoreReads;
 import dev.logpipe.record.Level;
 import dev.logpipe.record.LogRecord;
 import dev.logpipe.record.RecordCodec;
@@ -69,7 +71,7 @@ class NumericRangeTest {
             Double.MAX_VALUE);
     static Path dir;
     static LuceneStore store;
-    static StoreSearcher searcher;
+    static ShardSearcher searcher;
 
     @BeforeContainer
     static void index() throws Exception {
@@ -83,7 +85,7 @@ class NumericRangeTest {
         rs.add(record("tc", "tc", 42L));
         store.write(SHARD, rs);
         store.refresh();
-        searcher = store.openSearcher(List.of(SHARD));
+        searcher = new LiveShards(store).open(SHARD).orElseThrow();
     }
 
     @AfterContainer
@@ -115,7 +117,7 @@ class NumericRangeTest {
     }
 
     static long count(String q) throws IOException {
-        return searcher.count(SearchRequest.of("acme", q, 10));
+        return StoreReads.count(searcher, "acme", q);
     }
 
     @Example

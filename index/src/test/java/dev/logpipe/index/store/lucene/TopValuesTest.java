@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardLayout;
+import dev.logpipe.index.store.aggregate.Values;
 import dev.logpipe.index.store.read.ShardQuery;
+import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.index.store.write.IndexRecord;
 import dev.logpipe.record.LogRecord;
 import dev.logpipe.record.RecordCodec;
@@ -83,7 +85,7 @@ class TopValuesTest {
         return truth;
     }
 
-    Aggregations.Values top(String field, String q, long from, long to, int max) throws Exception {
+    Values top(String field, String q, long from, long to, int max) throws Exception {
         try (CommittedShards shards = new CommittedShards(new ShardLayout(data), Duration.ofHours(1));
                 ShardSearcher s = shards.open(DAY).orElseThrow()) {
             return s.values(ShardQuery.of("acme", q, from, to), field, max, Long.MAX_VALUE);
@@ -96,12 +98,12 @@ class TopValuesTest {
     @Test
     void matchAllTopValuesEqualTheCollectorsCountsWithoutDeletions() throws Exception {
         Map<String, Long> truth = write(false);
-        Aggregations.Values fast = top("service", "", ALL_FROM, ALL_TO, 100);
-        Aggregations.Values collected = top("service", "*:*", ALL_FROM, ALL_TO, 100);
+        Values fast = top("service", "", ALL_FROM, ALL_TO, 100);
+        Values collected = top("service", "*:*", ALL_FROM, ALL_TO, 100);
         assertThat(fast).isEqualTo(collected);
         assertThat(fast.counts()).isEqualTo(truth);
         assertThat(fast.matched()).isEqualTo(900);
-        Aggregations.Values inst = top("instance_id", "", ALL_FROM, ALL_TO, 100);
+        Values inst = top("instance_id", "", ALL_FROM, ALL_TO, 100);
         assertThat(inst).isEqualTo(top("instance_id", "*:*", ALL_FROM, ALL_TO, 100));
         assertThat(inst.missing()).isEqualTo(129); // i % 7 == 0 for i in [0, 900)
         assertThat(top("service", "", ALL_FROM, ALL_TO, 2))
@@ -120,7 +122,7 @@ class TopValuesTest {
                     .as("and a segment without any")
                     .isNotEmpty();
         }
-        Aggregations.Values fast = top("service", "", ALL_FROM, ALL_TO, 100);
+        Values fast = top("service", "", ALL_FROM, ALL_TO, 100);
         assertThat(fast.counts()).isEqualTo(truth); // docFreq alone would count the 90 replaced documents too
         assertThat(fast.matched()).isEqualTo(900);
         assertThat(fast).isEqualTo(top("service", "*:*", ALL_FROM, ALL_TO, 100));
@@ -131,10 +133,10 @@ class TopValuesTest {
         write(false);
         long from = T.plusSeconds(100).toEpochMilli();
         long to = T.plusSeconds(650).toEpochMilli();
-        Aggregations.Values part = top("service", "", from, to, 100);
+        Values part = top("service", "", from, to, 100);
         assertThat(part.matched()).isEqualTo(550);
         assertThat(part).isEqualTo(top("service", "*:*", from, to, 100));
-        Aggregations.Values none = top("fields.nope", "", ALL_FROM, ALL_TO, 100);
+        Values none = top("fields.nope", "", ALL_FROM, ALL_TO, 100);
         assertThat(none.counts()).isEmpty();
         assertThat(none.missing()).isEqualTo(900).isEqualTo(none.matched());
         assertThat(top("fields.nope", "*:*", ALL_FROM, ALL_TO, 100)).isEqualTo(none);

@@ -8,9 +8,10 @@ import dev.logpipe.index.schema.Fields;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.shard.ShardMetadata;
-import dev.logpipe.index.store.lucene.Aggregations;
-import dev.logpipe.index.store.lucene.ShardSearcher;
+import dev.logpipe.index.store.aggregate.Histogram;
+import dev.logpipe.index.store.aggregate.Values;
 import dev.logpipe.index.store.read.ShardQuery;
+import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.query.internal.http.Answer;
 import dev.logpipe.query.internal.http.Params;
 import dev.logpipe.query.internal.plan.Plan;
@@ -87,12 +88,13 @@ public final class AggregateEndpoints {
                     "interval: gives more than " + MAX_BUCKETS + " buckets over the range; choose a larger one");
         }
         ShardQuery sq = ShardQuery.of(call.tenant(), q, r.fromMillis(), r.toMillis());
+        Histogram asked = new Histogram(start, interval, buckets);
         Map<ShardId, FanOut.Outcome<long[]>> results = env.fanOut()
                 .run(
                         plan.searched(),
                         env.config().limits().shardConcurrency(),
                         bounds.deadlineNanos(),
-                        (s, d) -> s.histogram(sq, start, interval, buckets, d));
+                        (s, d) -> s.histogram(sq, asked, d));
         long[] counts = new long[buckets];
         for (FanOut.Outcome<long[]> o : results.values()) {
             if (o.ok()) {
@@ -251,7 +253,7 @@ public final class AggregateEndpoints {
         Plan plan = plan(call, q, requested);
         ShardQuery sq = ShardQuery.of(
                 call.tenant(), q, plan.range().fromMillis(), plan.range().toMillis());
-        Map<ShardId, FanOut.Outcome<Aggregations.Values>> results = env.fanOut()
+        Map<ShardId, FanOut.Outcome<Values>> results = env.fanOut()
                 .run(
                         plan.searched(),
                         env.config().limits().shardConcurrency(),
@@ -262,7 +264,7 @@ public final class AggregateEndpoints {
         long missing = 0;
         long overflow = 0;
         boolean complete = true;
-        for (FanOut.Outcome<Aggregations.Values> o : results.values()) {
+        for (FanOut.Outcome<Values> o : results.values()) {
             if (o.ok()) {
                 o.value().counts().forEach((k, v) -> counts.merge(k, v, Long::sum));
                 matched += o.value().matched();

@@ -6,9 +6,10 @@ import com.fasterxml.jackson.databind.util.RawValue;
 import dev.logpipe.index.schema.Fields;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
-import dev.logpipe.index.store.lucene.ShardSearcher;
-import dev.logpipe.index.store.read.SearchPage;
+import dev.logpipe.index.store.read.After;
+import dev.logpipe.index.store.read.Hit;
 import dev.logpipe.index.store.read.ShardQuery;
+import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.query.internal.http.Answer;
 import dev.logpipe.query.internal.http.Params;
 import dev.logpipe.query.internal.plan.Plan;
@@ -73,7 +74,7 @@ public final class ContextEndpoint {
                         env.config().limits().shardConcurrency(),
                         bounds.deadlineNanos(),
                         (s, d) -> s.search(byId, ShardSearcher.Order.NEWEST_FIRST, null, 1, d));
-        SearchPage.Hit anchor = null;
+        Hit anchor = null;
         for (FanOut.Outcome<ShardSearcher.Page> o : found.values()) {
             if (o.ok() && !o.value().hits().isEmpty()) {
                 anchor = o.value().hits().get(0);
@@ -133,7 +134,7 @@ public final class ContextEndpoint {
                                 held);
             } else {
                 orderedBy = Fields.EVENT_TIME;
-                SearchPage.After key = new SearchPage.After(t, anchor.recordId());
+                After key = new After(t, anchor.recordId());
                 older = byTime(nearPlan, base, ShardSearcher.Order.NEWEST_FIRST, key, before, bounds, held);
                 newer = byTime(nearPlan, base, ShardSearcher.Order.OLDEST_FIRST, key, after, bounds, held);
             }
@@ -201,7 +202,7 @@ public final class ContextEndpoint {
             Plan plan,
             ShardQuery q,
             ShardSearcher.Order order,
-            SearchPage.After key,
+            After key,
             int n,
             Bounds bounds,
             List<FanOut.Held<?>> held) {

@@ -5,9 +5,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.util.RawValue;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
-import dev.logpipe.index.store.lucene.ShardSearcher;
-import dev.logpipe.index.store.read.SearchPage;
+import dev.logpipe.index.store.read.After;
 import dev.logpipe.index.store.read.ShardQuery;
+import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.query.internal.http.Answer;
 import dev.logpipe.query.internal.http.Params;
 import dev.logpipe.query.internal.plan.Cursor;
@@ -50,7 +50,7 @@ public final class SearchEndpoint {
         Cursor.Binding binding =
                 new Cursor.Binding(call.endpoint(), call.tenant(), q, p.get("from"), p.get("to"), order);
         TimeRange requested;
-        SearchPage.After after = null;
+        After after = null;
         String cursorText = p.get("cursor");
         if (cursorText != null && !cursorText.isEmpty()) {
             Cursor c;
@@ -89,14 +89,14 @@ public final class SearchEndpoint {
         for (String source : sources) {
             h.addRawValue(new RawValue(source));
         }
-        SearchPage.After next = null;
+        After next = null;
         if (sources.length < winners.size()) { // cut: the next page starts after the last hit shown
             ShardSearcher.Key last = winners.get(sources.length - 1).key();
-            next = new SearchPage.After(last.eventTimeMillis(), last.recordId().utf8ToString());
+            next = new After(last.eventTimeMillis(), last.recordId().text());
             Bounds.describeCut(root, read.cut(), winners.size() - sources.length, 0, maxBytes, env, call);
         } else if (winners.size() == limit) {
             ShardSearcher.Key last = winners.get(winners.size() - 1).key();
-            next = new SearchPage.After(last.eventTimeMillis(), last.recordId().utf8ToString());
+            next = new After(last.eventTimeMillis(), last.recordId().text());
         } else if (plan.resumeAfter() != null) {
             next = plan.resumeAfter();
         }

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.logpipe.index.schema.Fields;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
-import dev.logpipe.index.store.lucene.ShardSearcher;
+import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.query.IndexerProgress;
 import dev.logpipe.query.internal.http.Answer;
 import java.io.IOException;

@@ -3,8 +3,8 @@ package dev.logpipe.query.internal.plan;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.logpipe.index.store.lucene.ShardSearcher;
-import dev.logpipe.index.store.read.SearchPage;
+import dev.logpipe.index.store.read.After;
+import dev.logpipe.index.store.read.ShardSearcher;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -19,7 +19,7 @@ import javax.crypto.spec.SecretKeySpec;
  * and the binding (tenant, query text, range parameters, order, endpoint). A cursor that was edited, or that belongs
  * to another tenant or query, is refused.
  */
-public record Cursor(TimeRange range, ShardSearcher.Order order, SearchPage.After after) {
+public record Cursor(TimeRange range, ShardSearcher.Order order, After after) {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int MAX_CHARS = 2048;
 
@@ -95,7 +95,7 @@ public record Cursor(TimeRange range, ShardSearcher.Order order, SearchPage.Afte
                 return new Cursor(
                         new TimeRange(o.path("f").asLong(), o.path("t").asLong()),
                         order,
-                        new SearchPage.After(o.path("k").asLong(), o.path("i").asText()));
+                        new After(o.path("k").asLong(), o.path("i").asText()));
             } catch (IOException | RuntimeException e) {
                 throw new IllegalArgumentException("cursor: is not a cursor this service handed out");
             }

@@ -2,8 +2,8 @@ package dev.logpipe.query.internal.plan;
 
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
-import dev.logpipe.index.store.lucene.ShardSearcher;
-import dev.logpipe.index.store.read.SearchPage;
+import dev.logpipe.index.store.read.After;
+import dev.logpipe.index.store.read.ShardSearcher;
 import java.util.List;
 import java.util.Map;
 
@@ -25,7 +25,7 @@ public record Plan(
         int pruned,
         List<Skipped> skipped,
         long plannedDocs,
-        SearchPage.After resumeAfter,
+        After resumeAfter,
         Map<ShardId, Span> spans) {
     public Plan {
         searched = List.copyOf(searched);

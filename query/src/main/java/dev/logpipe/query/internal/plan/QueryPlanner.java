@@ -4,8 +4,8 @@ import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.shard.ShardMetadata;
 import dev.logpipe.index.store.lucene.QueryLabels;
-import dev.logpipe.index.store.lucene.ShardSearcher;
-import dev.logpipe.index.store.read.SearchPage;
+import dev.logpipe.index.store.read.After;
+import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.index.store.read.ShardSource;
 import java.io.IOException;
 import java.time.ZoneOffset;
@@ -42,7 +42,7 @@ public final class QueryPlanner {
             long maxWindowMillis,
             String q,
             ShardSearcher.Order order,
-            SearchPage.After after)
+            After after)
             throws IOException {
         TimeRange range = requested;
         boolean clamped = false;
@@ -93,14 +93,14 @@ public final class QueryPlanner {
                 docs += d;
             }
         }
-        SearchPage.After resume = null;
+        After resume = null;
         if (!skipped.isEmpty() && !searched.isEmpty()) {
             ShardId last = searched.get(searched.size() - 1);
             long dayStart = last.day().atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli();
             // every record of a later shard in merge order lies beyond this key (day shards are disjoint in time)
             resume = order == ShardSearcher.Order.NEWEST_FIRST
-                    ? new SearchPage.After(dayStart - 1, "")
-                    : new SearchPage.After(dayStart + DAY - 1, "");
+                    ? new After(dayStart - 1, "")
+                    : new After(dayStart + DAY - 1, "");
         }
         return new Plan(
                 tenant, kind, range, clamped, maxWindowMillis, order, searched, pruned, skipped, docs, resume, spans);
@@ -121,7 +121,7 @@ public final class QueryPlanner {
             TimeRange range,
             Map<String, Set<String>> labels,
             ShardSearcher.Order order,
-            SearchPage.After after) {
+            After after) {
         long min = dayStart;
         long max = dayStart + DAY - 1;
         if (m != null) {

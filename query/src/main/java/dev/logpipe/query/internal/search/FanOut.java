@@ -1,7 +1,7 @@
 package dev.logpipe.query.internal.search;
 
 import dev.logpipe.index.shard.ShardId;
-import dev.logpipe.index.store.lucene.ShardSearcher;
+import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.index.store.read.ShardSource;
 import java.io.Closeable;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package dev.logpipe.query.internal.search;
 
-import dev.logpipe.index.store.lucene.ShardSearcher;
+import dev.logpipe.index.store.read.ShardSearcher;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

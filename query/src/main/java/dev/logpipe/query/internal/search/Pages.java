@@ -1,9 +1,9 @@
 package dev.logpipe.query.internal.search;
 
 import dev.logpipe.index.shard.ShardId;
-import dev.logpipe.index.store.lucene.ShardSearcher;
-import dev.logpipe.index.store.read.SearchPage;
+import dev.logpipe.index.store.read.After;
 import dev.logpipe.index.store.read.ShardQuery;
+import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.query.internal.memory.AnswerMemory;
 import dev.logpipe.query.internal.plan.Plan;
 import java.io.Closeable;
@@ -44,7 +44,7 @@ public final class Pages implements Closeable {
     }
 
     /** Phase one: the keys of the first {@code limit} hits after {@code after} over the plan's shards. */
-    public void collect(ShardQuery q, SearchPage.After after, int limit) {
+    public void collect(ShardQuery q, After after, int limit) {
         List<ShardId> shards = plan.searched();
         ShardSearcher.Order order = plan.order();
         int next = 0;

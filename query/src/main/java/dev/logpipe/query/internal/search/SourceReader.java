@@ -1,6 +1,6 @@
 package dev.logpipe.query.internal.search;
 
-import dev.logpipe.index.store.lucene.ShardSearcher;
+import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.query.internal.memory.AnswerMemory;
 import java.io.IOException;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package dev.logpipe.query.internal.tail;
 
+import dev.logpipe.index.store.read.IdBytes;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import org.apache.lucene.util.BytesRef;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Blocker;
 
@@ -21,10 +21,10 @@ final class EventWriter {
     }
 
     /** A record: its id (CR and LF left out, so no id can end the event early) and its source. */
-    void record(BytesRef id, String source) throws Exception {
+    void record(IdBytes id, String source) throws Exception {
         text("event: record\nid: ");
-        for (int i = id.offset; i < id.offset + id.length; i++) {
-            byte b = id.bytes[i];
+        for (int i = 0; i < id.length(); i++) {
+            byte b = id.byteAt(i);
             if (b != '\r' && b != '\n') {
                 put(b);
             }

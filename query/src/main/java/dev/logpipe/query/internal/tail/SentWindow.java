@@ -1,8 +1,7 @@
 package dev.logpipe.query.internal.tail;
 
+import dev.logpipe.index.store.read.IdBytes;
 import java.util.Arrays;
-import org.apache.lucene.util.BytesRef;
-import org.apache.lucene.util.StringHelper;
 
 /**
  * What one tail sent within its window: a (observed time, 64-bit record id hash) pair per record, sorted, in two
@@ -38,9 +37,8 @@ final class SentWindow {
     }
 
     /** The 64-bit hash a record id is kept as (two seeded 32-bit MurmurHash3 of its bytes). */
-    static long hash(BytesRef id) {
-        return ((long) StringHelper.murmurhash3_x86_32(id, SEED_HIGH) << 32)
-                | (StringHelper.murmurhash3_x86_32(id, SEED_LOW) & 0xFFFF_FFFFL);
+    static long hash(IdBytes id) {
+        return ((long) Murmur3.x86_32(id, SEED_HIGH) << 32) | (Murmur3.x86_32(id, SEED_LOW) & 0xFFFF_FFFFL);
     }
 
     /** Records it holds at most. */

@@ -3,8 +3,9 @@ package dev.logpipe.query.internal.tail;
 import dev.logpipe.index.schema.Fields;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
-import dev.logpipe.index.store.lucene.ShardSearcher;
+import dev.logpipe.index.store.read.IdBytes;
 import dev.logpipe.index.store.read.ShardQuery;
+import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.query.internal.api.Call;
 import dev.logpipe.query.internal.api.Env;
 import dev.logpipe.query.internal.api.Scope;
@@ -29,7 +30,6 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
-import org.apache.lucene.util.BytesRef;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -168,7 +168,7 @@ public final class Tails implements Closeable {
             return key.value();
         }
 
-        BytesRef id() {
+        IdBytes id() {
             return key.key().recordId();
         }
     }
@@ -176,7 +176,7 @@ public final class Tails implements Closeable {
     /** Where a tail is: the last record sent in (observed_time, record_id) order, and what it sent in its window. */
     private static final class State {
         long cursorTime;
-        BytesRef cursorId = new BytesRef(); // compared as Lucene sorts it: by bytes
+        IdBytes cursorId = IdBytes.EMPTY; // compared as the engine sorts it: by unsigned bytes
         long floor;
         final SentWindow window;
 
@@ -328,7 +328,7 @@ public final class Tails implements Closeable {
         List<Unsent> unsent(State st) throws IOException {
             List<Unsent> out = new ArrayList<>();
             ShardQuery fresh = observed(st.floor, Long.MAX_VALUE);
-            String cursorId = st.cursorId.utf8ToString();
+            String cursorId = st.cursorId.text();
             for (ShardSearcher s : searchers) {
                 for (ShardSearcher.LongKey k :
                         s.keysByTime(Fields.OBSERVED_TIME, fresh, st.cursorTime, cursorId, PER_POLL, deadline)) {
@@ -365,7 +365,7 @@ public final class Tails implements Closeable {
                     }
                     ShardSearcher.LongKey last = keys.get(keys.size() - 1);
                     afterTime = last.value();
-                    afterId = last.key().recordId().utf8ToString();
+                    afterId = last.key().recordId().text();
                 }
             }
         }

@@ -8,9 +8,9 @@ import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.shard.ShardLayout;
 import dev.logpipe.index.store.lucene.CommittedShards;
 import dev.logpipe.index.store.lucene.LuceneStore;
-import dev.logpipe.index.store.lucene.ShardSearcher;
 import dev.logpipe.index.store.lucene.StoreSettings;
 import dev.logpipe.index.store.read.ShardQuery;
+import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.index.store.write.IndexRecord;
 import dev.logpipe.query.internal.plan.Plan;
 import dev.logpipe.query.internal.plan.QueryPlanner;
@@ -84,7 +84,7 @@ class PagesTest {
                         .sources();
                 assertThat(pages.winners()).hasSize(30);
                 for (int i = 0; i < 30; i++) {
-                    String id = pages.winners().get(i).key().recordId().utf8ToString();
+                    String id = pages.winners().get(i).key().recordId().text();
                     assertThat(id).isEqualTo("r-" + (199 - i));
                     assertThat(JSON.readTree(sources[i]).get("record_id").asText())
                             .isEqualTo(id);

@@ -3,6 +3,7 @@ package dev.logpipe.query.internal.tail;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.logpipe.index.store.read.IdBytes;
 import java.util.List;
 import java.util.TreeMap;
 import net.jqwik.api.Arbitraries;
@@ -11,7 +12,6 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-import org.apache.lucene.util.BytesRef;
 import org.junit.jupiter.api.Test;
 
 class SentWindowTest {
@@ -45,7 +45,7 @@ class SentWindowTest {
                 long[] hashes = new long[n];
                 for (int i = 0; i < n; i++) {
                     times[i] = s.times().get(i);
-                    hashes[i] = SentWindow.hash(new BytesRef("id-" + s.ids().get(i)));
+                    hashes[i] = SentWindow.hash(IdBytes.of("id-" + s.ids().get(i)));
                     model.computeIfAbsent(times[i], k -> new TreeMap<>()).merge(hashes[i], 1, Integer::sum);
                 }
                 w.add(times, hashes, n);
@@ -63,7 +63,7 @@ class SentWindowTest {
                 assertThat(w.countBefore(t)).isEqualTo(below);
             }
             for (int id = 0; id < 5000; id += 97) {
-                long h = SentWindow.hash(new BytesRef("id-" + id));
+                long h = SentWindow.hash(IdBytes.of("id-" + id));
                 for (long t = 0; t <= 200; t += 13) {
                     boolean held = model.containsKey(t) && model.get(t).containsKey(h);
                     assertThat(w.contains(t, h)).isEqualTo(held);
@@ -82,7 +82,7 @@ class SentWindowTest {
             long[] hashes = new long[500];
             for (int i = 0; i < 500; i++) {
                 times[i] = t++ / 3; // three records a millisecond
-                hashes[i] = SentWindow.hash(new BytesRef("r" + t));
+                hashes[i] = SentWindow.hash(IdBytes.of("r" + t));
             }
             long floor = w.floorToKeep(w.capacity() - 500);
             if (floor != Long.MIN_VALUE) {
@@ -131,8 +131,8 @@ class SentWindowTest {
 
     @Test
     void idsAreKeptAsSixtyFourBitHashes() {
-        assertThat(SentWindow.hash(new BytesRef("a"))).isNotEqualTo(SentWindow.hash(new BytesRef("b")));
-        assertThat(SentWindow.hash(new BytesRef("a")) >>> 32).isNotZero();
-        assertThat(SentWindow.hash(new BytesRef("abc"))).isEqualTo(SentWindow.hash(new BytesRef("abc")));
+        assertThat(SentWindow.hash(IdBytes.of("a"))).isNotEqualTo(SentWindow.hash(IdBytes.of("b")));
+        assertThat(SentWindow.hash(IdBytes.of("a")) >>> 32).isNotZero();
+        assertThat(SentWindow.hash(IdBytes.of("abc"))).isEqualTo(SentWindow.hash(IdBytes.of("abc")));
     }
 }

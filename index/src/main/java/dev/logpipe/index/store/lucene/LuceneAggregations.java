@@ -1,6 +1,8 @@
 package dev.logpipe.index.store.lucene;
 
 import dev.logpipe.index.schema.Fields;
+import dev.logpipe.index.store.aggregate.Histogram;
+import dev.logpipe.index.store.aggregate.Values;
 import java.io.IOException;
 import java.util.Collection;
 import java.util.HashMap;
@@ -24,23 +26,16 @@ import org.apache.lucene.util.BytesRef;
 
 /**
  * Collectors over doc values: a time histogram and the counts of a keyword field's values (or, for a whole segment
- * matched by everything, its terms' document frequencies).
+ * matched by everything, its terms' document frequencies), answered as the engine-neutral {@code store.aggregate}
+ * values.
  */
-public final class Aggregations {
-    private Aggregations() {}
+final class LuceneAggregations {
+    private LuceneAggregations() {}
 
-    /**
-     * Value counts among the matches: {@code counts} holds at most {@code maxValues} values (the first seen beyond
-     * that are folded into {@code overflow}, and {@code complete} is false); {@code missing} matched without a value.
-     * {@code sum(counts) + overflow + missing == matched}.
-     */
-    public record Values(Map<String, Long> counts, long overflow, long missing, long matched, boolean complete) {
-        public Values {
-            counts = Map.copyOf(counts);
-        }
-    }
-
-    static CollectorManager<HistogramCollector, long[]> histogram(long start, long interval, int buckets) {
+    static CollectorManager<HistogramCollector, long[]> histogram(Histogram h) {
+        long start = h.startMillis();
+        long interval = h.intervalMillis();
+        int buckets = h.buckets();
         return new CollectorManager<>() {
             @Override
             public HistogramCollector newCollector() {

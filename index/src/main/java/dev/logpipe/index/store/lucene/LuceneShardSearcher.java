@@ -4,12 +4,15 @@ import dev.logpipe.index.schema.FieldKind;
 import dev.logpipe.index.schema.Fields;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
-import dev.logpipe.index.store.read.SearchPage;
+import dev.logpipe.index.store.aggregate.Histogram;
+import dev.logpipe.index.store.aggregate.Values;
+import dev.logpipe.index.store.read.After;
+import dev.logpipe.index.store.read.IdBytes;
 import dev.logpipe.index.store.read.ShardQuery;
+import dev.logpipe.index.store.read.ShardSearcher;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -46,59 +49,37 @@ import org.apache.lucene.store.DataInput;
 import org.apache.lucene.util.BytesRef;
 
 /**
- * A point-in-time view of one shard and the searches the query service runs on it: sorted pages with search-after,
- * counts, a time histogram, top values, a sort by a numeric field (context), the newest time indexed. The tenant
- * filter and the time range are always added outside the query text. Thread-safe; close it to release the view.
- *
- * <p>{@code deadlineNanos} ({@link System#nanoTime()} based, {@link Long#MAX_VALUE} for none) stops the work on the
- * shard: a search past it throws {@link TimedOut}. A query Lucene cannot run (too many clauses) throws
- * {@link IllegalArgumentException}.
+ * The Lucene engine's {@link ShardSearcher}: one shard's reader (an acquired near-real-time or committed view), its
+ * searches built as Lucene queries with the tenant filter and the time range outside the user's query. Newest-first
+ * pages are the index sort, so collection stops early. The deadline is checked between documents and, on a
+ * {@link DirectoryReader}, while a query enumerates terms.
  */
-public final class ShardSearcher implements Closeable {
+final class LuceneShardSearcher implements ShardSearcher {
     /** Above this many hits the total is reported as a lower bound (newest-first pages stay nearly free). */
-    public static final int TOTAL_HITS_THRESHOLD = 1000;
+    private static final int TOTAL_HITS_THRESHOLD = 1000;
 
     private final ShardId id;
     private final IndexReader reader;
     private final Closeable release;
     private boolean closed;
 
-    ShardSearcher(ShardId id, IndexReader reader, Closeable release) {
+    LuceneShardSearcher(ShardId id, IndexReader reader, Closeable release) {
         this.id = id;
         this.reader = reader;
         this.release = release;
     }
 
+    @Override
     public ShardId shard() {
         return id;
     }
 
-    /** Live documents in this view. */
+    @Override
     public int docs() {
         return reader.numDocs();
     }
 
-    /** Sort direction over the merge key (event_time, record_id); OLDEST_FIRST is the exact reverse. */
-    public enum Order {
-        NEWEST_FIRST,
-        OLDEST_FIRST
-    }
-
-    /** A page of one shard: hits in order, the matching total (exact, or a lower bound). */
-    public record Page(List<SearchPage.Hit> hits, long total, boolean totalExact) {
-        public Page {
-            hits = List.copyOf(hits);
-        }
-    }
-
-    /** The shard stopped at its deadline. */
-    public static final class TimedOut extends RuntimeException {
-        public TimedOut(ShardId shard) {
-            super("shard " + shard + " did not answer before the query's deadline", null, false, false);
-        }
-    }
-
-    public static Sort sort(Order order) {
+    private static Sort sort(Order order) {
         return order == Order.NEWEST_FIRST
                 ? IndexSchema.indexSort()
                 : new Sort(
@@ -107,25 +88,12 @@ public final class ShardSearcher implements Closeable {
     }
 
     /**
-     * The merge key of one hit and its document in this view: {@code doc} is valid only while this searcher is open
-     * (phase two of a search loads the winners' sources through it, see {@link #sources}).
-     */
-    public record Key(long eventTimeMillis, BytesRef recordId, int doc) {}
-
-    /** Phase one of a page: the keys of up to {@code limit} hits in order, the matching total (exact, or a bound). */
-    public record Keys(List<Key> keys, long total, boolean totalExact) {
-        public Keys {
-            keys = List.copyOf(keys);
-        }
-    }
-
-    /**
      * Phase one: the keys of up to {@code limit} hits after {@code after} (null: from the start) in the given order,
      * no stored field read. Newest first is the index sort, so Lucene stops collecting a segment once the page is full
      * and {@link #TOTAL_HITS_THRESHOLD} hits are counted.
      */
-    public Keys keys(ShardQuery q, Order order, SearchPage.After after, int limit, long deadlineNanos)
-            throws IOException {
+    @Override
+    public Keys keys(ShardQuery q, Order order, After after, int limit, long deadlineNanos) throws IOException {
         IndexSearcher s = searcher(deadlineNanos);
         FieldDoc a = after == null
                 ? null
@@ -136,35 +104,13 @@ public final class ShardSearcher implements Closeable {
         List<Key> keys = new ArrayList<>(top.scoreDocs.length);
         for (ScoreDoc sd : top.scoreDocs) {
             FieldDoc fd = (FieldDoc) sd;
-            keys.add(new Key((Long) fd.fields[0], BytesRef.deepCopyOf((BytesRef) fd.fields[1]), sd.doc));
+            keys.add(new Key((Long) fd.fields[0], id(fd.fields[1]), sd.doc));
         }
         return new Keys(keys, top.totalHits.value, top.totalHits.relation == TotalHits.Relation.EQUAL_TO);
     }
 
-    /**
-     * Phase two: the stored sources of documents of this view (from {@link #keys}), in the order given. Read in
-     * document order through one pooled stored-fields reader per segment ({@link StoredFieldsPool}).
-     */
-    public String[] sources(int[] docs) throws IOException {
-        return sources(docs, SourceBudget.UNBOUNDED);
-    }
-
-    /**
-     * What may be read: asked with a stored source's length in bytes before the source is read (and its memory
-     * taken). Called by the reading thread; a budget shared by threads must be thread-safe.
-     */
-    @FunctionalInterface
-    public interface SourceBudget {
-        SourceBudget UNBOUNDED = (i, bytes) -> true;
-
-        /** True to read the source of {@code docs[index]} ({@code bytes} long); false leaves it null, unread. */
-        boolean take(int index, int bytes);
-    }
-
-    /**
-     * {@link #sources(int[])} with a budget: a document the budget refuses is skipped without reading its source
-     * and is null in the result.
-     */
+    /** Read in document order through one pooled stored-fields reader per segment ({@link StoredFieldsPool}). */
+    @Override
     public String[] sources(int[] docs, SourceBudget budget) throws IOException {
         Integer[] byDoc = new Integer[docs.length];
         for (int i = 0; i < docs.length; i++) {
@@ -200,34 +146,11 @@ public final class ShardSearcher implements Closeable {
         return out;
     }
 
-    /** Up to {@code limit} hits after {@code after} (null: from the start) in the given order, with their sources. */
-    public Page search(ShardQuery q, Order order, SearchPage.After after, int limit, long deadlineNanos)
-            throws IOException {
-        Keys keys = keys(q, order, after, limit, deadlineNanos);
-        int[] docs = new int[keys.keys().size()];
-        for (int i = 0; i < docs.length; i++) {
-            docs[i] = keys.keys().get(i).doc();
-        }
-        String[] sources = sources(docs);
-        List<SearchPage.Hit> hits = new ArrayList<>(docs.length);
-        for (int i = 0; i < docs.length; i++) {
-            Key k = keys.keys().get(i);
-            hits.add(new SearchPage.Hit(
-                    sources[i],
-                    Instant.ofEpochMilli(k.eventTimeMillis()),
-                    k.recordId().utf8ToString(),
-                    id));
-        }
-        return new Page(hits, keys.total(), keys.totalExact());
-    }
-
-    /** A hit's value of the whole-number field it was sorted by, and its merge key. */
-    public record LongKey(long value, Key key) {}
-
     /**
      * The keys of up to {@code limit} hits sorted by a whole-number structured field ({@code log.offset}), then the
      * merge key, no stored field read ({@link #sources} reads them while this searcher is open).
      */
+    @Override
     public List<LongKey> longKeys(
             ShardQuery q, String structuredField, boolean ascending, int limit, long deadlineNanos) throws IOException {
         IndexSearcher s = searcher(deadlineNanos);
@@ -240,9 +163,7 @@ public final class ShardSearcher implements Closeable {
         List<LongKey> out = new ArrayList<>(top.scoreDocs.length);
         for (ScoreDoc sd : top.scoreDocs) {
             FieldDoc fd = (FieldDoc) sd;
-            out.add(new LongKey(
-                    (Long) fd.fields[0],
-                    new Key((Long) fd.fields[1], BytesRef.deepCopyOf((BytesRef) fd.fields[2]), sd.doc)));
+            out.add(new LongKey((Long) fd.fields[0], new Key((Long) fd.fields[1], id(fd.fields[2]), sd.doc)));
         }
         return out;
     }
@@ -252,6 +173,7 @@ public final class ShardSearcher implements Closeable {
      * ({@code afterTime}, {@code afterId}) (null: from the start), no stored field read; {@link LongKey#value} is the
      * time field's value, and so is the key's time.
      */
+    @Override
     public List<LongKey> keysByTime(
             String timeField, ShardQuery q, long afterTime, String afterId, int limit, long deadlineNanos)
             throws IOException {
@@ -267,11 +189,12 @@ public final class ShardSearcher implements Closeable {
         for (ScoreDoc sd : top.scoreDocs) {
             FieldDoc fd = (FieldDoc) sd;
             long t = (Long) fd.fields[0];
-            out.add(new LongKey(t, new Key(t, BytesRef.deepCopyOf((BytesRef) fd.fields[1]), sd.doc)));
+            out.add(new LongKey(t, new Key(t, id(fd.fields[1]), sd.doc)));
         }
         return out;
     }
 
+    @Override
     public long count(ShardQuery q, long deadlineNanos) throws IOException {
         IndexSearcher s = searcher(deadlineNanos);
         try {
@@ -285,11 +208,10 @@ public final class ShardSearcher implements Closeable {
         }
     }
 
-    /** Matching documents per bucket [start + i * interval, start + (i + 1) * interval). */
-    public long[] histogram(ShardQuery q, long start, long interval, int buckets, long deadlineNanos)
-            throws IOException {
+    @Override
+    public long[] histogram(ShardQuery q, Histogram h, long deadlineNanos) throws IOException {
         IndexSearcher s = searcher(deadlineNanos);
-        long[] counts = run(s, query(q), Aggregations.histogram(start, interval, buckets));
+        long[] counts = run(s, query(q), LuceneAggregations.histogram(h));
         return counts;
     }
 
@@ -298,13 +220,13 @@ public final class ShardSearcher implements Closeable {
      * everything, a segment without deletions lying wholly in the range is counted from its terms' document
      * frequencies instead of document by document; the counts are the same.
      */
-    public Aggregations.Values values(ShardQuery q, String field, int maxValues, long deadlineNanos)
-            throws IOException {
+    @Override
+    public Values values(ShardQuery q, String field, int maxValues, long deadlineNanos) throws IOException {
         String lf = luceneKeyword(field);
-        Aggregations.Tally tally = new Aggregations.Tally(maxValues);
+        LuceneAggregations.Tally tally = new LuceneAggregations.Tally(maxValues);
         try {
             if (!q.query().isBlank() || !q.filters().isEmpty()) {
-                return run(searcher(deadlineNanos), query(q), Aggregations.values(lf, tally))
+                return run(searcher(deadlineNanos), query(q), LuceneAggregations.values(lf, tally))
                         .values();
             }
             Query all = null;
@@ -312,7 +234,8 @@ public final class ShardSearcher implements Closeable {
                 if (deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos > 0) {
                     throw new TimedOut(id);
                 }
-                if (Aggregations.countByDocFreq(leaf.reader(), lf, q.tenant(), q.fromMillis(), q.toMillis(), tally)) {
+                if (LuceneAggregations.countByDocFreq(
+                        leaf.reader(), lf, q.tenant(), q.fromMillis(), q.toMillis(), tally)) {
                     continue;
                 }
                 all = all == null ? query(q) : all;
@@ -320,7 +243,7 @@ public final class ShardSearcher implements Closeable {
                 if (deadlineNanos != Long.MAX_VALUE) {
                     s.setTimeout(new Deadline(deadlineNanos));
                 }
-                run(s, all, Aggregations.values(lf, tally));
+                run(s, all, LuceneAggregations.values(lf, tally));
             }
             if (deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos > 0) {
                 throw new TimedOut(id);
@@ -331,7 +254,7 @@ public final class ShardSearcher implements Closeable {
         }
     }
 
-    /** The largest value of a time field in this view (deleted documents included), empty when none. */
+    @Override
     public OptionalLong maxTime(String timeField) throws IOException {
         byte[] max = PointValues.getMaxPackedValue(reader, timeField);
         return max == null ? OptionalLong.empty() : OptionalLong.of(LongPoint.decodeDimension(max, 0));
@@ -398,6 +321,12 @@ public final class ShardSearcher implements Closeable {
             }
             return value == null && !refused ? Status.NO : Status.STOP;
         }
+    }
+
+    /** A sort value of {@code record_id}, copied out of Lucene's reused buffer. */
+    private static IdBytes id(Object sortValue) {
+        BytesRef b = (BytesRef) sortValue;
+        return IdBytes.copyOf(b.bytes, b.offset, b.length);
     }
 
     /** The Lucene keyword field of a schema name: top-level as is, {@code fields.<name>} escaped. */
