@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.shard.ShardMetadata;
-import dev.logpipe.index.store.lucene.StoreSearcher;
 import dev.logpipe.index.store.write.DeadLetterEntry;
 import dev.logpipe.index.store.write.IndexRecord;
 import dev.logpipe.index.store.write.ShardStore;
@@ -17,7 +16,6 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -268,11 +266,6 @@ public final class OpenSearchStore implements ShardStore {
             unrefreshed.addAll(indices);
             expect(r, "refreshing " + indices.size() + " indices");
         }
-    }
-
-    @Override
-    public StoreSearcher openSearcher(Collection<ShardId> shards) {
-        throw new UnsupportedOperationException("the OpenSearch store is read through its read side");
     }
 
     @Override

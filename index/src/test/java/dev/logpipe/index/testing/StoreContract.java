@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.logpipe.index.schema.Fields;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
-import dev.logpipe.index.store.lucene.Aggregations;
-import dev.logpipe.index.store.lucene.ShardSearcher;
-import dev.logpipe.index.store.read.SearchPage;
+import dev.logpipe.index.store.aggregate.Histogram;
+import dev.logpipe.index.store.aggregate.Values;
+import dev.logpipe.index.store.read.After;
+import dev.logpipe.index.store.read.Hit;
 import dev.logpipe.index.store.read.ShardQuery;
+import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.index.store.write.DeadLetterEntry;
 import dev.logpipe.index.store.write.IndexRecord;
 import dev.logpipe.record.Level;
@@ -102,7 +104,7 @@ public abstract class StoreContract {
     }
 
     /** Every hit of {@code q} on one shard, newest first, with its source. */
-    static List<SearchPage.Hit> hits(EngineFixture e, ShardId shard, String tenant, String q) throws IOException {
+    static List<Hit> hits(EngineFixture e, ShardId shard, String tenant, String q) throws IOException {
         try (ShardSearcher s = e.reader().open(shard).orElseThrow()) {
             return s.search(all(tenant, q), ShardSearcher.Order.NEWEST_FIRST, null, 10_000, NO_DEADLINE)
                     .hits();
@@ -115,7 +117,7 @@ public abstract class StoreContract {
             write(e, List.of(record("acme", "id-1", T, "first", Map.of())));
             write(e, List.of(record("acme", "id-1", T, "second", Map.of())));
             e.makeVisible();
-            List<SearchPage.Hit> hits = hits(e, day("acme", T), "acme", "");
+            List<Hit> hits = hits(e, day("acme", T), "acme", "");
             assertThat(hits).hasSize(1);
             assertThat(hits.get(0).source()).contains("second");
         }
@@ -201,7 +203,7 @@ public abstract class StoreContract {
         List<String> ids = new ArrayList<>();
         for (ShardId id : shards) {
             try (ShardSearcher s = e.reader().open(id).orElseThrow()) {
-                SearchPage.After after = null;
+                After after = null;
                 while (true) {
                     ShardSearcher.Page page =
                             s.search(all(tenant, ""), ShardSearcher.Order.NEWEST_FIRST, after, limit, NO_DEADLINE);
@@ -209,8 +211,8 @@ public abstract class StoreContract {
                     if (page.hits().size() < limit) {
                         break;
                     }
-                    SearchPage.Hit last = page.hits().get(page.hits().size() - 1);
-                    after = new SearchPage.After(last.eventTime().toEpochMilli(), last.recordId());
+                    Hit last = page.hits().get(page.hits().size() - 1);
+                    after = new After(last.eventTime().toEpochMilli(), last.recordId());
                 }
             }
         }
@@ -236,11 +238,11 @@ public abstract class StoreContract {
                 assertThat(total).isPositive();
                 try (ShardSearcher s = e.reader().open(day("acme", T)).orElseThrow()) {
                     long start = T.toEpochMilli() - 60_000;
-                    long[] buckets = s.histogram(all("acme", q), start, 60_000, 90, NO_DEADLINE);
+                    long[] buckets = s.histogram(all("acme", q), new Histogram(start, 60_000, 90), NO_DEADLINE);
                     assertThat(java.util.Arrays.stream(buckets).sum())
                             .as("histogram of %s", q)
                             .isEqualTo(total);
-                    Aggregations.Values v = s.values(all("acme", q), Fields.SERVICE, 10, NO_DEADLINE);
+                    Values v = s.values(all("acme", q), Fields.SERVICE, 10, NO_DEADLINE);
                     long counted = v.counts().values().stream()
                             .mapToLong(Long::longValue)
                             .sum();

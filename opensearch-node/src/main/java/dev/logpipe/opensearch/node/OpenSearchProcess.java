@@ -37,27 +37,35 @@ public final class OpenSearchProcess implements AutoCloseable {
     }
 
     /**
-     * The node's class path as the build left it beside this class: this module's classes (or jar) and its
-     * {@code target/lib/*} (copied by maven-dependency-plugin before any later module's tests run).
+     * The node's class path as the build left it: this module's classes (or jar) and its {@code target/lib/*} (copied
+     * by maven-dependency-plugin before any later module's tests run), found beside this class when it was loaded from
+     * the module's {@code target}, else in {@code ../opensearch-node/target} or {@code opensearch-node/target} of the
+     * working directory (a module's tests run from its directory; this class may then come from the local repository).
      */
     public static String classPathOfThisBuild() {
-        Path here;
+        List<Path> targets = new ArrayList<>();
         try {
-            here = Path.of(OpenSearchProcess.class
+            Path here = Path.of(OpenSearchProcess.class
                     .getProtectionDomain()
                     .getCodeSource()
                     .getLocation()
                     .toURI());
-        } catch (java.net.URISyntaxException e) {
-            throw new IllegalStateException("cannot locate the opensearch-node module: " + e.getMessage(), e);
+            targets.add(here.getParent()); // target/classes or target/logpipe-opensearch-node.jar
+        } catch (java.net.URISyntaxException | RuntimeException e) {
+            // not loaded from a file: look beside the working directory
         }
-        Path target = here.getParent(); // target/classes or target/logpipe-opensearch-node.jar
-        Path lib = target.resolve("lib");
-        if (!Files.isDirectory(lib)) {
-            throw new IllegalStateException("no " + lib + ": the OpenSearch node's class path is copied there by"
-                    + " `mvn -pl opensearch-node process-classes` (any build of the module does it)");
+        targets.add(Path.of("..", "opensearch-node", "target").toAbsolutePath().normalize());
+        targets.add(Path.of("opensearch-node", "target").toAbsolutePath().normalize());
+        for (Path target : targets) {
+            Path lib = target.resolve("lib");
+            Path classes = target.resolve("classes");
+            Path jar = target.resolve("logpipe-opensearch-node.jar");
+            if (Files.isDirectory(lib) && (Files.isDirectory(classes) || Files.isRegularFile(jar))) {
+                return (Files.isDirectory(classes) ? classes : jar) + ":" + lib + "/*";
+            }
         }
-        return here + ":" + lib + "/*";
+        throw new IllegalStateException("no OpenSearch node class path in " + targets
+                + ": build the opensearch-node module first (`mvn -pl opensearch-node process-classes`)");
     }
 
     /** Starts the node and waits (up to {@code timeout}) until its cluster is green over HTTP. */
