@@ -63,6 +63,11 @@ final class LuceneShardSearcher implements ShardSearcher {
     private final Closeable release;
     private boolean closed;
 
+    /** The reader this view searches (until {@link #close}). */
+    IndexReader reader() {
+        return reader;
+    }
+
     LuceneShardSearcher(ShardId id, IndexReader reader, Closeable release) {
         this.id = id;
         this.reader = reader;

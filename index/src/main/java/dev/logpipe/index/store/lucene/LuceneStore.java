@@ -254,8 +254,16 @@ public final class LuceneStore implements ShardStore {
             acquired = m.acquire();
         }
         try {
+            // the wrap takes a reference of its own on the acquired reader: it is closed (giving it back) before the
+            // acquired view is released, or a reader a refresh replaced would stay open with its segments
             IndexReader reader = new MultiReader(new IndexReader[] {acquired.getIndexReader()}, false);
-            return Optional.of(new LuceneShardSearcher(id, reader, () -> m.release(acquired)));
+            return Optional.of(new LuceneShardSearcher(id, reader, () -> {
+                try {
+                    reader.close();
+                } finally {
+                    m.release(acquired);
+                }
+            }));
         } catch (IOException | RuntimeException e) {
             m.release(acquired);
             throw e;

@@ -95,6 +95,28 @@ class LuceneStoreTest {
     }
 
     @Test
+    void aClosedLiveSearcherGivesItsReaderBackSoARefreshClosesTheReplacedOne() throws Exception {
+        ShardId shard = ShardId.records("acme", DAY);
+        try (LuceneStore store = store()) {
+            store.write(shard, List.of(record("acme", "id-1", "first", Map.of())));
+            store.refresh();
+            LuceneShardSearcher s =
+                    (LuceneShardSearcher) new LiveShards(store).open(shard).orElseThrow();
+            org.apache.lucene.index.IndexReader inner =
+                    s.reader().getContext().children().get(0).reader();
+            s.close();
+            assertThat(inner.getRefCount())
+                    .as("only the store's own reference is left")
+                    .isEqualTo(1);
+            store.write(shard, List.of(record("acme", "id-2", "second", Map.of())));
+            store.refresh();
+            assertThat(inner.getRefCount())
+                    .as("the reader a refresh replaced is closed")
+                    .isZero();
+        }
+    }
+
+    @Test
     void aReplayedRecordIdReplacesItsDocument() throws Exception {
         ShardId shard = ShardId.records("acme", DAY);
         try (LuceneStore store = store()) {
