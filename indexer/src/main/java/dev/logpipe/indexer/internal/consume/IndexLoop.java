@@ -1,7 +1,6 @@
 package dev.logpipe.indexer.internal.consume;
 
 import dev.logpipe.index.shard.ShardId;
-import dev.logpipe.index.store.lucene.LuceneStore;
 import dev.logpipe.index.store.write.DeadLetterEntry;
 import dev.logpipe.index.store.write.IndexRecord;
 import dev.logpipe.index.store.write.ShardStore;
@@ -69,7 +68,7 @@ public final class IndexLoop implements AutoCloseable {
     private final long slowCommitMs = Long.getLong("logpipe.indexer.slowLuceneCommitMs", 0);
 
     private final IndexerConfig config;
-    private final LuceneStore store;
+    private final ShardStore store;
     private final StageOffsets stages;
     private final IndexerMetrics metrics;
     private final Retention retention;
@@ -133,7 +132,7 @@ public final class IndexLoop implements AutoCloseable {
     /** @param rebuild replay every partition from its beginning (a corrupt shard was moved aside) */
     public IndexLoop(
             IndexerConfig config,
-            LuceneStore store,
+            ShardStore store,
             StageOffsets stages,
             IndexerMetrics metrics,
             Retention retention,
@@ -307,7 +306,7 @@ public final class IndexLoop implements AutoCloseable {
             } catch (IOException | RuntimeException ex) {
                 Set<TopicPartition> from = new HashSet<>();
                 batch.origins.get(e.getKey()).forEach(o -> from.add(new TopicPartition(o.topic(), o.partition())));
-                throw new StoreFailure(from, store.layout().shardDir(e.getKey()).toString(), ex);
+                throw new StoreFailure(from, store.location(e.getKey()), ex);
             }
             List<ShardStore.Rejection> rejected = w.rejections();
             written += e.getValue().size() - rejected.size();
@@ -340,7 +339,7 @@ public final class IndexLoop implements AutoCloseable {
                 polled.partitions().stream()
                         .filter(tp -> tp.topic().equals(config.kafka().deadLetterTopic()))
                         .forEach(from::add);
-                throw new StoreFailure(from, store.layout().shardDir(e.getKey()).toString(), ex);
+                throw new StoreFailure(from, store.location(e.getKey()), ex);
             }
             rejected.forEach(r -> metrics.deadLettersSkipped("INDEX_REJECTED"));
             metrics.deadLettersIndexed(e.getValue().size() - rejected.size());
@@ -395,13 +394,11 @@ public final class IndexLoop implements AutoCloseable {
                         Thread.sleep(slowCommitMs);
                     }
                     deadLetters.awaitAll();
-                    int shards = store.dirtyShards().size();
                     try {
-                        store.commit(offsets);
+                        return store.commit(offsets);
                     } catch (IOException | RuntimeException e) {
                         throw new StoreFailure(Set.copyOf(kafka.keySet()), "(commit)", e);
                     }
-                    return shards;
                 }),
                 offsets,
                 kafka,
@@ -443,16 +440,17 @@ public final class IndexLoop implements AutoCloseable {
     /**
      * Pauses every assigned partition while the store is behind, so the indexer reads slower instead of growing: a
      * commit is still running when the next one is due by count ({@code commit.max_records} written since), or the
-     * open shards' indexing RAM is over twice {@code index.ram_buffer} (flushes falling behind; resumed at once it is
-     * back under it). The loop keeps polling meanwhile, so the group keeps its partitions.
+     * store's {@link ShardStore#backlog backlog} is over twice its budget (Lucene: the open shards' indexing RAM against
+     * {@code index.ram_buffer}; flushes falling behind; resumed at once it is back under it). The loop keeps polling meanwhile, so the group keeps its partitions.
      */
     private void backpressure() {
         String why = null;
         if (committing != null && sinceCommit >= config.commit().maxRecords()) {
             why = "commit_behind";
         } else {
-            long budget = (long) config.index().store().ramBufferMb() << 20;
-            long ram = store.ramBytesUsed();
+            ShardStore.Backlog backlog = store.backlog();
+            long budget = backlog.budgetBytes();
+            long ram = backlog.bytes();
             if (ram > 2 * budget || ("ram_over_buffer".equals(pausedFor) && ram > budget)) {
                 why = "ram_over_buffer";
             }
