@@ -5,6 +5,8 @@ import dev.logpipe.index.store.write.DeadLetterEntry;
 import dev.logpipe.index.store.write.IndexRecord;
 import dev.logpipe.index.store.write.ShardStore;
 import dev.logpipe.indexer.config.IndexerConfig;
+import dev.logpipe.indexer.internal.commit.CommitProtocol;
+import dev.logpipe.indexer.internal.commit.StoreFailure;
 import dev.logpipe.indexer.internal.metrics.IndexerMetrics;
 import dev.logpipe.indexer.internal.retention.Retention;
 import dev.logpipe.indexer.stage.StageOffsets;
@@ -41,15 +43,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The indexer's one consumer thread: poll, split, route, write, and periodically index-then-commit
- * (docs/indexer.md, commit protocol): Lucene-commit every dirty shard with the offsets, <em>then</em> commit the same offsets to Kafka. Dead letters
+ * (docs/indexer.md, commit protocol): commit the store (every shard written since its last commit) with the offsets,
+ * <em>then</em> commit the same offsets to Kafka. Dead letters
  * are awaited before either. Retention runs here too, so no other thread ever closes a shard being written.
  *
  * <p>Splitting and decoding a poll runs on a second thread ({@code indexer-decode}) while this thread writes the
  * previous poll: at most one decoded poll waits, and its offsets count as processed only once it is written.
  *
- * <p>The Lucene commits run on a third thread ({@code indexer-commit}) while this one keeps writing; their offsets are
- * taken here before they start (so they cover only written records), and the Kafka commit of the same offsets
- * follows here once they are done. One commit is in flight at a time.
+ * <p>The commits follow {@link CommitProtocol}: the engine commit runs on a third thread ({@code indexer-commit}) while
+ * this one keeps writing; its offsets are taken here before it starts (so they cover only written records), and the
+ * Kafka commit of the same offsets follows here once it is done. One commit is in flight at a time.
  *
  * <p>Memory is bounded by {@code max_poll_records} records of one poll (processed before the next), the consumer's
  * {@code fetch_max_bytes} and the index RAM buffer; the loop never queues work, and pauses every partition while the
@@ -93,39 +96,14 @@ public final class IndexLoop implements AutoCloseable {
     });
     /** The decoded poll not yet written, or null. */
     private Future<Decoded> pending;
-    /** Lucene commits run here while the loop keeps writing; the Kafka commit follows on the loop thread. */
-    private final ExecutorService committer = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "indexer-commit");
-        t.setDaemon(true);
-        return t;
-    });
-    /** The Lucene commit in flight, or null. */
-    private InFlight committing;
+    /** Index-then-commit: the engine commit on {@code indexer-commit}, then the Kafka commit on this thread. */
+    private final CommitProtocol commits;
     /** Why every assigned partition is paused, or null while consuming. */
     private String pausedFor;
     /** Per assigned partition, the offset its last Kafka commit (or its assignment) left it at: where a failure rewinds. */
     private final Map<TopicPartition, Long> lastCommitted = new HashMap<>();
     /** Partitions paused after a store failure, with their backoff. */
     private final WriteFailures failures = new WriteFailures();
-
-    /** The store failed on the records of these partitions (all assigned ones for a commit); nothing was lost yet. */
-    private static final class StoreFailure extends Exception {
-        final Set<TopicPartition> partitions;
-        final String shard;
-
-        StoreFailure(Set<TopicPartition> partitions, String shard, Throwable cause) {
-            super(cause.toString(), cause);
-            this.partitions = partitions;
-            this.shard = shard;
-        }
-    }
-
-    /** A Lucene commit started on the committer thread: the offsets it covers and when it started. */
-    private record InFlight(
-            Future<Integer> done,
-            Map<String, Long> offsets,
-            Map<TopicPartition, OffsetAndMetadata> kafka,
-            long startedNanos) {}
 
     private record Decoded(ConsumerRecords<byte[], byte[]> polled, PollBatch batch) {}
 
@@ -147,6 +125,16 @@ public final class IndexLoop implements AutoCloseable {
         this.rebuild = rebuild;
         this.router = new Router(config.index().maxFutureSkew(), config.retention(), clock);
         this.thread = new Thread(this::run, "indexer-loop");
+        this.commits = new CommitProtocol(
+                store,
+                () -> {
+                    if (slowCommitMs > 0) {
+                        Thread.sleep(slowCommitMs);
+                    }
+                    deadLetters.awaitAll();
+                },
+                this::commitToKafka,
+                this::committed);
     }
 
     public void start() {
@@ -204,14 +192,14 @@ public final class IndexLoop implements AutoCloseable {
                 try {
                     writePending();
                     pending = next;
-                    finishCommit(false);
+                    commits.finish(false);
                 } catch (StoreFailure f) {
                     recover(f, next);
                 }
                 resumeDue();
                 backpressure();
                 long now = System.nanoTime();
-                if (committing == null
+                if (!commits.inFlight()
                         && sinceCommit > 0
                         && (now - lastCommitNanos >= config.commit().interval().toNanos()
                                 || sinceCommit >= config.commit().maxRecords())) {
@@ -220,7 +208,7 @@ public final class IndexLoop implements AutoCloseable {
                 if (now - lastEndOffsetsNanos >= TimeUnit.SECONDS.toNanos(1)) {
                     lastEndOffsetsNanos = now;
                     endOffsets();
-                    if (committing == null) { // retention closes and deletes shards: never under a commit
+                    if (!commits.inFlight()) { // retention closes and deletes shards: never under a commit
                         retention.runIfDue();
                     }
                 }
@@ -247,7 +235,7 @@ public final class IndexLoop implements AutoCloseable {
                 deadLetters.close();
             }
             decoder.shutdownNow();
-            committer.shutdownNow();
+            commits.close();
         }
     }
 
@@ -360,81 +348,46 @@ public final class IndexLoop implements AutoCloseable {
         sinceCommit += polled.count();
     }
 
-    /**
-     * Index-then-commit, synchronously: waits for a commit in flight, then commits what was written so far (dead
-     * letters durable, every dirty shard's Lucene commit, then the Kafka commit). For shutdown and rebalances.
-     */
+    /** Index-then-commit, synchronously, of what was written so far: for shutdown and rebalances. */
     private void commit() throws Exception {
-        finishCommit(true);
+        commits.finish(true);
         if (startCommit()) {
-            finishCommit(true);
+            commits.finish(true);
         }
     }
 
-    /**
-     * Starts an index-then-commit of every record written so far: the offsets are taken now, on this thread, after
-     * their records were written; the dead-letter wait and the Lucene commits run on the committer thread while this
-     * thread keeps writing. {@link #finishCommit} commits the same offsets to Kafka once the Lucene commits are done.
-     */
+    /** Starts the engine commit of every record written so far ({@link CommitProtocol#start}). */
     private boolean startCommit() {
-        if (processed.isEmpty() || consumer == null) {
+        if (consumer == null || !commits.start(processed)) {
             return false;
         }
-        long started = System.nanoTime();
-        Map<String, Long> offsets = new HashMap<>();
-        Map<TopicPartition, OffsetAndMetadata> kafka = new HashMap<>();
-        processed.forEach((tp, next) -> {
-            offsets.put(key(tp), next);
-            kafka.put(tp, new OffsetAndMetadata(next));
-        });
         sinceCommit = 0;
-        committing = new InFlight(
-                committer.submit(() -> {
-                    if (slowCommitMs > 0) {
-                        Thread.sleep(slowCommitMs);
-                    }
-                    deadLetters.awaitAll();
-                    try {
-                        return store.commit(offsets);
-                    } catch (IOException | RuntimeException e) {
-                        throw new StoreFailure(Set.copyOf(kafka.keySet()), "(commit)", e);
-                    }
-                }),
-                offsets,
-                kafka,
-                started);
         return true;
     }
 
-    /**
-     * When the Lucene commit in flight is done (or, with {@code wait}, once it is): then, and only then, the Kafka
-     * commit of its offsets; idle shards are closed while no commit runs.
-     */
-    private void finishCommit(boolean wait) throws Exception {
-        InFlight c = committing;
-        if (c == null || (!wait && !c.done().isDone())) {
-            return;
-        }
-        committing = null;
-        int shards;
-        try {
-            shards = c.done().get();
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof Exception ex ? ex : e;
-        }
+    /** The Kafka half of a commit, once the engine's returned. */
+    private void commitToKafka(Map<TopicPartition, OffsetAndMetadata> offsets) {
         if (PAUSE_BEFORE_KAFKA_COMMIT_MS > 0) {
             log.info("index committed, committing offsets");
-            Thread.sleep(PAUSE_BEFORE_KAFKA_COMMIT_MS);
+            try {
+                Thread.sleep(PAUSE_BEFORE_KAFKA_COMMIT_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
-        consumer.commitSync(c.kafka());
+        consumer.commitSync(offsets);
+    }
+
+    /** After both commits: the partitions' failures end, their rewind point moves, idle shards close. */
+    private void committed(CommitProtocol.Done done) throws IOException {
         // Only a commit ends a partition's failures: a write alone succeeds even on a full disk (it is buffered), so
         // clearing them on a write would restart the backoff at 1 s before every commit that fails again.
-        failures.succeeded(c.kafka().keySet());
-        c.kafka().forEach((tp, o) -> lastCommitted.put(tp, o.offset()));
-        stages.committed(c.offsets());
-        metrics.committed(shards, System.nanoTime() - c.startedNanos());
+        failures.succeeded(done.offsets().keySet());
+        lastCommitted.putAll(done.offsets());
+        stages.committed(done.engineOffsets());
+        metrics.committed(done.shards(), done.nanos());
         lastCommitNanos = System.nanoTime();
-        store.closeIdle(config.index().idleClose());
+        store.closeIdle(config.index().idleClose()); // while no commit runs
     }
 
     /**
@@ -445,7 +398,7 @@ public final class IndexLoop implements AutoCloseable {
      */
     private void backpressure() {
         String why = null;
-        if (committing != null && sinceCommit >= config.commit().maxRecords()) {
+        if (commits.inFlight() && sinceCommit >= config.commit().maxRecords()) {
             why = "commit_behind";
         } else {
             ShardStore.Backlog backlog = store.backlog();
@@ -485,14 +438,14 @@ public final class IndexLoop implements AutoCloseable {
             }
         }
         pending = null;
-        Set<TopicPartition> failed = new HashSet<>(f.partitions);
-        String shard = f.shard;
+        Set<TopicPartition> failed = new HashSet<>(f.partitions());
+        String shard = f.shard();
         Throwable cause = f.getCause();
         try {
-            finishCommit(true);
+            commits.finish(true);
         } catch (StoreFailure commit) { // the commit in flight failed too: none of its offsets reached Kafka
-            failed.addAll(commit.partitions);
-            shard = shard + ", " + commit.shard;
+            failed.addAll(commit.partitions());
+            shard = shard + ", " + commit.shard();
         }
         store.rollback();
         sinceCommit = 0;
@@ -552,7 +505,7 @@ public final class IndexLoop implements AutoCloseable {
     }
 
     static String key(TopicPartition tp) {
-        return tp.topic() + "-" + tp.partition();
+        return CommitProtocol.key(tp);
     }
 
     /** Commits before partitions go (a rebalance), and starts each assigned partition's stages at its position. */
