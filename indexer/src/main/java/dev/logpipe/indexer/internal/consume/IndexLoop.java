@@ -33,7 +33,6 @@ import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.WakeupException;
@@ -65,10 +64,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class IndexLoop implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(IndexLoop.class);
-    /** Test seam for the crash test: a pause between the Lucene commit and the Kafka commit (never set in production). */
-    static final long PAUSE_BEFORE_KAFKA_COMMIT_MS = Long.getLong("logpipe.indexer.pauseBeforeKafkaCommitMs", 0);
-    /** Test seam for the backpressure test: a slow Lucene commit (never set in production). */
-    private final long slowCommitMs = Long.getLong("logpipe.indexer.slowLuceneCommitMs", 0);
 
     private final IndexerConfig config;
     private final ShardStore store;
@@ -126,15 +121,7 @@ public final class IndexLoop implements AutoCloseable {
         this.router = new Router(config.index().maxFutureSkew(), config.retention(), clock);
         this.thread = new Thread(this::run, "indexer-loop");
         this.commits = new CommitProtocol(
-                store,
-                () -> {
-                    if (slowCommitMs > 0) {
-                        Thread.sleep(slowCommitMs);
-                    }
-                    deadLetters.awaitAll();
-                },
-                this::commitToKafka,
-                this::committed);
+                store, () -> deadLetters.awaitAll(), offsets -> consumer.commitSync(offsets), this::committed);
     }
 
     public void start() {
@@ -363,19 +350,6 @@ public final class IndexLoop implements AutoCloseable {
         }
         sinceCommit = 0;
         return true;
-    }
-
-    /** The Kafka half of a commit, once the engine's returned. */
-    private void commitToKafka(Map<TopicPartition, OffsetAndMetadata> offsets) {
-        if (PAUSE_BEFORE_KAFKA_COMMIT_MS > 0) {
-            log.info("index committed, committing offsets");
-            try {
-                Thread.sleep(PAUSE_BEFORE_KAFKA_COMMIT_MS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        consumer.commitSync(offsets);
     }
 
     /** After both commits: the partitions' failures end, their rewind point moves, idle shards close. */
