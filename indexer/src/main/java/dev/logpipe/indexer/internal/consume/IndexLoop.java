@@ -1,8 +1,5 @@
 package dev.logpipe.indexer.internal.consume;
 
-import dev.logpipe.index.shard.ShardId;
-import dev.logpipe.index.store.write.DeadLetterEntry;
-import dev.logpipe.index.store.write.IndexRecord;
 import dev.logpipe.index.store.write.ShardStore;
 import dev.logpipe.indexer.config.IndexerConfig;
 import dev.logpipe.indexer.internal.commit.CommitProtocol;
@@ -11,26 +8,21 @@ import dev.logpipe.indexer.internal.metrics.IndexerMetrics;
 import dev.logpipe.indexer.internal.retention.Retention;
 import dev.logpipe.indexer.stage.StageOffsets;
 import dev.logpipe.kafka.CommittingConsumer;
-import dev.logpipe.record.RecordCodec;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
@@ -71,36 +63,26 @@ public final class IndexLoop implements AutoCloseable {
     private final IndexerMetrics metrics;
     private final Retention retention;
     private final InstantSource clock;
-    private final RecordCodec codec = new RecordCodec();
-    private final Router router;
     private final boolean rebuild;
     private final Thread thread;
-    private final Map<TopicPartition, Long> processed = new HashMap<>();
+    private final Positions positions = new Positions();
     private volatile boolean running = true;
     private volatile boolean assigned;
     private volatile Throwable failure;
     private KafkaConsumer<byte[], byte[]> consumer;
     private DeadLetters deadLetters;
-    private long sinceCommit;
+    private Decoder decoder;
+    private BatchWriter writer;
     private long lastCommitNanos = System.nanoTime();
     private long lastEndOffsetsNanos;
-    private final ExecutorService decoder = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "indexer-decode");
-        t.setDaemon(true);
-        return t;
-    });
     /** The decoded poll not yet written, or null. */
-    private Future<Decoded> pending;
+    private Future<Decoder.Decoded> pending;
     /** Index-then-commit: the engine commit on {@code indexer-commit}, then the Kafka commit on this thread. */
     private final CommitProtocol commits;
     /** Why every assigned partition is paused, or null while consuming. */
     private String pausedFor;
-    /** Per assigned partition, the offset its last Kafka commit (or its assignment) left it at: where a failure rewinds. */
-    private final Map<TopicPartition, Long> lastCommitted = new HashMap<>();
     /** Partitions paused after a store failure, with their backoff. */
     private final WriteFailures failures = new WriteFailures();
-
-    private record Decoded(ConsumerRecords<byte[], byte[]> polled, PollBatch batch) {}
 
     /** @param rebuild replay every partition from its beginning (a corrupt shard was moved aside) */
     public IndexLoop(
@@ -118,7 +100,6 @@ public final class IndexLoop implements AutoCloseable {
         this.retention = retention;
         this.clock = clock;
         this.rebuild = rebuild;
-        this.router = new Router(config.index().maxFutureSkew(), config.retention(), clock);
         this.thread = new Thread(this::run, "indexer-loop");
         this.commits = new CommitProtocol(
                 store, () -> deadLetters.awaitAll(), offsets -> consumer.commitSync(offsets), this::committed);
@@ -167,6 +148,14 @@ public final class IndexLoop implements AutoCloseable {
                     config.kafka().bootstrapServers(),
                     config.kafka().deadLetterTopic(),
                     config.kafka().properties());
+            decoder = new Decoder(config, deadLetters, metrics, stages, clock);
+            writer = new BatchWriter(
+                    store,
+                    deadLetters,
+                    metrics,
+                    stages,
+                    positions,
+                    config.kafka().deadLetterTopic());
             if (!new TopicWait(config.kafka().bootstrapServers(), config.kafka().properties(), Duration.ofSeconds(30))
                     .await(List.of(config.kafka().topic(), config.kafka().deadLetterTopic()), () -> running)) {
                 return;
@@ -175,7 +164,7 @@ public final class IndexLoop implements AutoCloseable {
             consumer.subscribe(List.of(config.kafka().topic(), config.kafka().deadLetterTopic()), new Rebalance());
             while (running) {
                 ConsumerRecords<byte[], byte[]> polled = consumer.poll(Duration.ofMillis(pending == null ? 100 : 5));
-                Future<Decoded> next = polled.isEmpty() ? null : decode(polled);
+                Future<Decoder.Decoded> next = polled.isEmpty() ? null : decoder.decode(polled);
                 try {
                     writePending();
                     pending = next;
@@ -187,9 +176,9 @@ public final class IndexLoop implements AutoCloseable {
                 backpressure();
                 long now = System.nanoTime();
                 if (!commits.inFlight()
-                        && sinceCommit > 0
+                        && positions.sinceCommit() > 0
                         && (now - lastCommitNanos >= config.commit().interval().toNanos()
-                                || sinceCommit >= config.commit().maxRecords())) {
+                                || positions.sinceCommit() >= config.commit().maxRecords())) {
                     startCommit();
                 }
                 if (now - lastEndOffsetsNanos >= TimeUnit.SECONDS.toNanos(1)) {
@@ -221,39 +210,11 @@ public final class IndexLoop implements AutoCloseable {
             if (deadLetters != null) {
                 deadLetters.close();
             }
-            decoder.shutdownNow();
+            if (decoder != null) {
+                decoder.close();
+            }
             commits.close();
         }
-    }
-
-    /** Marks the poll READ and hands its splitting and decoding to the decode thread. */
-    private Future<Decoded> decode(ConsumerRecords<byte[], byte[]> polled) {
-        for (TopicPartition tp : polled.partitions()) {
-            List<ConsumerRecord<byte[], byte[]>> list = polled.records(tp);
-            ConsumerRecord<byte[], byte[]> last = list.get(list.size() - 1);
-            stages.read(key(tp), last.offset() + 1, last.timestamp());
-        }
-        String recordsTopic = config.kafka().topic();
-        return decoder.submit(() -> {
-            PollBatch batch = new PollBatch(
-                    codec,
-                    router,
-                    deadLetters,
-                    metrics,
-                    clock.instant(),
-                    config.kafka().defaultTenant());
-            for (TopicPartition tp : polled.partitions()) {
-                boolean records = tp.topic().equals(recordsTopic);
-                for (ConsumerRecord<byte[], byte[]> m : polled.records(tp)) {
-                    if (records) {
-                        batch.addRecords(m);
-                    } else {
-                        batch.addDeadLetter(m);
-                    }
-                }
-            }
-            return new Decoded(polled, batch);
-        });
     }
 
     /** Writes the decoded poll waiting, if any; only then do its offsets count as processed. */
@@ -261,7 +222,7 @@ public final class IndexLoop implements AutoCloseable {
         if (pending == null) {
             return;
         }
-        Decoded d;
+        Decoder.Decoded d;
         try {
             d = pending.get();
         } catch (ExecutionException e) {
@@ -269,70 +230,7 @@ public final class IndexLoop implements AutoCloseable {
         } finally {
             pending = null;
         }
-        write(d.polled(), d.batch());
-    }
-
-    private void write(ConsumerRecords<byte[], byte[]> polled, PollBatch batch) throws Exception {
-        long written = 0;
-        for (Map.Entry<ShardId, List<IndexRecord>> e : batch.records.entrySet()) {
-            ShardStore.Written w;
-            try {
-                w = store.write(e.getKey(), e.getValue());
-            } catch (IOException | RuntimeException ex) {
-                Set<TopicPartition> from = new HashSet<>();
-                batch.origins.get(e.getKey()).forEach(o -> from.add(new TopicPartition(o.topic(), o.partition())));
-                throw new StoreFailure(from, store.location(e.getKey()), ex);
-            }
-            List<ShardStore.Rejection> rejected = w.rejections();
-            written += e.getValue().size() - rejected.size();
-            if (w.fieldsNotIndexed() > 0) {
-                metrics.fieldsNotIndexed(e.getKey().tenant(), w.fieldsNotIndexed());
-            }
-            for (ShardStore.Rejection r : rejected) {
-                IndexRecord rec = e.getValue().get(r.index());
-                PollBatch.Origin o = batch.origins.get(e.getKey()).get(r.index());
-                metrics.deadLettered("INDEX_REJECTED");
-                deadLetters.publish(
-                        "INDEX_REJECTED",
-                        r.reason(),
-                        o.tenant(),
-                        rec.source(),
-                        rec.offset(),
-                        rec.length(),
-                        o.topic(),
-                        o.partition(),
-                        o.offset(),
-                        o.time());
-            }
-        }
-        for (Map.Entry<ShardId, List<DeadLetterEntry>> e : batch.deadLetterDocs.entrySet()) {
-            List<ShardStore.Rejection> rejected;
-            try {
-                rejected = store.writeDeadLetters(e.getKey(), e.getValue());
-            } catch (IOException | RuntimeException ex) {
-                Set<TopicPartition> from = new HashSet<>();
-                polled.partitions().stream()
-                        .filter(tp -> tp.topic().equals(config.kafka().deadLetterTopic()))
-                        .forEach(from::add);
-                throw new StoreFailure(from, store.location(e.getKey()), ex);
-            }
-            rejected.forEach(r -> metrics.deadLettersSkipped("INDEX_REJECTED"));
-            metrics.deadLettersIndexed(e.getValue().size() - rejected.size());
-        }
-        metrics.indexed(written);
-        for (TopicPartition tp : polled.partitions()) {
-            List<ConsumerRecord<byte[], byte[]>> list = polled.records(tp);
-            ConsumerRecord<byte[], byte[]> last = list.get(list.size() - 1);
-            processed.put(tp, last.offset() + 1);
-            String k = key(tp);
-            for (ConsumerRecord<byte[], byte[]> m : list) {
-                if (m.offset() % StageOffsets.SAMPLE_EVERY == 0) {
-                    stages.sample(k, m.offset(), m.timestamp());
-                }
-            }
-            stages.indexed(k, last.offset() + 1, last.timestamp());
-        }
-        sinceCommit += polled.count();
+        writer.write(d);
     }
 
     /** Index-then-commit, synchronously, of what was written so far: for shutdown and rebalances. */
@@ -345,10 +243,10 @@ public final class IndexLoop implements AutoCloseable {
 
     /** Starts the engine commit of every record written so far ({@link CommitProtocol#start}). */
     private boolean startCommit() {
-        if (consumer == null || !commits.start(processed)) {
+        if (consumer == null || !commits.start(positions.written())) {
             return false;
         }
-        sinceCommit = 0;
+        positions.resetSinceCommit();
         return true;
     }
 
@@ -357,7 +255,7 @@ public final class IndexLoop implements AutoCloseable {
         // Only a commit ends a partition's failures: a write alone succeeds even on a full disk (it is buffered), so
         // clearing them on a write would restart the backoff at 1 s before every commit that fails again.
         failures.succeeded(done.offsets().keySet());
-        lastCommitted.putAll(done.offsets());
+        positions.committed(done.offsets());
         stages.committed(done.engineOffsets());
         metrics.committed(done.shards(), done.nanos());
         lastCommitNanos = System.nanoTime();
@@ -372,7 +270,7 @@ public final class IndexLoop implements AutoCloseable {
      */
     private void backpressure() {
         String why = null;
-        if (commits.inFlight() && sinceCommit >= config.commit().maxRecords()) {
+        if (commits.inFlight() && positions.sinceCommit() >= config.commit().maxRecords()) {
             why = "commit_behind";
         } else {
             ShardStore.Backlog backlog = store.backlog();
@@ -403,7 +301,7 @@ public final class IndexLoop implements AutoCloseable {
      * offset, and pauses the failed partitions until their backoff is over. Nothing is lost: the records are read
      * again from Kafka, and no offset past them was committed.
      */
-    private void recover(StoreFailure f, Future<Decoded> next) throws Exception {
+    private void recover(StoreFailure f, Future<Decoder.Decoded> next) throws Exception {
         if (next != null) {
             try {
                 next.get();
@@ -422,15 +320,14 @@ public final class IndexLoop implements AutoCloseable {
             shard = shard + ", " + commit.shard();
         }
         store.rollback();
-        sinceCommit = 0;
+        positions.resetSinceCommit();
         Set<TopicPartition> assignment = consumer.assignment();
         for (TopicPartition tp : assignment) {
-            Long to = lastCommitted.get(tp);
+            Long to = positions.rewind(tp);
             if (to != null) {
                 consumer.seek(tp, to);
                 stages.assigned(key(tp), to);
             }
-            processed.remove(tp);
         }
         failed.retainAll(assignment);
         Instant now = clock.instant();
@@ -495,8 +392,7 @@ public final class IndexLoop implements AutoCloseable {
                 throw new IllegalStateException("commit before a rebalance failed: " + e, e);
             }
             partitions.forEach(tp -> {
-                processed.remove(tp);
-                lastCommitted.remove(tp);
+                positions.revoked(tp);
                 stages.revoked(key(tp));
             });
             failures.revoked(partitions);
@@ -512,7 +408,7 @@ public final class IndexLoop implements AutoCloseable {
             }
             for (TopicPartition tp : partitions) {
                 long position = consumer.position(tp);
-                lastCommitted.put(tp, position);
+                positions.assigned(tp, position);
                 stages.assigned(key(tp), position);
             }
             if (pausedFor != null) { // a paused loop stays paused on what it gets now
