@@ -7,52 +7,34 @@ import dev.logpipe.indexer.internal.commit.StoreFailure;
 import dev.logpipe.indexer.internal.metrics.IndexerMetrics;
 import dev.logpipe.indexer.internal.retention.Retention;
 import dev.logpipe.indexer.stage.StageOffsets;
-import dev.logpipe.kafka.CommittingConsumer;
 import java.io.IOException;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.InstantSource;
-import java.util.Collection;
-import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.CloseOptions;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The indexer's one consumer thread: poll, split, route, write, and periodically index-then-commit
- * (docs/indexer.md, commit protocol): commit the store (every shard written since its last commit) with the offsets,
- * <em>then</em> commit the same offsets to Kafka. Dead letters
- * are awaited before either. Retention runs here too, so no other thread ever closes a shard being written.
+ * The indexer's one consumer thread, {@code indexer-loop}: poll, hand the poll to the {@link Decoder} (split and decode
+ * on {@code indexer-decode}), write the previous one ({@link BatchWriter}), and periodically index-then-commit what was
+ * written ({@link CommitProtocol}: the store commit, <em>then</em> the Kafka commit of the same offsets;
+ * docs/indexer.md#commit-protocol). Retention runs here too, while no commit runs, so no other thread ever closes a
+ * shard being written.
  *
- * <p>Splitting and decoding a poll runs on a second thread ({@code indexer-decode}) while this thread writes the
- * previous poll: at most one decoded poll waits, and its offsets count as processed only once it is written.
- *
- * <p>The commits follow {@link CommitProtocol}: the engine commit runs on a third thread ({@code indexer-commit}) while
- * this one keeps writing; its offsets are taken here before it starts (so they cover only written records), and the
- * Kafka commit of the same offsets follows here once it is done. One commit is in flight at a time.
- *
- * <p>Memory is bounded by {@code max_poll_records} records of one poll (processed before the next), the consumer's
- * {@code fetch_max_bytes} and the index RAM buffer; the loop never queues work, and pauses every partition while the
- * store is behind ({@link #backpressure}). {@link #close} stops intake, commits what was written, and joins.
- *
- * <p>When the store fails to write or commit (a disk error, an index writer closed by an earlier failure), the loop
- * does not stop: it drops every write since the last commit, rewinds every partition to its last committed offset,
- * and pauses the partitions whose records failed with a growing backoff ({@link WriteFailures}); the others go on
- * (docs/indexer.md#when-the-index-store-fails). A record the store refuses on its own is a dead letter, as before.
+ * <p>Memory is bounded by {@code max_poll_records} records of one poll (at most one decoded poll waits), the consumer's
+ * {@code fetch_max_bytes} and the store's backlog; the loop never queues work, and pauses every partition while the
+ * store is behind ({@link Backpressure}). A failure of the store does not stop it: {@link Recovery} rewinds and pauses
+ * the partitions concerned (docs/indexer.md#when-the-index-store-fails). A rebalance commits first ({@link Rebalance}).
+ * {@link #close} stops intake, commits what was written, and joins.
  */
 public final class IndexLoop implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(IndexLoop.class);
@@ -64,6 +46,8 @@ public final class IndexLoop implements AutoCloseable {
     private final Retention retention;
     private final InstantSource clock;
     private final boolean rebuild;
+    private final Backpressure backpressure;
+    private final Recovery recovery;
     private final Thread thread;
     private final Positions positions = new Positions();
     private volatile boolean running = true;
@@ -79,8 +63,6 @@ public final class IndexLoop implements AutoCloseable {
     private Future<Decoder.Decoded> pending;
     /** Index-then-commit: the engine commit on {@code indexer-commit}, then the Kafka commit on this thread. */
     private final CommitProtocol commits;
-    /** Why every assigned partition is paused, or null while consuming. */
-    private String pausedFor;
     /** Partitions paused after a store failure, with their backoff. */
     private final WriteFailures failures = new WriteFailures();
 
@@ -103,6 +85,8 @@ public final class IndexLoop implements AutoCloseable {
         this.thread = new Thread(this::run, "indexer-loop");
         this.commits = new CommitProtocol(
                 store, () -> deadLetters.awaitAll(), offsets -> consumer.commitSync(offsets), this::committed);
+        this.backpressure = new Backpressure(store, config.commit().maxRecords(), failures, metrics, clock);
+        this.recovery = new Recovery(store, commits, positions, stages, failures, metrics, clock);
     }
 
     public void start() {
@@ -127,21 +111,6 @@ public final class IndexLoop implements AutoCloseable {
         return thread.isAlive();
     }
 
-    private KafkaConsumer<byte[], byte[]> consumer() {
-        IndexerConfig.Kafka k = config.kafka();
-        Map<String, Object> p = CommittingConsumer.settings(
-                k.properties(),
-                k.bootstrapServers(),
-                k.groupId(),
-                Map.of(
-                        ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
-                        k.maxPollRecords(),
-                        ConsumerConfig.FETCH_MAX_BYTES_CONFIG,
-                        k.fetchMaxBytes()));
-        p.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, "logpipe-indexer");
-        return new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-    }
-
     private void run() {
         try {
             deadLetters = new DeadLetters(
@@ -156,12 +125,13 @@ public final class IndexLoop implements AutoCloseable {
                     stages,
                     positions,
                     config.kafka().deadLetterTopic());
-            if (!new TopicWait(config.kafka().bootstrapServers(), config.kafka().properties(), Duration.ofSeconds(30))
-                    .await(List.of(config.kafka().topic(), config.kafka().deadLetterTopic()), () -> running)) {
+            consumer = Subscription.open(
+                    config.kafka(),
+                    () -> running,
+                    c -> new Rebalance(c, new AroundRebalance(), positions, stages, failures, rebuild));
+            if (consumer == null) {
                 return;
             }
-            consumer = consumer();
-            consumer.subscribe(List.of(config.kafka().topic(), config.kafka().deadLetterTopic()), new Rebalance());
             while (running) {
                 ConsumerRecords<byte[], byte[]> polled = consumer.poll(Duration.ofMillis(pending == null ? 100 : 5));
                 Future<Decoder.Decoded> next = polled.isEmpty() ? null : decoder.decode(polled);
@@ -172,8 +142,8 @@ public final class IndexLoop implements AutoCloseable {
                 } catch (StoreFailure f) {
                     recover(f, next);
                 }
-                resumeDue();
-                backpressure();
+                recovery.resumeDue(consumer, backpressure.pausing());
+                backpressure.check(consumer, commits.inFlight(), positions.sinceCommit());
                 long now = System.nanoTime();
                 if (!commits.inFlight()
                         && positions.sinceCommit() > 0
@@ -262,45 +232,7 @@ public final class IndexLoop implements AutoCloseable {
         store.closeIdle(config.index().idleClose()); // while no commit runs
     }
 
-    /**
-     * Pauses every assigned partition while the store is behind, so the indexer reads slower instead of growing: a
-     * commit is still running when the next one is due by count ({@code commit.max_records} written since), or the
-     * store's {@link ShardStore#backlog backlog} is over twice its budget (Lucene: the open shards' indexing RAM against
-     * {@code index.ram_buffer}; flushes falling behind; resumed at once it is back under it). The loop keeps polling meanwhile, so the group keeps its partitions.
-     */
-    private void backpressure() {
-        String why = null;
-        if (commits.inFlight() && positions.sinceCommit() >= config.commit().maxRecords()) {
-            why = "commit_behind";
-        } else {
-            ShardStore.Backlog backlog = store.backlog();
-            long budget = backlog.budgetBytes();
-            long ram = backlog.bytes();
-            if (ram > 2 * budget || ("ram_over_buffer".equals(pausedFor) && ram > budget)) {
-                why = "ram_over_buffer";
-            }
-        }
-        if (why != null && pausedFor == null) {
-            consumer.pause(consumer.assignment());
-            metrics.paused(why);
-            log.info("pausing all partitions ({}): the index store is behind", why);
-        } else if (why == null && pausedFor != null) {
-            Instant now = clock.instant();
-            consumer.resume(consumer.paused().stream()
-                    .filter(tp -> !failures.waiting(tp, now))
-                    .toList());
-            log.info("resuming all partitions");
-        }
-        pausedFor = why;
-        metrics.pausedNow(why != null);
-    }
-
-    /**
-     * After a store failure: waits for the decode and the commit in flight, drops every write since the last commit
-     * (the store's open shards are closed without committing), rewinds every assigned partition to its last committed
-     * offset, and pauses the failed partitions until their backoff is over. Nothing is lost: the records are read
-     * again from Kafka, and no offset past them was committed.
-     */
+    /** After a store failure: waits for the poll being decoded and drops it, then {@link Recovery#recover}. */
     private void recover(StoreFailure f, Future<Decoder.Decoded> next) throws Exception {
         if (next != null) {
             try {
@@ -310,60 +242,7 @@ public final class IndexLoop implements AutoCloseable {
             }
         }
         pending = null;
-        Set<TopicPartition> failed = new HashSet<>(f.partitions());
-        String shard = f.shard();
-        Throwable cause = f.getCause();
-        try {
-            commits.finish(true);
-        } catch (StoreFailure commit) { // the commit in flight failed too: none of its offsets reached Kafka
-            failed.addAll(commit.partitions());
-            shard = shard + ", " + commit.shard();
-        }
-        store.rollback();
-        positions.resetSinceCommit();
-        Set<TopicPartition> assignment = consumer.assignment();
-        for (TopicPartition tp : assignment) {
-            Long to = positions.rewind(tp);
-            if (to != null) {
-                consumer.seek(tp, to);
-                stages.assigned(key(tp), to);
-            }
-        }
-        failed.retainAll(assignment);
-        Instant now = clock.instant();
-        Duration backoff = Duration.ZERO;
-        for (TopicPartition tp : failed) {
-            backoff = failures.failed(tp, shard, cause.toString(), now);
-        }
-        consumer.pause(failed);
-        metrics.storeFailed();
-        log.error(
-                "the index store failed on the records of {} ({}): {}. Every write since the last commit was dropped "
-                        + "and every partition rewound to its last commit (nothing is lost, the records are read "
-                        + "again); {} paused, retrying in {} s. Check the disk (space, permissions, the shard "
-                        + "directory); GET /api/v1/status lists paused partitions under write_failures",
-                failed.stream().map(IndexLoop::key).sorted().toList(),
-                shard,
-                cause.toString(),
-                failed.size() == 1 ? "that partition is" : "those partitions are",
-                backoff.toSeconds(),
-                cause);
-    }
-
-    /** Resumes the partitions paused after a store failure whose backoff is over (unless all are paused). */
-    private void resumeDue() {
-        if (failures.size() == 0 || pausedFor != null) {
-            return;
-        }
-        Set<TopicPartition> paused = consumer.paused();
-        List<TopicPartition> due =
-                failures.due(clock.instant()).stream().filter(paused::contains).toList();
-        if (!due.isEmpty()) {
-            log.info(
-                    "retrying partitions {} after a store failure",
-                    due.stream().map(IndexLoop::key).toList());
-            consumer.resume(due);
-        }
+        recovery.recover(consumer, f);
     }
 
     private void endOffsets() {
@@ -379,42 +258,26 @@ public final class IndexLoop implements AutoCloseable {
         return CommitProtocol.key(tp);
     }
 
-    /** Commits before partitions go (a rebalance), and starts each assigned partition's stages at its position. */
-    private final class Rebalance implements ConsumerRebalanceListener {
-        private boolean rebuilt;
-
+    /** The loop's side of a rebalance (on this thread, inside poll). */
+    private final class AroundRebalance implements Rebalance.Loop {
         @Override
-        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-            try {
-                writePending();
-                commit();
-            } catch (Exception e) {
-                throw new IllegalStateException("commit before a rebalance failed: " + e, e);
-            }
-            partitions.forEach(tp -> {
-                positions.revoked(tp);
-                stages.revoked(key(tp));
-            });
-            failures.revoked(partitions);
+        public void commitWritten() throws Exception {
+            writePending();
+            commit();
         }
 
         @Override
-        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-            if (rebuild && !rebuilt) {
-                rebuilt = true;
-                log.warn(
-                        "rebuilding moved-aside shards: reading {} partitions from their beginning", partitions.size());
-                consumer.seekToBeginning(partitions);
-            }
-            for (TopicPartition tp : partitions) {
-                long position = consumer.position(tp);
-                positions.assigned(tp, position);
-                stages.assigned(key(tp), position);
-            }
-            if (pausedFor != null) { // a paused loop stays paused on what it gets now
-                consumer.pause(partitions);
-            }
-            endOffsets(); // DURABLE is known before the status first answers, not a second later
+        public boolean pausing() {
+            return backpressure.pausing();
+        }
+
+        @Override
+        public void endOffsets() {
+            IndexLoop.this.endOffsets();
+        }
+
+        @Override
+        public void assigned() {
             assigned = true;
         }
     }
