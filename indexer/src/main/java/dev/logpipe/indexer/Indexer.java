@@ -6,6 +6,7 @@ import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.shard.ShardLayout;
 import dev.logpipe.index.shard.ShardMetadata;
 import dev.logpipe.index.store.lucene.LuceneStore;
+import dev.logpipe.index.store.write.ShardStore;
 import dev.logpipe.indexer.config.IndexerConfig;
 import dev.logpipe.indexer.http.HoldsHandler;
 import dev.logpipe.indexer.http.IndexerServer;
@@ -26,6 +27,7 @@ import java.nio.file.Path;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import org.eclipse.jetty.server.Handler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -77,7 +79,29 @@ public final class Indexer implements AutoCloseable {
      */
     public static Indexer start(IndexerConfig config, InstantSource clock) throws Exception {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        return start(config, clock, new AuthFailures(config.auth(), System::nanoTime).register(registry), registry);
+        return start(
+                config,
+                clock,
+                new AuthFailures(config.auth(), System::nanoTime).register(registry),
+                registry,
+                UnaryOperator.identity());
+    }
+
+    /**
+     * As {@link #start(IndexerConfig, InstantSource)}, the consumer loop, the refresher and retention writing through
+     * {@code decorate.apply(store)} instead of the store itself: for tests (a store that is slow, fails or pauses at a
+     * chosen point) and for embedding. The decorator forwards every call it does not change; {@link #store()} is still
+     * the store it wraps, and {@link #close()} closes that one.
+     */
+    public static Indexer start(IndexerConfig config, InstantSource clock, UnaryOperator<ShardStore> decorate)
+            throws Exception {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        return start(
+                config,
+                clock,
+                new AuthFailures(config.auth(), System::nanoTime).register(registry),
+                registry,
+                decorate);
     }
 
     /**
@@ -86,25 +110,35 @@ public final class Indexer implements AutoCloseable {
      * standalone's one port: {@code config.auth()} is then unused).
      */
     public static Indexer start(IndexerConfig config, InstantSource clock, AuthFailures failures) throws Exception {
-        return start(config, clock, failures, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+        return start(
+                config,
+                clock,
+                failures,
+                new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
+                UnaryOperator.identity());
     }
 
     private static Indexer start(
-            IndexerConfig config, InstantSource clock, AuthFailures failures, PrometheusMeterRegistry registry)
+            IndexerConfig config,
+            InstantSource clock,
+            AuthFailures failures,
+            PrometheusMeterRegistry registry,
+            UnaryOperator<ShardStore> decorate)
             throws Exception {
         IndexerMetrics metrics = new IndexerMetrics(registry);
         ShardLayout layout = new ShardLayout(config.dataDir());
         Files.createDirectories(layout.dataDir());
         LuceneStore store = new LuceneStore(layout, config.index().store(), clock);
         boolean rebuild = verify(store, layout, config.index().onCorruptShard(), clock);
+        ShardStore writes = decorate.apply(store);
         AuditLog audit = new AuditLog(config.auditLog(), clock);
         try {
             LegalHolds holds = new LegalHolds(layout.dataDir().resolve("legal-holds.json"), audit, clock);
             StageOffsets stages = new StageOffsets(clock);
-            Retention retention = new Retention(store, config.retention(), holds, audit, metrics, clock);
-            IndexLoop loop = new IndexLoop(config, store, stages, metrics, retention, clock, rebuild);
+            Retention retention = new Retention(writes, config.retention(), holds, audit, metrics, clock);
+            IndexLoop loop = new IndexLoop(config, writes, stages, metrics, retention, clock, rebuild);
             Refresher refresher = new Refresher(
-                    store, stages, metrics, config.refreshInterval(), config.refreshBehindInterval(), clock);
+                    writes, stages, metrics, config.refreshInterval(), config.refreshBehindInterval(), clock);
             StatusHandler status =
                     new StatusHandler(stages, store::openShards, loop.failures(), metrics::fieldsNotIndexedByTenant);
             IndexerServer server = new IndexerServer(

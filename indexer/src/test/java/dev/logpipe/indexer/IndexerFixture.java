@@ -3,6 +3,7 @@ package dev.logpipe.indexer;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.store.lucene.LiveShards;
 import dev.logpipe.index.store.lucene.LuceneStore;
+import dev.logpipe.index.store.write.ShardStore;
 import dev.logpipe.index.testing.StoreReads;
 import dev.logpipe.indexer.config.IndexerConfig;
 import dev.logpipe.indexer.config.IndexerConfigLoader;
@@ -17,6 +18,7 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -70,13 +72,27 @@ public final class IndexerFixture {
             String kafkaLines,
             String... sections)
             throws Exception {
+        return start(UnaryOperator.identity(), bootstrap, prefix, data, extra, clock, kafkaLines, sections);
+    }
+
+    /** As {@link #start(String, String, Path, String, InstantSource, String, String...)}, the store decorated. */
+    public static Indexer start(
+            UnaryOperator<ShardStore> decorate,
+            String bootstrap,
+            String prefix,
+            Path data,
+            String extra,
+            InstantSource clock,
+            String kafkaLines,
+            String... sections)
+            throws Exception {
         String yaml = yaml(bootstrap, prefix, data, extra)
                 .replace("  group_id: " + prefix + "-indexer\n", "  group_id: " + prefix + "-indexer\n" + kafkaLines);
         for (String section : sections) {
             String key = section.substring(0, section.indexOf('\n') + 1);
             yaml = yaml.replaceAll("(?m)^" + Pattern.quote(key.strip()) + "\\n(  .*\\n)*", "") + section;
         }
-        return Indexer.start(new IndexerConfigLoader().parse(yaml, "test"), clock);
+        return Indexer.start(new IndexerConfigLoader().parse(yaml, "test"), clock, decorate);
     }
 
     public static KafkaProducer<byte[], byte[]> producer(String bootstrap) {

@@ -98,6 +98,7 @@ public final class OpenSearchStore implements ShardStore {
     }
 
     /** The index a shard lives in (for messages and the status API). */
+    @Override
     public String location(ShardId shard) {
         return names.of(shard);
     }
@@ -226,9 +227,9 @@ public final class OpenSearchStore implements ShardStore {
     }
 
     @Override
-    public void commit(Map<String, Long> offsets) throws IOException {
+    public int commit(Map<String, Long> offsets) throws IOException {
         if (uncommitted.isEmpty()) {
-            return;
+            return 0;
         }
         List<String> indices = List.copyOf(uncommitted);
         ByteArrayOutputStream body = new ByteArrayOutputStream();
@@ -249,6 +250,26 @@ public final class OpenSearchStore implements ShardStore {
             throw new IOException("OpenSearch refused the offsets of " + indices + ": " + r.text());
         }
         uncommitted.removeAll(indices);
+        return indices.size();
+    }
+
+    /**
+     * Nothing to drop: every write OpenSearch acknowledged is already durable, and the caller's replay from its last
+     * committed offsets overwrites the same documents (the {@code record_id} is the document id).
+     */
+    @Override
+    public void rollback() {}
+
+    /** Nothing is held per index between writes. */
+    @Override
+    public int closeIdle(Duration idle) {
+        return 0;
+    }
+
+    /** Nothing is buffered here: a write returns once OpenSearch acknowledged it. */
+    @Override
+    public Backlog backlog() {
+        return new Backlog(0, settings.bulkBytes());
     }
 
     @Override

@@ -55,7 +55,7 @@ class IndexerCrashLoopTest {
     static final EmbeddedBrokerExtension KAFKA = new EmbeddedBrokerExtension();
 
     static final ObjectMapper JSON = new ObjectMapper();
-    static final String COMMIT_LINE = "index committed, committing offsets";
+    static final String COMMIT_LINE = PausedAfterEngineCommit.LINE;
 
     @TempDir
     Path work;
@@ -138,8 +138,8 @@ class IndexerCrashLoopTest {
         return ChildJvm.start(
                 work,
                 "indexer-" + run,
-                List.of("-Xmx256m", "-Dlogpipe.indexer.pauseBeforeKafkaCommitMs=300"),
-                "dev.logpipe.indexer.cli.IndexerCommand",
+                List.of("-Xmx256m"),
+                CrashLoopIndexerMain.class.getName(),
                 List.of("--config", config.toString()));
     }
 

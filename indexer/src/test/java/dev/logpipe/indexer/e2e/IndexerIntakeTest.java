@@ -136,8 +136,8 @@ class IndexerIntakeTest {
     void aStoreThatFallsBehindPausesConsumptionInsteadOfGrowing() throws Exception {
         topics("slow", 2);
         Instant t = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-        System.setProperty("logpipe.indexer.slowLuceneCommitMs", "2000");
         try (Indexer indexer = IndexerFixture.start(
+                        SlowEngineCommits::new,
                         KAFKA.bootstrapServers(),
                         "slow",
                         data,
@@ -146,7 +146,6 @@ class IndexerIntakeTest {
                         "  max_poll_records: 2\n",
                         "commit:\n  max_records: 5\n");
                 KafkaProducer<byte[], byte[]> p = IndexerFixture.producer(KAFKA.bootstrapServers())) {
-            System.clearProperty("logpipe.indexer.slowLuceneCommitMs");
             await().atMost(WAIT)
                     .until(() -> IndexerFixture.get(indexer, "/readyz", null).statusCode() == 200);
             for (int m = 0; m < 40; m++) {
@@ -171,8 +170,6 @@ class IndexerIntakeTest {
             await().atMost(WAIT)
                     .until(() -> status(indexer).get("totals").get("committed").asLong() >= 40);
             assertThat(indexer.registry().scrape()).contains("logpipe_indexer_pauses_total{reason=\"commit_behind\"}");
-        } finally {
-            System.clearProperty("logpipe.indexer.slowLuceneCommitMs");
         }
     }
 

@@ -114,12 +114,15 @@ public final class LuceneStore implements ShardStore {
     }
 
     @Override
-    public void commit(Map<String, Long> offsets) throws IOException {
+    public int commit(Map<String, Long> offsets) throws IOException {
+        int committed = 0;
         for (Shard s : open.values()) {
             if (s.dirty()) {
                 s.commit(offsets, clock.instant());
+                committed++;
             }
         }
+        return committed;
     }
 
     /** The shards written since their last commit. */
@@ -134,6 +137,7 @@ public final class LuceneStore implements ShardStore {
     }
 
     /** Closes clean shards unused for {@code idle}, then the least recently used clean ones beyond the cap. */
+    @Override
     public synchronized int closeIdle(Duration idle) throws IOException {
         long now = System.nanoTime();
         int closedCount = 0;
@@ -165,6 +169,7 @@ public final class LuceneStore implements ShardStore {
      * committed offsets; a shard that fails to close (its writer already closed by the failure) is closed as far as it
      * goes and logged.
      */
+    @Override
     public synchronized void rollback() {
         for (Shard s : List.copyOf(open.values())) {
             open.remove(s.id(), s);
@@ -184,6 +189,18 @@ public final class LuceneStore implements ShardStore {
             sum += s.ramBytesUsed();
         }
         return sum;
+    }
+
+    /** {@link #ramBytesUsed()} against {@code ram_buffer}: the budget the open shards share. */
+    @Override
+    public Backlog backlog() {
+        return new Backlog(ramBytesUsed(), (long) settings.ramBufferMb() << 20);
+    }
+
+    /** The shard's directory. */
+    @Override
+    public String location(ShardId shard) {
+        return layout.shardDir(shard).toString();
     }
 
     public int openShards() {

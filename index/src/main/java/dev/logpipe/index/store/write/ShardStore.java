@@ -5,6 +5,7 @@ import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.shard.ShardMetadata;
 import java.io.Closeable;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -14,9 +15,10 @@ import java.util.Optional;
  *
  * <p>Writes are upserts keyed by (tenant, record_id): a shard holds one tenant, and a record_id written again replaces
  * its document. A write is visible to searchers opened after the next {@link #refresh} and durable after the next
- * {@link #commit}, which stores the given Kafka offsets atomically with the data. {@code write*} and {@code commit}
- * are called from one thread (the indexer's consumer); {@code refresh} and {@code metadata} from any
- * thread.
+ * {@link #commit}, which stores the given Kafka offsets atomically with the data. {@code write*}, {@code rollback}
+ * and {@code closeIdle} are called from one thread (the indexer's consumer), {@code commit} from it or from the one
+ * thread it hands commits to (writes may go on meanwhile); {@code refresh}, {@code backlog},
+ * {@code location} and {@code metadata} from any thread.
  */
 public interface ShardStore extends Closeable {
     /**
@@ -43,9 +45,28 @@ public interface ShardStore extends Closeable {
     /**
      * Makes every write so far durable: each shard written since its last commit writes its metadata, then commits
      * with {@code offsets} ({@code topic-partition} to the next offset to read) in its commit data. Returns only
-     * when all are on disk; the caller commits the offsets to Kafka after this, never before.
+     * when all are on disk, with the number of shards it committed; the caller commits the offsets to Kafka after
+     * this, never before.
      */
-    void commit(Map<String, Long> offsets) throws IOException;
+    int commit(Map<String, Long> offsets) throws IOException;
+
+    /**
+     * Drops every write since the last commit, so that the caller can read them again from its last committed offsets
+     * (after a failure of the engine). Does not throw: what cannot be released cleanly is logged.
+     */
+    void rollback();
+
+    /** Releases what shards unused for {@code idle} hold (and any beyond the engine's cap); returns how many. */
+    int closeIdle(Duration idle) throws IOException;
+
+    /** Memory held by writes not yet flushed, and the budget for it: the indexer pauses intake while it is far over. */
+    Backlog backlog();
+
+    /** The bytes buffered for writes not yet flushed, and the engine's budget for them. */
+    record Backlog(long bytes, long budgetBytes) {}
+
+    /** Where a shard lives (a directory, an index name), for messages and the status API; the shard may not exist. */
+    String location(ShardId shard);
 
     /** Makes every write that returned before this call visible to searchers opened after it returns. */
     void refresh() throws IOException;

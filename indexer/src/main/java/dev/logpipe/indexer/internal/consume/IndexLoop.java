@@ -1,139 +1,75 @@
 package dev.logpipe.indexer.internal.consume;
 
-import dev.logpipe.index.shard.ShardId;
-import dev.logpipe.index.store.lucene.LuceneStore;
-import dev.logpipe.index.store.write.DeadLetterEntry;
-import dev.logpipe.index.store.write.IndexRecord;
 import dev.logpipe.index.store.write.ShardStore;
 import dev.logpipe.indexer.config.IndexerConfig;
+import dev.logpipe.indexer.internal.commit.CommitProtocol;
+import dev.logpipe.indexer.internal.commit.StoreFailure;
 import dev.logpipe.indexer.internal.metrics.IndexerMetrics;
 import dev.logpipe.indexer.internal.retention.Retention;
 import dev.logpipe.indexer.stage.StageOffsets;
-import dev.logpipe.kafka.CommittingConsumer;
-import dev.logpipe.record.RecordCodec;
 import java.io.IOException;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.InstantSource;
-import java.util.Collection;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.CloseOptions;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The indexer's one consumer thread: poll, split, route, write, and periodically index-then-commit
- * (docs/indexer.md, commit protocol): Lucene-commit every dirty shard with the offsets, <em>then</em> commit the same offsets to Kafka. Dead letters
- * are awaited before either. Retention runs here too, so no other thread ever closes a shard being written.
+ * The indexer's one consumer thread, {@code indexer-loop}: poll, hand the poll to the {@link Decoder} (split and decode
+ * on {@code indexer-decode}), write the previous one ({@link BatchWriter}), and periodically index-then-commit what was
+ * written ({@link CommitProtocol}: the store commit, <em>then</em> the Kafka commit of the same offsets;
+ * docs/indexer.md#commit-protocol). Retention runs here too, while no commit runs, so no other thread ever closes a
+ * shard being written.
  *
- * <p>Splitting and decoding a poll runs on a second thread ({@code indexer-decode}) while this thread writes the
- * previous poll: at most one decoded poll waits, and its offsets count as processed only once it is written.
- *
- * <p>The Lucene commits run on a third thread ({@code indexer-commit}) while this one keeps writing; their offsets are
- * taken here before they start (so they cover only written records), and the Kafka commit of the same offsets
- * follows here once they are done. One commit is in flight at a time.
- *
- * <p>Memory is bounded by {@code max_poll_records} records of one poll (processed before the next), the consumer's
- * {@code fetch_max_bytes} and the index RAM buffer; the loop never queues work, and pauses every partition while the
- * store is behind ({@link #backpressure}). {@link #close} stops intake, commits what was written, and joins.
- *
- * <p>When the store fails to write or commit (a disk error, an index writer closed by an earlier failure), the loop
- * does not stop: it drops every write since the last commit, rewinds every partition to its last committed offset,
- * and pauses the partitions whose records failed with a growing backoff ({@link WriteFailures}); the others go on
- * (docs/indexer.md#when-the-index-store-fails). A record the store refuses on its own is a dead letter, as before.
+ * <p>Memory is bounded by {@code max_poll_records} records of one poll (at most one decoded poll waits), the consumer's
+ * {@code fetch_max_bytes} and the store's backlog; the loop never queues work, and pauses every partition while the
+ * store is behind ({@link Backpressure}). A failure of the store does not stop it: {@link Recovery} rewinds and pauses
+ * the partitions concerned (docs/indexer.md#when-the-index-store-fails). A rebalance commits first ({@link Rebalance}).
+ * {@link #close} stops intake, commits what was written, and joins.
  */
 public final class IndexLoop implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(IndexLoop.class);
-    /** Test seam for the crash test: a pause between the Lucene commit and the Kafka commit (never set in production). */
-    static final long PAUSE_BEFORE_KAFKA_COMMIT_MS = Long.getLong("logpipe.indexer.pauseBeforeKafkaCommitMs", 0);
-    /** Test seam for the backpressure test: a slow Lucene commit (never set in production). */
-    private final long slowCommitMs = Long.getLong("logpipe.indexer.slowLuceneCommitMs", 0);
 
     private final IndexerConfig config;
-    private final LuceneStore store;
+    private final ShardStore store;
     private final StageOffsets stages;
     private final IndexerMetrics metrics;
     private final Retention retention;
     private final InstantSource clock;
-    private final RecordCodec codec = new RecordCodec();
-    private final Router router;
     private final boolean rebuild;
+    private final Backpressure backpressure;
+    private final Recovery recovery;
     private final Thread thread;
-    private final Map<TopicPartition, Long> processed = new HashMap<>();
+    private final Positions positions = new Positions();
     private volatile boolean running = true;
     private volatile boolean assigned;
     private volatile Throwable failure;
     private KafkaConsumer<byte[], byte[]> consumer;
     private DeadLetters deadLetters;
-    private long sinceCommit;
+    private Decoder decoder;
+    private BatchWriter writer;
     private long lastCommitNanos = System.nanoTime();
     private long lastEndOffsetsNanos;
-    private final ExecutorService decoder = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "indexer-decode");
-        t.setDaemon(true);
-        return t;
-    });
     /** The decoded poll not yet written, or null. */
-    private Future<Decoded> pending;
-    /** Lucene commits run here while the loop keeps writing; the Kafka commit follows on the loop thread. */
-    private final ExecutorService committer = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "indexer-commit");
-        t.setDaemon(true);
-        return t;
-    });
-    /** The Lucene commit in flight, or null. */
-    private InFlight committing;
-    /** Why every assigned partition is paused, or null while consuming. */
-    private String pausedFor;
-    /** Per assigned partition, the offset its last Kafka commit (or its assignment) left it at: where a failure rewinds. */
-    private final Map<TopicPartition, Long> lastCommitted = new HashMap<>();
+    private Future<Decoder.Decoded> pending;
+    /** Index-then-commit: the engine commit on {@code indexer-commit}, then the Kafka commit on this thread. */
+    private final CommitProtocol commits;
     /** Partitions paused after a store failure, with their backoff. */
     private final WriteFailures failures = new WriteFailures();
-
-    /** The store failed on the records of these partitions (all assigned ones for a commit); nothing was lost yet. */
-    private static final class StoreFailure extends Exception {
-        final Set<TopicPartition> partitions;
-        final String shard;
-
-        StoreFailure(Set<TopicPartition> partitions, String shard, Throwable cause) {
-            super(cause.toString(), cause);
-            this.partitions = partitions;
-            this.shard = shard;
-        }
-    }
-
-    /** A Lucene commit started on the committer thread: the offsets it covers and when it started. */
-    private record InFlight(
-            Future<Integer> done,
-            Map<String, Long> offsets,
-            Map<TopicPartition, OffsetAndMetadata> kafka,
-            long startedNanos) {}
-
-    private record Decoded(ConsumerRecords<byte[], byte[]> polled, PollBatch batch) {}
 
     /** @param rebuild replay every partition from its beginning (a corrupt shard was moved aside) */
     public IndexLoop(
             IndexerConfig config,
-            LuceneStore store,
+            ShardStore store,
             StageOffsets stages,
             IndexerMetrics metrics,
             Retention retention,
@@ -146,8 +82,11 @@ public final class IndexLoop implements AutoCloseable {
         this.retention = retention;
         this.clock = clock;
         this.rebuild = rebuild;
-        this.router = new Router(config.index().maxFutureSkew(), config.retention(), clock);
         this.thread = new Thread(this::run, "indexer-loop");
+        this.commits = new CommitProtocol(
+                store, () -> deadLetters.awaitAll(), offsets -> consumer.commitSync(offsets), this::committed);
+        this.backpressure = new Backpressure(store, config.commit().maxRecords(), failures, metrics, clock);
+        this.recovery = new Recovery(store, commits, positions, stages, failures, metrics, clock);
     }
 
     public void start() {
@@ -172,56 +111,50 @@ public final class IndexLoop implements AutoCloseable {
         return thread.isAlive();
     }
 
-    private KafkaConsumer<byte[], byte[]> consumer() {
-        IndexerConfig.Kafka k = config.kafka();
-        Map<String, Object> p = CommittingConsumer.settings(
-                k.properties(),
-                k.bootstrapServers(),
-                k.groupId(),
-                Map.of(
-                        ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
-                        k.maxPollRecords(),
-                        ConsumerConfig.FETCH_MAX_BYTES_CONFIG,
-                        k.fetchMaxBytes()));
-        p.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, "logpipe-indexer");
-        return new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-    }
-
     private void run() {
         try {
             deadLetters = new DeadLetters(
                     config.kafka().bootstrapServers(),
                     config.kafka().deadLetterTopic(),
                     config.kafka().properties());
-            if (!new TopicWait(config.kafka().bootstrapServers(), config.kafka().properties(), Duration.ofSeconds(30))
-                    .await(List.of(config.kafka().topic(), config.kafka().deadLetterTopic()), () -> running)) {
+            decoder = new Decoder(config, deadLetters, metrics, stages, clock);
+            writer = new BatchWriter(
+                    store,
+                    deadLetters,
+                    metrics,
+                    stages,
+                    positions,
+                    config.kafka().deadLetterTopic());
+            consumer = Subscription.open(
+                    config.kafka(),
+                    () -> running,
+                    c -> new Rebalance(c, new AroundRebalance(), positions, stages, failures, rebuild));
+            if (consumer == null) {
                 return;
             }
-            consumer = consumer();
-            consumer.subscribe(List.of(config.kafka().topic(), config.kafka().deadLetterTopic()), new Rebalance());
             while (running) {
                 ConsumerRecords<byte[], byte[]> polled = consumer.poll(Duration.ofMillis(pending == null ? 100 : 5));
-                Future<Decoded> next = polled.isEmpty() ? null : decode(polled);
+                Future<Decoder.Decoded> next = polled.isEmpty() ? null : decoder.decode(polled);
                 try {
                     writePending();
                     pending = next;
-                    finishCommit(false);
+                    commits.finish(false);
                 } catch (StoreFailure f) {
                     recover(f, next);
                 }
-                resumeDue();
-                backpressure();
+                recovery.resumeDue(consumer, backpressure.pausing());
+                backpressure.check(consumer, commits.inFlight(), positions.sinceCommit());
                 long now = System.nanoTime();
-                if (committing == null
-                        && sinceCommit > 0
+                if (!commits.inFlight()
+                        && positions.sinceCommit() > 0
                         && (now - lastCommitNanos >= config.commit().interval().toNanos()
-                                || sinceCommit >= config.commit().maxRecords())) {
+                                || positions.sinceCommit() >= config.commit().maxRecords())) {
                     startCommit();
                 }
                 if (now - lastEndOffsetsNanos >= TimeUnit.SECONDS.toNanos(1)) {
                     lastEndOffsetsNanos = now;
                     endOffsets();
-                    if (committing == null) { // retention closes and deletes shards: never under a commit
+                    if (!commits.inFlight()) { // retention closes and deletes shards: never under a commit
                         retention.runIfDue();
                     }
                 }
@@ -247,39 +180,11 @@ public final class IndexLoop implements AutoCloseable {
             if (deadLetters != null) {
                 deadLetters.close();
             }
-            decoder.shutdownNow();
-            committer.shutdownNow();
-        }
-    }
-
-    /** Marks the poll READ and hands its splitting and decoding to the decode thread. */
-    private Future<Decoded> decode(ConsumerRecords<byte[], byte[]> polled) {
-        for (TopicPartition tp : polled.partitions()) {
-            List<ConsumerRecord<byte[], byte[]>> list = polled.records(tp);
-            ConsumerRecord<byte[], byte[]> last = list.get(list.size() - 1);
-            stages.read(key(tp), last.offset() + 1, last.timestamp());
-        }
-        String recordsTopic = config.kafka().topic();
-        return decoder.submit(() -> {
-            PollBatch batch = new PollBatch(
-                    codec,
-                    router,
-                    deadLetters,
-                    metrics,
-                    clock.instant(),
-                    config.kafka().defaultTenant());
-            for (TopicPartition tp : polled.partitions()) {
-                boolean records = tp.topic().equals(recordsTopic);
-                for (ConsumerRecord<byte[], byte[]> m : polled.records(tp)) {
-                    if (records) {
-                        batch.addRecords(m);
-                    } else {
-                        batch.addDeadLetter(m);
-                    }
-                }
+            if (decoder != null) {
+                decoder.close();
             }
-            return new Decoded(polled, batch);
-        });
+            commits.close();
+        }
     }
 
     /** Writes the decoded poll waiting, if any; only then do its offsets count as processed. */
@@ -287,7 +192,7 @@ public final class IndexLoop implements AutoCloseable {
         if (pending == null) {
             return;
         }
-        Decoded d;
+        Decoder.Decoded d;
         try {
             d = pending.get();
         } catch (ExecutionException e) {
@@ -295,190 +200,40 @@ public final class IndexLoop implements AutoCloseable {
         } finally {
             pending = null;
         }
-        write(d.polled(), d.batch());
+        writer.write(d);
     }
 
-    private void write(ConsumerRecords<byte[], byte[]> polled, PollBatch batch) throws Exception {
-        long written = 0;
-        for (Map.Entry<ShardId, List<IndexRecord>> e : batch.records.entrySet()) {
-            ShardStore.Written w;
-            try {
-                w = store.write(e.getKey(), e.getValue());
-            } catch (IOException | RuntimeException ex) {
-                Set<TopicPartition> from = new HashSet<>();
-                batch.origins.get(e.getKey()).forEach(o -> from.add(new TopicPartition(o.topic(), o.partition())));
-                throw new StoreFailure(from, store.layout().shardDir(e.getKey()).toString(), ex);
-            }
-            List<ShardStore.Rejection> rejected = w.rejections();
-            written += e.getValue().size() - rejected.size();
-            if (w.fieldsNotIndexed() > 0) {
-                metrics.fieldsNotIndexed(e.getKey().tenant(), w.fieldsNotIndexed());
-            }
-            for (ShardStore.Rejection r : rejected) {
-                IndexRecord rec = e.getValue().get(r.index());
-                PollBatch.Origin o = batch.origins.get(e.getKey()).get(r.index());
-                metrics.deadLettered("INDEX_REJECTED");
-                deadLetters.publish(
-                        "INDEX_REJECTED",
-                        r.reason(),
-                        o.tenant(),
-                        rec.source(),
-                        rec.offset(),
-                        rec.length(),
-                        o.topic(),
-                        o.partition(),
-                        o.offset(),
-                        o.time());
-            }
-        }
-        for (Map.Entry<ShardId, List<DeadLetterEntry>> e : batch.deadLetterDocs.entrySet()) {
-            List<ShardStore.Rejection> rejected;
-            try {
-                rejected = store.writeDeadLetters(e.getKey(), e.getValue());
-            } catch (IOException | RuntimeException ex) {
-                Set<TopicPartition> from = new HashSet<>();
-                polled.partitions().stream()
-                        .filter(tp -> tp.topic().equals(config.kafka().deadLetterTopic()))
-                        .forEach(from::add);
-                throw new StoreFailure(from, store.layout().shardDir(e.getKey()).toString(), ex);
-            }
-            rejected.forEach(r -> metrics.deadLettersSkipped("INDEX_REJECTED"));
-            metrics.deadLettersIndexed(e.getValue().size() - rejected.size());
-        }
-        metrics.indexed(written);
-        for (TopicPartition tp : polled.partitions()) {
-            List<ConsumerRecord<byte[], byte[]>> list = polled.records(tp);
-            ConsumerRecord<byte[], byte[]> last = list.get(list.size() - 1);
-            processed.put(tp, last.offset() + 1);
-            String k = key(tp);
-            for (ConsumerRecord<byte[], byte[]> m : list) {
-                if (m.offset() % StageOffsets.SAMPLE_EVERY == 0) {
-                    stages.sample(k, m.offset(), m.timestamp());
-                }
-            }
-            stages.indexed(k, last.offset() + 1, last.timestamp());
-        }
-        sinceCommit += polled.count();
-    }
-
-    /**
-     * Index-then-commit, synchronously: waits for a commit in flight, then commits what was written so far (dead
-     * letters durable, every dirty shard's Lucene commit, then the Kafka commit). For shutdown and rebalances.
-     */
+    /** Index-then-commit, synchronously, of what was written so far: for shutdown and rebalances. */
     private void commit() throws Exception {
-        finishCommit(true);
+        commits.finish(true);
         if (startCommit()) {
-            finishCommit(true);
+            commits.finish(true);
         }
     }
 
-    /**
-     * Starts an index-then-commit of every record written so far: the offsets are taken now, on this thread, after
-     * their records were written; the dead-letter wait and the Lucene commits run on the committer thread while this
-     * thread keeps writing. {@link #finishCommit} commits the same offsets to Kafka once the Lucene commits are done.
-     */
+    /** Starts the engine commit of every record written so far ({@link CommitProtocol#start}). */
     private boolean startCommit() {
-        if (processed.isEmpty() || consumer == null) {
+        if (consumer == null || !commits.start(positions.written())) {
             return false;
         }
-        long started = System.nanoTime();
-        Map<String, Long> offsets = new HashMap<>();
-        Map<TopicPartition, OffsetAndMetadata> kafka = new HashMap<>();
-        processed.forEach((tp, next) -> {
-            offsets.put(key(tp), next);
-            kafka.put(tp, new OffsetAndMetadata(next));
-        });
-        sinceCommit = 0;
-        committing = new InFlight(
-                committer.submit(() -> {
-                    if (slowCommitMs > 0) {
-                        Thread.sleep(slowCommitMs);
-                    }
-                    deadLetters.awaitAll();
-                    int shards = store.dirtyShards().size();
-                    try {
-                        store.commit(offsets);
-                    } catch (IOException | RuntimeException e) {
-                        throw new StoreFailure(Set.copyOf(kafka.keySet()), "(commit)", e);
-                    }
-                    return shards;
-                }),
-                offsets,
-                kafka,
-                started);
+        positions.resetSinceCommit();
         return true;
     }
 
-    /**
-     * When the Lucene commit in flight is done (or, with {@code wait}, once it is): then, and only then, the Kafka
-     * commit of its offsets; idle shards are closed while no commit runs.
-     */
-    private void finishCommit(boolean wait) throws Exception {
-        InFlight c = committing;
-        if (c == null || (!wait && !c.done().isDone())) {
-            return;
-        }
-        committing = null;
-        int shards;
-        try {
-            shards = c.done().get();
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof Exception ex ? ex : e;
-        }
-        if (PAUSE_BEFORE_KAFKA_COMMIT_MS > 0) {
-            log.info("index committed, committing offsets");
-            Thread.sleep(PAUSE_BEFORE_KAFKA_COMMIT_MS);
-        }
-        consumer.commitSync(c.kafka());
+    /** After both commits: the partitions' failures end, their rewind point moves, idle shards close. */
+    private void committed(CommitProtocol.Done done) throws IOException {
         // Only a commit ends a partition's failures: a write alone succeeds even on a full disk (it is buffered), so
         // clearing them on a write would restart the backoff at 1 s before every commit that fails again.
-        failures.succeeded(c.kafka().keySet());
-        c.kafka().forEach((tp, o) -> lastCommitted.put(tp, o.offset()));
-        stages.committed(c.offsets());
-        metrics.committed(shards, System.nanoTime() - c.startedNanos());
+        failures.succeeded(done.offsets().keySet());
+        positions.committed(done.offsets());
+        stages.committed(done.engineOffsets());
+        metrics.committed(done.shards(), done.nanos());
         lastCommitNanos = System.nanoTime();
-        store.closeIdle(config.index().idleClose());
+        store.closeIdle(config.index().idleClose()); // while no commit runs
     }
 
-    /**
-     * Pauses every assigned partition while the store is behind, so the indexer reads slower instead of growing: a
-     * commit is still running when the next one is due by count ({@code commit.max_records} written since), or the
-     * open shards' indexing RAM is over twice {@code index.ram_buffer} (flushes falling behind; resumed at once it is
-     * back under it). The loop keeps polling meanwhile, so the group keeps its partitions.
-     */
-    private void backpressure() {
-        String why = null;
-        if (committing != null && sinceCommit >= config.commit().maxRecords()) {
-            why = "commit_behind";
-        } else {
-            long budget = (long) config.index().store().ramBufferMb() << 20;
-            long ram = store.ramBytesUsed();
-            if (ram > 2 * budget || ("ram_over_buffer".equals(pausedFor) && ram > budget)) {
-                why = "ram_over_buffer";
-            }
-        }
-        if (why != null && pausedFor == null) {
-            consumer.pause(consumer.assignment());
-            metrics.paused(why);
-            log.info("pausing all partitions ({}): the index store is behind", why);
-        } else if (why == null && pausedFor != null) {
-            Instant now = clock.instant();
-            consumer.resume(consumer.paused().stream()
-                    .filter(tp -> !failures.waiting(tp, now))
-                    .toList());
-            log.info("resuming all partitions");
-        }
-        pausedFor = why;
-        metrics.pausedNow(why != null);
-    }
-
-    /**
-     * After a store failure: waits for the decode and the commit in flight, drops every write since the last commit
-     * (the store's open shards are closed without committing), rewinds every assigned partition to its last committed
-     * offset, and pauses the failed partitions until their backoff is over. Nothing is lost: the records are read
-     * again from Kafka, and no offset past them was committed.
-     */
-    private void recover(StoreFailure f, Future<Decoded> next) throws Exception {
+    /** After a store failure: waits for the poll being decoded and drops it, then {@link Recovery#recover}. */
+    private void recover(StoreFailure f, Future<Decoder.Decoded> next) throws Exception {
         if (next != null) {
             try {
                 next.get();
@@ -487,61 +242,7 @@ public final class IndexLoop implements AutoCloseable {
             }
         }
         pending = null;
-        Set<TopicPartition> failed = new HashSet<>(f.partitions);
-        String shard = f.shard;
-        Throwable cause = f.getCause();
-        try {
-            finishCommit(true);
-        } catch (StoreFailure commit) { // the commit in flight failed too: none of its offsets reached Kafka
-            failed.addAll(commit.partitions);
-            shard = shard + ", " + commit.shard;
-        }
-        store.rollback();
-        sinceCommit = 0;
-        Set<TopicPartition> assignment = consumer.assignment();
-        for (TopicPartition tp : assignment) {
-            Long to = lastCommitted.get(tp);
-            if (to != null) {
-                consumer.seek(tp, to);
-                stages.assigned(key(tp), to);
-            }
-            processed.remove(tp);
-        }
-        failed.retainAll(assignment);
-        Instant now = clock.instant();
-        Duration backoff = Duration.ZERO;
-        for (TopicPartition tp : failed) {
-            backoff = failures.failed(tp, shard, cause.toString(), now);
-        }
-        consumer.pause(failed);
-        metrics.storeFailed();
-        log.error(
-                "the index store failed on the records of {} ({}): {}. Every write since the last commit was dropped "
-                        + "and every partition rewound to its last commit (nothing is lost, the records are read "
-                        + "again); {} paused, retrying in {} s. Check the disk (space, permissions, the shard "
-                        + "directory); GET /api/v1/status lists paused partitions under write_failures",
-                failed.stream().map(IndexLoop::key).sorted().toList(),
-                shard,
-                cause.toString(),
-                failed.size() == 1 ? "that partition is" : "those partitions are",
-                backoff.toSeconds(),
-                cause);
-    }
-
-    /** Resumes the partitions paused after a store failure whose backoff is over (unless all are paused). */
-    private void resumeDue() {
-        if (failures.size() == 0 || pausedFor != null) {
-            return;
-        }
-        Set<TopicPartition> paused = consumer.paused();
-        List<TopicPartition> due =
-                failures.due(clock.instant()).stream().filter(paused::contains).toList();
-        if (!due.isEmpty()) {
-            log.info(
-                    "retrying partitions {} after a store failure",
-                    due.stream().map(IndexLoop::key).toList());
-            consumer.resume(due);
-        }
+        recovery.recover(consumer, f);
     }
 
     private void endOffsets() {
@@ -554,46 +255,29 @@ public final class IndexLoop implements AutoCloseable {
     }
 
     static String key(TopicPartition tp) {
-        return tp.topic() + "-" + tp.partition();
+        return CommitProtocol.key(tp);
     }
 
-    /** Commits before partitions go (a rebalance), and starts each assigned partition's stages at its position. */
-    private final class Rebalance implements ConsumerRebalanceListener {
-        private boolean rebuilt;
-
+    /** The loop's side of a rebalance (on this thread, inside poll). */
+    private final class AroundRebalance implements Rebalance.Loop {
         @Override
-        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-            try {
-                writePending();
-                commit();
-            } catch (Exception e) {
-                throw new IllegalStateException("commit before a rebalance failed: " + e, e);
-            }
-            partitions.forEach(tp -> {
-                processed.remove(tp);
-                lastCommitted.remove(tp);
-                stages.revoked(key(tp));
-            });
-            failures.revoked(partitions);
+        public void commitWritten() throws Exception {
+            writePending();
+            commit();
         }
 
         @Override
-        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-            if (rebuild && !rebuilt) {
-                rebuilt = true;
-                log.warn(
-                        "rebuilding moved-aside shards: reading {} partitions from their beginning", partitions.size());
-                consumer.seekToBeginning(partitions);
-            }
-            for (TopicPartition tp : partitions) {
-                long position = consumer.position(tp);
-                lastCommitted.put(tp, position);
-                stages.assigned(key(tp), position);
-            }
-            if (pausedFor != null) { // a paused loop stays paused on what it gets now
-                consumer.pause(partitions);
-            }
-            endOffsets(); // DURABLE is known before the status first answers, not a second later
+        public boolean pausing() {
+            return backpressure.pausing();
+        }
+
+        @Override
+        public void endOffsets() {
+            IndexLoop.this.endOffsets();
+        }
+
+        @Override
+        public void assigned() {
             assigned = true;
         }
     }
