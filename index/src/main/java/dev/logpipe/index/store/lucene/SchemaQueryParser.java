@@ -3,6 +3,7 @@ package dev.logpipe.index.store.lucene;
 import dev.logpipe.index.schema.Fields;
 import java.math.BigDecimal;
 import java.time.Instant;
+import java.util.List;
 import java.util.Locale;
 import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.queryparser.classic.ParseException;
@@ -102,6 +103,26 @@ public final class SchemaQueryParser extends QueryParser {
     @Override
     protected Query getPrefixQuery(String field, String termStr) throws ParseException {
         return super.getPrefixQuery(mapped(field), termStr);
+    }
+
+    /** A quoted phrase and its slop, as the grammar builds it ({@link LuceneQueries} compiles a tree through these). */
+    Query phrase(String field, String text, int slop) throws ParseException {
+        return getFieldQuery(field, text, slop);
+    }
+
+    /** A term within an edit distance, as the grammar builds it. */
+    Query fuzzy(String field, String term, float minSimilarity) throws ParseException {
+        return getFuzzyQuery(field, term, minSimilarity);
+    }
+
+    /** A regular expression, as the grammar builds it. */
+    Query regexp(String field, String pattern) throws ParseException {
+        return getRegexpQuery(field, pattern);
+    }
+
+    /** Adds the analysed query of words side by side to a group's clauses, one clause per word, as the grammar does. */
+    void addWords(List<BooleanClause> clauses, Query words) {
+        addMultiTermClauses(clauses, words);
     }
 
     /** {@code fields.a#b} is stored under an escaped name; every other field as typed. */
