@@ -306,6 +306,11 @@ public final class OpenSearchStore implements ShardStore {
 
     @Override
     public List<ShardId> shards(ShardKind kind) throws IOException {
+        return list(client, names, kind);
+    }
+
+    /** Every shard of a kind the cluster holds under these names, sorted. */
+    static List<ShardId> list(OpenSearchClient client, IndexNames names, ShardKind kind) throws IOException {
         OpenSearchClient.Response r = client.send(
                 "GET",
                 "/_cat/indices/" + names.pattern(kind) + "?format=json&h=index&expand_wildcards=open",
@@ -327,14 +332,14 @@ public final class OpenSearchStore implements ShardStore {
             }
         }
         for (String index : cut) {
-            metaShard(index).filter(s -> s.kind() == kind).ifPresent(out::add);
+            metaShard(client, index).filter(s -> s.kind() == kind).ifPresent(out::add);
         }
         List<ShardId> sorted = new ArrayList<>(out);
         sorted.sort(null);
         return sorted;
     }
 
-    private Optional<ShardId> metaShard(String index) throws IOException {
+    private static Optional<ShardId> metaShard(OpenSearchClient client, String index) throws IOException {
         OpenSearchClient.Response r = client.send("GET", "/" + index + "/_mapping", null, null);
         if (!r.ok()) {
             return Optional.empty();
@@ -378,7 +383,7 @@ public final class OpenSearchStore implements ShardStore {
         return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }
 
-    private static void expect(OpenSearchClient.Response r, String what) throws IOException {
+    static void expect(OpenSearchClient.Response r, String what) throws IOException {
         if (!r.ok()) {
             String text = r.text();
             throw new IOException("OpenSearch answered " + r.status() + " to " + what + ": "

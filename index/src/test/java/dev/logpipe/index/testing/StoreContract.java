@@ -341,7 +341,7 @@ public abstract class StoreContract {
     }
 
     @Test
-    void aCommitKeepsItsOffsetsAcrossARestartAndWritesAfterItAreForReplay() throws Exception {
+    void aCommitKeepsItsOffsetsAcrossARestartAndAReplayOfWhatFollowedIsAbsorbed() throws Exception {
         EngineFixture e = open(data);
         try {
             write(e, List.of(record("acme", "k-1", T, "committed", Map.of())));
@@ -352,7 +352,9 @@ public abstract class StoreContract {
             e.makeVisible();
             Set<String> ids = new HashSet<>();
             hits(e, day("acme", T), "acme", "").forEach(h -> ids.add(h.recordId()));
-            assertThat(ids).contains("k-1").doesNotContain("k-2"); // k-2 is replayed from offset 1
+            // k-2 may be gone (Lucene drops what was not committed) or kept (OpenSearch acknowledged it
+            // durably): either way the indexer replays it from offset 1
+            assertThat(ids).contains("k-1");
             write(
                     e,
                     List.of(

@@ -1,0 +1,338 @@
+package dev.logpipe.index.opensearch;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.logpipe.index.query.ParsedQuery;
+import dev.logpipe.index.schema.FieldKind;
+import dev.logpipe.index.schema.Fields;
+import dev.logpipe.index.shard.ShardId;
+import dev.logpipe.index.shard.ShardKind;
+import dev.logpipe.index.store.aggregate.Histogram;
+import dev.logpipe.index.store.aggregate.Values;
+import dev.logpipe.index.store.read.After;
+import dev.logpipe.index.store.read.IdBytes;
+import dev.logpipe.index.store.read.ShardQuery;
+import dev.logpipe.index.store.read.ShardSearcher;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+
+/**
+ * One shard's index on OpenSearch as a {@link ShardSearcher}: every search is one request with the tenant, the time
+ * range and the service's filters outside the user's query ({@link OpenSearchQueries}), sorted as the Lucene shards are
+ * ({@code event_time} desc, {@code record_id} as unsigned bytes) with search-after, counted exactly up to 1,000 hits.
+ * A key's {@code doc} is the position of its id among those this searcher handed out; {@link #sources} fetches them by
+ * id. Not a point-in-time view: a record replaced between a page's keys and its sources comes back as replaced (the
+ * same record, as a replay only overwrites with itself). The deadline goes to OpenSearch as the search's timeout; an
+ * answer that timed out throws {@link TimedOut}. A source's length is known only once it arrived, so the budget is
+ * asked then. Used by one request's threads; the ids it handed out are kept until it is closed.
+ */
+final class OpenSearchShardSearcher implements ShardSearcher {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int TOTAL_HITS_THRESHOLD = 1000;
+
+    private final OpenSearchClient client;
+    private final ShardId shard;
+    private final String index;
+    private final List<String> ids = new ArrayList<>(); // guarded by itself
+    private int docs = -1;
+
+    OpenSearchShardSearcher(OpenSearchClient client, ShardId shard, String index) {
+        this.client = client;
+        this.shard = shard;
+        this.index = index;
+    }
+
+    @Override
+    public ShardId shard() {
+        return shard;
+    }
+
+    @Override
+    public synchronized int docs() {
+        if (docs < 0) {
+            try {
+                docs = (int) Math.min(Integer.MAX_VALUE, count(null, Long.MAX_VALUE));
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+        return docs;
+    }
+
+    private String defaultField() {
+        return shard.kind() == ShardKind.DEAD_LETTERS ? Fields.DL_RAW : Fields.MESSAGE;
+    }
+
+    /** The query of a search: the service's part as filters, the user's as the one required clause. */
+    private ObjectNode query(ShardQuery q) {
+        ObjectNode bool = JSON.createObjectNode();
+        ArrayNode filter = bool.putArray("filter");
+        filter.addObject().putObject("term").put(Fields.TENANT_ID, q.tenant());
+        filter.add(times(Fields.EVENT_TIME, q.fromMillis(), q.toMillis()));
+        for (ShardQuery.Filter f : q.filters()) {
+            if (f instanceof ShardQuery.Exact e) {
+                filter.addObject().putObject("term").put(OpenSearchQueries.mapped(e.field()), e.value());
+            } else if (f instanceof ShardQuery.LongRange r) {
+                String field = OpenSearchQueries.mapped(r.field()) + FieldKind.LONG.suffix();
+                filter.addObject()
+                        .putObject("range")
+                        .putObject(field)
+                        .put("gte", r.lo())
+                        .put("lte", r.hi());
+            } else if (f instanceof ShardQuery.ObservedRange o) {
+                filter.add(times(Fields.OBSERVED_TIME, o.fromMillis(), o.toMillis()));
+            }
+        }
+        bool.putArray("must").add(OpenSearchQueries.translate(defaultField(), parsed(q)));
+        ObjectNode out = JSON.createObjectNode();
+        out.set("bool", bool);
+        return out;
+    }
+
+    private static ParsedQuery parsed(ShardQuery q) {
+        return ParsedQuery.parse(q.query());
+    }
+
+    /** [from, to) of a time field, clamped to what OpenSearch's dates hold (every record's time is inside). */
+    private static ObjectNode times(String field, long from, long to) {
+        long limit = 1L << 53;
+        ObjectNode range = JSON.createObjectNode();
+        range.putObject("range")
+                .putObject(field)
+                .put("format", "epoch_millis")
+                .put("gte", Math.max(from, -limit))
+                .put("lt", Math.min(to, limit));
+        return range;
+    }
+
+    private ObjectNode search(ShardQuery q, long deadlineNanos) {
+        ObjectNode body = JSON.createObjectNode();
+        body.set("query", query(q));
+        body.put("_source", false);
+        if (deadlineNanos != Long.MAX_VALUE) {
+            long ms = Math.max(1, (deadlineNanos - System.nanoTime()) / 1_000_000);
+            body.put("timeout", ms + "ms");
+        }
+        return body;
+    }
+
+    private JsonNode send(String path, ObjectNode body, long deadlineNanos) throws IOException {
+        if (deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos > 0) {
+            throw new TimedOut(shard);
+        }
+        OpenSearchClient.Response r = client.sendJson("POST", "/" + index + path, JSON.writeValueAsBytes(body));
+        if (r.status() == 400) {
+            throw new IllegalArgumentException("OpenSearch cannot run the query on " + index + ": " + reason(r));
+        }
+        OpenSearchStore.expect(r, "a search of " + index);
+        JsonNode answer = JSON.readTree(r.body());
+        if (answer.path("timed_out").asBoolean(false)) {
+            throw new TimedOut(shard);
+        }
+        return answer;
+    }
+
+    private static String reason(OpenSearchClient.Response r) {
+        try {
+            JsonNode e = JSON.readTree(r.body()).path("error");
+            JsonNode cause = e.path("root_cause").path(0);
+            return cause.isMissingNode() ? e.toString() : cause.path("reason").asText();
+        } catch (IOException e) {
+            return r.text();
+        }
+    }
+
+    private synchronized int ref(String id) {
+        ids.add(id);
+        return ids.size() - 1;
+    }
+
+    private Key key(JsonNode hit) {
+        JsonNode sort = hit.path("sort");
+        String id = hit.path("_id").asText();
+        return new Key(sort.path(0).asLong(), IdBytes.of(id), ref(id));
+    }
+
+    @Override
+    public Keys keys(ShardQuery q, Order order, After after, int limit, long deadlineNanos) throws IOException {
+        ObjectNode body = search(q, deadlineNanos);
+        boolean newest = order == Order.NEWEST_FIRST;
+        sort(body, Fields.EVENT_TIME, !newest, newest);
+        if (after != null) {
+            body.putArray("search_after").add(after.eventTimeMillis()).add(after.recordId());
+        }
+        body.put("size", limit).put("track_total_hits", TOTAL_HITS_THRESHOLD);
+        JsonNode answer = send("/_search", body, deadlineNanos);
+        List<Key> keys = new ArrayList<>();
+        for (JsonNode hit : answer.path("hits").path("hits")) {
+            keys.add(key(hit));
+        }
+        JsonNode total = answer.path("hits").path("total");
+        return new Keys(
+                keys,
+                total.path("value").asLong(),
+                "eq".equals(total.path("relation").asText()));
+    }
+
+    /** Sorts by a field (ascending or not), then by record_id the same way as the merge key's order asks. */
+    private static void sort(ObjectNode body, String field, boolean ascending, boolean idAscending) {
+        ArrayNode sort = body.putArray("sort");
+        sort.addObject().putObject(field).put("order", ascending ? "asc" : "desc");
+        sort.addObject().putObject(Fields.RECORD_ID).put("order", idAscending ? "asc" : "desc");
+    }
+
+    @Override
+    public String[] sources(int[] docs, SourceBudget budget) throws IOException {
+        String[] out = new String[docs.length];
+        if (docs.length == 0) {
+            return out;
+        }
+        ObjectNode body = JSON.createObjectNode();
+        ArrayNode wanted = body.putArray("ids");
+        synchronized (this) {
+            for (int d : docs) {
+                wanted.add(ids.get(d));
+            }
+        }
+        OpenSearchClient.Response r = client.sendJson("POST", "/" + index + "/_mget", JSON.writeValueAsBytes(body));
+        OpenSearchStore.expect(r, "reading sources of " + index);
+        JsonNode found = JSON.readTree(r.body()).path("docs");
+        for (int i = 0; i < docs.length; i++) {
+            JsonNode doc = found.path(i);
+            if (!doc.path("found").asBoolean(false)) {
+                continue; // deleted since its key was read
+            }
+            String source = doc.path("_source").path(OpenSearchDocuments.SOURCE).asText();
+            if (budget.take(i, source.getBytes(StandardCharsets.UTF_8).length)) {
+                out[i] = source;
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public List<LongKey> longKeys(
+            ShardQuery q, String structuredField, boolean ascending, int limit, long deadlineNanos) throws IOException {
+        ObjectNode body = search(q, deadlineNanos);
+        ArrayNode sort = body.putArray("sort");
+        String order = ascending ? "asc" : "desc";
+        sort.addObject()
+                .putObject(OpenSearchQueries.mapped(Fields.FIELDS_PREFIX + structuredField) + FieldKind.LONG.suffix())
+                .put("order", order)
+                .put("unmapped_type", "long");
+        sort.addObject().putObject(Fields.EVENT_TIME).put("order", order);
+        sort.addObject().putObject(Fields.RECORD_ID).put("order", order);
+        body.put("size", limit).put("track_total_hits", false);
+        List<LongKey> out = new ArrayList<>();
+        for (JsonNode hit : send("/_search", body, deadlineNanos).path("hits").path("hits")) {
+            JsonNode s = hit.path("sort");
+            String id = hit.path("_id").asText();
+            out.add(new LongKey(s.path(0).asLong(), new Key(s.path(1).asLong(), IdBytes.of(id), ref(id))));
+        }
+        return out;
+    }
+
+    @Override
+    public List<LongKey> keysByTime(
+            String timeField, ShardQuery q, long afterTime, String afterId, int limit, long deadlineNanos)
+            throws IOException {
+        ObjectNode body = search(q, deadlineNanos);
+        sort(body, timeField, true, true);
+        if (afterId != null) {
+            body.putArray("search_after").add(afterTime).add(afterId);
+        }
+        body.put("size", limit).put("track_total_hits", false);
+        List<LongKey> out = new ArrayList<>();
+        for (JsonNode hit : send("/_search", body, deadlineNanos).path("hits").path("hits")) {
+            long t = hit.path("sort").path(0).asLong();
+            String id = hit.path("_id").asText();
+            out.add(new LongKey(t, new Key(t, IdBytes.of(id), ref(id))));
+        }
+        return out;
+    }
+
+    @Override
+    public long count(ShardQuery q, long deadlineNanos) throws IOException {
+        ObjectNode body = JSON.createObjectNode();
+        if (q != null) {
+            body.set("query", query(q));
+        }
+        return send("/_count", body, deadlineNanos).path("count").asLong();
+    }
+
+    @Override
+    public long[] histogram(ShardQuery q, Histogram h, long deadlineNanos) throws IOException {
+        long end = h.startMillis() + h.intervalMillis() * h.buckets();
+        ShardQuery inside = new ShardQuery(
+                q.tenant(),
+                q.query(),
+                Math.max(q.fromMillis(), h.startMillis()),
+                Math.max(Math.max(q.fromMillis(), h.startMillis()), Math.min(q.toMillis(), end)),
+                q.filters());
+        ObjectNode body = search(inside, deadlineNanos);
+        body.put("size", 0).put("track_total_hits", false);
+        body.putObject("aggs")
+                .putObject("h")
+                .putObject("date_histogram")
+                .put("field", Fields.EVENT_TIME)
+                .put("fixed_interval", h.intervalMillis() + "ms")
+                .put("offset", "+" + Math.floorMod(h.startMillis(), h.intervalMillis()) + "ms")
+                .put("min_doc_count", 1);
+        long[] counts = new long[h.buckets()];
+        for (JsonNode b : send("/_search", body, deadlineNanos)
+                .path("aggregations")
+                .path("h")
+                .path("buckets")) {
+            long i = (b.path("key").asLong() - h.startMillis()) / h.intervalMillis();
+            if (i >= 0 && i < counts.length) {
+                counts[(int) i] += b.path("doc_count").asLong();
+            }
+        }
+        return counts;
+    }
+
+    @Override
+    public Values values(ShardQuery q, String field, int maxValues, long deadlineNanos) throws IOException {
+        ObjectNode body = search(q, deadlineNanos);
+        String mapped = OpenSearchQueries.mapped(field);
+        body.put("size", 0).put("track_total_hits", true);
+        ObjectNode aggs = body.putObject("aggs");
+        aggs.putObject("values").putObject("terms").put("field", mapped).put("size", Math.max(1, maxValues));
+        aggs.putObject("missing").putObject("missing").put("field", mapped);
+        JsonNode answer = send("/_search", body, deadlineNanos);
+        Map<String, Long> counts = new LinkedHashMap<>();
+        JsonNode terms = answer.path("aggregations").path("values");
+        for (JsonNode b : terms.path("buckets")) {
+            counts.put(b.path("key").asText(), b.path("doc_count").asLong());
+        }
+        long overflow = terms.path("sum_other_doc_count").asLong();
+        long missing =
+                answer.path("aggregations").path("missing").path("doc_count").asLong();
+        long matched = answer.path("hits").path("total").path("value").asLong();
+        return new Values(counts, overflow, missing, matched, overflow == 0);
+    }
+
+    @Override
+    public OptionalLong maxTime(String timeField) throws IOException {
+        ObjectNode body = JSON.createObjectNode();
+        body.put("size", 0).put("track_total_hits", false);
+        body.putObject("aggs").putObject("max").putObject("max").put("field", timeField);
+        JsonNode max = send("/_search", body, Long.MAX_VALUE)
+                .path("aggregations")
+                .path("max")
+                .path("value");
+        return max.isNumber() ? OptionalLong.of(max.asLong()) : OptionalLong.empty();
+    }
+
+    @Override
+    public synchronized void close() {
+        ids.clear();
+    }
+}
