@@ -132,11 +132,6 @@ public final class Forwarder implements Closeable {
         }
     }
 
-    /** The bound metrics address (useful with port 0), or null when metrics are off. */
-    public InetSocketAddress metricsAddress() {
-        return metricsServer == null ? null : metricsServer.address();
-    }
-
     public PrometheusMeterRegistry registry() {
         return registry;
     }
