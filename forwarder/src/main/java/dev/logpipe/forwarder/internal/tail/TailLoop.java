@@ -108,9 +108,9 @@ public final class TailLoop implements Runnable {
             if (t.waitsForPredecessor()) {
                 continue;
             }
-            if (t.dueForPoll(rounds)) {
+            if (t.pacing().dueForPoll(rounds)) {
                 boolean got = pump(t);
-                t.polled(got);
+                t.pacing().polled(got);
                 progress |= got;
             }
             idleFlush(t);
@@ -157,7 +157,7 @@ public final class TailLoop implements Runnable {
                 t.rewindToDispatched();
                 throw e;
             }
-            if (t.readRecovered()) {
+            if (t.pacing().readRecovered()) {
                 log.info("reading {} works again", t.path());
             }
             if (n == Tailer.TRUNCATED || n == Tailer.REWRITTEN) {
@@ -176,7 +176,7 @@ public final class TailLoop implements Runnable {
     }
 
     private static void readFailed(Tailer t, IOException e) {
-        if (t.readFailed()) {
+        if (t.pacing().readFailed()) {
             log.warn(
                     "reading {} failed: {}; trying again every round (logged once until it works)",
                     t.path(),

@@ -326,23 +326,16 @@ final class Tailers {
         PublishedJournal.Key jk =
                 new PublishedJournal.Key(f.key().device(), f.key().inode(), fp.hash());
         long replayUntil = fp.complete() ? journal.previouslyPublished(jk) : -1;
-        FileParsers parsers = parsersOf.apply(f.source());
-        var k8s = parsers.kubernetes(f.path().toString());
-        String service = parsers.service(f.source().service(), k8s);
+        FileDecoding decoding = parsersOf
+                .apply(f.source())
+                .forFile(f.path().toString(), f.source().service(), host);
         Tailer t = new Tailer(
                 f.path().toString(),
                 f.key(),
                 ch,
                 fp,
-                start,
-                replayUntil > start ? replayUntil : -1,
-                parsers.newParser(),
-                parsers.newContainerLines(),
-                parsers.content(),
-                k8s,
-                parsers.config().maxRecordBytes(),
-                host,
-                service);
+                new Tailer.Start(start, replayUntil > start ? replayUntil : -1),
+                decoding);
         if (predecessor != null) {
             t.follows(predecessor);
         }
