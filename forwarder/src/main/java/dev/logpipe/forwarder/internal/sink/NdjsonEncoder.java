@@ -43,7 +43,7 @@ public final class NdjsonEncoder {
 
     /** Appends one record as a JSON object followed by a newline (no event time, no structured line). */
     public static void encode(
-            Batch.Source src,
+            SourceFile src,
             byte[] message,
             int off,
             int length,
@@ -59,7 +59,7 @@ public final class NdjsonEncoder {
      * (its message replaces the raw text unless it has an error), or null.
      */
     public static void encode(
-            Batch.Source src,
+            SourceFile src,
             byte[] message,
             int off,
             int length,

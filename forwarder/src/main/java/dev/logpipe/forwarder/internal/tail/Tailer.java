@@ -4,6 +4,7 @@ import dev.logpipe.forwarder.internal.parse.ContainerLines;
 import dev.logpipe.forwarder.internal.parse.Emitter;
 import dev.logpipe.forwarder.internal.parse.Parser;
 import dev.logpipe.forwarder.internal.sink.Batch;
+import dev.logpipe.forwarder.internal.sink.SourceFile;
 import dev.logpipe.forwarder.internal.time.TimeParser;
 import dev.logpipe.forwarder.internal.watermark.PublishedJournal;
 import dev.logpipe.forwarder.internal.watermark.Watermark;
@@ -51,7 +52,7 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
 
     private Fingerprint fingerprint;
     private String path;
-    private Batch.Source source;
+    private SourceFile source;
     private long readOffset;
     private volatile long committed;
     /** Commit offset of the last batch handed to the sink (acknowledged or still in flight). */
@@ -297,8 +298,8 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
         source = buildSource();
     }
 
-    private Batch.Source buildSource() {
-        return new Batch.Source(
+    private SourceFile buildSource() {
+        return new SourceFile(
                 path,
                 host,
                 RecordId.fileScope(host, key.device(), key.inode(), fingerprint.hex()),
@@ -315,7 +316,7 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
         return key;
     }
 
-    Batch.Source source() {
+    SourceFile source() {
         return source;
     }
 
