@@ -18,9 +18,12 @@ import java.nio.file.Path;
 final class FileParsers {
     private final ForwarderConfig.Parser config;
     private final LineContent content;
+    private final String host;
 
-    FileParsers(ForwarderConfig.Parser config) {
+    /** @param host the forwarder's host name, which every record carries */
+    FileParsers(ForwarderConfig.Parser config, String host) {
         this.config = config;
+        this.host = host;
         this.content = config.structured() ? new LineContent(config.content(), config.keys()) : null;
     }
 
@@ -50,7 +53,7 @@ final class FileParsers {
     }
 
     /** How the file at {@code path} of a source with service {@code sourceService} (or null) becomes records. */
-    FileDecoding forFile(String path, String sourceService, String host) {
+    FileDecoding forFile(String path, String sourceService) {
         KubernetesNames k8s = kubernetes(path);
         String service = service(sourceService, k8s);
         Parser parser = newParser();

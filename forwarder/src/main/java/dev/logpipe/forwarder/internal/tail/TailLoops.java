@@ -50,10 +50,10 @@ public final class TailLoops {
             InstantSource clock) {
         ForwarderConfig.Parser top = config.parser();
         Map<ForwarderConfig.Parser, FileParsers> bySource = new IdentityHashMap<>();
-        FileParsers topParsers = new FileParsers(top);
+        FileParsers topParsers = new FileParsers(top, config.host());
         Duration multilineFlush = Duration.ZERO;
         for (ForwarderConfig.Parser p : parsers(config)) {
-            bySource.put(p, p == top ? topParsers : new FileParsers(p));
+            bySource.put(p, p == top ? topParsers : new FileParsers(p, config.host()));
             if (p.type() == ForwarderConfig.ParserType.MULTILINE
                     && (multilineFlush.isZero() || p.flushInterval().compareTo(multilineFlush) < 0)) {
                 multilineFlush = p.flushInterval();
@@ -65,7 +65,6 @@ public final class TailLoops {
                 journal,
                 metrics,
                 src -> bySource.get(src.parserOr(top)),
-                config.host(),
                 config.watch().rotateWait().toNanos());
         ForwarderConfig.EventTime et = config.transform().eventTime();
         RecordDecoder.FailureLog failures = new RecordDecoder.FailureLog();

@@ -37,7 +37,6 @@ final class Tailers {
     /** The parsers of each source's files, by the source's parser (null: the top-level one). */
     private final Function<ForwarderConfig.Source, FileParsers> parsersOf;
 
-    private final String host;
     private final long rotateWaitNanos;
     /**
      * Paths a file was renamed or moved away from and no file has taken since, with the file that left (the
@@ -82,14 +81,12 @@ final class Tailers {
             PublishedJournal journal,
             ForwarderMetrics metrics,
             Function<ForwarderConfig.Source, FileParsers> parsersOf,
-            String host,
             long rotateWaitNanos) {
         this.scanner = scanner;
         this.store = store;
         this.journal = journal;
         this.metrics = metrics;
         this.parsersOf = parsersOf;
-        this.host = host;
         this.rotateWaitNanos = rotateWaitNanos;
         this.opener = new FileOpener(scanner);
         this.recovery = new RestartRecovery(store, scanner, opener, metrics);
@@ -328,7 +325,7 @@ final class Tailers {
         long replayUntil = fp.complete() ? journal.previouslyPublished(jk) : -1;
         FileDecoding decoding = parsersOf
                 .apply(f.source())
-                .forFile(f.path().toString(), f.source().service(), host);
+                .forFile(f.path().toString(), f.source().service());
         Tailer t = new Tailer(
                 f.path().toString(),
                 f.key(),
