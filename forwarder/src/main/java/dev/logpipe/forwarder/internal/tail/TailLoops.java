@@ -22,6 +22,7 @@ import java.util.function.Supplier;
 /**
  * Wires a {@link TailLoop} from the configuration: each source's parsers, the open files, the record assembler and
  * the decoders of the parse threads, the batches and the publish lane in front of the sink. Nothing is started here.
+ * {@code create} takes the forwarder's parts, each of its own kind, as named parameters; it runs once per forwarder.
  */
 public final class TailLoops {
     private TailLoops() {}
