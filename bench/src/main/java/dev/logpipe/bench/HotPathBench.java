@@ -2,6 +2,7 @@ package dev.logpipe.bench;
 
 import dev.logpipe.forwarder.internal.sink.Batch;
 import dev.logpipe.forwarder.internal.sink.Format;
+import dev.logpipe.forwarder.internal.sink.SourceFile;
 import dev.logpipe.forwarder.internal.tail.LineSplitter;
 import dev.logpipe.record.RecordId;
 import java.nio.charset.StandardCharsets;
@@ -37,7 +38,7 @@ public class HotPathBench {
     private byte[] chunk;
     private Batch ndjson;
     private Batch raw;
-    private Batch.Source source;
+    private SourceFile source;
 
     @Setup
     public void setup() {
@@ -53,7 +54,7 @@ public class HotPathBench {
             b.append(line).append('\n');
         }
         chunk = b.toString().getBytes(StandardCharsets.UTF_8);
-        source = new Batch.Source(
+        source = new SourceFile(
                 "/var/log/app/app.log",
                 "host-1",
                 RecordId.fileScope("host-1", 64768, 1234, "abc"),

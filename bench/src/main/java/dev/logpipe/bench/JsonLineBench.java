@@ -7,6 +7,7 @@ import dev.logpipe.forwarder.internal.parse.StructuredLine;
 import dev.logpipe.forwarder.internal.parse.StructuredReader;
 import dev.logpipe.forwarder.internal.sink.Batch;
 import dev.logpipe.forwarder.internal.sink.Format;
+import dev.logpipe.forwarder.internal.sink.SourceFile;
 import dev.logpipe.forwarder.internal.tail.LineSplitter;
 import dev.logpipe.forwarder.internal.time.TimeLayout;
 import dev.logpipe.forwarder.internal.time.TimeParser;
@@ -59,7 +60,7 @@ public class JsonLineBench {
     private byte[] logfmt;
     private byte[] text;
     private Batch batch;
-    private Batch.Source source;
+    private SourceFile source;
     private JsonLineReader reader;
     private LogfmtLineReader logfmtReader;
     private final StructuredLine line = new StructuredLine();
@@ -75,7 +76,7 @@ public class JsonLineBench {
         } finally {
             ForwarderThroughputBench.deleteRecursively(dir);
         }
-        source = new Batch.Source(
+        source = new SourceFile(
                 "/var/log/app/app.log",
                 "host-1",
                 RecordId.fileScope("host-1", 64768, 1234, "abc"),

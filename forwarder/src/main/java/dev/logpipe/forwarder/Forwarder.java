@@ -7,6 +7,7 @@ import dev.logpipe.forwarder.internal.sink.Sink;
 import dev.logpipe.forwarder.internal.sink.Sinks;
 import dev.logpipe.forwarder.internal.spool.SpoolingSink;
 import dev.logpipe.forwarder.internal.tail.TailLoop;
+import dev.logpipe.forwarder.internal.tail.TailLoops;
 import dev.logpipe.forwarder.internal.watermark.FlushPolicy;
 import dev.logpipe.forwarder.internal.watermark.PublishedJournal;
 import dev.logpipe.forwarder.internal.watermark.WatermarkStore;
@@ -110,7 +111,7 @@ public final class Forwarder implements Closeable {
                     sink,
                     server,
                     registry,
-                    stop -> TailLoop.create(config, store, journal, tailSink, metrics, stop, System::nanoTime));
+                    stop -> TailLoops.create(config, store, journal, tailSink, metrics, stop, System::nanoTime));
             log.info(
                     "log forwarder started state_path={} sink={} sources={} parser={} metrics={}",
                     store.path(),
@@ -130,11 +131,6 @@ public final class Forwarder implements Closeable {
             }
             throw e;
         }
-    }
-
-    /** The bound metrics address (useful with port 0), or null when metrics are off. */
-    public InetSocketAddress metricsAddress() {
-        return metricsServer == null ? null : metricsServer.address();
     }
 
     public PrometheusMeterRegistry registry() {

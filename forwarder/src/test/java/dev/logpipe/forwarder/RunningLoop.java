@@ -5,7 +5,7 @@ import dev.logpipe.forwarder.config.ForwarderConfig;
 import dev.logpipe.forwarder.internal.metrics.ForwarderMetrics;
 import dev.logpipe.forwarder.internal.sink.Sink;
 import dev.logpipe.forwarder.internal.sink.Sinks;
-import dev.logpipe.forwarder.internal.tail.TailLoop;
+import dev.logpipe.forwarder.internal.tail.TailLoops;
 import dev.logpipe.forwarder.internal.watermark.FlushPolicy;
 import dev.logpipe.forwarder.internal.watermark.PublishedJournal;
 import dev.logpipe.forwarder.internal.watermark.Watermark;
@@ -53,7 +53,7 @@ public final class RunningLoop implements AutoCloseable {
         this.metrics = metrics;
         this.sink = sink;
         this.thread = new Thread(
-                TailLoop.create(config, store, journal, sink, metrics, stop, System::nanoTime), "test-tail-loop");
+                TailLoops.create(config, store, journal, sink, metrics, stop, System::nanoTime), "test-tail-loop");
     }
 
     /** Starts the loop with the sink that {@code yaml} configures. */

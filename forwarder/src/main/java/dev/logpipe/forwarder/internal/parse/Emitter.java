@@ -1,6 +1,10 @@
 package dev.logpipe.forwarder.internal.parse;
 
-/** Receives parsed records in file order; {@code bytes} is only valid during the call. */
+/**
+ * Receives parsed records in file order; {@code bytes} is only valid during the call. {@code record} takes the
+ * record as bytes, offsets and primitives rather than a value record: it runs once per record on the hot path, where
+ * an object per record would be an allocation per line (HotPathBench).
+ */
 public interface Emitter {
     /** {@code flags}: the line came from a container's stdout. */
     int STDOUT = 1;

@@ -3,10 +3,8 @@ package dev.logpipe.forwarder.internal.parse;
 import dev.logpipe.forwarder.internal.time.TimeParser;
 import dev.logpipe.record.JsonBuffer;
 import dev.logpipe.record.RecordCodec;
-import dev.logpipe.record.Utf8;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.Map;
 
 /**
  * The common shape of a JSON log line read in one pass over its bytes, without a parser object, a String per
@@ -17,10 +15,7 @@ import java.util.Map;
  * produces exactly what {@link JsonLineReader}'s Jackson path produces for the lines it accepts.
  * Not thread-safe.
  */
-final class JsonFastPath {
-    private static final Object RESERVED = new Object();
-    private static final int TABLE = 256;
-
+final class JsonFastPath extends JsonCursor {
     private final TimeParser time;
     /** Level and service values repeat: their Strings are cached. */
     private final TextCache levels = new TextCache();
@@ -28,14 +23,9 @@ final class JsonFastPath {
     private final TextCache services = new TextCache();
     /** Unmixed FNV-1a hash of the flattened name being read. */
     private int nameHash;
-    /** Open-addressing table of flattened names: a {@link KeyRoles.Role} or {@link #RESERVED}. */
-    private final byte[][] tableNames = new byte[TABLE][];
+    /** The flattened names with a role or reserved. */
+    private final KeyTable keys;
 
-    private final Object[] tableValues = new Object[TABLE];
-
-    private byte[] b;
-    private int i;
-    private int end;
     private StructuredLine out;
     /** The flattened name being built: the prefix of the enclosing objects, then the key. */
     private byte[] name = new byte[256];
@@ -43,69 +33,18 @@ final class JsonFastPath {
     private byte[] nameArr;
 
     private int nameOff;
-    /** Per-line duplicate check: a slot of a name hash holds the line number that used it last. */
-    private final int[] seenSlots = new int[256];
-
     private int lineNo;
     /** The shape of the last line read in full, and whether the line being read in full is learned. */
     private final JsonShape shape = new JsonShape();
 
     private boolean learning;
     private int missStreak;
-    /** Whether the string {@link #scanString} read last has escapes. */
-    private boolean escaped;
     /** Names claimed as fields in this line, for duplicate detection. */
-    private byte[] seen = new byte[1024];
-
-    private int seenLen;
-    private int[] seenHash = new int[64];
-    private int[] seenStart = new int[64];
-    private int[] seenLength = new int[64];
-    private int seenCount;
+    private final ClaimedNames claimed = new ClaimedNames();
 
     JsonFastPath(KeyRoles roles, TimeParser time) {
         this.time = time;
-        for (Map.Entry<String, KeyRoles.Role> e : roles.all().entrySet()) {
-            put(e.getKey().getBytes(StandardCharsets.UTF_8), e.getValue());
-        }
-        for (String r : StructuredReader.RESERVED) {
-            byte[] n = r.getBytes(StandardCharsets.UTF_8);
-            if (lookup(n, 0, n.length) == null) {
-                put(n, RESERVED);
-            }
-        }
-    }
-
-    private void put(byte[] n, Object v) {
-        int slot = hash(n, 0, n.length) & (TABLE - 1);
-        while (tableNames[slot] != null) {
-            slot = (slot + 1) & (TABLE - 1);
-        }
-        tableNames[slot] = n;
-        tableValues[slot] = v;
-    }
-
-    private Object lookup(byte[] n, int off, int len) {
-        return lookup(n, off, len, hash(n, off, len));
-    }
-
-    private Object lookup(byte[] n, int off, int len, int h) {
-        int slot = h & (TABLE - 1);
-        for (int probes = 0; probes < TABLE; probes++) {
-            byte[] k = tableNames[slot];
-            if (k == null) {
-                return null;
-            }
-            if (k.length == len && Arrays.equals(k, 0, len, n, off, off + len)) {
-                return tableValues[slot];
-            }
-            slot = (slot + 1) & (TABLE - 1);
-        }
-        return null;
-    }
-
-    private static int hash(byte[] n, int off, int len) {
-        return TextCache.hash(n, off, len);
+        this.keys = new KeyTable(roles);
     }
 
     /** True if the line was read completely into {@code into}; false: use the slow path (nothing is decided). */
@@ -131,8 +70,7 @@ final class JsonFastPath {
             shape.begin();
         }
         i = off;
-        seenLen = 0;
-        seenCount = 0;
+        claimed.clear();
         failed = false;
         boolean ok = full();
         if (ok && learning) {
@@ -374,134 +312,18 @@ final class JsonFastPath {
         return scalar(nameLen, start, i - start, false, false);
     }
 
-    /** At the opening quote of a string: moves past its closing quote; its length, or -1 (the slow path). */
-    private int scanString() {
-        int start = ++i;
-        escaped = false;
-        while (true) {
-            while (i + 8 <= end) {
-                long special = ByteScan.special(ByteScan.word(b, i));
-                if (special != 0) {
-                    i += Long.numberOfTrailingZeros(special) >>> 3; // the first special byte of the eight
-                    break;
-                }
-                i += 8;
-            }
-            if (i >= end) {
-                return -1;
-            }
-            int x = b[i] & 0xFF;
-            if (x == '"') {
-                break;
-            }
-            if (x < 0x20) {
-                return -1;
-            }
-            if (x == '\\') {
-                if (i + 1 >= end) {
-                    return -1;
-                }
-                byte e = b[i + 1];
-                if (e != '"' && e != '\\' && e != '/' && e != 'b' && e != 'f' && e != 'n' && e != 'r' && e != 't') {
-                    return -1; // \\u and invalid escapes: the slow path
-                }
-                escaped = true;
-                i += 2;
-                continue;
-            }
-            if (x >= 0x80) {
-                int n = utf8Length(i);
-                if (n == 0) {
-                    return -1;
-                }
-                i += n;
-                continue;
-            }
-            i++;
-        }
-        int len = i - start;
-        i++;
-        return len;
-    }
-
-    /** {@code true}, {@code false} or {@code null} (by its first letter {@code c}) and a delimiter after it. */
-    private boolean word(byte c) {
-        String word = c == 't' ? "true" : c == 'f' ? "false" : "null";
-        int n = word.length();
-        if (i + n > end) {
-            return false;
-        }
-        for (int k = 0; k < n; k++) {
-            if (b[i + k] != word.charAt(k)) {
-                return false;
-            }
-        }
-        i += n;
-        return delimiter();
-    }
-
-    private boolean number() {
-        if (i < end && b[i] == '-') {
-            i++;
-        }
-        if (i >= end) {
-            return false;
-        }
-        if (b[i] == '0') {
-            i++;
-        } else if (b[i] >= '1' && b[i] <= '9') {
-            while (i < end && b[i] >= '0' && b[i] <= '9') {
-                i++;
-            }
-        } else {
-            return false;
-        }
-        if (i < end && b[i] == '.') {
-            i++;
-            int d = i;
-            while (i < end && b[i] >= '0' && b[i] <= '9') {
-                i++;
-            }
-            if (i == d) {
-                return false;
-            }
-        }
-        if (i < end && (b[i] == 'e' || b[i] == 'E')) {
-            i++;
-            if (i < end && (b[i] == '+' || b[i] == '-')) {
-                i++;
-            }
-            int d = i;
-            while (i < end && b[i] >= '0' && b[i] <= '9') {
-                i++;
-            }
-            if (i == d) {
-                return false;
-            }
-        }
-        return delimiter();
-    }
-
-    private boolean delimiter() {
-        if (i >= end) {
-            return true;
-        }
-        byte c = b[i];
-        return c == ',' || c == '}' || c == ']' || c == ' ' || c == '\t' || c == '\n' || c == '\r';
-    }
-
     /**
      * A scalar value: a string's raw content {@code b[start, start + len)}, still in its JSON escaping
      * ({@code quoted}), or a number or boolean, written as it is.
      */
     private boolean scalar(int nameLen, int start, int len, boolean escaped, boolean quoted) {
-        Object role = lookup(nameArr, nameOff, nameLen, TextCache.fold(nameHash));
+        Object role = keys.lookup(nameArr, nameOff, nameLen, TextCache.fold(nameHash));
         boolean firstTime = role == KeyRoles.Role.TIME && out.time == TimeParser.NONE && out.badTime == null;
         int from = quoted ? start - 1 : start; // a string is written with its quotes
         byte action;
         if (role instanceof KeyRoles.Role r && assign(r, start, len, escaped, quoted)) {
             action = firstTime ? JsonShape.TIME_OR_FIELD : JsonShape.ROLE;
-        } else if (role == RESERVED || !claim(nameLen)) {
+        } else if (role == KeyTable.RESERVED || !claim(nameLen)) {
             action = JsonShape.SKIP;
         } else {
             field(nameLen, from, quoted ? len + 2 : len);
@@ -614,50 +436,13 @@ final class JsonFastPath {
     /** Whether the flattened name may be written as a field: not a repeat in this line; counts it. */
     private boolean claim(int nameLen) {
         int h = TextCache.fold(nameHash);
-        int slot = h & (TABLE - 1);
-        if (seenSlots[slot] == lineNo) { // a name with this slot was claimed in this line: compare them
-            for (int k = 0; k < seenCount; k++) {
-                if (seenHash[k] == h
-                        && seenLength[k] == nameLen
-                        && Arrays.equals(
-                                seen, seenStart[k], seenStart[k] + nameLen, nameArr, nameOff, nameOff + nameLen)) {
-                    return false;
-                }
-            }
+        if (claimed.contains(h, nameArr, nameOff, nameLen)) {
+            return false;
         }
         if (++out.fieldCount > RecordCodec.MAX_FIELDS) {
             return false;
         }
-        seenSlots[slot] = lineNo;
-        if (seenCount == seenHash.length) {
-            seenHash = Arrays.copyOf(seenHash, seenCount * 2);
-            seenStart = Arrays.copyOf(seenStart, seenCount * 2);
-            seenLength = Arrays.copyOf(seenLength, seenCount * 2);
-        }
-        if (seenLen + nameLen > seen.length) {
-            seen = Arrays.copyOf(seen, Math.max(seen.length * 2, seenLen + nameLen));
-        }
-        System.arraycopy(nameArr, nameOff, seen, seenLen, nameLen);
-        seenHash[seenCount] = h;
-        seenStart[seenCount] = seenLen;
-        seenLength[seenCount] = nameLen;
-        seenCount++;
-        seenLen += nameLen;
+        claimed.add(h, nameArr, nameOff, nameLen);
         return true;
-    }
-
-    private void skipSpace() {
-        while (i < end) {
-            byte c = b[i];
-            if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
-                return;
-            }
-            i++;
-        }
-    }
-
-    /** Length of the well-formed UTF-8 sequence at {@code b[p]}, or 0. */
-    private int utf8Length(int p) {
-        return Utf8.sequenceLength(b, p, end);
     }
 }

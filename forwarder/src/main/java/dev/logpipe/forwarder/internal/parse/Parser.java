@@ -3,6 +3,8 @@ package dev.logpipe.forwarder.internal.parse;
 /**
  * Turns complete lines of one file into records. A parser may hold lines back (multiline); what it holds
  * is not committed, so the watermark stays before it. One instance per file; not thread-safe.
+ * {@code line} takes the line as bytes, offsets and primitives rather than a value record: it runs once per line,
+ * the forwarder's hottest call, where an object per line would be an allocation per line (HotPathBench).
  */
 public interface Parser {
     /**

@@ -73,10 +73,6 @@ public abstract class StructuredReader {
         return roles;
     }
 
-    final TimeParser timeParser() {
-        return time;
-    }
-
     /** Whether {@code name} may be written (not reserved, not a repeat); counts it. False sets an error when over the limits. */
     final boolean claim(String name) {
         return claim(name, RESERVED.contains(name));

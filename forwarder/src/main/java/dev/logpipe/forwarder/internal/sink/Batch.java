@@ -6,7 +6,6 @@ import dev.logpipe.forwarder.internal.process.Attributes;
 import dev.logpipe.forwarder.internal.time.EventTimeWriter;
 import dev.logpipe.forwarder.internal.time.TimeParser;
 import dev.logpipe.record.JsonBuffer;
-import dev.logpipe.record.RecordId;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -19,81 +18,15 @@ import java.util.Arrays;
  * encoded by a parse thread before the publish thread sends it. A batch is reused: {@link #reset} starts the
  * next one. Filled on the pipeline thread (and a parse thread); a sink must not keep references past
  * {@link Sink#publish}.
+ * {@code add}, {@code defer} and {@code encode} take a record's parts as primitives and references rather than a
+ * value record, and {@code restore} the spool frame's arrays: they run once per record (or batch) on the hot path,
+ * where an object per record would be an allocation per line (HotPathBench, ForwarderThroughputBench).
  */
 public final class Batch {
-    /** The file a batch comes from, with JSON fragments precomputed once per file for the encoders. */
-    public static final class Source {
-        private final String path;
-        private final RecordId.Scope ids;
-        private final String service;
-        /** From after the record id (and event time) to the message key, with the source's service. */
-        final byte[] afterId;
-        /** The same without a service, for records whose transform sets one. */
-        final byte[] afterIdNoService;
-        /** From the end of the message to the offset value. */
-        final byte[] afterMessage;
-
-        private final String host;
-        private final String identity;
-
-        /** @param identity the file's identity as text, {@code device:inode:fingerprint} */
-        public Source(String path, String host, RecordId.Scope ids, String service, String identity) {
-            this(path, host, ids, service, identity, null);
-        }
-
-        /**
-         * @param fileFields pre-encoded {@code ,"name":value} pairs every record of the file carries (Kubernetes
-         *                   names), or null
-         */
-        public Source(
-                String path, String host, RecordId.Scope ids, String service, String identity, byte[] fileFields) {
-            this.path = path;
-            this.ids = ids;
-            this.service = service;
-            this.host = host;
-            this.identity = identity;
-            JsonBuffer b = new JsonBuffer(64);
-            b.ascii(",\"instance_id\":").string(host);
-            this.afterIdNoService = b.toByteArray();
-            if (service != null) {
-                b.ascii(",\"service\":").string(service);
-            }
-            this.afterId = b.toByteArray();
-            b.reset();
-            b.ascii(",\"fields\":{\"log.file.path\":").string(path);
-            if (fileFields != null) {
-                b.raw(fileFields);
-            }
-            b.ascii(",\"log.offset\":");
-            this.afterMessage = b.toByteArray();
-        }
-
-        public String path() {
-            return path;
-        }
-
-        public String host() {
-            return host;
-        }
-
-        /** {@code device:inode:fingerprint}: stays the same across renames of the file. */
-        public String identity() {
-            return identity;
-        }
-
-        public RecordId.Scope ids() {
-            return ids;
-        }
-
-        public String service() {
-            return service;
-        }
-    }
-
     private final Format format;
     private final JsonBuffer wire = new JsonBuffer(256 * 1024);
     private final EventTimeWriter times = new EventTimeWriter();
-    private Source source;
+    private SourceFile source;
     private int[] recordEnd = new int[256];
     private int[] lines = new int[256];
     private long[] start = new long[256];
@@ -112,7 +45,7 @@ public final class Batch {
         this.format = format;
     }
 
-    public void reset(Source src, long committedSoFar) {
+    public void reset(SourceFile src, long committedSoFar) {
         generation++;
         this.source = src;
         wire.reset();
@@ -344,7 +277,7 @@ public final class Batch {
      * (after its newline).
      */
     public void restore(
-            Source src,
+            SourceFile src,
             byte[] wire,
             int wireOffset,
             int wireLength,
@@ -394,7 +327,7 @@ public final class Batch {
         return format;
     }
 
-    public Source source() {
+    public SourceFile source() {
         return source;
     }
 

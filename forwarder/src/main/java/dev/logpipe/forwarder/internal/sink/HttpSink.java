@@ -167,15 +167,20 @@ public final class HttpSink implements Sink {
             return false;
         }
         if (status / 100 == 4) {
-            deadLetter(bytes, off, len, records, status, response, batch);
+            deadLetter(bytes, off, len, records, new Rejection(status, response), batch);
             return true;
         }
         throw new IOException("HTTP " + status + " from " + config.url() + ": " + response);
     }
 
+    /** What the destination answered to a request it rejected for good (a 4xx). */
+    private record Rejection(int status, String response) {}
+
     /** Appends the rejected records to the dead-letter file, one JSON object per record. */
-    private void deadLetter(byte[] bytes, int off, int len, int records, int status, String response, Batch batch)
+    private void deadLetter(byte[] bytes, int off, int len, int records, Rejection rejection, Batch batch)
             throws IOException {
+        int status = rejection.status();
+        String response = rejection.response();
         JsonBuffer out = new JsonBuffer(len + 256 * records + 64);
         int pos = off;
         int end = off + len;

@@ -45,7 +45,7 @@ public final class KafkaSink implements Sink {
     /** Where a retry of a partly acknowledged batch resumes. Touched only by the publishing thread. */
     private final Map<BatchKey, Integer> resumeAt = new HashMap<>();
 
-    private Batch.Source keySource;
+    private SourceFile keySource;
     private byte[] key;
 
     public KafkaSink(ForwarderConfig.KafkaSink config) {
@@ -90,7 +90,7 @@ public final class KafkaSink implements Sink {
     public Delivery send(Batch batch) throws IOException {
         BatchKey id = new BatchKey(batch, batch.generation());
         int from = resumeAt.getOrDefault(id, 0);
-        Batch.Source src = batch.source();
+        SourceFile src = batch.source();
         if (src != keySource) {
             keySource = src;
             key = (src.host() + ":" + src.identity()).getBytes(StandardCharsets.UTF_8);

@@ -1,6 +1,7 @@
 package dev.logpipe.forwarder.internal.spool;
 
 import dev.logpipe.forwarder.internal.sink.Batch;
+import dev.logpipe.forwarder.internal.sink.SourceFile;
 import dev.logpipe.record.RecordId;
 import java.io.IOException;
 import java.nio.BufferUnderflowException;
@@ -19,7 +20,7 @@ final class SpoolFrames {
     private SpoolFrames() {}
 
     static byte[] encode(Batch batch) {
-        Batch.Source src = batch.source();
+        SourceFile src = batch.source();
         byte[] path = utf8(src.path());
         byte[] host = utf8(src.host());
         byte[] identity = utf8(src.identity());
@@ -92,7 +93,7 @@ final class SpoolFrames {
                         "spool frame holds " + in.remaining() + " bytes of records, its header says " + wireLength);
             }
             into.restore(
-                    new Batch.Source(path, host, ids, service, identity),
+                    new SourceFile(path, host, ids, service, identity),
                     payload,
                     in.position(),
                     wireLength,

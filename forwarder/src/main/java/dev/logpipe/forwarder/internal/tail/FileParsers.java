@@ -18,14 +18,13 @@ import java.nio.file.Path;
 final class FileParsers {
     private final ForwarderConfig.Parser config;
     private final LineContent content;
+    private final String host;
 
-    FileParsers(ForwarderConfig.Parser config) {
+    /** @param host the forwarder's host name, which every record carries */
+    FileParsers(ForwarderConfig.Parser config, String host) {
         this.config = config;
+        this.host = host;
         this.content = config.structured() ? new LineContent(config.content(), config.keys()) : null;
-    }
-
-    ForwarderConfig.Parser config() {
-        return config;
     }
 
     /** How the records are read: JSON or logfmt (the same instance for every file), or null for plain text. */
@@ -33,7 +32,7 @@ final class FileParsers {
         return content;
     }
 
-    Parser newParser() {
+    private Parser newParser() {
         ForwarderConfig.Parser p = config;
         return p.type() == ForwarderConfig.ParserType.MULTILINE
                 ? new MultilineParser(
@@ -45,7 +44,7 @@ final class FileParsers {
     }
 
     /** Null unless the format is cri or docker. */
-    ContainerLines newContainerLines() {
+    private ContainerLines newContainerLines() {
         return switch (config.format()) {
             case CRI -> new CriLines(config.maxRecordBytes());
             case DOCKER -> new DockerLines(config.maxRecordBytes());
@@ -53,8 +52,17 @@ final class FileParsers {
         };
     }
 
+    /** How the file at {@code path} of a source with service {@code sourceService} (or null) becomes records. */
+    FileDecoding forFile(String path, String sourceService) {
+        KubernetesNames k8s = kubernetes(path);
+        String service = service(sourceService, k8s);
+        Parser parser = newParser();
+        ContainerLines container = newContainerLines();
+        return new FileDecoding(config.maxRecordBytes(), container, parser, content, k8s, host, service);
+    }
+
     /** The names in the file's name when Kubernetes names are on and it is a container log file name, else null. */
-    KubernetesNames kubernetes(String path) {
+    private KubernetesNames kubernetes(String path) {
         if (!config.kubernetes().enabled()) {
             return null;
         }
@@ -63,7 +71,7 @@ final class FileParsers {
     }
 
     /** The service for a file: the source's own, else the Kubernetes rule's, else none. */
-    String service(String sourceService, KubernetesNames k8s) {
+    private String service(String sourceService, KubernetesNames k8s) {
         if (sourceService != null || k8s == null || config.kubernetes().service() == null) {
             return sourceService;
         }

@@ -2,9 +2,9 @@ package dev.logpipe.forwarder.internal.tail;
 
 import dev.logpipe.forwarder.internal.parse.ContainerLines;
 import dev.logpipe.forwarder.internal.parse.Emitter;
-import dev.logpipe.forwarder.internal.parse.KubernetesNames;
 import dev.logpipe.forwarder.internal.parse.Parser;
 import dev.logpipe.forwarder.internal.sink.Batch;
+import dev.logpipe.forwarder.internal.sink.SourceFile;
 import dev.logpipe.forwarder.internal.time.TimeParser;
 import dev.logpipe.forwarder.internal.watermark.PublishedJournal;
 import dev.logpipe.forwarder.internal.watermark.Watermark;
@@ -26,7 +26,14 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
     /** {@link #read} result: same inode, but its first line changed (truncated and written again past our offset). */
     static final int REWRITTEN = -2;
 
-    static final int QUIET_AFTER = 4;
+    /**
+     * Where reading starts, and up to where its lines are replays.
+     *
+     * @param offset      the committed offset (at a line boundary)
+     * @param replayUntil how far the previous run had published this file's content (its re-read lines are
+     *                    replays), or -1 if not past {@code offset}
+     */
+    record Start(long offset, long replayUntil) {}
 
     private final FileKey key;
     private final FileChannel channel;
@@ -45,7 +52,7 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
 
     private Fingerprint fingerprint;
     private String path;
-    private Batch.Source source;
+    private SourceFile source;
     private long readOffset;
     private volatile long committed;
     /** Commit offset of the last batch handed to the sink (acknowledged or still in flight). */
@@ -56,43 +63,30 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
     private boolean reachedEof;
     private long unseenSinceNanos = -1;
 
-    private int quietPolls;
-    private boolean readFailing;
+    private final PollPacing pacing = new PollPacing();
 
     private Emitter emitter;
     private long nowNanos;
     private long linesSeen;
 
-    Tailer(
-            String path,
-            FileKey key,
-            FileChannel channel,
-            Fingerprint fingerprint,
-            long startOffset,
-            long replayUntil,
-            Parser parser,
-            ContainerLines container,
-            LineContent content,
-            KubernetesNames kubernetes,
-            int maxLineBytes,
-            String host,
-            String service)
+    Tailer(String path, FileKey key, FileChannel channel, Fingerprint fingerprint, Start start, FileDecoding decoding)
             throws IOException {
         this.path = path;
         this.key = key;
         this.channel = channel;
         this.fingerprint = fingerprint;
-        this.host = host;
-        this.service = service;
-        this.parser = parser;
-        this.container = container;
-        this.content = content;
-        this.kubernetesFields = kubernetes == null ? null : kubernetes.fieldsJson();
-        this.replayUntil = replayUntil;
-        this.splitter = new LineSplitter(maxLineBytes, startOffset);
-        this.readOffset = startOffset;
-        this.committed = startOffset;
-        this.dispatched = startOffset;
+        this.host = decoding.host();
+        this.service = decoding.service();
+        this.parser = decoding.parser();
+        this.container = decoding.container();
+        this.content = decoding.content();
+        this.kubernetesFields =
+                decoding.kubernetes() == null ? null : decoding.kubernetes().fieldsJson();
+        this.replayUntil = start.replayUntil();
+        this.splitter = new LineSplitter(decoding.maxLineBytes(), start.offset());
+        this.readOffset = start.offset();
+        this.committed = start.offset();
+        this.dispatched = start.offset();
         this.size = channel.size();
         this.source = buildSource();
     }
@@ -184,30 +178,9 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
         return container == null ? Long.MAX_VALUE : container.holdFloor();
     }
 
-    /**
-     * Whether to look at the file in this round: a file that had nothing new for {@link #QUIET_AFTER} polls
-     * is looked at only every {@link #QUIET_AFTER}-th round, so idle files cost a quarter of the system calls.
-     */
-    boolean dueForPoll(long round) {
-        return quietPolls < QUIET_AFTER || round % QUIET_AFTER == 0;
-    }
-
-    /** Notes a failed read; true the first time, so the caller logs once per failure streak. */
-    boolean readFailed() {
-        boolean first = !readFailing;
-        readFailing = true;
-        return first;
-    }
-
-    /** Notes a successful read; true if it ends a failure streak. */
-    boolean readRecovered() {
-        boolean was = readFailing;
-        readFailing = false;
-        return was;
-    }
-
-    void polled(boolean gotData) {
-        quietPolls = gotData ? 0 : Math.min(quietPolls + 1, QUIET_AFTER);
+    /** How often the file is looked at, and whether reading it fails. */
+    PollPacing pacing() {
+        return pacing;
     }
 
     /**
@@ -325,8 +298,8 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
         source = buildSource();
     }
 
-    private Batch.Source buildSource() {
-        return new Batch.Source(
+    private SourceFile buildSource() {
+        return new SourceFile(
                 path,
                 host,
                 RecordId.fileScope(host, key.device(), key.inode(), fingerprint.hex()),
@@ -343,7 +316,7 @@ final class Tailer implements Closeable, LineSplitter.LineConsumer {
         return key;
     }
 
-    Batch.Source source() {
+    SourceFile source() {
         return source;
     }
 

@@ -37,7 +37,6 @@ final class Tailers {
     /** The parsers of each source's files, by the source's parser (null: the top-level one). */
     private final Function<ForwarderConfig.Source, FileParsers> parsersOf;
 
-    private final String host;
     private final long rotateWaitNanos;
     /**
      * Paths a file was renamed or moved away from and no file has taken since, with the file that left (the
@@ -82,14 +81,12 @@ final class Tailers {
             PublishedJournal journal,
             ForwarderMetrics metrics,
             Function<ForwarderConfig.Source, FileParsers> parsersOf,
-            String host,
             long rotateWaitNanos) {
         this.scanner = scanner;
         this.store = store;
         this.journal = journal;
         this.metrics = metrics;
         this.parsersOf = parsersOf;
-        this.host = host;
         this.rotateWaitNanos = rotateWaitNanos;
         this.opener = new FileOpener(scanner);
         this.recovery = new RestartRecovery(store, scanner, opener, metrics);
@@ -326,23 +323,16 @@ final class Tailers {
         PublishedJournal.Key jk =
                 new PublishedJournal.Key(f.key().device(), f.key().inode(), fp.hash());
         long replayUntil = fp.complete() ? journal.previouslyPublished(jk) : -1;
-        FileParsers parsers = parsersOf.apply(f.source());
-        var k8s = parsers.kubernetes(f.path().toString());
-        String service = parsers.service(f.source().service(), k8s);
+        FileDecoding decoding = parsersOf
+                .apply(f.source())
+                .forFile(f.path().toString(), f.source().service());
         Tailer t = new Tailer(
                 f.path().toString(),
                 f.key(),
                 ch,
                 fp,
-                start,
-                replayUntil > start ? replayUntil : -1,
-                parsers.newParser(),
-                parsers.newContainerLines(),
-                parsers.content(),
-                k8s,
-                parsers.config().maxRecordBytes(),
-                host,
-                service);
+                new Tailer.Start(start, replayUntil > start ? replayUntil : -1),
+                decoding);
         if (predecessor != null) {
             t.follows(predecessor);
         }

@@ -6,11 +6,9 @@ package dev.logpipe.forwarder.internal.time;
  */
 final class EpochTimeParser implements TimeParser {
     private final long nanosPerUnit;
-    private final int unitDigits;
 
     /** @param unitDigits 9 for seconds, 6 for milliseconds, 3 for microseconds, 0 for nanoseconds */
     EpochTimeParser(int unitDigits) {
-        this.unitDigits = unitDigits;
         long n = 1;
         for (int i = 0; i < unitDigits; i++) {
             n *= 10;
@@ -55,9 +53,5 @@ final class EpochTimeParser implements TimeParser {
             return NONE;
         }
         return whole * nanosPerUnit + fracNanos;
-    }
-
-    int unitDigits() {
-        return unitDigits;
     }
 }

@@ -21,8 +21,4 @@ public record Watermark(long offset, long inode, long device, String fingerprint
             throw new IllegalArgumentException("fingerprintBytes must be >= 0, was " + fingerprintBytes);
         }
     }
-
-    public Watermark withOffset(long newOffset, long newSize) {
-        return new Watermark(newOffset, inode, device, fingerprint, fingerprintBytes, newSize);
-    }
 }

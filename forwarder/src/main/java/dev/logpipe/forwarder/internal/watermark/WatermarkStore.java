@@ -180,10 +180,6 @@ public final class WatermarkStore implements Closeable {
         lastFlush = clock.instant();
     }
 
-    public long pendingUpdates() {
-        return pendingUpdates;
-    }
-
     /** Releases the lock; does not flush (the owner flushes first on a graceful stop). Idempotent. */
     @Override
     public void close() throws IOException {

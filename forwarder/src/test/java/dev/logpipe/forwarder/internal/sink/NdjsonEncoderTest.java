@@ -18,7 +18,7 @@ class NdjsonEncoderTest {
     void encodedRecordsAreSchemaV3ThatTheCodecReads() throws Exception {
         RecordId.Scope ids = RecordId.fileScope("host-1", 64768, 42, "00ff");
         Batch batch = new Batch(Format.NDJSON);
-        batch.reset(new Batch.Source("/var/log/app.log", "host-1", ids, "billing", "64768:42:00ff"), 0);
+        batch.reset(new SourceFile("/var/log/app.log", "host-1", ids, "billing", "64768:42:00ff"), 0);
         byte[] a = "plain \"quoted\" line\t".getBytes(StandardCharsets.UTF_8);
         byte[] b = "ERROR boom".getBytes(StandardCharsets.UTF_8);
         batch.add(a, 0, a.length, 0, a.length + 1, 1, false, null);
@@ -60,7 +60,7 @@ class NdjsonEncoderTest {
     @Test
     void rawFormatWritesTheTextAsRead() {
         Batch batch = new Batch(Format.RAW);
-        batch.reset(new Batch.Source("/f", "h", RecordId.fileScope("h", 1, 1, "x"), null, "1:1:x"), 0);
+        batch.reset(new SourceFile("/f", "h", RecordId.fileScope("h", 1, 1, "x"), null, "1:1:x"), 0);
         byte[] a = "one".getBytes(StandardCharsets.UTF_8);
         batch.add(a, 0, 3, 0, 4, 1, false, null);
         batch.skip(9);

@@ -15,6 +15,7 @@ import dev.logpipe.forwarder.internal.parse.StructuredReader;
 import dev.logpipe.forwarder.internal.process.RecordFilter;
 import dev.logpipe.forwarder.internal.process.Transformer;
 import dev.logpipe.forwarder.internal.sink.Batch;
+import dev.logpipe.forwarder.internal.sink.SourceFile;
 import dev.logpipe.forwarder.internal.time.TimeLayout;
 import dev.logpipe.forwarder.internal.time.TimeParser;
 import dev.logpipe.record.JsonBuffer;
@@ -172,7 +173,7 @@ class FormatRoundTripPropertyTest {
                 reader,
                 RecordAssembler.EventTimes.NONE);
         Batch batch = new Batch(dev.logpipe.forwarder.internal.sink.Format.NDJSON);
-        batch.reset(new Batch.Source("/logs/app.log", "h", RecordId.fileScope("h", 1, 2, "f"), null, "1:2:f"), 0);
+        batch.reset(new SourceFile("/logs/app.log", "h", RecordId.fileScope("h", 1, 2, "f"), null, "1:2:f"), 0);
         assembler.into(batch);
         ContainerLines container = format == Format.CRI_JSON
                 ? new CriLines(config.maxRecordBytes())

@@ -73,15 +73,8 @@ class RestartRecoveryTest {
                     f.key(),
                     ch,
                     fp,
-                    start,
-                    -1,
-                    new LineParser(),
-                    null,
-                    null,
-                    null,
-                    1024,
-                    "host",
-                    "svc");
+                    new Tailer.Start(start, -1),
+                    new FileDecoding(1024, null, new LineParser(), null, null, "host", "svc"));
         }
     };
 

@@ -1,0 +1,2 @@
+/** The log forwarder agent: {@code Forwarder} opens its state, sink and tail thread and stops them gracefully. */
+package dev.logpipe.forwarder;
