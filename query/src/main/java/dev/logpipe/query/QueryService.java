@@ -316,7 +316,7 @@ public final class QueryService implements AutoCloseable {
                 metrics.refused(r.reason());
                 line.put("outcome", "refused");
                 line.put("reason", r.reason());
-            } catch (IllegalArgumentException e) { // a query Lucene refused at search time (too many clauses, ...)
+            } catch (IllegalArgumentException e) { // an engine refused the query at search time (InvalidQuery, ...)
                 a = new Answer.Refusal(400, "bad_query", "q: " + e.getMessage()).answer();
                 metrics.refused("bad_query");
                 line.put("outcome", "refused");

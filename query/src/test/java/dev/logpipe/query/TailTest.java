@@ -8,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.logpipe.index.shard.ShardLayout;
 import dev.logpipe.index.store.lucene.LiveShards;
 import dev.logpipe.index.store.lucene.LuceneStore;
-import dev.logpipe.index.store.lucene.ParsedQueriesProbe;
 import dev.logpipe.index.store.lucene.StoreSettings;
 import dev.logpipe.query.auth.ConfiguredKeys;
 import dev.logpipe.query.config.QueryConfig;
@@ -166,6 +165,9 @@ class TailTest {
         void run(LuceneStore store, String base, HttpClient http) throws Exception;
     }
 
+    /** The service's shard source while {@link #withService} runs: its {@code compiles()} count Lucene compilations. */
+    private LiveShards shards;
+
     void withService(String limits, Body body) throws Exception {
         Clock clock = Clock.systemUTC();
         QueryConfig config = QueryFixture.config(data, limits);
@@ -173,7 +175,7 @@ class TailTest {
         try (LuceneStore store = new LuceneStore(new ShardLayout(data), StoreSettings.defaults(), clock);
                 QueryService service = QueryService.create(
                         config,
-                        new LiveShards(store),
+                        shards = new LiveShards(store),
                         new ConfiguredKeys(config.keys()),
                         IndexerProgress.NONE,
                         clock,
@@ -282,7 +284,8 @@ class TailTest {
             Awaitility.await()
                     .atMost(Duration.ofSeconds(10))
                     .until(() -> open.stream().allMatch(t -> t.count("event: record") > 0));
-            long parsed = ParsedQueriesProbe.parses(); // each tail's q once, at its start
+            long compiled = shards.compiles(); // each tail's q parsed once, at its start, and compiled once
+            assertThat(compiled).isGreaterThanOrEqualTo(open.size());
             burst(store, "q-", 10, "");
             Awaitility.await()
                     .atMost(Duration.ofSeconds(10))
@@ -290,7 +293,7 @@ class TailTest {
             Awaitility.await() // about 20 more polls of each tail, every one of them counting its window
                     .during(Duration.ofSeconds(1))
                     .atMost(Duration.ofSeconds(3))
-                    .until(() -> ParsedQueriesProbe.parses() == parsed);
+                    .until(() -> shards.compiles() == compiled);
             for (Open t : open) {
                 t.response().body().close();
             }

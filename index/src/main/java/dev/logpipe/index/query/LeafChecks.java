@@ -4,9 +4,6 @@ import dev.logpipe.index.analysis.LogAnalyzer;
 import dev.logpipe.index.schema.Fields;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.math.BigDecimal;
-import java.time.Instant;
-import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -31,9 +28,6 @@ import org.apache.lucene.util.automaton.RegExp;
  * every other field is a keyword, read whole.
  */
 final class LeafChecks {
-    /** The largest scale, either way, of a numeric bound: far past a double's 1e-324 and 1e308, like Jackson's cap. */
-    static final int MAX_SCALE = 10_000;
-
     static final Set<String> FULL_TEXT_FIELDS = Set.of(Fields.MESSAGE, Fields.DL_DETAIL, Fields.DL_RAW);
 
     private static final Analyzer TEXT = LogAnalyzer.forQuery();
@@ -66,59 +60,23 @@ final class LeafChecks {
     }
 
     /**
-     * A range's bounds can be read: times on {@code event_time}/{@code observed_time}, and a numeric bound's exponent
-     * on {@code fields.*}.
+     * A range's bounds can be read ({@link RangeBounds}): times on {@code event_time}/{@code observed_time}, and a
+     * numeric bound's exponent on {@code fields.*}.
      */
     static void range(String field, String lower, String upper) throws ParseException {
         if (field == null) {
             return;
         }
-        if (field.equals(Fields.EVENT_TIME) || field.equals(Fields.OBSERVED_TIME)) {
+        if (RangeBounds.time(field)) {
             if (lower != null) {
-                millis(lower);
+                RangeBounds.millis(lower);
             }
             if (upper != null) {
-                millis(upper);
+                RangeBounds.millis(upper);
             }
         } else if (field.startsWith(Fields.FIELDS_PREFIX)) {
-            scale(field, lower);
-            scale(field, upper);
-        }
-    }
-
-    /** @throws ParseException the bound is neither {@code *}, epoch milliseconds nor RFC 3339 */
-    private static void millis(String s) throws ParseException {
-        if (s.equals("*")) {
-            return;
-        }
-        try {
-            Long.parseLong(s);
-        } catch (NumberFormatException e) {
-            try {
-                Instant.parse(s.toUpperCase(Locale.ROOT));
-            } catch (RuntimeException e2) {
-                throw new ParseException("a time must be epoch milliseconds or RFC 3339, was \"" + s + "\"");
-            }
-        }
-    }
-
-    /**
-     * @throws IllegalArgumentException a decimal bound's scale is past {@link #MAX_SCALE} either way: no field holds
-     *     such a value, and exact arithmetic on it costs time and memory without bound
-     */
-    private static void scale(String field, String s) {
-        if (s == null || s.equals("*")) {
-            return;
-        }
-        BigDecimal n;
-        try {
-            n = new BigDecimal(s);
-        } catch (NumberFormatException | ArithmeticException e) {
-            return; // not a number: a keyword bound
-        }
-        if (Math.abs((long) n.scale()) > MAX_SCALE) {
-            throw new IllegalArgumentException(
-                    field + ": a numeric bound's exponent must be within ±" + MAX_SCALE + ", was " + s);
+            RangeBounds.number(field, lower);
+            RangeBounds.number(field, upper);
         }
     }
 

@@ -2,9 +2,10 @@ package dev.logpipe.index.analysis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.logpipe.index.query.ParsedQuery;
 import dev.logpipe.index.schema.Fields;
 import dev.logpipe.index.store.lucene.IndexSchema;
-import dev.logpipe.index.store.lucene.SchemaQueryParser;
+import dev.logpipe.index.store.lucene.LuceneQueries;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,7 +52,7 @@ class LogAnalyzerTest {
 
     private static List<String> found(String query) throws IOException {
         List<String> out = new ArrayList<>();
-        for (var sd : searcher.search(new SchemaQueryParser().parseQuery(query), 10).scoreDocs) {
+        for (var sd : searcher.search(LuceneQueries.compile(Fields.MESSAGE, ParsedQuery.parse(query)), 10).scoreDocs) {
             out.add(searcher.storedFields().document(sd.doc).get(Fields.MESSAGE));
         }
         return out;

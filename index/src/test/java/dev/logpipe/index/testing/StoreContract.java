@@ -2,6 +2,7 @@ package dev.logpipe.index.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.logpipe.index.query.ParsedQuery;
 import dev.logpipe.index.schema.Fields;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
@@ -86,7 +87,7 @@ public abstract class StoreContract {
     }
 
     static ShardQuery all(String tenant, String q) {
-        return ShardQuery.of(tenant, q, Long.MIN_VALUE, Long.MAX_VALUE);
+        return ShardQuery.of(tenant, ParsedQuery.parse(q), Long.MIN_VALUE, Long.MAX_VALUE);
     }
 
     /** Matches of {@code q} over every shard of the tenant, as the reader shows them. */
@@ -160,7 +161,9 @@ public abstract class StoreContract {
                     "record_id:a-1",
                     "tenant_id:*")) {
                 try (ShardSearcher s = e.reader().open(acmes).orElseThrow()) {
-                    assertThat(s.count(ShardQuery.of("zeta", q, Long.MIN_VALUE, Long.MAX_VALUE), NO_DEADLINE))
+                    assertThat(s.count(
+                                    ShardQuery.of("zeta", ParsedQuery.parse(q), Long.MIN_VALUE, Long.MAX_VALUE),
+                                    NO_DEADLINE))
                             .as("tenant zeta asking %s on acme's shard", q)
                             .isZero();
                 } catch (IllegalArgumentException refused) {

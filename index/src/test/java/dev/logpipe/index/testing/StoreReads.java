@@ -1,5 +1,6 @@
 package dev.logpipe.index.testing;
 
+import dev.logpipe.index.query.ParsedQuery;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.store.read.After;
 import dev.logpipe.index.store.read.Hit;
@@ -94,7 +95,7 @@ public final class StoreReads {
     }
 
     private static ShardQuery everyTime(String tenant, String query) {
-        return ShardQuery.of(tenant, query, Long.MIN_VALUE, Long.MAX_VALUE);
+        return ShardQuery.of(tenant, ParsedQuery.parse(query), Long.MIN_VALUE, Long.MAX_VALUE);
     }
 
     private static byte[] utf8(String s) {

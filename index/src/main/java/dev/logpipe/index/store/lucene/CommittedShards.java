@@ -37,6 +37,7 @@ public final class CommittedShards implements ShardSource, Closeable {
     private final Duration reopenInterval;
     private final Map<ShardId, Opened> open = new ConcurrentHashMap<>();
     private final MetadataFiles metadataFiles = new MetadataFiles();
+    private final CompiledQueries queries = new CompiledQueries();
     private final Thread thread;
     private volatile boolean running = true;
     private boolean closed;
@@ -56,6 +57,11 @@ public final class CommittedShards implements ShardSource, Closeable {
         this.reopenInterval = reopenInterval;
         this.thread = new Thread(this::run, "query-reopen");
         thread.setDaemon(true);
+    }
+
+    /** Queries compiled to Lucene so far: a query searched again, on any shard, is compiled once. */
+    public long compiles() {
+        return queries.compiles();
     }
 
     /** Starts the reopen thread. */
@@ -92,7 +98,7 @@ public final class CommittedShards implements ShardSource, Closeable {
         } catch (AlreadyClosedException e) { // closed by the reopen thread just now
             return open(shard);
         }
-        return Optional.of(new LuceneShardSearcher(shard, s.getIndexReader(), () -> m.release(s)));
+        return Optional.of(new LuceneShardSearcher(shard, s.getIndexReader(), () -> m.release(s), queries));
     }
 
     private synchronized Opened openShard(ShardId shard) throws IOException {

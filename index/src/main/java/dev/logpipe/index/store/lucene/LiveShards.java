@@ -16,9 +16,15 @@ import java.util.Optional;
 public final class LiveShards implements ShardSource {
     private final LuceneStore store;
     private final MetadataFiles metadataFiles = new MetadataFiles();
+    private final CompiledQueries queries = new CompiledQueries();
 
     public LiveShards(LuceneStore store) {
         this.store = store;
+    }
+
+    /** Queries compiled to Lucene so far: a query searched again, on any shard, is compiled once. */
+    public long compiles() {
+        return queries.compiles();
     }
 
     @Override
@@ -45,6 +51,6 @@ public final class LiveShards implements ShardSource {
 
     @Override
     public Optional<ShardSearcher> open(ShardId shard) throws IOException {
-        return store.acquire(shard);
+        return store.acquire(shard, queries);
     }
 }

@@ -1,5 +1,6 @@
 package dev.logpipe.index.store.lucene;
 
+import dev.logpipe.index.query.QueryNode;
 import dev.logpipe.index.schema.FieldKind;
 import dev.logpipe.index.schema.Fields;
 import dev.logpipe.index.shard.ShardId;
@@ -61,6 +62,7 @@ final class LuceneShardSearcher implements ShardSearcher {
     private final ShardId id;
     private final IndexReader reader;
     private final Closeable release;
+    private final CompiledQueries queries;
     private boolean closed;
 
     /** The reader this view searches (until {@link #close}). */
@@ -68,10 +70,11 @@ final class LuceneShardSearcher implements ShardSearcher {
         return reader;
     }
 
-    LuceneShardSearcher(ShardId id, IndexReader reader, Closeable release) {
+    LuceneShardSearcher(ShardId id, IndexReader reader, Closeable release, CompiledQueries queries) {
         this.id = id;
         this.reader = reader;
         this.release = release;
+        this.queries = queries;
     }
 
     @Override
@@ -230,7 +233,8 @@ final class LuceneShardSearcher implements ShardSearcher {
         String lf = luceneKeyword(field);
         LuceneAggregations.Tally tally = new LuceneAggregations.Tally(maxValues);
         try {
-            if (!q.query().isBlank() || !q.filters().isEmpty()) {
+            if (!(q.query().root() instanceof QueryNode.MatchAll)
+                    || !q.filters().isEmpty()) {
                 return run(searcher(deadlineNanos), query(q), LuceneAggregations.values(lf, tally))
                         .values();
             }
@@ -343,11 +347,11 @@ final class LuceneShardSearcher implements ShardSearcher {
 
     Query query(ShardQuery q) {
         BooleanQuery.Builder b = new BooleanQuery.Builder();
-        if (q.query().isBlank()) {
+        if (q.query().root() instanceof QueryNode.MatchAll) {
             b.add(new MatchAllDocsQuery(), BooleanClause.Occur.MUST);
         } else {
             String def = id.kind() == ShardKind.DEAD_LETTERS ? Fields.DL_RAW : Fields.MESSAGE;
-            b.add(ParsedQueries.parse(def, q.query()), BooleanClause.Occur.MUST);
+            b.add(queries.compile(def, q.query()), BooleanClause.Occur.MUST);
         }
         b.add(new TermQuery(new Term(Fields.TENANT_ID, q.tenant())), BooleanClause.Occur.FILTER);
         b.add(LongPoint.newRangeQuery(Fields.EVENT_TIME, q.fromMillis(), q.toMillis() - 1), BooleanClause.Occur.FILTER);

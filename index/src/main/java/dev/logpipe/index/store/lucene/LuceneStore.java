@@ -258,8 +258,9 @@ public final class LuceneStore implements ShardStore {
      * acquired view. Its reader is the acquired one inside a one-reader {@link MultiReader}, as live searches have
      * always had it: {@link ShardSearcher} adds the term-enumeration deadline only to a {@link DirectoryReader}, so
      * live searches check their deadline between documents only (changing that is a change of its own, measured).
+     * Its queries are compiled through {@code queries}, the reading side's cache.
      */
-    Optional<ShardSearcher> acquire(ShardId id) throws IOException {
+    Optional<ShardSearcher> acquire(ShardId id, CompiledQueries queries) throws IOException {
         if (!open.containsKey(id) && !Files.isDirectory(layout.shardDir(id))) {
             return Optional.empty();
         }
@@ -274,13 +275,17 @@ public final class LuceneStore implements ShardStore {
             // the wrap takes a reference of its own on the acquired reader: it is closed (giving it back) before the
             // acquired view is released, or a reader a refresh replaced would stay open with its segments
             IndexReader reader = new MultiReader(new IndexReader[] {acquired.getIndexReader()}, false);
-            return Optional.of(new LuceneShardSearcher(id, reader, () -> {
-                try {
-                    reader.close();
-                } finally {
-                    m.release(acquired);
-                }
-            }));
+            return Optional.of(new LuceneShardSearcher(
+                    id,
+                    reader,
+                    () -> {
+                        try {
+                            reader.close();
+                        } finally {
+                            m.release(acquired);
+                        }
+                    },
+                    queries));
         } catch (IOException | RuntimeException e) {
             m.release(acquired);
             throw e;

@@ -1,10 +1,9 @@
 package dev.logpipe.index.store.lucene;
 
+import dev.logpipe.index.query.RangeBounds;
 import dev.logpipe.index.schema.Fields;
 import java.math.BigDecimal;
-import java.time.Instant;
 import java.util.List;
-import java.util.Locale;
 import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.queryparser.classic.ParseException;
 import org.apache.lucene.queryparser.classic.QueryParser;
@@ -19,22 +18,20 @@ import org.apache.lucene.search.Query;
  * keyword form otherwise; ranges on {@code event_time}/{@code observed_time} take epoch milliseconds or RFC 3339.
  * Not thread-safe (Lucene's parser is not): one per query.
  */
-public final class SchemaQueryParser extends QueryParser {
-    /** The largest scale, either way, of a numeric bound: far past a double's 1e-324 and 1e308, like Jackson's cap. */
-    static final int MAX_SCALE = 10_000;
-
-    public SchemaQueryParser() {
-        this(Fields.MESSAGE);
-    }
-
+final class SchemaQueryParser extends QueryParser {
     /** With another default field (dead-letter shards search {@code raw} by default). */
-    public SchemaQueryParser(String defaultField) {
+    SchemaQueryParser(String defaultField) {
         super(defaultField, IndexSchema.queryAnalyzer());
         setAllowLeadingWildcard(false);
     }
 
-    /** @throws IllegalArgumentException the query does not parse; the message says where */
-    public Query parseQuery(String q) {
+    /**
+     * The whole text through the classic grammar: the path searches took before the query language had its own tree,
+     * kept so {@code AstEquivalenceTest} compares {@link LuceneQueries} against it (nothing else parses text here).
+     *
+     * @throws IllegalArgumentException the query does not parse; the message says where
+     */
+    Query parseQuery(String q) {
         try {
             return parse(q);
         } catch (ParseException e) {
@@ -48,9 +45,9 @@ public final class SchemaQueryParser extends QueryParser {
     protected Query getRangeQuery(
             String field, String part1, String part2, boolean startInclusive, boolean endInclusive)
             throws ParseException {
-        if (field.equals(Fields.EVENT_TIME) || field.equals(Fields.OBSERVED_TIME)) {
-            long lo = part1 == null ? Long.MIN_VALUE : millis(part1);
-            long hi = part2 == null ? Long.MAX_VALUE : millis(part2);
+        if (RangeBounds.time(field)) {
+            long lo = part1 == null ? Long.MIN_VALUE : RangeBounds.millis(part1);
+            long hi = part2 == null ? Long.MAX_VALUE : RangeBounds.millis(part2);
             if ((!startInclusive && lo == Long.MAX_VALUE) || (!endInclusive && hi == Long.MIN_VALUE)) {
                 return new MatchNoDocsQuery("an exclusive bound past the last millisecond"); // lo + 1 would wrap
             }
@@ -61,8 +58,8 @@ public final class SchemaQueryParser extends QueryParser {
         }
         if (field.startsWith(Fields.FIELDS_PREFIX)) {
             String name = field.substring(Fields.FIELDS_PREFIX.length());
-            BigDecimal lo = number(field, part1);
-            BigDecimal hi = number(field, part2);
+            BigDecimal lo = RangeBounds.number(field, part1);
+            BigDecimal hi = RangeBounds.number(field, part2);
             if ((part1 == null || part1.equals("*") || lo != null)
                     && (part2 == null || part2.equals("*") || hi != null)) {
                 BooleanQuery.Builder b = new BooleanQuery.Builder();
@@ -131,43 +128,5 @@ public final class SchemaQueryParser extends QueryParser {
             return RecordDocuments.keywordField(field.substring(Fields.FIELDS_PREFIX.length()));
         }
         return field;
-    }
-
-    /**
-     * A bound written as a decimal number (exactly, however large), or null for {@code *} and anything else.
-     *
-     * @throws IllegalArgumentException the number's scale is past {@link #MAX_SCALE} either way ({@code 1e-300000000}):
-     *     no field holds such a value, and exact arithmetic on it costs time and memory without bound
-     */
-    private static BigDecimal number(String field, String s) {
-        if (s == null || s.equals("*")) {
-            return null;
-        }
-        BigDecimal n;
-        try {
-            n = new BigDecimal(s);
-        } catch (NumberFormatException | ArithmeticException e) {
-            return null;
-        }
-        if (Math.abs((long) n.scale()) > MAX_SCALE) {
-            throw new IllegalArgumentException(
-                    field + ": a numeric bound's exponent must be within ±" + MAX_SCALE + ", was " + s);
-        }
-        return n;
-    }
-
-    private static long millis(String s) throws ParseException {
-        if (s.equals("*")) {
-            return Long.MIN_VALUE;
-        }
-        try {
-            return Long.parseLong(s);
-        } catch (NumberFormatException e) {
-            try {
-                return Instant.parse(s.toUpperCase(Locale.ROOT)).toEpochMilli();
-            } catch (RuntimeException e2) {
-                throw new ParseException("a time must be epoch milliseconds or RFC 3339, was \"" + s + "\"");
-            }
-        }
     }
 }

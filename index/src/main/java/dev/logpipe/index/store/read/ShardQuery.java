@@ -1,15 +1,17 @@
 package dev.logpipe.index.store.read;
 
+import dev.logpipe.index.query.ParsedQuery;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
 /**
- * What one shard search matches: the user's query text (Lucene classic syntax, blank for all), always restricted to
+ * What one shard search matches: the user's query, parsed once per request ({@link ParsedQuery#ALL} for all), which
+ * each engine translates, always restricted to
  * {@code tenant} and to event times in [{@code fromMillis}, {@code toMillis}), plus exact filters the service adds
  * (never parsed from text, so no value can change the query's shape).
  */
-public record ShardQuery(String tenant, String query, long fromMillis, long toMillis, List<Filter> filters) {
+public record ShardQuery(String tenant, ParsedQuery query, long fromMillis, long toMillis, List<Filter> filters) {
     public ShardQuery {
         Objects.requireNonNull(tenant, "tenant");
         Objects.requireNonNull(query, "query");
@@ -19,7 +21,7 @@ public record ShardQuery(String tenant, String query, long fromMillis, long toMi
         }
     }
 
-    public static ShardQuery of(String tenant, String query, long fromMillis, long toMillis) {
+    public static ShardQuery of(String tenant, ParsedQuery query, long fromMillis, long toMillis) {
         return new ShardQuery(tenant, query, fromMillis, toMillis, List.of());
     }
 
@@ -44,7 +46,7 @@ public record ShardQuery(String tenant, String query, long fromMillis, long toMi
 
     /**
      * The record was observed in [{@code fromMillis}, {@code toMillis}): a live tail's moving window, kept out of the
-     * query text so the text (and its parse, cached by text) stays the same from one poll to the next.
+     * query so the query (and what an engine compiles it to, cached by it) stays the same from one poll to the next.
      */
     public record ObservedRange(long fromMillis, long toMillis) implements Filter {
         public ObservedRange {

@@ -30,7 +30,7 @@ import org.apache.lucene.search.Query;
  * ({@code query-corpus.json}), hostile generated text and queries at the clause cap,
  * {@code LuceneQueries.compile(f, ParsedQuery.parse(q))} equals {@code new SchemaQueryParser(f).parseQuery(q)} by
  * {@code Query.equals}, or both refuse it with the same message (and {@code ParsedQuery.parse} refuses it itself,
- * with {@link QuerySyntax}'s problem and position); and {@code requiredLabels()} is {@link QueryLabels}' answer.
+ * with {@link TodaysQuerySyntax}'s problem and position); and {@code requiredLabels()} is {@link TodaysQueryLabels}' answer.
  */
 class AstEquivalenceTest {
     static final List<String> DEFAULT_FIELDS = List.of(Fields.MESSAGE, Fields.DL_RAW);
@@ -65,14 +65,14 @@ class AstEquivalenceTest {
             Outcome after = throughTheTree(f, q);
             assertThat(after).as("default field %s, query [%s]", f, q).isEqualTo(before);
         }
-        Optional<QuerySyntax.Problem> problem = QuerySyntax.check(q);
-        Optional<QuerySyntax.Problem> parsed;
+        Optional<TodaysQuerySyntax.Problem> problem = TodaysQuerySyntax.check(q);
+        Optional<TodaysQuerySyntax.Problem> parsed;
         try {
             ParsedQuery.parse(q);
             parsed = Optional.empty();
         } catch (InvalidQuery e) {
             InvalidQuery.Problem p = e.problem();
-            parsed = Optional.of(new QuerySyntax.Problem(p.message(), p.line(), p.column()));
+            parsed = Optional.of(new TodaysQuerySyntax.Problem(p.message(), p.line(), p.column()));
         }
         assertThat(parsed).as("the problem of [%s], refused when parsed", q).isEqualTo(problem);
         Map<String, Set<String>> labels;
@@ -81,7 +81,7 @@ class AstEquivalenceTest {
         } catch (InvalidQuery e) {
             labels = Map.of();
         }
-        assertThat(labels).as("labels required by [%s]", q).isEqualTo(QueryLabels.required(q));
+        assertThat(labels).as("labels required by [%s]", q).isEqualTo(TodaysQueryLabels.required(q));
     }
 
     static List<String> corpus() throws IOException {

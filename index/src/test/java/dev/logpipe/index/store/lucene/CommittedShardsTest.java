@@ -2,6 +2,7 @@ package dev.logpipe.index.store.lucene;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.logpipe.index.query.ParsedQuery;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.shard.ShardLayout;
@@ -45,7 +46,8 @@ class CommittedShardsTest {
             return -1;
         }
         try (ShardSearcher searcher = s.get()) {
-            return searcher.count(ShardQuery.of("acme", "", Long.MIN_VALUE, Long.MAX_VALUE), Long.MAX_VALUE);
+            return searcher.count(
+                    ShardQuery.of("acme", ParsedQuery.ALL, Long.MIN_VALUE, Long.MAX_VALUE), Long.MAX_VALUE);
         }
     }
 

@@ -3,6 +3,7 @@ package dev.logpipe.index.store.lucene;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.logpipe.index.query.ParsedQuery;
 import dev.logpipe.index.schema.FieldKind;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
@@ -223,7 +224,7 @@ class LuceneStoreTest {
             store.refresh();
             try (ShardSearcher s = new LiveShards(store).open(shard).orElseThrow()) {
                 Page page = s.search(
-                        ShardQuery.of("acme", "fields.took_ms:>500", Long.MIN_VALUE, Long.MAX_VALUE),
+                        ShardQuery.of("acme", ParsedQuery.parse("fields.took_ms:>500"), Long.MIN_VALUE, Long.MAX_VALUE),
                         ShardSearcher.Order.NEWEST_FIRST,
                         null,
                         10,

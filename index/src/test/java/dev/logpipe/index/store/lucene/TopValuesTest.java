@@ -3,6 +3,7 @@ package dev.logpipe.index.store.lucene;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.logpipe.index.query.ParsedQuery;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardLayout;
 import dev.logpipe.index.store.aggregate.Values;
@@ -88,7 +89,7 @@ class TopValuesTest {
     Values top(String field, String q, long from, long to, int max) throws Exception {
         try (CommittedShards shards = new CommittedShards(new ShardLayout(data), Duration.ofHours(1));
                 ShardSearcher s = shards.open(DAY).orElseThrow()) {
-            return s.values(ShardQuery.of("acme", q, from, to), field, max, Long.MAX_VALUE);
+            return s.values(ShardQuery.of("acme", ParsedQuery.parse(q), from, to), field, max, Long.MAX_VALUE);
         }
     }
 

@@ -3,6 +3,7 @@ package dev.logpipe.query.internal.api;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.logpipe.config.ConfigNode;
+import dev.logpipe.index.query.ParsedQuery;
 import dev.logpipe.index.schema.FieldKind;
 import dev.logpipe.index.schema.Fields;
 import dev.logpipe.index.shard.ShardId;
@@ -59,8 +60,8 @@ public final class AggregateEndpoints {
         this.env = env;
     }
 
-    private Plan plan(Call call, String q, TimeRange requested) throws IOException {
-        call.audit().put("query", q);
+    private Plan plan(Call call, ParsedQuery q, TimeRange requested) throws IOException {
+        call.audit().put("query", q.text());
         return env.planner()
                 .plan(
                         call.tenant(),
@@ -75,7 +76,7 @@ public final class AggregateEndpoints {
     public Answer histogram(Call call, Bounds bounds) throws IOException {
         long started = System.nanoTime();
         Params p = call.params();
-        String q = Scope.query(p);
+        ParsedQuery q = Scope.query(p);
         TimeRange requested = Scope.range(p, env.clock().instant());
         Plan plan = plan(call, q, requested);
         TimeRange r = plan.range();
@@ -87,7 +88,7 @@ public final class AggregateEndpoints {
             throw Params.bad(
                     "interval: gives more than " + MAX_BUCKETS + " buckets over the range; choose a larger one");
         }
-        ShardQuery sq = ShardQuery.of(call.tenant(), q, r.fromMillis(), r.toMillis());
+        ShardQuery sq = plan.shardQuery();
         Histogram asked = new Histogram(start, interval, buckets);
         Map<ShardId, FanOut.Outcome<long[]>> results = env.fanOut()
                 .run(
@@ -159,7 +160,7 @@ public final class AggregateEndpoints {
     public Answer fields(Call call) throws IOException {
         Params p = call.params();
         TimeRange requested = Scope.range(p, env.clock().instant());
-        Plan plan = plan(call, "", requested);
+        Plan plan = plan(call, ParsedQuery.ALL, requested);
         SortedMap<String, SortedSet<String>> kinds = new TreeMap<>();
         for (String f : List.of(
                 Fields.MESSAGE,
@@ -247,12 +248,11 @@ public final class AggregateEndpoints {
                     + "span_id, record_id and fields.<name>, was \"" + name + "\"");
         }
         Params p = call.params();
-        String q = Scope.query(p);
+        ParsedQuery q = Scope.query(p);
         int size = p.integer("size", 10, 1, 1000);
         TimeRange requested = Scope.range(p, env.clock().instant());
         Plan plan = plan(call, q, requested);
-        ShardQuery sq = ShardQuery.of(
-                call.tenant(), q, plan.range().fromMillis(), plan.range().toMillis());
+        ShardQuery sq = plan.shardQuery();
         Map<ShardId, FanOut.Outcome<Values>> results = env.fanOut()
                 .run(
                         plan.searched(),

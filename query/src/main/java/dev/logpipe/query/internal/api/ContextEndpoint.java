@@ -3,6 +3,7 @@ package dev.logpipe.query.internal.api;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.util.RawValue;
+import dev.logpipe.index.query.ParsedQuery;
 import dev.logpipe.index.schema.Fields;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
@@ -63,10 +64,10 @@ public final class ContextEndpoint {
                         ShardKind.RECORDS,
                         whole,
                         window + DAY,
-                        "",
+                        ParsedQuery.ALL,
                         ShardSearcher.Order.NEWEST_FIRST,
                         null);
-        ShardQuery byId = ShardQuery.of(call.tenant(), "", whole.fromMillis(), whole.toMillis())
+        ShardQuery byId = ShardQuery.of(call.tenant(), ParsedQuery.ALL, whole.fromMillis(), whole.toMillis())
                 .with(new ShardQuery.Exact(Fields.RECORD_ID, id));
         Map<ShardId, FanOut.Outcome<ShardSearcher.Page>> found = env.fanOut()
                 .run(
@@ -98,10 +99,17 @@ public final class ContextEndpoint {
         long t = anchor.eventTime().toEpochMilli();
         TimeRange near = new TimeRange(Math.max(whole.fromMillis(), t - DAY), Math.min(whole.toMillis(), t + DAY + 1));
         Plan nearPlan = env.planner()
-                .plan(call.tenant(), ShardKind.RECORDS, near, 3 * DAY, "", ShardSearcher.Order.NEWEST_FIRST, null);
+                .plan(
+                        call.tenant(),
+                        ShardKind.RECORDS,
+                        near,
+                        3 * DAY,
+                        ParsedQuery.ALL,
+                        ShardSearcher.Order.NEWEST_FIRST,
+                        null);
         Object path = rec.fields().get(PATH);
         Object offset = rec.fields().get(OFFSET);
-        ShardQuery base = ShardQuery.of(call.tenant(), "", near.fromMillis(), near.toMillis());
+        ShardQuery base = ShardQuery.of(call.tenant(), ParsedQuery.ALL, near.fromMillis(), near.toMillis());
         if (rec.instanceId() != null) {
             base = base.with(new ShardQuery.Exact(Fields.INSTANCE_ID, rec.instanceId()));
         }

@@ -2,8 +2,9 @@ package dev.logpipe.query.internal.api;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.logpipe.index.query.InvalidQuery;
+import dev.logpipe.index.query.ParsedQuery;
 import dev.logpipe.index.shard.ShardId;
-import dev.logpipe.index.store.lucene.QuerySyntax;
 import dev.logpipe.query.internal.http.Answer;
 import dev.logpipe.query.internal.http.Params;
 import dev.logpipe.query.internal.plan.Plan;
@@ -24,24 +25,30 @@ public final class Scope {
 
     private Scope() {}
 
-    /** {@code q}, checked: a query that does not parse is a 400 with the parser's message and position. */
-    public static String query(Params p) {
+    /** {@code q}, parsed once: a query that does not parse is a 400 with the parser's message and position. */
+    public static ParsedQuery query(Params p) {
         String q = p.get("q", "");
         if (q.length() > MAX_QUERY_CHARS) {
             throw Params.bad("q: is longer than " + MAX_QUERY_CHARS + " characters");
         }
-        QuerySyntax.check(q).ifPresent(problem -> {
-            ObjectNode extra = Answer.JSON_NODES.objectNode();
-            ObjectNode pos = extra.putObject("position");
-            if (problem.column() != null) {
-                pos.put("line", problem.line());
-                pos.put("column", problem.column());
-            } else {
-                extra.remove("position");
-            }
-            throw new Answer.Refusal(400, "bad_query", "q: " + problem.message(), extra);
-        });
-        return q;
+        try {
+            return ParsedQuery.parse(q);
+        } catch (InvalidQuery e) {
+            throw refusal(e.problem());
+        }
+    }
+
+    /** A query the query language refused, as the 400 users have always had: {@code bad_query} with the position. */
+    public static Answer.Refusal refusal(InvalidQuery.Problem problem) {
+        ObjectNode extra = Answer.JSON_NODES.objectNode();
+        ObjectNode pos = extra.putObject("position");
+        if (problem.column() != null) {
+            pos.put("line", problem.line());
+            pos.put("column", problem.column());
+        } else {
+            extra.remove("position");
+        }
+        return new Answer.Refusal(400, "bad_query", "q: " + problem.message(), extra);
     }
 
     /** The requested [from, to) resolved against now (RFC 3339 or relative). */

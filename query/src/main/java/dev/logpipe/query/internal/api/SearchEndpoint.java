@@ -3,6 +3,7 @@ package dev.logpipe.query.internal.api;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.util.RawValue;
+import dev.logpipe.index.query.ParsedQuery;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.store.read.After;
@@ -39,7 +40,7 @@ public final class SearchEndpoint {
     public Answer handle(Call call, Bounds bounds) throws IOException {
         long started = System.nanoTime();
         Params p = call.params();
-        String q = Scope.query(p);
+        ParsedQuery q = Scope.query(p);
         ShardSearcher.Order order = switch (p.get("order", "desc")) {
             case "desc" -> ShardSearcher.Order.NEWEST_FIRST;
             case "asc" -> ShardSearcher.Order.OLDEST_FIRST;
@@ -48,7 +49,7 @@ public final class SearchEndpoint {
         int limit = p.integer("limit", 100, 1, env.config().limits().maxLimit());
         Instant now = env.clock().instant();
         Cursor.Binding binding =
-                new Cursor.Binding(call.endpoint(), call.tenant(), q, p.get("from"), p.get("to"), order);
+                new Cursor.Binding(call.endpoint(), call.tenant(), q.text(), p.get("from"), p.get("to"), order);
         TimeRange requested;
         After after = null;
         String cursorText = p.get("cursor");
@@ -64,11 +65,10 @@ public final class SearchEndpoint {
         } else {
             requested = Scope.range(p, now);
         }
-        call.audit().put("query", q);
+        call.audit().put("query", q.text());
         Plan plan = env.planner()
                 .plan(call.tenant(), kind, requested, call.policy().maxWindow().toMillis(), q, order, after);
-        ShardQuery sq = ShardQuery.of(
-                call.tenant(), q, plan.range().fromMillis(), plan.range().toMillis());
+        ShardQuery sq = plan.shardQuery();
         long deadline = bounds.deadlineNanos();
         long maxBytes = env.config().limits().maxAnswerBytes();
         Pages pages = new Pages(env.fanOut(), plan, env.config().limits().shardConcurrency(), deadline);

@@ -1,9 +1,9 @@
 package dev.logpipe.query.internal.plan;
 
+import dev.logpipe.index.query.ParsedQuery;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.shard.ShardMetadata;
-import dev.logpipe.index.store.lucene.QueryLabels;
 import dev.logpipe.index.store.read.After;
 import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.index.store.read.ShardSource;
@@ -40,7 +40,7 @@ public final class QueryPlanner {
             ShardKind kind,
             TimeRange requested,
             long maxWindowMillis,
-            String q,
+            ParsedQuery query,
             ShardSearcher.Order order,
             After after)
             throws IOException {
@@ -50,7 +50,7 @@ public final class QueryPlanner {
             range = new TimeRange(requested.toMillis() - maxWindowMillis, requested.toMillis());
             clamped = true;
         }
-        Map<String, Set<String>> labels = kind == ShardKind.RECORDS ? QueryLabels.required(q) : Map.of();
+        Map<String, Set<String>> labels = kind == ShardKind.RECORDS ? query.requiredLabels() : Map.of();
         List<ShardId> candidates = new ArrayList<>();
         List<ShardMetadata> metas = new ArrayList<>();
         int pruned = 0;
@@ -103,7 +103,19 @@ public final class QueryPlanner {
                     : new After(dayStart + DAY - 1, "");
         }
         return new Plan(
-                tenant, kind, range, clamped, maxWindowMillis, order, searched, pruned, skipped, docs, resume, spans);
+                tenant,
+                query,
+                kind,
+                range,
+                clamped,
+                maxWindowMillis,
+                order,
+                searched,
+                pruned,
+                skipped,
+                docs,
+                resume,
+                spans);
     }
 
     private static Plan.Span span(ShardId id, ShardMetadata m, long docs) {

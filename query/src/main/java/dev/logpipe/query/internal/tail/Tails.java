@@ -1,5 +1,6 @@
 package dev.logpipe.query.internal.tail;
 
+import dev.logpipe.index.query.ParsedQuery;
 import dev.logpipe.index.schema.Fields;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
@@ -102,7 +103,7 @@ public final class Tails implements Closeable {
      * taken; what its setup throws (before the stream starts) is thrown too, with the slot given back.
      */
     public void handle(Call call, Request request, Response response, Callback callback, Runnable started) {
-        String q = Scope.query(call.params());
+        ParsedQuery q = Scope.query(call.params()); // parsed once, for every poll of the tail
         String tenant = call.tenant();
         if (closed.get()) {
             throw new Answer.Refusal(429, "tail_cap", "the query service is stopping; retry later");
@@ -130,7 +131,7 @@ public final class Tails implements Closeable {
                         gone.set(true);
                         LockSupport.unpark(self);
                     });
-            call.audit().put("query", q);
+            call.audit().put("query", q.text());
             call.audit().put("outcome", "tail_started");
             call.audit().put("status", 200);
             env.metrics().request("tail", 200, 0);
@@ -196,7 +197,7 @@ public final class Tails implements Closeable {
         }
     }
 
-    private void run(String tenant, String q, EventWriter out, AtomicBoolean gone, long began) throws Exception {
+    private void run(String tenant, ParsedQuery q, EventWriter out, AtomicBoolean gone, long began) throws Exception {
         long lag = env.config().limits().tailLag().toMillis();
         State st = new State(new SentWindow(windowBytes));
         st.cursorTime = began; // records observed before the tail began are not sent

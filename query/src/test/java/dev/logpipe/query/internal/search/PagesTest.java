@@ -3,6 +3,7 @@ package dev.logpipe.query.internal.search;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.logpipe.index.query.ParsedQuery;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.shard.ShardLayout;
@@ -72,10 +73,17 @@ class PagesTest {
             TimeRange range =
                     new TimeRange(T.toEpochMilli(), T.plusSeconds(86_400).toEpochMilli());
             Plan plan = new QueryPlanner(shards, 31, Long.MAX_VALUE)
-                    .plan("acme", ShardKind.RECORDS, range, Long.MAX_VALUE, "", ShardSearcher.Order.NEWEST_FIRST, null);
+                    .plan(
+                            "acme",
+                            ShardKind.RECORDS,
+                            range,
+                            Long.MAX_VALUE,
+                            ParsedQuery.ALL,
+                            ShardSearcher.Order.NEWEST_FIRST,
+                            null);
             Pages pages = new Pages(new FanOut(shards, pool), plan, 4, System.nanoTime() + 10_000_000_000L);
             try {
-                pages.collect(ShardQuery.of("acme", "", range.fromMillis(), range.toMillis()), null, 30);
+                pages.collect(ShardQuery.of("acme", ParsedQuery.ALL, range.fromMillis(), range.toMillis()), null, 30);
                 // between the phases: every record replaced, newer ones added, committed, reopened
                 store.write(day, records(0, 260, "second"));
                 store.commit(Map.of("t-0", 9L));

@@ -11,21 +11,23 @@ import org.apache.lucene.search.Query;
 import org.apache.lucene.search.TermQuery;
 
 /**
+ * The label pruning the query service used before the query language had a tree of its own, read off the Lucene query
+ * {@link SchemaQueryParser} builds; frozen here so {@link AstEquivalenceTest} compares {@code requiredLabels()} with it.
  * The label values a query requires, so a planner can skip shards whose metadata lacks them without opening them:
  * {@code level:ERROR AND service:api} requires level ERROR and service api; {@code level:ERROR OR level:FATAL}
  * requires level in {ERROR, FATAL}. Anything it cannot read for sure (a negation, a wildcard, a mix) requires nothing,
  * so pruning on the answer never drops a shard that could match.
  */
-public final class QueryLabels {
-    private QueryLabels() {}
+final class TodaysQueryLabels {
+    private TodaysQueryLabels() {}
 
     /** Label name to the values one of which every match holds; empty for a blank or unparsable query. */
-    public static Map<String, Set<String>> required(String q) {
+    static Map<String, Set<String>> required(String q) {
         if (q.isBlank()) {
             return Map.of();
         }
         try {
-            return required(ParsedQueries.parse(Fields.MESSAGE, q));
+            return required(new SchemaQueryParser(Fields.MESSAGE).parseQuery(q));
         } catch (IllegalArgumentException | StackOverflowError e) {
             return Map.of();
         }
@@ -43,7 +45,7 @@ public final class QueryLabels {
         for (BooleanClause c : b.clauses()) {
             if (c.getOccur() == BooleanClause.Occur.MUST || c.getOccur() == BooleanClause.Occur.FILTER) {
                 anyRequired = true;
-                required(c.getQuery()).forEach((k, v) -> out.merge(k, v, QueryLabels::intersect));
+                required(c.getQuery()).forEach((k, v) -> out.merge(k, v, TodaysQueryLabels::intersect));
             }
         }
         if (anyRequired || b.getMinimumNumberShouldMatch() > 1) {

@@ -5,22 +5,25 @@ import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Checks query text before any shard is searched, so a bad query is a clear 400 with a position. */
-public final class QuerySyntax {
+/**
+ * The syntax check the query service ran before the query language had a tree of its own (text parsed by
+ * {@link SchemaQueryParser}), frozen here so {@link AstEquivalenceTest} compares {@code ParsedQuery.parse} against it.
+ */
+final class TodaysQuerySyntax {
     private static final Pattern POSITION = Pattern.compile("line (\\d+), column (\\d+)");
 
-    private QuerySyntax() {}
+    private TodaysQuerySyntax() {}
 
     /** Why a query does not parse: the parser's first line and the 1-based column, when it names one. */
-    public record Problem(String message, Integer line, Integer column) {}
+    record Problem(String message, Integer line, Integer column) {}
 
     /** Empty when {@code q} parses (a blank query matches everything). */
-    public static Optional<Problem> check(String q) {
+    static Optional<Problem> check(String q) {
         if (q.isBlank()) {
             return Optional.empty();
         }
         try {
-            ParsedQueries.parse(Fields.MESSAGE, q);
+            new SchemaQueryParser(Fields.MESSAGE).parseQuery(q);
             return Optional.empty();
         } catch (IllegalArgumentException e) {
             return Optional.of(problem(e));
