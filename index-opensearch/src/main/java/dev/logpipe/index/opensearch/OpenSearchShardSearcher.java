@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.logpipe.index.query.ParsedQuery;
 import dev.logpipe.index.schema.FieldKind;
 import dev.logpipe.index.schema.Fields;
 import dev.logpipe.index.shard.ShardId;
@@ -90,14 +89,10 @@ final class OpenSearchShardSearcher implements ShardSearcher {
                 filter.add(times(Fields.OBSERVED_TIME, o.fromMillis(), o.toMillis()));
             }
         }
-        bool.putArray("must").add(OpenSearchQueries.translate(defaultField(), parsed(q)));
+        bool.putArray("must").add(OpenSearchQueries.translate(defaultField(), q.query()));
         ObjectNode out = JSON.createObjectNode();
         out.set("bool", bool);
         return out;
-    }
-
-    private static ParsedQuery parsed(ShardQuery q) {
-        return ParsedQuery.parse(q.query());
     }
 
     /** [from, to) of a time field, clamped to what OpenSearch's dates hold (every record's time is inside). */
