@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.logpipe.index.query.InvalidQuery;
+import dev.logpipe.index.query.NumericRange;
 import dev.logpipe.index.query.ParsedQuery;
 import dev.logpipe.index.query.QueryNode;
 import dev.logpipe.index.query.QueryNode.Bool;
@@ -17,11 +18,10 @@ import dev.logpipe.index.query.QueryNode.Regexp;
 import dev.logpipe.index.query.QueryNode.Text;
 import dev.logpipe.index.query.QueryNode.Wildcard;
 import dev.logpipe.index.query.QueryNode.Words;
+import dev.logpipe.index.query.RangeBounds;
 import dev.logpipe.index.schema.FieldKind;
 import dev.logpipe.index.schema.Fields;
 import java.math.BigDecimal;
-import java.math.RoundingMode;
-import java.time.Instant;
 import java.util.Locale;
 import java.util.Set;
 
@@ -58,9 +58,6 @@ final class OpenSearchQueries {
             Fields.DL_RAW);
     /** 2^53 ms (about 285,000 years) either side of 1970: within OpenSearch's dates, past any record's. */
     private static final long TIME_LIMIT = 1L << 53;
-
-    private static final BigDecimal MIN_LONG = BigDecimal.valueOf(Long.MIN_VALUE);
-    private static final BigDecimal MAX_LONG = BigDecimal.valueOf(Long.MAX_VALUE);
 
     private OpenSearchQueries() {}
 
@@ -209,21 +206,28 @@ final class OpenSearchQueries {
             }
             if (field.startsWith(Fields.FIELDS_PREFIX)) {
                 String name = field.substring(Fields.FIELDS_PREFIX.length());
-                BigDecimal lo = number(field, r.lower());
-                BigDecimal hi = number(field, r.upper());
+                BigDecimal lo = RangeBounds.number(field, r.lower());
+                BigDecimal hi = RangeBounds.number(field, r.upper());
                 if ((r.lower() == null || r.lower().equals("*") || lo != null)
                         && (r.upper() == null || r.upper().equals("*") || hi != null)) {
                     String base = Fields.FIELDS_PREFIX + OpenSearchDocuments.fieldName(name);
                     ObjectNode bool = F.objectNode();
+                    boolean loIn = r.lowerInclusive();
+                    boolean hiIn = r.upperInclusive();
                     add(
                             bool,
                             "should",
-                            longRange(base + FieldKind.LONG.suffix(), lo, r.lowerInclusive(), hi, r.upperInclusive()));
+                            NumericRange.whole(lo, loIn, hi, hiIn)
+                                    .filter(w -> w.lo() <= w.hi())
+                                    .map(w -> between(base + FieldKind.LONG.suffix(), w.lo(), w.hi()))
+                                    .orElseGet(OpenSearchQueries::matchNone));
                     add(
                             bool,
                             "should",
-                            doubleRange(
-                                    base + FieldKind.DOUBLE.suffix(), lo, r.lowerInclusive(), hi, r.upperInclusive()));
+                            NumericRange.decimal(lo, loIn, hi, hiIn)
+                                    .filter(d -> d.lo() <= d.hi())
+                                    .map(d -> between(base + FieldKind.DOUBLE.suffix(), d.lo(), d.hi()))
+                                    .orElseGet(OpenSearchQueries::matchNone));
                     bool.put("minimum_should_match", 1);
                     return object("bool", bool);
                 }
@@ -296,113 +300,33 @@ final class OpenSearchQueries {
         return Math.min((int) ((1d - minSimilarity) * length), 2);
     }
 
-    private static ObjectNode longRange(
-            String field, BigDecimal lo, boolean loInclusive, BigDecimal hi, boolean hiInclusive) {
-        long l = Long.MIN_VALUE;
-        if (lo != null) {
-            if (lo.compareTo(MAX_LONG) > 0 || (!loInclusive && lo.compareTo(MAX_LONG) == 0)) {
-                return matchNone();
-            }
-            if (lo.compareTo(MIN_LONG) >= 0) {
-                long whole = whole(lo, loInclusive ? RoundingMode.CEILING : RoundingMode.FLOOR);
-                l = loInclusive ? whole : whole + 1;
-            }
-        }
-        long h = Long.MAX_VALUE;
-        if (hi != null) {
-            if (hi.compareTo(MIN_LONG) < 0 || (!hiInclusive && hi.compareTo(MIN_LONG) == 0)) {
-                return matchNone();
-            }
-            if (hi.compareTo(MAX_LONG) <= 0) {
-                long whole = whole(hi, hiInclusive ? RoundingMode.FLOOR : RoundingMode.CEILING);
-                h = hiInclusive ? whole : whole - 1;
-            }
-        }
-        if (l > h) {
-            return matchNone();
-        }
-        return object("range", object(field, F.objectNode().put("gte", l).put("lte", h)));
-    }
-
-    private static long whole(BigDecimal x, RoundingMode mode) {
-        if (x.signum() == 0) {
-            return 0;
-        }
-        if (x.precision() - x.scale() <= 0) { // 0 < |x| < 1
-            if (mode == RoundingMode.CEILING) {
-                return x.signum() > 0 ? 1 : 0;
-            }
-            return x.signum() > 0 ? 0 : -1;
-        }
-        return x.setScale(0, mode).longValueExact();
-    }
-
-    private static ObjectNode doubleRange(
-            String field, BigDecimal lo, boolean loInclusive, BigDecimal hi, boolean hiInclusive) {
-        double l = lo == null ? Double.NEGATIVE_INFINITY : lowest(lo, loInclusive);
-        double h = hi == null ? Double.POSITIVE_INFINITY : highest(hi, hiInclusive);
-        if (l == Double.POSITIVE_INFINITY || h == Double.NEGATIVE_INFINITY || l > h) {
-            return matchNone();
-        }
+    private static ObjectNode between(String field, long lo, long hi) {
         ObjectNode bounds = F.objectNode();
-        if (l != Double.NEGATIVE_INFINITY) {
-            bounds.put("gte", l);
+        if (lo != Long.MIN_VALUE) {
+            bounds.put("gte", lo);
         }
-        if (h != Double.POSITIVE_INFINITY) {
-            bounds.put("lte", h);
+        if (hi != Long.MAX_VALUE) {
+            bounds.put("lte", hi);
         }
         return object("range", object(field, bounds));
     }
 
-    private static double lowest(BigDecimal x, boolean inclusive) {
-        double d = x.doubleValue();
-        if (Double.isInfinite(d)) {
-            return d;
+    private static ObjectNode between(String field, double lo, double hi) {
+        ObjectNode bounds = F.objectNode();
+        if (lo != Double.NEGATIVE_INFINITY) {
+            bounds.put("gte", lo);
         }
-        int c = new BigDecimal(d).compareTo(x);
-        double v = (inclusive ? c >= 0 : c > 0) ? d : Math.nextUp(d);
-        return v == 0 ? -0.0 : v;
+        if (hi != Double.POSITIVE_INFINITY) {
+            bounds.put("lte", hi);
+        }
+        return object("range", object(field, bounds));
     }
 
-    private static double highest(BigDecimal x, boolean inclusive) {
-        double d = x.doubleValue();
-        if (Double.isInfinite(d)) {
-            return d;
-        }
-        int c = new BigDecimal(d).compareTo(x);
-        double v = (inclusive ? c <= 0 : c < 0) ? d : Math.nextDown(d);
-        return v == 0 ? 0.0 : v;
-    }
-
-    private static BigDecimal number(String field, String s) {
-        if (s == null || s.equals("*")) {
-            return null;
-        }
-        BigDecimal n;
-        try {
-            n = new BigDecimal(s);
-        } catch (NumberFormatException | ArithmeticException e) {
-            return null;
-        }
-        if (Math.abs((long) n.scale()) > 10_000) {
-            throw new InvalidQuery(field + ": a numeric bound's exponent must be within ±10000, was " + s, null);
-        }
-        return n;
-    }
-
+    /** A time bound in epoch milliseconds (the parse already refused one that is not). */
     private static long millis(String s) {
-        if (s.equals("*")) {
-            return Long.MIN_VALUE;
-        }
-        try {
-            return Long.parseLong(s);
-        } catch (NumberFormatException e) {
-            try {
-                return Instant.parse(s.toUpperCase(Locale.ROOT)).toEpochMilli();
-            } catch (RuntimeException e2) {
-                throw new InvalidQuery("a time must be epoch milliseconds or RFC 3339, was \"" + s + "\"", null);
-            }
-        }
+        return RangeBounds.timeBound(s)
+                .orElseThrow(() ->
+                        new InvalidQuery("a time must be epoch milliseconds or RFC 3339, was \"" + s + "\"", null));
     }
 
     private static ObjectNode matchNone() {

@@ -4,6 +4,7 @@ import dev.logpipe.index.schema.Fields;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.Locale;
+import java.util.OptionalLong;
 import org.apache.lucene.queryparser.classic.ParseException;
 
 /**
@@ -28,16 +29,25 @@ public final class RangeBounds {
      * @throws ParseException the bound is neither {@code *}, epoch milliseconds nor RFC 3339
      */
     public static long millis(String s) throws ParseException {
+        OptionalLong t = timeBound(s);
+        if (t.isEmpty()) {
+            throw new ParseException("a time must be epoch milliseconds or RFC 3339, was \"" + s + "\"");
+        }
+        return t.getAsLong();
+    }
+
+    /** As {@link #millis}, empty for a bound that is neither: for an engine, after the parse refused those. */
+    public static OptionalLong timeBound(String s) {
         if (s.equals("*")) {
-            return Long.MIN_VALUE;
+            return OptionalLong.of(Long.MIN_VALUE);
         }
         try {
-            return Long.parseLong(s);
+            return OptionalLong.of(Long.parseLong(s));
         } catch (NumberFormatException e) {
             try {
-                return Instant.parse(s.toUpperCase(Locale.ROOT)).toEpochMilli();
+                return OptionalLong.of(Instant.parse(s.toUpperCase(Locale.ROOT)).toEpochMilli());
             } catch (RuntimeException e2) {
-                throw new ParseException("a time must be epoch milliseconds or RFC 3339, was \"" + s + "\"");
+                return OptionalLong.empty();
             }
         }
     }
