@@ -1,6 +1,7 @@
 package dev.logpipe.indexer;
 
 import dev.logpipe.auth.AuthFailures;
+import dev.logpipe.index.opensearch.OpenSearchStore;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.shard.ShardLayout;
@@ -27,6 +28,7 @@ import java.nio.file.Path;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntSupplier;
 import java.util.function.UnaryOperator;
 import org.eclipse.jetty.server.Handler;
 import org.slf4j.Logger;
@@ -36,7 +38,8 @@ import org.slf4j.LoggerFactory;
 public final class Indexer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Indexer.class);
 
-    private final LuceneStore store;
+    private final LuceneStore store; // null when the engine is OpenSearch
+    private final ShardStore engine;
     private final IndexLoop loop;
     private final Refresher refresher;
     private final IndexerServer server;
@@ -50,6 +53,7 @@ public final class Indexer implements AutoCloseable {
 
     private Indexer(
             LuceneStore store,
+            ShardStore engine,
             IndexLoop loop,
             Refresher refresher,
             IndexerServer server,
@@ -60,6 +64,7 @@ public final class Indexer implements AutoCloseable {
             PrometheusMeterRegistry registry,
             StatusHandler status) {
         this.store = store;
+        this.engine = engine;
         this.status = status;
         this.loop = loop;
         this.refresher = refresher;
@@ -128,9 +133,19 @@ public final class Indexer implements AutoCloseable {
         IndexerMetrics metrics = new IndexerMetrics(registry);
         ShardLayout layout = new ShardLayout(config.dataDir());
         Files.createDirectories(layout.dataDir());
-        LuceneStore store = new LuceneStore(layout, config.index().store(), clock);
-        boolean rebuild = verify(store, layout, config.index().onCorruptShard(), clock);
-        ShardStore writes = decorate.apply(store);
+        LuceneStore lucene = null;
+        ShardStore engine;
+        boolean rebuild = false;
+        if (config.opensearch().isPresent()) {
+            engine = OpenSearchStore.open(config.opensearch().get());
+        } else {
+            lucene = new LuceneStore(layout, config.index().store(), clock);
+            rebuild = verify(lucene, layout, config.index().onCorruptShard(), clock);
+            engine = lucene;
+        }
+        LuceneStore store = lucene;
+        IntSupplier openShards = lucene == null ? () -> 0 : lucene::openShards;
+        ShardStore writes = decorate.apply(engine);
         AuditLog audit = new AuditLog(config.auditLog(), clock);
         try {
             LegalHolds holds = new LegalHolds(layout.dataDir().resolve("legal-holds.json"), audit, clock);
@@ -140,14 +155,14 @@ public final class Indexer implements AutoCloseable {
             Refresher refresher = new Refresher(
                     writes, stages, metrics, config.refreshInterval(), config.refreshBehindInterval(), clock);
             StatusHandler status =
-                    new StatusHandler(stages, store::openShards, loop.failures(), metrics::fieldsNotIndexedByTenant);
+                    new StatusHandler(stages, openShards, loop.failures(), metrics::fieldsNotIndexedByTenant);
             IndexerServer server = new IndexerServer(
                     config.listen(),
                     status,
                     new HoldsHandler(holds, config.admin().apiKeySha256(), failures),
                     registry,
                     loop::ready);
-            metrics.gauge("logpipe_indexer.shards.open", "Shards open now", store::openShards);
+            metrics.gauge("logpipe_indexer.shards.open", "Shards open now", openShards::getAsInt);
             metrics.gauge(
                     "logpipe_indexer.partitions.write_failed",
                     "Partitions paused after a store failure, waiting out their backoff or retrying",
@@ -164,10 +179,11 @@ public final class Indexer implements AutoCloseable {
                     config.kafka().deadLetterTopic(),
                     config.kafka().groupId(),
                     config.kafka().bootstrapServers());
-            return new Indexer(store, loop, refresher, server, audit, stages, holds, retention, registry, status);
+            return new Indexer(
+                    store, engine, loop, refresher, server, audit, stages, holds, retention, registry, status);
         } catch (Exception | Error e) {
             audit.close();
-            store.close();
+            engine.close();
             throw e;
         }
     }
@@ -222,7 +238,16 @@ public final class Indexer implements AutoCloseable {
         return status;
     }
 
+    /**
+     * The embedded Lucene store (the standalone's query side reads it live).
+     *
+     * @throws IllegalStateException the indexer writes to OpenSearch ({@code store: opensearch})
+     */
     public LuceneStore store() {
+        if (store == null) {
+            throw new IllegalStateException(
+                    "this indexer writes to OpenSearch (store: opensearch), not to Lucene shards");
+        }
         return store;
     }
 
@@ -260,7 +285,7 @@ public final class Indexer implements AutoCloseable {
                 loop.close();
             } finally {
                 refresher.close();
-                store.close();
+                engine.close();
                 audit.close();
                 log.info("indexer stopped");
             }

@@ -1,28 +1,36 @@
 package dev.logpipe.query;
 
+import dev.logpipe.index.opensearch.OpenSearchShards;
 import dev.logpipe.index.shard.ShardLayout;
 import dev.logpipe.index.store.lucene.CommittedShards;
+import dev.logpipe.index.store.read.ShardSource;
 import dev.logpipe.query.auth.ConfiguredKeys;
 import dev.logpipe.query.config.QueryConfig;
 import dev.logpipe.query.internal.http.QueryServer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.InstantSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The separate query process: committed shards of the data directory, read-only, behind its own HTTP port. */
+/**
+ * The separate query process behind its own HTTP port: the committed shards of the data directory, read-only, or with
+ * {@code store: opensearch} the indices of an OpenSearch cluster (any number of query processes, stateless).
+ */
 public final class QueryProcess implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(QueryProcess.class);
-    private final CommittedShards shards;
+    private final ShardSource shards;
+    private final Closeable closeShards;
     private final QueryService service;
     private final QueryServer server;
     private boolean closed;
 
-    private QueryProcess(CommittedShards shards, QueryService service, QueryServer server) {
+    private QueryProcess(ShardSource shards, Closeable closeShards, QueryService service, QueryServer server) {
         this.shards = shards;
+        this.closeShards = closeShards;
         this.service = service;
         this.server = server;
     }
@@ -31,7 +39,15 @@ public final class QueryProcess implements AutoCloseable {
     public static QueryProcess start(QueryConfig config, InstantSource clock) throws Exception {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         ShardLayout layout = new ShardLayout(config.dataDir());
-        CommittedShards shards = new CommittedShards(layout, config.reopenInterval());
+        CommittedShards committed = null;
+        ShardSource shards;
+        if (config.opensearch().isPresent()) {
+            shards = OpenSearchShards.open(config.opensearch().get());
+        } else {
+            committed = new CommittedShards(layout, config.reopenInterval());
+            shards = committed;
+        }
+        Closeable closeShards = committed == null ? () -> {} : committed;
         QueryService service = null;
         try {
             service = QueryService.create(
@@ -43,20 +59,24 @@ public final class QueryProcess implements AutoCloseable {
                     + 16;
             QueryServer server =
                     new QueryServer(config.listen(), service, registry, () -> true, Math.min(threads, 1024));
-            shards.start();
+            if (committed != null) {
+                committed.start();
+            }
             server.start();
             log.info(
-                    "query ready listen={}:{} data={} tenants={}",
+                    "query ready listen={}:{} {} tenants={}",
                     server.address().getHostString(),
                     server.address().getPort(),
-                    layout.dataDir(),
+                    config.opensearch()
+                            .map(o -> "opensearch=" + o.hosts() + " prefix=" + o.indexPrefix())
+                            .orElse("data=" + layout.dataDir()),
                     config.tenants().size());
-            return new QueryProcess(shards, service, server);
+            return new QueryProcess(shards, closeShards, service, server);
         } catch (Exception | Error e) {
             if (service != null) {
                 service.close();
             }
-            shards.close();
+            closeShards.close();
             throw e;
         }
     }
@@ -80,7 +100,7 @@ public final class QueryProcess implements AutoCloseable {
             service.close();
             server.close();
         } finally {
-            shards.close();
+            closeShards.close();
             log.info("query stopped");
         }
     }

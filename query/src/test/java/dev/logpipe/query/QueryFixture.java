@@ -7,6 +7,7 @@ import dev.logpipe.index.shard.ShardLayout;
 import dev.logpipe.index.store.lucene.LuceneStore;
 import dev.logpipe.index.store.lucene.StoreSettings;
 import dev.logpipe.index.store.write.IndexRecord;
+import dev.logpipe.index.store.write.ShardStore;
 import dev.logpipe.query.auth.ConfiguredKeys;
 import dev.logpipe.query.config.QueryConfig;
 import dev.logpipe.query.config.QueryConfigLoader;
@@ -82,7 +83,7 @@ public final class QueryFixture {
         }
     }
 
-    public static void write(LuceneStore store, List<LogRecord> records) throws Exception {
+    public static void write(ShardStore store, List<LogRecord> records) throws Exception {
         Map<ShardId, List<IndexRecord>> byShard = new LinkedHashMap<>();
         for (LogRecord r : records) {
             byte[] line = CODEC.encode(r);

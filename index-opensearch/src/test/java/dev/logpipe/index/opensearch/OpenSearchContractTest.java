@@ -1,5 +1,6 @@
 package dev.logpipe.index.opensearch;
 
+import dev.logpipe.index.opensearch.testing.OpenSearchExtension;
 import dev.logpipe.index.store.read.ShardSource;
 import dev.logpipe.index.store.write.ShardStore;
 import dev.logpipe.index.testing.EngineFixture;

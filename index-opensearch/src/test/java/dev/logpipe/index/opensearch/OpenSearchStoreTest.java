@@ -3,6 +3,7 @@ package dev.logpipe.index.opensearch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.logpipe.index.opensearch.testing.OpenSearchExtension;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.store.write.DeadLetterEntry;

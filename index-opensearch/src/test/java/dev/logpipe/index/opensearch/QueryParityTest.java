@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.logpipe.index.opensearch.testing.OpenSearchExtension;
 import dev.logpipe.index.query.InvalidQuery;
 import dev.logpipe.index.query.ParsedQuery;
 import dev.logpipe.index.schema.Fields;

@@ -1,14 +1,20 @@
 package dev.logpipe.indexer.config;
 
 import dev.logpipe.auth.AuthFailures;
+import dev.logpipe.index.opensearch.OpenSearchSettings;
 import dev.logpipe.index.store.lucene.StoreSettings;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
-/** The indexer's validated configuration (docs/indexer.md#configuration); built by {@link IndexerConfigLoader}. */
+/**
+ * The indexer's validated configuration (docs/indexer.md#configuration); built by {@link IndexerConfigLoader}. With
+ * {@code opensearch} present ({@code store: opensearch}) the records go to that cluster instead of the Lucene shards of
+ * {@code data_dir} (which then holds only the audit log and legal holds).
+ */
 public record IndexerConfig(
         InetSocketAddress listen,
         Path dataDir,
@@ -20,10 +26,12 @@ public record IndexerConfig(
         Retention retention,
         Admin admin,
         Path auditLog,
-        AuthFailures.Policy auth) {
+        AuthFailures.Policy auth,
+        Optional<OpenSearchSettings> opensearch) {
     public IndexerConfig {
         admin = admin == null ? new Admin(List.of()) : admin;
         auth = auth == null ? AuthFailures.Policy.DEFAULT : auth;
+        opensearch = opensearch == null ? Optional.empty() : opensearch;
     }
 
     /**

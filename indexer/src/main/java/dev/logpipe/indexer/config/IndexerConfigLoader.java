@@ -3,6 +3,8 @@ package dev.logpipe.indexer.config;
 import dev.logpipe.auth.AuthFailures;
 import dev.logpipe.config.ConfigException;
 import dev.logpipe.config.ConfigNode;
+import dev.logpipe.index.opensearch.OpenSearchSettings;
+import dev.logpipe.index.opensearch.OpenSearchSettingsLoader;
 import dev.logpipe.index.shard.TenantDirectory;
 import dev.logpipe.index.store.lucene.StoreSettings;
 import java.nio.file.Path;
@@ -10,6 +12,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /** Reads and validates the indexer's YAML; every error names the key path. */
@@ -67,6 +70,7 @@ public final class IndexerConfigLoader {
         Path audit = au.path("path", base, data.resolve("audit").resolve("indexer-audit.jsonl"));
         au.rejectUnknownKeys();
         AuthFailures.Policy auth = AuthFailures.Policy.read(root.child("auth"));
+        Optional<OpenSearchSettings> opensearch = OpenSearchSettingsLoader.store(root);
         root.rejectUnknownKeys();
         return new IndexerConfig(
                 listen,
@@ -79,7 +83,8 @@ public final class IndexerConfigLoader {
                 retention,
                 new IndexerConfig.Admin(hashes),
                 audit,
-                auth);
+                auth,
+                opensearch);
     }
 
     private static IndexerConfig.Kafka kafka(ConfigNode k) throws ConfigException {

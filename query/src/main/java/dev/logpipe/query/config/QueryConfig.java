@@ -1,6 +1,7 @@
 package dev.logpipe.query.config;
 
 import dev.logpipe.auth.AuthFailures;
+import dev.logpipe.index.opensearch.OpenSearchSettings;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -8,6 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /** The query service's validated configuration (docs/query.md#configuration); built by {@link QueryConfigLoader}. */
 public record QueryConfig(
@@ -18,12 +20,27 @@ public record QueryConfig(
         Limits limits,
         Path cursorSecretFile,
         Audit audit,
-        AuthFailures.Policy auth) {
+        AuthFailures.Policy auth,
+        Optional<OpenSearchSettings> opensearch) {
     public QueryConfig {
         tenants = List.copyOf(tenants);
         Objects.requireNonNull(limits, "limits");
         Objects.requireNonNull(audit, "audit");
         Objects.requireNonNull(auth, "auth");
+        Objects.requireNonNull(opensearch, "opensearch");
+    }
+
+    /** Reading the Lucene shards of {@code dataDir} ({@code store: lucene}). */
+    public QueryConfig(
+            InetSocketAddress listen,
+            Path dataDir,
+            Duration reopenInterval,
+            List<Tenant> tenants,
+            Limits limits,
+            Path cursorSecretFile,
+            Audit audit,
+            AuthFailures.Policy auth) {
+        this(listen, dataDir, reopenInterval, tenants, limits, cursorSecretFile, audit, auth, Optional.empty());
     }
 
     /** With the audit log at {@code auditLog} rotated and capped by the defaults, and the default auth limit. */

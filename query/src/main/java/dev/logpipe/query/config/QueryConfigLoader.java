@@ -3,12 +3,15 @@ package dev.logpipe.query.config;
 import dev.logpipe.auth.AuthFailures;
 import dev.logpipe.config.ConfigException;
 import dev.logpipe.config.ConfigNode;
+import dev.logpipe.index.opensearch.OpenSearchSettings;
+import dev.logpipe.index.opensearch.OpenSearchSettingsLoader;
 import dev.logpipe.index.shard.TenantDirectory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -114,8 +117,9 @@ public final class QueryConfigLoader {
         cu.rejectUnknownKeys();
         QueryConfig.Audit audit = audit(root.child("audit"), base, data);
         AuthFailures.Policy auth = AuthFailures.Policy.read(root.child("auth"));
+        Optional<OpenSearchSettings> opensearch = OpenSearchSettingsLoader.store(root);
         root.rejectUnknownKeys();
-        return new QueryConfig(listen, data, reopen, tenants, limits, secret, audit, auth);
+        return new QueryConfig(listen, data, reopen, tenants, limits, secret, audit, auth, opensearch);
     }
 
     private static QueryConfig.Audit audit(ConfigNode au, Path base, Path data) throws ConfigException {

@@ -1,4 +1,4 @@
-package dev.logpipe.index.opensearch;
+package dev.logpipe.index.opensearch.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,0 +1,116 @@
+package dev.logpipe.indexer.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.logpipe.broker.testing.EmbeddedBrokerExtension;
+import dev.logpipe.config.ConfigException;
+import dev.logpipe.index.opensearch.testing.OpenSearchExtension;
+import dev.logpipe.indexer.Indexer;
+import dev.logpipe.indexer.IndexerFixture;
+import dev.logpipe.indexer.config.IndexerConfigLoader;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code store: opensearch}: the indexer consumes the records topic as always and writes to a real OpenSearch 2.19 node,
+ * one index per tenant and day, a replayed record overwriting its document and two tenants kept apart; the status API
+ * answers the same way.
+ */
+@ExtendWith(OpenSearchExtension.class)
+class IndexerOpenSearchTest {
+    @RegisterExtension
+    static final EmbeddedBrokerExtension KAFKA = new EmbeddedBrokerExtension();
+
+    @TempDir
+    Path data;
+
+    static String opensearch(OpenSearchExtension.Node node, String prefix) {
+        return "store: opensearch\nopensearch:\n  hosts: [\"" + node.base() + "\"]\n  index_prefix: " + prefix
+                + "\n  replicas: 0\n  refresh_interval: 100ms\n";
+    }
+
+    long count(OpenSearchExtension.Node node, String pattern, String query) throws Exception {
+        node.send("POST", "/" + pattern + "/_refresh", null);
+        OpenSearchExtension.Answer a = node.send(
+                "POST", "/" + pattern + "/_count", Map.of("query", Map.of("query_string", Map.of("query", query))));
+        return a.status() == 200 ? a.body().path("count").asLong() : -1;
+    }
+
+    @Test
+    void recordsFromKafkaBecomeOneDocumentEachInTheirTenantsIndex(OpenSearchExtension.Node node) throws Exception {
+        KAFKA.createTopic("os.records", 2);
+        KAFKA.createTopic("os.dead-letter", 1);
+        Instant t = Instant.now();
+        try (Indexer indexer = IndexerFixture.start(
+                        KAFKA.bootstrapServers(), "os", data, opensearch(node, "osidx"), Clock.systemUTC());
+                KafkaProducer<byte[], byte[]> p = IndexerFixture.producer(KAFKA.bootstrapServers())) {
+            StringBuilder batch = new StringBuilder();
+            for (int i = 0; i < 300; i++) {
+                batch.append(Lines.record("acme", "id-" + i, "order_id=CO-" + i + " shipped", t.plusMillis(i)));
+            }
+            IndexerFixture.send(p, "os.records", batch.toString());
+            IndexerFixture.send(
+                    p, "os.records", Lines.record("acme", "id-7", "order_id=CO-7 shipped", t.plusMillis(7)));
+            IndexerFixture.send(p, "os.records", Lines.record("globex", "id-7", "another tenant", t));
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> count(node, "osidx-records-acme-*", "*") == 300
+                            && count(node, "osidx-records-globex-*", "*") == 1);
+            assertThat(count(node, "osidx-records-acme-*", "message:co-7")).isEqualTo(1);
+            assertThat(count(node, "osidx-records-acme-*", "tenant_id:globex")).isZero();
+            ObjectMapper json = new ObjectMapper();
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> json.readTree(IndexerFixture.get(indexer, "/api/v1/status", null)
+                                            .body())
+                                    .path("totals")
+                                    .path("committed")
+                                    .asLong()
+                            == 3);
+            JsonNode totals = json.readTree(
+                            IndexerFixture.get(indexer, "/api/v1/status", null).body())
+                    .path("totals");
+            assertThat(totals.path("indexed").asLong()).as("%s", totals).isEqualTo(3);
+            assertThat(totals.path("queryable").asLong()).as("%s", totals).isEqualTo(3);
+            assertThatThrownBy(indexer::store)
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("OpenSearch");
+        }
+    }
+
+    @Test
+    void theStoreIsChosenByKeyAndAnIncompleteChoiceFailsNamingIt() {
+        IndexerConfigLoader loader = new IndexerConfigLoader();
+        String base = IndexerFixture.yaml("127.0.0.1:9092", "x", data, "");
+        assertThatThrownBy(() -> loader.parse(base + "store: opensearch\n", "test"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("opensearch: required with store: opensearch");
+        assertThatThrownBy(() -> loader.parse(base + "opensearch:\n  hosts: [\"http://h:9200\"]\n", "test"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("only with store: opensearch");
+        assertThatThrownBy(() -> loader.parse(base + "store: elastic\n", "test"))
+                .hasMessageContaining("store: lucene or opensearch, was \"elastic\"");
+        assertThatThrownBy(
+                        () -> loader.parse(base + "store: opensearch\nopensearch:\n  hosts: [\"ftp://h\"]\n", "test"))
+                .hasMessageContaining("opensearch.hosts[0]");
+        assertThatThrownBy(() -> loader.parse(
+                        base + "store: opensearch\nopensearch:\n  hosts: [\"http://h:9200\"]\n  index_prefix: Bad\n",
+                        "test"))
+                .hasMessageContaining("opensearch.index_prefix");
+        assertThatThrownBy(() -> loader.parse(
+                        base + "store: opensearch\nopensearch:\n  hosts: [\"http://h:9200\"]\n  password_env: NOPE_X\n"
+                                + "  username: u\n",
+                        "test"))
+                .hasMessageContaining("opensearch.password_env: the environment variable NOPE_X is not set");
+    }
+}

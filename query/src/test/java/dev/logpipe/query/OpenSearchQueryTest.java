@@ -1,0 +1,96 @@
+package dev.logpipe.query;
+
+import static dev.logpipe.query.QueryFixture.ACME_KEY;
+import static dev.logpipe.query.QueryFixture.GLOBEX_KEY;
+import static dev.logpipe.query.QueryFixture.enc;
+import static dev.logpipe.query.QueryFixture.get;
+import static dev.logpipe.query.QueryFixture.json;
+import static dev.logpipe.query.QueryFixture.record;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.logpipe.index.opensearch.OpenSearchSettings;
+import dev.logpipe.index.opensearch.OpenSearchStore;
+import dev.logpipe.index.opensearch.testing.OpenSearchExtension;
+import dev.logpipe.record.LogRecord;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code logpipe query} with {@code store: opensearch}: the same API over a real OpenSearch 2.19 node — pages with a
+ * cursor, the histogram, top values, and another tenant's key seeing none of it.
+ */
+@ExtendWith(OpenSearchExtension.class)
+class OpenSearchQueryTest {
+    @TempDir
+    Path data;
+
+    @Test
+    void searchPagesHistogramAndTopValuesAnswerFromOpenSearchForTheKeysTenantOnly(OpenSearchExtension.Node node)
+            throws Exception {
+        OpenSearchSettings local = OpenSearchSettings.local(URI.create(node.base()));
+        OpenSearchSettings settings = new OpenSearchSettings(
+                local.hosts(),
+                local.credential(),
+                Optional.empty(),
+                "osquery",
+                1,
+                0,
+                Duration.ofSeconds(30),
+                local.bulkBytes(),
+                local.requestTimeout());
+        Instant now = Instant.now();
+        List<LogRecord> records = new ArrayList<>();
+        for (int i = 0; i < 250; i++) {
+            records.add(record(
+                            "acme",
+                            "a-" + i,
+                            now.minusSeconds(i * 60L),
+                            (i % 5 == 0 ? "payment failed " : "ok ") + "order_id=CO-" + i)
+                    .build());
+        }
+        records.add(record("globex", "g-1", now.minusSeconds(5), "payment failed for globex")
+                .build());
+        OpenSearchStore store = OpenSearchStore.open(settings);
+        QueryFixture.write(store, records);
+        store.refresh();
+        String yaml = "store: opensearch\nopensearch:\n  hosts: [\"" + node.base() + "\"]\n  index_prefix: osquery\n";
+        try (QueryProcess q = QueryFixture.start(data, yaml, Clock.systemUTC())) {
+            List<String> ids = new ArrayList<>();
+            String cursor = null;
+            do {
+                JsonNode page = json(get(
+                        q,
+                        "/api/v1/search?q=" + enc("payment") + "&from=now-1d&limit=20"
+                                + (cursor == null ? "" : "&cursor=" + enc(cursor)),
+                        ACME_KEY));
+                page.path("hits").forEach(h -> ids.add(h.path("record_id").asText()));
+                cursor = page.path("next_cursor").isTextual()
+                        ? page.path("next_cursor").asText()
+                        : null;
+            } while (cursor != null);
+            assertThat(ids).hasSize(50).doesNotHaveDuplicates().allMatch(id -> id.startsWith("a-"));
+            assertThat(ids.get(0)).isEqualTo("a-0"); // newest first
+            JsonNode histogram = json(get(q, "/api/v1/histogram?q=&from=now-1d&interval=1h", ACME_KEY));
+            long sum = 0;
+            for (JsonNode b : histogram.path("buckets")) {
+                sum += b.path("count").asLong();
+            }
+            assertThat(sum).as("%s", histogram).isEqualTo(250);
+            JsonNode top = json(get(q, "/api/v1/fields/top?field=service&q=&from=now-1d", ACME_KEY));
+            assertThat(top.toString()).contains("\"api\"").contains("250");
+            JsonNode theirs = json(get(q, "/api/v1/search?q=" + enc("payment") + "&from=now-1d", GLOBEX_KEY));
+            assertThat(theirs.path("hits")).hasSize(1);
+            assertThat(theirs.path("hits").path(0).path("record_id").asText()).isEqualTo("g-1");
+        }
+    }
+}
