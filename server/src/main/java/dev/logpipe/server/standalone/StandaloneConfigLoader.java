@@ -112,6 +112,15 @@ public final class StandaloneConfigLoader {
                     + "query.limits.max_window and max_concurrent_queries for all tenants");
         }
         refuseOwned(c.indexer(), "indexer", "data_dir", "--data");
+        for (String role : List.of("indexer", "query")) {
+            ObjectNode section = role.equals("indexer") ? c.indexer() : c.query();
+            if (section.has("store") || section.has("opensearch")) {
+                throw new ConfigException(role + "." + (section.has("store") ? "store" : "opensearch")
+                        + ": logpipe standalone indexes into its own Lucene shards under --data; for an OpenSearch "
+                        + "cluster run logpipe indexer and logpipe query with store: opensearch "
+                        + "(docs/deployment.md#opensearch)");
+            }
+        }
         if (c.collector().has("syslog")) {
             throw new ConfigException("collector.syslog: syslog listeners are not served by logpipe standalone (its "
                     + "tenants come from DATA/keys.json); run logpipe collector with them");

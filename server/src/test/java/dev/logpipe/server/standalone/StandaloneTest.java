@@ -392,6 +392,14 @@ class StandaloneTest {
         assertThatThrownBy(() -> new StandaloneConfigLoader()
                         .load(file, new StandaloneConfigLoader.Flags(null, null, null, false)))
                 .hasMessageContaining("collector.listen: is set by logpipe standalone; use --port");
+        Files.writeString(file, "indexer:\n  store: opensearch\n");
+        assertThatThrownBy(() -> new StandaloneConfigLoader()
+                        .load(file, new StandaloneConfigLoader.Flags(null, null, null, false)))
+                .hasMessageStartingWith("indexer.store: logpipe standalone indexes into its own Lucene shards");
+        Files.writeString(file, "query:\n  opensearch:\n    hosts: [\"http://h:9200\"]\n");
+        assertThatThrownBy(() -> new StandaloneConfigLoader()
+                        .load(file, new StandaloneConfigLoader.Flags(null, null, null, false)))
+                .hasMessageStartingWith("query.opensearch: logpipe standalone");
         Files.writeString(file, "collector:\n  syslog:\n    listeners: []\n");
         assertThatThrownBy(() -> new StandaloneConfigLoader()
                         .load(file, new StandaloneConfigLoader.Flags(null, null, null, false)))
