@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code logpipe query} with {@code store: opensearch}: the same API over a real OpenSearch 2.19 node — pages with a
- * cursor, the histogram, top values, and another tenant's key seeing none of it.
+ * cursor, the histogram, top values, the field names, and another tenant's key seeing none of it.
  */
 @ExtendWith(OpenSearchExtension.class)
 class OpenSearchQueryTest {
@@ -35,7 +35,7 @@ class OpenSearchQueryTest {
     Path data;
 
     @Test
-    void searchPagesHistogramAndTopValuesAnswerFromOpenSearchForTheKeysTenantOnly(OpenSearchExtension.Node node)
+    void searchPagesHistogramTopValuesAndFieldsAnswerFromOpenSearchForTheKeysTenantOnly(OpenSearchExtension.Node node)
             throws Exception {
         OpenSearchSettings local = OpenSearchSettings.local(URI.create(node.base()));
         OpenSearchSettings settings = new OpenSearchSettings(
@@ -56,6 +56,8 @@ class OpenSearchQueryTest {
                             "a-" + i,
                             now.minusSeconds(i * 60L),
                             (i % 5 == 0 ? "payment failed " : "ok ") + "order_id=CO-" + i)
+                    .field("took_ms", i)
+                    .field("log.file", "/var/log/app.log")
                     .build());
         }
         records.add(record("globex", "g-1", now.minusSeconds(5), "payment failed for globex")
@@ -88,6 +90,11 @@ class OpenSearchQueryTest {
             assertThat(sum).as("%s", histogram).isEqualTo(250);
             JsonNode top = json(get(q, "/api/v1/fields/top?field=service&q=&from=now-1d", ACME_KEY));
             assertThat(top.toString()).contains("\"api\"").contains("250");
+            JsonNode fields = json(get(q, "/api/v1/fields?from=now-1d", ACME_KEY));
+            assertThat(fields.toString())
+                    .as("names from the index's mapping")
+                    .contains("{\"name\":\"fields.took_ms\",\"types\":[\"KEYWORD\",\"LONG\"]}")
+                    .contains("{\"name\":\"fields.log.file\",\"types\":[\"KEYWORD\"]}");
             JsonNode theirs = json(get(q, "/api/v1/search?q=" + enc("payment") + "&from=now-1d", GLOBEX_KEY));
             assertThat(theirs.path("hits")).hasSize(1);
             assertThat(theirs.path("hits").path(0).path("record_id").asText()).isEqualTo("g-1");
