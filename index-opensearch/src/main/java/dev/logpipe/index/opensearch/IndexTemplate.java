@@ -75,24 +75,16 @@ public final class IndexTemplate {
         ObjectNode mappings = template.putObject("mappings");
         mappings.putObject("_source").putArray("includes").add(OpenSearchDocuments.SOURCE);
         ArrayNode dynamic = mappings.putArray("dynamic_templates");
-        dynamic.addObject()
-                .putObject("fields_long")
-                .put("path_match", Fields.FIELDS_PREFIX + "*")
-                .put("match_mapping_type", "long")
-                .putObject("mapping")
-                .put("type", "long");
-        dynamic.addObject()
-                .putObject("fields_double")
-                .put("path_match", Fields.FIELDS_PREFIX + "*")
-                .put("match_mapping_type", "double")
-                .putObject("mapping")
-                .put("type", "double");
-        dynamic.addObject()
-                .putObject("fields_keyword")
-                .put("path_match", Fields.FIELDS_PREFIX + "*")
-                .put("match_mapping_type", "string")
-                .putObject("mapping")
-                .put("type", "keyword");
+        // JSON type of a fields.* value -> mapping type: whole and decimal companions as numbers, names' text as
+        // keyword
+        for (String[] t : new String[][] {{"long", "long"}, {"double", "double"}, {"string", "keyword"}}) {
+            dynamic.addObject()
+                    .putObject("fields_" + t[1])
+                    .put("path_match", Fields.FIELDS_PREFIX + "*")
+                    .put("match_mapping_type", t[0])
+                    .putObject("mapping")
+                    .put("type", t[1]);
+        }
         ObjectNode properties = mappings.putObject("properties");
         for (String k : KEYWORDS) {
             properties.putObject(k).put("type", "keyword");

@@ -57,7 +57,7 @@ final class OpenSearchQueries {
             Fields.DL_DETAIL,
             Fields.DL_RAW);
     /** 2^53 ms (about 285,000 years) either side of 1970: within OpenSearch's dates, past any record's. */
-    private static final long TIME_LIMIT = 1L << 53;
+    static final long TIME_LIMIT = 1L << 53;
 
     private OpenSearchQueries() {}
 

@@ -97,7 +97,7 @@ final class OpenSearchShardSearcher implements ShardSearcher {
 
     /** [from, to) of a time field, clamped to what OpenSearch's dates hold (every record's time is inside). */
     private static ObjectNode times(String field, long from, long to) {
-        long limit = 1L << 53;
+        long limit = OpenSearchQueries.TIME_LIMIT;
         ObjectNode range = JSON.createObjectNode();
         range.putObject("range")
                 .putObject(field)
