@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
 
 /**
  * {@code logpipe}: every role behind one command. Each role's own command does the work ({@code broker},
- * {@code collector}, {@code indexer}, the Kafka tools); {@code standalone} and {@code keys} live here.
+ * {@code collector}, {@code indexer}, {@code query}, the Kafka tools); {@code standalone} and {@code keys} live here.
  */
 @Command(
         name = "logpipe",

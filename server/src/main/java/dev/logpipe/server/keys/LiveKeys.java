@@ -184,10 +184,6 @@ public final class LiveKeys implements AutoCloseable {
         return key.isEmpty() ? null : key;
     }
 
-    public long reloadFailures() {
-        return reloadFailures.get();
-    }
-
     @Override
     public synchronized void close() {
         if (poller != null) {

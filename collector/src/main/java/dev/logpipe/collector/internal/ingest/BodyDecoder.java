@@ -36,17 +36,10 @@ public final class BodyDecoder {
         this.maxDecodedBytes = maxDecodedBytes;
     }
 
-    /** A decoded body; {@link #wireBytes} counts what was read from the connection so far. */
+    /** A decoded body; the wire bytes under it are charged to the tenant as they are read. */
     public static final class Body extends FilterInputStream {
-        private final Wire wire;
-
-        private Body(InputStream decoded, Wire wire) {
+        private Body(InputStream decoded) {
             super(decoded);
-            this.wire = wire;
-        }
-
-        public long wireBytes() {
-            return wire.count;
         }
     }
 
@@ -83,7 +76,7 @@ public final class BodyDecoder {
                 throw new BodyException(
                         415, "Content-Encoding " + contentEncoding + " is not supported (use " + "gzip, zstd or none)");
         };
-        return new Body(new Decoded(decoded, enc, maxDecodedBytes, text), counted);
+        return new Body(new Decoded(decoded, enc, maxDecodedBytes, text));
     }
 
     private static String normalize(String contentEncoding) {

@@ -76,10 +76,6 @@ final class DeadLetters implements AutoCloseable {
         pending.add(producer.send(m));
     }
 
-    synchronized int pending() {
-        return pending.size();
-    }
-
     /** Waits until every dead letter sent so far is committed by the broker; throws if one was not. */
     void awaitAll() throws InterruptedException, ExecutionException {
         List<Future<RecordMetadata>> sent;

@@ -30,7 +30,8 @@ import org.apache.kafka.common.header.Header;
  * The writes of one poll, grouped by shard: each records-topic value split on newlines and decoded, each
  * dead-letter-topic value parsed. A line that cannot be indexed becomes a dead letter with a reason and, whenever
  * the message says whose it is, its tenant ({@link #tenantOf}), so the tenant finds it; nothing is dropped without a
- * counter. Built and used by the decode thread.
+ * counter. Built on the decode thread ({@code indexer-decode}, {@link Decoder}), then handed whole to the loop thread
+ * ({@code indexer-loop}), which writes it ({@link BatchWriter}); never touched by both at once.
  */
 final class PollBatch {
     private static final ObjectMapper JSON = new ObjectMapper();
