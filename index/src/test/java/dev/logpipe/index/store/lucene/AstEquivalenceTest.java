@@ -282,8 +282,7 @@ class AstEquivalenceTest {
     void anyTextWithLogpipesReadingsCompilesOrIsRefusedAsInvalid(@ForAll("queries") String q) {
         for (String f : DEFAULT_FIELDS) {
             try {
-                assertThat(LuceneQueries.compile(f, ParsedQuery.parse(q)))
-                        .isNotNull();
+                assertThat(LuceneQueries.compile(f, ParsedQuery.parse(q))).isNotNull();
             } catch (InvalidQuery refused) {
                 assertThat(refused.problem().message()).isNotBlank();
             }
