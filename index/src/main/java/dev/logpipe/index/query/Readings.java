@@ -20,7 +20,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.apache.lucene.queryparser.classic.ParseException;
 
 /**
  * What logpipe reads into a classic tree beyond the classic grammar (docs/search.md), in one walk per request:
@@ -87,11 +86,7 @@ final class Readings {
         Range r = (Range) n;
         String f = field(r.field());
         if (f != null && !f.equals(r.field())) {
-            try {
-                LeafChecks.range(f, r.lower(), r.upper()); // now a structured field: its numeric bounds are read
-            } catch (ParseException | IllegalArgumentException e) {
-                throw new InvalidQuery("query does not parse: " + e.getMessage(), e);
-            }
+            LeafChecks.resolvedRange(f, r.lower(), r.upper()); // now a structured field: numeric bounds are read
         }
         return new Range(f, r.lower(), r.upper(), r.lowerInclusive(), r.upperInclusive());
     }
