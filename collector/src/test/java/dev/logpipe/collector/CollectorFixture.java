@@ -102,10 +102,18 @@ final class CollectorFixture implements AutoCloseable {
     }
 
     HttpResponse<String> post(String key, byte[] body, String encoding) throws IOException, InterruptedException {
+        return post(key, body, encoding, "application/x-ndjson");
+    }
+
+    /** A body of the given {@code Content-Type} (null: none). */
+    HttpResponse<String> post(String key, byte[] body, String encoding, String contentType)
+            throws IOException, InterruptedException {
         HttpRequest.Builder b = HttpRequest.newBuilder(url("/api/v1/logs"))
                 .timeout(Duration.ofSeconds(30))
-                .header("Content-Type", "application/x-ndjson")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+        if (contentType != null) {
+            b.header("Content-Type", contentType);
+        }
         if (key != null) {
             b.header("Authorization", "Bearer " + key);
         }

@@ -74,6 +74,41 @@ class CollectorIngestTest {
     }
 
     @Test
+    void plainTextLinesAreRecordsOfTheKeysTenantAndNdjsonStaysStructured() throws Exception {
+        byte[] text = "t14 plain text line\n{\"not\": \"parsed\"} t14 braces\n\nt14 \"quoted\" \\ tab\there\n"
+                .getBytes(StandardCharsets.UTF_8);
+        HttpResponse<String> r = COLLECTOR.collector().post(ACME_KEY, text, null, "text/plain; charset=utf-8");
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        assertThat(JSON.readTree(r.body()).get("accepted").asInt()).as(r.body()).isEqualTo(3);
+        assertThat(JSON.readTree(r.body()).get("dead_lettered").asInt()).isZero();
+        // curl --data-binary sends a form by default: a line with a brace is a record, any other line a message
+        byte[] form =
+                "t14 from curl\n{\"message\":\"t14 a record\",\"service\":\"api\"}\n".getBytes(StandardCharsets.UTF_8);
+        r = COLLECTOR.collector().post(ACME_KEY, form, null, "application/x-www-form-urlencoded");
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        assertThat(JSON.readTree(r.body()).get("accepted").asInt()).as(r.body()).isEqualTo(2);
+        // NDJSON stays strict: a line that is no record is a dead letter
+        r = COLLECTOR.collector().post(ACME_KEY, "t14 not a record\n".getBytes(StandardCharsets.UTF_8), null, null);
+        assertThat(JSON.readTree(r.body()).get("dead_lettered").asInt())
+                .as(r.body())
+                .isEqualTo(1);
+
+        List<JsonNode> got = withMessagePrefix("t14 ");
+        assertThat(got)
+                .extracting(n -> n.get("message").asText())
+                .containsExactlyInAnyOrder(
+                        "t14 plain text line", "t14 \"quoted\" \\ tab\there", "t14 from curl", "t14 a record");
+        assertThat(got).allSatisfy(n -> {
+            assertThat(n.get("tenant_id").asText()).isEqualTo("acme");
+            assertThat(n.get("record_id").asText()).isNotBlank();
+        });
+        // text/plain: a line is a message whatever it holds
+        assertThat(withMessagePrefix("{\"not\""))
+                .extracting(n -> n.get("message").asText())
+                .containsExactly("{\"not\": \"parsed\"} t14 braces");
+    }
+
+    @Test
     void aRetriedRequestGetsTheSameDerivedRecordIds() throws Exception {
         String body = "{\"message\":\"t2 retry me\"}\n{\"message\":\"t2 and me\"}\n";
         assertThat(COLLECTOR.collector().post(ACME_KEY, body).statusCode()).isEqualTo(200);

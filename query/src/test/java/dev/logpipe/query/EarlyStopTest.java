@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A search visits day shards in merge order and stops once its page is full and no shard left can contribute: its
  * pages are exactly those of a full merge over all shards (here: the records sorted by the merge key), in both orders,
  * with many records on one millisecond and on both sides of day boundaries; the answer says which shards were not
- * needed and that the total is then a lower bound, without claiming a partial answer.
+ * needed, without claiming a partial answer, and counts those shards for an exact total (limits.exact_total_budget).
  */
 class EarlyStopTest {
     static final Instant NOW = Instant.parse("2026-12-08T00:00:00Z");
@@ -95,9 +95,9 @@ class EarlyStopTest {
                                             + s.get("not_needed").asInt()
                                             + s.get("pruned").asInt())
                                     .isEqualTo(s.get("planned").asInt());
-                            if (s.get("not_needed").asInt() > 0) {
+                            if (s.get("not_needed").asInt() > 0) { // counted, not searched for the page
                                 assertThat(j.get("total").get("relation").asText())
-                                        .isEqualTo("gte");
+                                        .isEqualTo("eq");
                                 assertThat(j.get("hits")).hasSize(limit);
                             }
                             j.get("hits")
@@ -123,13 +123,28 @@ class EarlyStopTest {
             assertThat(j.get("shards").get("not_needed").asInt()).isEqualTo(DAYS - 1);
             assertThat(j.get("shards").get("skipped")).isEmpty();
             assertThat(j.get("partial_reasons")).isEmpty();
-            assertThat(j.get("total").get("value").asLong()).isEqualTo(60);
-            assertThat(j.get("total").get("relation").asText()).isEqualTo("gte");
+            // the shards the page did not need are counted: the total is exact, the histogram's
+            assertThat(j.get("total").get("value").asLong()).isEqualTo(60L * DAYS);
+            assertThat(j.get("total").get("relation").asText()).isEqualTo("eq");
+            JsonNode histogram = json(get(q, "/api/v1/histogram?from=now-7d&to=now&q=tick", ACME_KEY));
+            assertThat(histogram.get("total").asLong()).isEqualTo(60L * DAYS);
             JsonNode all = json(get(q, "/api/v1/search?from=now-7d&to=now&limit=1000&q=tick", ACME_KEY));
             assertThat(all.get("shards").get("searched").asInt()).isEqualTo(DAYS);
             assertThat(all.get("shards").get("not_needed").asInt()).isZero();
             assertThat(all.get("total").get("value").asLong()).isEqualTo(60L * DAYS);
             assertThat(all.get("total").get("relation").asText()).isEqualTo("eq");
+        }
+    }
+
+    @Test
+    void withoutACountBudgetTheTotalOfAnEarlyStopIsALowerBound() throws Exception {
+        write();
+        try (QueryProcess q =
+                QueryFixture.start(data, "limits:\n  exact_total_budget: 0s\n", InstantSource.fixed(NOW))) {
+            JsonNode j = json(get(q, "/api/v1/search?from=now-7d&to=now&limit=20&q=tick", ACME_KEY));
+            assertThat(j.get("shards").get("not_needed").asInt()).isEqualTo(DAYS - 1);
+            assertThat(j.get("total").get("value").asLong()).isEqualTo(60);
+            assertThat(j.get("total").get("relation").asText()).isEqualTo("gte");
         }
     }
 }

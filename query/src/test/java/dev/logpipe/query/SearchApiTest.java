@@ -85,6 +85,31 @@ class SearchApiTest {
     }
 
     @Test
+    void whatPeopleTypeFirstIsAnsweredAndTheAnswerSaysHowItWasRead() throws Exception {
+        JsonNode j = json(get(q, "/api/v1/search?q=" + enc("took_ms:>900"), ACME_KEY));
+        assertThat(j.get("total").get("value").asLong()).isEqualTo(4);
+        assertThat(j.get("resolved_fields").toString()).isEqualTo("{\"took_ms\":\"fields.took_ms\"}");
+        assertThat(j.has("warnings")).isFalse();
+        j = json(get(q, "/api/v1/search?q=" + enc("tookms:>900"), ACME_KEY));
+        assertThat(j.get("hits")).isEmpty();
+        assertThat(j.get("warnings").toString())
+                .isEqualTo("[\"no field tookms in this range; did you mean fields.took_ms?\"]");
+        j = json(get(q, "/api/v1/histogram?q=" + enc("fields.nope:1"), ACME_KEY));
+        assertThat(j.get("warnings").toString()).isEqualTo("[\"no field fields.nope in this range\"]");
+        j = json(get(q, "/api/v1/search?q=" + enc("level:ERROR"), ACME_KEY));
+        assertThat(j.has("resolved_fields")).isFalse();
+        assertThat(j.has("warnings")).isFalse();
+        for (String text : List.of("level:error", "NOT level:INFO", "-level:INFO", "level:error and took_ms:*")) {
+            j = json(get(q, "/api/v1/search?q=" + enc(text), ACME_KEY));
+            assertThat(j.get("total").get("value").asLong()).as(text).isEqualTo(5);
+        }
+        for (String text : List.of("*", "*:*", "took_ms:*", "NOT level:FATAL")) {
+            j = json(get(q, "/api/v1/search?q=" + enc(text), ACME_KEY));
+            assertThat(j.get("total").get("value").asLong()).as(text).isEqualTo(50);
+        }
+    }
+
+    @Test
     void anUnparsableQueryIsA400WithThePosition() throws Exception {
         HttpResponse<String> r = get(q, "/api/v1/search?q=" + enc("level:(ERROR"), ACME_KEY);
         assertThat(r.statusCode()).isEqualTo(400);

@@ -4,6 +4,7 @@ import dev.logpipe.collector.config.CollectorConfig;
 import dev.logpipe.collector.internal.compat.CompatRoutes;
 import dev.logpipe.collector.internal.ingest.IngestHandler;
 import dev.logpipe.collector.internal.ingest.IngestRequest;
+import dev.logpipe.collector.internal.ingest.NativeProtocol;
 import dev.logpipe.collector.internal.publish.TopicSetup;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetSocketAddress;
@@ -122,7 +123,9 @@ public final class CollectorServer implements AutoCloseable {
                     send(response, callback, 405, "application/json", "{\"error\":\"use POST\"}", 0);
                     return;
                 }
-                send(response, callback, ingest.handle(ingestRequest(request)));
+                NativeProtocol protocol =
+                        NativeProtocol.forContentType(request.getHeaders().get(HttpHeader.CONTENT_TYPE));
+                send(response, callback, ingest.handle(ingestRequest(request), protocol));
             }
             default -> {
                 CompatRoutes.Route compat = CompatRoutes.route(

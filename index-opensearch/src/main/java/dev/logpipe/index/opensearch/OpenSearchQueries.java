@@ -10,6 +10,7 @@ import dev.logpipe.index.query.QueryNode;
 import dev.logpipe.index.query.QueryNode.Bool;
 import dev.logpipe.index.query.QueryNode.Boost;
 import dev.logpipe.index.query.QueryNode.Clause;
+import dev.logpipe.index.query.QueryNode.Exists;
 import dev.logpipe.index.query.QueryNode.Fuzzy;
 import dev.logpipe.index.query.QueryNode.MatchAll;
 import dev.logpipe.index.query.QueryNode.Prefix;
@@ -33,7 +34,8 @@ import java.util.Set;
  * and decimal forms exactly (the bounds as written, never rounded the wrong way), a range on a time takes epoch
  * milliseconds or RFC 3339, a structured field's name is escaped ({@link OpenSearchDocuments#fieldName}), a term on a
  * time matches nothing (as a term on a Lucene point does), so does a field outside the schema (OpenSearch's own
- * {@code _id} or {@code _index} never reach a document), and a boolean with only excluded clauses matches nothing.
+ * {@code _id} or {@code _index} never reach a document), {@code field:*} is an {@code exists} query, and a boolean with
+ * only excluded clauses matches nothing (the parser has already made a purely negative query "everything except").
  * Boosts are dropped: answers are sorted by time, never by score.
  */
 final class OpenSearchQueries {
@@ -88,6 +90,9 @@ final class OpenSearchQueries {
             }
             if (n instanceof Range r) {
                 return range(field, r);
+            }
+            if (n instanceof Exists) {
+                return object("exists", F.objectNode().put("field", mapped(field)));
             }
             if (TIMES.contains(field)) {
                 return matchNone(); // a time is a point: no term, prefix or pattern reaches it
@@ -249,6 +254,9 @@ final class OpenSearchQueries {
     }
 
     private static String fieldOf(QueryNode n) {
+        if (n instanceof Exists e) {
+            return e.field();
+        }
         if (n instanceof Text t) {
             return t.field();
         }

@@ -3,6 +3,7 @@ package dev.logpipe.index.query;
 import dev.logpipe.index.query.QueryNode.Bool;
 import dev.logpipe.index.query.QueryNode.Boost;
 import dev.logpipe.index.query.QueryNode.Clause;
+import dev.logpipe.index.query.QueryNode.Exists;
 import dev.logpipe.index.query.QueryNode.Fuzzy;
 import dev.logpipe.index.query.QueryNode.MatchAll;
 import dev.logpipe.index.query.QueryNode.Occur;
@@ -35,22 +36,48 @@ import org.apache.lucene.search.QueryVisitor;
 final class AstBuilder extends QueryParser {
     private static final KeywordAnalyzer UNUSED = new KeywordAnalyzer(); // every factory that analyses is overridden
 
-    private AstBuilder() {
+    /** Which grammar: Lucene's classic one exactly, or logpipe's, which also reads a lone {@code *}. */
+    enum Syntax {
+        /** The classic grammar as it is: a lone {@code *} is refused ({@code AstEquivalenceTest}'s reference). */
+        CLASSIC,
+        /** {@code *} is every record and {@code field:*} is "the field has a value" (docs/search.md). */
+        LOGPIPE
+    }
+
+    private final Syntax syntax;
+
+    private AstBuilder(Syntax syntax) {
         super(null, UNUSED); // null: the default field, left to the engine
+        this.syntax = syntax;
         setAllowLeadingWildcard(false);
     }
 
     /** @throws InvalidQuery the text does not parse, worded as the classic parser words it */
-    static QueryNode build(String text) {
+    static QueryNode build(String text, Syntax syntax) {
+        return build(text, text, syntax);
+    }
+
+    /**
+     * {@code parsed} is {@code written} with its operator words upper-cased ({@link OperatorWords}), of the same length:
+     * a refusal quotes what the user wrote, at the same position.
+     */
+    static QueryNode build(String written, String parsed, Syntax syntax) {
         Query q;
         try {
-            q = new AstBuilder().parse(text);
+            q = new AstBuilder(syntax).parse(parsed);
         } catch (ParseException e) {
-            throw new InvalidQuery("query does not parse: " + e.getMessage(), e);
+            throw new InvalidQuery("query does not parse: " + quoting(e.getMessage(), written, parsed), e);
         } catch (RuntimeException e) { // a bound, a boost or an expression refused while building
-            throw new InvalidQuery("query does not parse: " + e.getMessage(), e);
+            throw new InvalidQuery("query does not parse: " + quoting(e.getMessage(), written, parsed), e);
         }
         return node(q);
+    }
+
+    private static String quoting(String message, String written, String parsed) {
+        if (message == null || written.equals(parsed)) {
+            return message;
+        }
+        return message.replace("Cannot parse '" + parsed + "'", "Cannot parse '" + written + "'");
     }
 
     private static QueryNode node(Query q) {
@@ -110,6 +137,9 @@ final class AstBuilder extends QueryParser {
     protected Query getWildcardQuery(String field, String termStr) throws ParseException {
         if ("*".equals(field) && "*".equals(termStr)) {
             return new Carrier(new MatchAll(), 1);
+        }
+        if (syntax == Syntax.LOGPIPE && "*".equals(termStr)) {
+            return new Carrier(field == null ? new MatchAll() : new Exists(field), 1);
         }
         if (termStr.startsWith("*") || termStr.startsWith("?")) {
             throw new ParseException("'*' or '?' not allowed as first character in WildcardQuery");

@@ -80,6 +80,19 @@ final class LeafChecks {
         }
     }
 
+    /**
+     * {@link #range} for a range whose field a reading changed ({@code took_ms} to {@code fields.took_ms}).
+     *
+     * @throws InvalidQuery a bound cannot be read, worded as a parse refusal
+     */
+    static void resolvedRange(String field, String lower, String upper) {
+        try {
+            range(field, lower, upper);
+        } catch (ParseException | IllegalArgumentException e) {
+            throw new InvalidQuery("query does not parse: " + e.getMessage(), e);
+        }
+    }
+
     /** @throws IllegalArgumentException the expression is not one, or is too complex to determinize */
     static void regexp(String field, String pattern) {
         new RegexpQuery(

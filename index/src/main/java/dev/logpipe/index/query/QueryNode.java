@@ -12,8 +12,15 @@ import java.util.Objects;
  */
 public sealed interface QueryNode {
 
-    /** Every record ({@code *:*}). */
+    /** Every record ({@code *:*}, {@code *}). */
     record MatchAll() implements QueryNode {}
+
+    /** Records that hold a value in {@code field} ({@code field:*}); never the default field (that is {@link MatchAll}). */
+    record Exists(String field) implements QueryNode {
+        public Exists {
+            Objects.requireNonNull(field, "field");
+        }
+    }
 
     /**
      * Text to analyse: an unquoted term (several words when they were grouped on their own, {@code (a b)}), or a
@@ -44,7 +51,10 @@ public sealed interface QueryNode {
         }
     }
 
-    /** A {@code *} / {@code ?} pattern ({@code hello-ab12-?7}); the parser refuses one that starts with either. */
+    /**
+     * A {@code *} / {@code ?} pattern ({@code hello-ab12-?7}); the parser refuses one that starts with either, except
+     * a lone {@code *} ({@link MatchAll} or {@link Exists}).
+     */
     record Wildcard(String field, String pattern) implements QueryNode {
         public Wildcard {
             Objects.requireNonNull(pattern, "pattern");

@@ -58,6 +58,26 @@ public final class Fields {
     /** Keyword fields whose values a shard's metadata lists, so a planner can prune shards without opening them. */
     public static final List<String> LABELS = List.of(LEVEL, SERVICE, INSTANCE_ID, REGION);
 
+    /**
+     * Every top-level field a query may name, on record and dead-letter shards; any other bare name in a query means
+     * {@code fields.<name>} (docs/search.md#field-names).
+     */
+    public static final Set<String> TOP_LEVEL = Set.of(
+            RECORD_ID,
+            TENANT_ID,
+            EVENT_TIME,
+            OBSERVED_TIME,
+            LEVEL,
+            SERVICE,
+            INSTANCE_ID,
+            REGION,
+            TRACE_ID,
+            SPAN_ID,
+            MESSAGE,
+            DL_REASON,
+            DL_DETAIL,
+            DL_RAW);
+
     /** Longest keyword indexed; a longer value is indexed by its first this-many characters (the source keeps all). */
     public static final int MAX_KEYWORD_CHARS = 256;
 

@@ -113,7 +113,7 @@ public record QueryConfig(
      * per tenant), search threads, the tail's poll; the bytes of one answer's records, of all answers in flight, and
      * of one tenant's answers in flight; queries running at once in all and per tenant (the rest wait, within their
      * deadline, and waiting tenants are served in turn); how long after its observed time a record may first become
-     * searchable (a tail's window).
+     * searchable (a tail's window); how long a search may spend, after its page, counting its total exactly.
      */
     public record Limits(
             int maxShards,
@@ -130,7 +130,8 @@ public record QueryConfig(
             long tenantAnswerMemoryBytes,
             int maxRunningQueries,
             int tenantRunningQueries,
-            Duration tailLag) {
+            Duration tailLag,
+            Duration exactTotalBudget) {
         public Limits {
             if (tenantRunningQueries > maxRunningQueries) {
                 throw new IllegalArgumentException("tenant_running_queries " + tenantRunningQueries
@@ -180,6 +181,7 @@ public record QueryConfig(
                 32L << 20,
                 16,
                 2,
-                Duration.ofMinutes(1));
+                Duration.ofMinutes(1),
+                Duration.ofMillis(250));
     }
 }

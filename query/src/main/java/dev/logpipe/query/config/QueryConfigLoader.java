@@ -78,7 +78,8 @@ public final class QueryConfigLoader {
                 tenantMemory,
                 running,
                 (int) l.integer("tenant_running_queries", Math.min(d.tenantRunningQueries(), running), 1, running),
-                tailLag);
+                tailLag,
+                l.duration("exact_total_budget", d.exactTotalBudget(), Duration.ZERO));
         l.rejectUnknownKeys();
         List<QueryConfig.Tenant> tenants = new ArrayList<>();
         Set<String> ids = new HashSet<>();

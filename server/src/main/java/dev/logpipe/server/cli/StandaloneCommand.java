@@ -11,10 +11,13 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import sun.misc.Signal;
 
 /**
  * {@code logpipe standalone}: the whole pipeline in one process until SIGTERM/Ctrl-C. Prints
@@ -86,17 +89,23 @@ public final class StandaloneCommand implements Callable<Integer> {
             System.err.println("logpipe standalone: cannot start: " + e.getMessage());
             return 3;
         }
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime()
-                .addShutdownHook(new Thread(
-                        () -> {
-                            try {
-                                StopDeadline.run("logpipe standalone", STOP_DEADLINE, System.err, s::close);
-                            } finally {
-                                stopped.countDown();
-                            }
-                        },
-                        "standalone-shutdown"));
+        // SIGTERM and Ctrl-C (SIGINT) ask for the stop; this thread runs it and returns 0 ("stopped cleanly"),
+        // where the JVM's default would exit with 143 or 130 once its shutdown hooks ran
+        CountDownLatch stopAsked = new CountDownLatch(1);
+        AtomicBoolean stopping = new AtomicBoolean();
+        Runnable stop = () -> {
+            if (stopping.compareAndSet(false, true)) {
+                StopDeadline.run("logpipe standalone", STOP_DEADLINE, System.err, s::close);
+            }
+        };
+        Runtime.getRuntime().addShutdownHook(new Thread(stop, "standalone-shutdown")); // any other exit
+        for (String name : List.of("INT", "TERM")) {
+            try {
+                Signal.handle(new Signal(name), signal -> stopAsked.countDown());
+            } catch (IllegalArgumentException e) { // no such signal here: the shutdown hook stops it
+                System.err.println("logpipe standalone: cannot handle SIG" + name + ": " + e.getMessage());
+            }
+        }
         if (s.firstStart() != null) {
             System.out.println(s.firstStart().banner(s.baseUrl()));
         }
@@ -111,7 +120,8 @@ public final class StandaloneCommand implements Callable<Integer> {
         }
         System.out.println(READY_PREFIX + s.baseUrl() + "/");
         System.out.flush();
-        stopped.await();
+        stopAsked.await();
+        stop.run();
         return 0;
     }
 }

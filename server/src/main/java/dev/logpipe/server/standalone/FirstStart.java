@@ -75,7 +75,18 @@ public record FirstStart(KeyStore.Issued tenantKey, KeyStore.Issued adminKey) {
             b.append(API_KEY_ENV).append('=').append(key).append(' ');
         }
         b.append("bin/log-forwarder -config forwarder.yaml):\n");
-        b.append("""
+        b.append(forwarderConfig(baseUrl).indent(2));
+        b.append("=======================================\n");
+        return b.toString();
+    }
+
+    /**
+     * The {@code log-forwarder} config the banner prints for {@code ./logs/*.log}: lines that start with a date and a
+     * time ({@code 2026-12-01 08:00:02,017 ERROR ...}) get their event time and level from the line, and a
+     * {@code service} to search them by (FirstStartTest loads it with the forwarder's own config loader).
+     */
+    static String forwarderConfig(String baseUrl) {
+        return """
                 watch:
                   state:
                     path: ./.log-forwarder/standalone-watermarks.json
@@ -87,16 +98,19 @@ public record FirstStart(KeyStore.Issued tenantKey, KeyStore.Issued adminKey) {
                   multiline:
                     header_pattern: '^\\d{4}-\\d{2}-\\d{2}'
                 transform:
+                  add_fields:
+                    service: my-app   # what the records are searched by: service:my-app
                   extract:
-                    pattern: '^\\S+ \\S+ (?P<level>[A-Z]+) '
+                    pattern: '^(?P<ts>\\S+ \\S+) (?P<level>[A-Z]+) '
+                  event_time:
+                    field: ts
+                    layout: log4j     # 2026-12-01 08:00:02,017 (or .017), in UTC unless zone: is set
                 sink:
                   type: http
                   http:
                     url: %s/api/v1/logs
                     token_env: LOGPIPE_API_KEY
-                """.formatted(baseUrl).indent(2));
-        b.append("=======================================\n");
-        return b.toString();
+                """.formatted(baseUrl);
     }
 
     private static void shown(StringBuilder b, KeyStore.Issued k, String env) {

@@ -18,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code logpipe standalone} as a real process (the CLI's main with this test's class path): start, ingest over
- * HTTP, SIGTERM, a clean stop within seconds, restart on the same data directory with the same key.
+ * HTTP, SIGTERM, a clean stop within seconds (exit 0), restart on the same data directory with the same key, Ctrl-C
+ * (SIGINT: exit 0 too).
  */
 class StandaloneProcessTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -83,7 +84,8 @@ class StandaloneProcessTest {
             await().atMost(Duration.ofSeconds(20)).until(() -> queryable(base) >= 1);
             long before = queryable(base);
             long t0 = System.nanoTime();
-            first.terminate(Duration.ofSeconds(15)); // SIGTERM; fails if it has not stopped within 15 s
+            // SIGTERM; fails if it has not stopped within 15 s; a clean stop is exit 0, not the JVM's 143
+            assertThat(first.terminate(Duration.ofSeconds(15))).isZero();
             assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(15));
             String err = Files.readString(dir.resolve("first.stderr"));
             assertThat(err)
@@ -112,7 +114,12 @@ class StandaloneProcessTest {
                                         .path("hits")
                                         .size()
                                 == 3);
-                second.terminate(Duration.ofSeconds(20));
+                // Ctrl-C: the same clean stop, exit 0 as standalone --help promises (not the JVM's 130)
+                new ProcessBuilder("kill", "-INT", Long.toString(second.pid()))
+                        .start()
+                        .waitFor();
+                assertThat(second.awaitExit(Duration.ofSeconds(20))).isZero();
+                assertThat(Files.readString(dir.resolve("second.stderr"))).contains("standalone stopped");
             }
         }
     }

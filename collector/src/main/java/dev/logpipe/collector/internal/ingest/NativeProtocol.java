@@ -3,14 +3,47 @@ package dev.logpipe.collector.internal.ingest;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Locale;
 import java.util.TreeMap;
 
-/** {@code POST /api/v1/logs}: NDJSON of schema-v3 records, answers as docs/collector.md shows. */
+/**
+ * {@code POST /api/v1/logs}: NDJSON of schema-v3 records, or plain log lines, answers as docs/collector.md shows.
+ * {@link #forContentType} picks how the body's lines are read.
+ */
 public final class NativeProtocol implements Protocol {
-    public static final NativeProtocol INSTANCE = new NativeProtocol();
+    /** Every line a schema-v3 record (no {@code Content-Type}, JSON and NDJSON types). */
+    public static final NativeProtocol INSTANCE = new NativeProtocol(RecordLines.NDJSON);
+    /** Every line a message ({@code text/plain}). */
+    static final NativeProtocol TEXT = new NativeProtocol(TextLines.opener(TextLines.Mode.ALL));
+    /** A line starting with <code>{</code> a record, any other a message (a form body: curl's default). */
+    static final NativeProtocol TEXT_OR_RECORDS = new NativeProtocol(TextLines.opener(TextLines.Mode.NOT_JSON));
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private NativeProtocol() {}
+    private final RecordLines.Opener format;
+
+    private NativeProtocol(RecordLines.Opener format) {
+        this.format = format;
+    }
+
+    /**
+     * How a body of this {@code Content-Type} (null: none) is read: {@code text/plain}, one message per line;
+     * {@code application/x-www-form-urlencoded} (what {@code curl --data-binary} sends unless told), a record per line
+     * that starts with <code>{</code> and a message per other line; anything else, NDJSON records.
+     */
+    public static NativeProtocol forContentType(String contentType) {
+        if (contentType == null) {
+            return INSTANCE;
+        }
+        String t = contentType.strip().toLowerCase(Locale.ROOT);
+        if (t.startsWith("text/plain")) {
+            return TEXT;
+        }
+        if (t.startsWith("application/x-www-form-urlencoded")) {
+            return TEXT_OR_RECORDS;
+        }
+        return INSTANCE;
+    }
 
     @Override
     public String route() {
@@ -19,7 +52,7 @@ public final class NativeProtocol implements Protocol {
 
     @Override
     public RecordLines.Opener format() {
-        return RecordLines.NDJSON;
+        return format;
     }
 
     @Override

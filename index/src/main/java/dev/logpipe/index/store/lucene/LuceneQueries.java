@@ -6,6 +6,7 @@ import dev.logpipe.index.query.QueryNode;
 import dev.logpipe.index.query.QueryNode.Bool;
 import dev.logpipe.index.query.QueryNode.Boost;
 import dev.logpipe.index.query.QueryNode.Clause;
+import dev.logpipe.index.query.QueryNode.Exists;
 import dev.logpipe.index.query.QueryNode.Fuzzy;
 import dev.logpipe.index.query.QueryNode.MatchAll;
 import dev.logpipe.index.query.QueryNode.Prefix;
@@ -14,14 +15,17 @@ import dev.logpipe.index.query.QueryNode.Regexp;
 import dev.logpipe.index.query.QueryNode.Text;
 import dev.logpipe.index.query.QueryNode.Wildcard;
 import dev.logpipe.index.query.QueryNode.Words;
+import dev.logpipe.index.schema.Fields;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.lucene.queryparser.classic.ParseException;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.BoostQuery;
+import org.apache.lucene.search.FieldExistsQuery;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.MatchAllDocsQuery;
+import org.apache.lucene.search.MatchNoDocsQuery;
 import org.apache.lucene.search.Query;
 
 /**
@@ -85,7 +89,26 @@ public final class LuceneQueries {
             if (n instanceof Boost b) {
                 return boost(compile(b.node()), b.boost());
             }
+            if (n instanceof Exists e) {
+                return exists(e.field());
+            }
             return bool((Bool) n);
+        }
+
+        /**
+         * Every field a document has is read from what it already keeps per document: a keyword's and a time's doc
+         * values, a full-text field's norms, a structured field's keyword doc values (under its escaped name). The
+         * stored source has neither: no record "has" it as a searchable field.
+         */
+        private static Query exists(String field) {
+            if (field.equals(Fields.SOURCE)) {
+                return new MatchNoDocsQuery("the stored source is not a field");
+            }
+            if (field.startsWith(Fields.FIELDS_PREFIX)) {
+                return new FieldExistsQuery(
+                        RecordDocuments.keywordField(field.substring(Fields.FIELDS_PREFIX.length())));
+            }
+            return new FieldExistsQuery(field);
         }
 
         private static Query boost(Query q, float boost) {

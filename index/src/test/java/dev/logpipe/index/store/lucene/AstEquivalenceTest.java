@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.logpipe.index.query.ClassicQueries;
 import dev.logpipe.index.query.InvalidQuery;
 import dev.logpipe.index.query.ParsedQuery;
 import dev.logpipe.index.schema.Fields;
@@ -28,9 +29,12 @@ import org.apache.lucene.search.Query;
 /**
  * The query language's tree, compiled for Lucene, is today's query: for every query of the tests and docs
  * ({@code query-corpus.json}), hostile generated text and queries at the clause cap,
- * {@code LuceneQueries.compile(f, ParsedQuery.parse(q))} equals {@code new SchemaQueryParser(f).parseQuery(q)} by
- * {@code Query.equals}, or both refuse it with the same message (and {@code ParsedQuery.parse} refuses it itself,
- * with {@link TodaysQuerySyntax}'s problem and position); and {@code requiredLabels()} is {@link TodaysQueryLabels}' answer.
+ * {@code LuceneQueries.compile(f, ClassicQueries.parse(q))} equals {@code new SchemaQueryParser(f).parseQuery(q)} by
+ * {@code Query.equals}, or both refuse it with the same message (and the tree's parser refuses it itself, with
+ * {@link TodaysQuerySyntax}'s problem and position); and {@code requiredLabels()} is {@link TodaysQueryLabels}' answer.
+ * The classic tree is the reference; logpipe's readings on top of it ({@code ParsedQuery.parse}: {@code *}, negative
+ * queries, operator words, {@code level} values, bare names) are pinned by {@code QueryReadingsTest} and, on both
+ * engines, by {@code QueryParityTest}.
  */
 class AstEquivalenceTest {
     static final List<String> DEFAULT_FIELDS = List.of(Fields.MESSAGE, Fields.DL_RAW);
@@ -53,7 +57,7 @@ class AstEquivalenceTest {
 
     static Outcome throughTheTree(String defaultField, String q) {
         try {
-            return new Outcome(LuceneQueries.compile(defaultField, ParsedQuery.parse(q)), null);
+            return new Outcome(LuceneQueries.compile(defaultField, ClassicQueries.parse(q)), null);
         } catch (InvalidQuery e) {
             return new Outcome(null, e.getMessage());
         }
@@ -68,7 +72,7 @@ class AstEquivalenceTest {
         Optional<TodaysQuerySyntax.Problem> problem = TodaysQuerySyntax.check(q);
         Optional<TodaysQuerySyntax.Problem> parsed;
         try {
-            ParsedQuery.parse(q);
+            ClassicQueries.parse(q);
             parsed = Optional.empty();
         } catch (InvalidQuery e) {
             InvalidQuery.Problem p = e.problem();
@@ -77,7 +81,7 @@ class AstEquivalenceTest {
         assertThat(parsed).as("the problem of [%s], refused when parsed", q).isEqualTo(problem);
         Map<String, Set<String>> labels;
         try {
-            labels = ParsedQuery.parse(q).requiredLabels();
+            labels = ClassicQueries.parse(q).requiredLabels();
         } catch (InvalidQuery e) {
             labels = Map.of();
         }
@@ -271,5 +275,17 @@ class AstEquivalenceTest {
     @Property(tries = 3000)
     void anyTextCompilesToTodaysQueryOrIsRefusedAlike(@ForAll("queries") String q) {
         assertSameAsToday(q);
+    }
+
+    /** logpipe's readings never turn a text into anything but a query Lucene builds, or a refusal with a reason. */
+    @Property(tries = 2000)
+    void anyTextWithLogpipesReadingsCompilesOrIsRefusedAsInvalid(@ForAll("queries") String q) {
+        for (String f : DEFAULT_FIELDS) {
+            try {
+                assertThat(LuceneQueries.compile(f, ParsedQuery.parse(q))).isNotNull();
+            } catch (InvalidQuery refused) {
+                assertThat(refused.problem().message()).isNotBlank();
+            }
+        }
     }
 }

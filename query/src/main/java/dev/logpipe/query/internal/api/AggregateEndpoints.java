@@ -117,6 +117,7 @@ public final class AggregateEndpoints {
         }
         root.put("total", total);
         Scope.describe(root, plan, results, requested, env, call);
+        QueryNotes.describe(root, q, plan, env);
         root.put("took_ms", (System.nanoTime() - started) / 1_000_000);
         return Answer.ok(root.toString());
     }

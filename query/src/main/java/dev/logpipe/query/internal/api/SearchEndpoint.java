@@ -75,6 +75,10 @@ public final class SearchEndpoint {
         SourceReader.Read read;
         try {
             pages.collect(sq, after, limit);
+            long budget = env.config().limits().exactTotalBudget().toNanos();
+            if (budget > 0 && plan.skipped().isEmpty()) { // a partial answer's total is a lower bound anyway
+                pages.countExactly(sq, Math.min(deadline, System.nanoTime() + budget));
+            }
             read = pages.sources(maxBytes, deadline, bounds.memory()); // reserved as the sources are read
         } finally {
             pages.close();
@@ -109,6 +113,7 @@ public final class SearchEndpoint {
         t.put("value", pages.total());
         t.put("relation", pages.totalExact() && !partial ? "eq" : "gte");
         root.put("scanned", pages.scannedDocs());
+        QueryNotes.describe(root, q, plan, env);
         root.put("took_ms", (System.nanoTime() - started) / 1_000_000);
         call.audit().put("hits", sources.length);
         return Answer.ok(root.toString());

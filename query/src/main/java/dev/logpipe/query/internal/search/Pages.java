@@ -34,6 +34,9 @@ public final class Pages implements Closeable {
     private List<KeyMerge.Pick> winners = List.of();
     private long total;
     private boolean exact = true;
+    /** Visited shards that reported a lower bound, with it. */
+    private final Map<ShardId, Long> bounded = new LinkedHashMap<>();
+
     private long scannedDocs;
 
     public Pages(FanOut fanOut, Plan plan, int lanes, long deadlineNanos) {
@@ -61,6 +64,9 @@ public final class Pages implements Closeable {
                     pages.add(k.keys());
                     total += k.total();
                     exact &= k.totalExact();
+                    if (!k.totalExact()) {
+                        bounded.put(id, k.total());
+                    }
                     scannedDocs += plan.span(id).docs();
                 }
             });
@@ -107,6 +113,38 @@ public final class Pages implements Closeable {
     }
 
     /**
+     * Makes the total exact when counting allows it before {@code deadlineNanos}: every shard that reported a lower
+     * bound and every shard the page did not need is counted exactly, on the plan's lanes. The total is exact when each
+     * of them was counted in time; otherwise it stays a lower bound (the larger of the bound and what was counted).
+     * Shards that failed or were skipped by the plan are not counted here (the answer is partial).
+     */
+    public void countExactly(ShardQuery q, long deadlineNanos) {
+        if (exact) {
+            return;
+        }
+        List<ShardId> rest = new ArrayList<>(bounded.keySet());
+        for (ShardId id : plan.searched()) {
+            if (!outcomes.containsKey(id)) {
+                rest.add(id);
+            }
+        }
+        Map<ShardId, FanOut.Outcome<Long>> counts = fanOut.run(rest, lanes, deadlineNanos, (s, d) -> s.count(q, d));
+        boolean all = true;
+        long sum = total;
+        for (ShardId id : rest) {
+            FanOut.Outcome<Long> o = counts.get(id);
+            if (o == null || !o.ok()) {
+                all = false;
+                continue;
+            }
+            Long bound = bounded.get(id);
+            sum += bound == null ? o.value() : Math.max(0, o.value() - bound);
+        }
+        total = sum;
+        exact = all;
+    }
+
+    /**
      * Phase two: the winners' stored sources, in page order, as long a prefix of the page as fits in
      * {@code maxBytes} before {@code deadlineNanos} (see {@link SourceReader}), read in parallel on at most as many
      * threads as there are processors, each reserved from {@code lease} (null: none) as it is read.
@@ -133,7 +171,7 @@ public final class Pages implements Closeable {
         return total;
     }
 
-    /** False when a shard reported a lower bound or shards were not visited. */
+    /** False when a shard reported a lower bound or shards were not visited, and {@link #countExactly} did not settle it. */
     public boolean totalExact() {
         return exact;
     }
