@@ -69,6 +69,26 @@ final class BenchForwarder implements AutoCloseable {
         }
     }
 
+    /** Waits until the metrics listener answers (the forwarder has started its pipeline). */
+    void awaitListening(Duration timeout) throws InterruptedException, IOException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            try {
+                http.send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
+                                .timeout(Duration.ofSeconds(2))
+                                .build(),
+                        HttpResponse.BodyHandlers.discarding());
+                return;
+            } catch (IOException e) {
+                if (!process.isAlive() || System.nanoTime() > deadline) {
+                    throw new IllegalStateException("forwarder did not start listening; see its forwarder.log", e);
+                }
+                Thread.sleep(100);
+            }
+        }
+    }
+
     double scrape(String metric) {
         try {
             HttpResponse<String> r = http.send(

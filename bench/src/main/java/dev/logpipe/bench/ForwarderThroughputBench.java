@@ -4,14 +4,21 @@ import dev.logpipe.broker.testing.BrokerProcess;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * Whole-process benchmark: a real log-forwarder child process tails one file of N ~200-byte lines into
@@ -19,8 +26,11 @@ import java.util.Random;
  *
  * <pre>
  * java -cp bench/target/logpipe-bench.jar dev.logpipe.bench.ForwarderThroughputBench \
- *     [--lines 10000000] [--input text|json|logfmt|cri|cri-json|docker] [--as-text] [--format ndjson|raw] [--sink file|http|kafka] [--http-compression gzip|zstd|none] [--spool] [--compression zstd|lz4|none] [--kafka-property key=value ...] [--read-buffer 1MiB] [--parse-threads N] [--dir /tmp/logpipe-bench] [--jvm-opts "..."]
+ *     [--lines 10000000] [--input text|json|logfmt|cri|cri-json|docker] [--as-text] [--format ndjson|raw] [--sink file|http|kafka] [--http-compression gzip|zstd|none] [--spool] [--compression zstd|lz4|none] [--kafka-property key=value ...] [--read-buffer 1MiB] [--parse-threads N] [--dir /tmp/logpipe-bench] [--jvm-opts "..."] [--growing]
  * </pre>
+ * {@code --growing}: the daemon starts on an empty file and the whole input is appended at once (timed from the
+ * append), as a live log grows; without it the file is complete before the daemon starts. With the Kafka sink the
+ * bench also prints the broker's CPU while forwarding and the number of Kafka messages (lines per message).
  * {@code --as-text} reads the input of any {@code --input} with the plain-text record path (no parser: each line
  * is a record's message), so a parsed format and the plain-text path can be compared on the same bytes.
  * The forwarder jar is taken from forwarder/target/log-forwarder.jar (build it first).
@@ -41,6 +51,7 @@ public final class ForwarderThroughputBench {
         Path dir = Path.of("/tmp/logpipe-bench");
         String jvmOpts = "-Xms64m -Xmx192m -XX:+UseSerialGC";
         Path jar = Path.of("forwarder/target/log-forwarder.jar");
+        boolean growing = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--lines" -> lines = Long.parseLong(args[++i]);
@@ -65,13 +76,20 @@ public final class ForwarderThroughputBench {
                 case "--dir" -> dir = Path.of(args[++i]);
                 case "--jvm-opts" -> jvmOpts = args[++i];
                 case "--jar" -> jar = Path.of(args[++i]);
+                case "--growing" -> growing = true;
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
         Files.createDirectories(dir.resolve("logs"));
         InputFormat in = InputFormat.named(inputFormat);
-        Path input = dir.resolve("logs").resolve(in.fileName());
+        Path input = dir.resolve(growing ? "source" : "logs").resolve(in.fileName());
+        Files.createDirectories(input.getParent());
         long inputBytes = ensureInput(input, lines, in);
+        Path watched = dir.resolve("logs").resolve(in.fileName());
+        if (growing) { // the daemon watches an empty file; the whole input is appended once it runs
+            Files.deleteIfExists(watched);
+            Files.createFile(watched);
+        }
         Path out = dir.resolve("out.ndjson");
         Files.deleteIfExists(out);
         deleteState(dir.resolve("state"));
@@ -108,8 +126,22 @@ public final class ForwarderThroughputBench {
             deleteRecursively(dir.resolve("spool"));
             yaml += "  spool:\n    enabled: true\n    path: " + dir.resolve("spool") + "\n    max_bytes: 8GiB\n";
         }
+        ProcessStats brokerBefore = broker == null ? null : ProcessStats.of(broker.pid());
         BenchForwarder f = BenchForwarder.start(jar, dir, jvmOpts, yaml);
+        if (growing) {
+            f.awaitListening(Duration.ofMinutes(1));
+            Thread.sleep(1000); // a few polls: the empty file is found and watched
+        }
         long t0 = System.nanoTime();
+        if (growing) {
+            try (FileChannel from = FileChannel.open(input);
+                    FileChannel to = FileChannel.open(watched, StandardOpenOption.APPEND)) {
+                long done = 0;
+                while (done < inputBytes) {
+                    done += from.transferTo(done, inputBytes - done, to);
+                }
+            }
+        }
         // With a spool, done means delivered by the spool to the sink, not only accepted into the spool.
         f.awaitMetric(
                 spool ? "log_forwarder_spool_records_delivered_total" : "log_forwarder_records_published_total",
@@ -119,6 +151,7 @@ public final class ForwarderThroughputBench {
         ProcessStats stats = f.stats();
         ProcessStats brokerStats = broker == null ? null : ProcessStats.of(broker.pid());
         f.close();
+        long messages = broker == null ? 0 : endOffset(broker.bootstrapServers(), "bench.records");
         if (broker != null) {
             broker.close();
         }
@@ -155,6 +188,18 @@ public final class ForwarderThroughputBench {
                     "  broker         %.2f CPU-s (child JVM, acks=all, 1 partition), peak RSS %.1f MiB%n",
                     brokerStats.cpuSeconds(),
                     brokerStats.peakRssKiB() / 1024.0);
+            double during = brokerStats.cpuSeconds() - brokerBefore.cpuSeconds();
+            System.out.printf(
+                    Locale.ROOT,
+                    "  kafka          %,d messages in the topic (%.1f lines per message)%n",
+                    messages,
+                    messages == 0 ? 0.0 : lines / (double) messages);
+            System.out.printf(
+                    Locale.ROOT,
+                    "  broker run     %.2f CPU-s while forwarding (start and topic creation excluded), %.3f CPU-s per "
+                            + "million lines%n",
+                    during,
+                    during / (lines / 1e6));
         } else if (ack != null) {
             System.out.printf(
                     Locale.ROOT,
@@ -163,6 +208,17 @@ public final class ForwarderThroughputBench {
                     ack.bytes() / 1e6);
         } else {
             System.out.printf(Locale.ROOT, "  output         %.1f MB%n", Files.size(out) / 1e6);
+        }
+    }
+
+    /** The number of Kafka messages in partition 0 of {@code topic}: its end offset (no transactions). */
+    static long endOffset(String bootstrap, String topic) {
+        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(
+                Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap),
+                new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            TopicPartition p = new TopicPartition(topic, 0);
+            return c.endOffsets(List.of(p), Duration.ofSeconds(10)).get(p);
         }
     }
 

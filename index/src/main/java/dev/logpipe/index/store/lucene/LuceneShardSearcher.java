@@ -216,11 +216,49 @@ final class LuceneShardSearcher implements ShardSearcher {
         }
     }
 
+    /**
+     * One count per bucket. When the query is everything, each segment whose documents are all the tenant's is counted
+     * from its points tree ({@link PointHistogram}) instead of document by document; the counts are the same.
+     */
     @Override
     public long[] histogram(ShardQuery q, Histogram h, long deadlineNanos) throws IOException {
-        IndexSearcher s = searcher(deadlineNanos);
-        long[] counts = run(s, query(q), LuceneAggregations.histogram(h));
+        if (!isMatchAll(q)) {
+            return run(searcher(deadlineNanos), query(q), LuceneAggregations.histogram(h));
+        }
+        long[] counts = new long[h.buckets()];
+        Query all = null;
+        for (LeafReaderContext leaf : reader.leaves()) {
+            checkTime(deadlineNanos);
+            if (PointHistogram.count(leaf.reader(), q.tenant(), q.fromMillis(), q.toMillis(), h, counts)) {
+                continue;
+            }
+            all = all == null ? query(q) : all;
+            long[] rest = run(leafSearcher(leaf, deadlineNanos), all, LuceneAggregations.histogram(h));
+            for (int i = 0; i < counts.length; i++) {
+                counts[i] += rest[i];
+            }
+        }
+        checkTime(deadlineNanos);
         return counts;
+    }
+
+    private static boolean isMatchAll(ShardQuery q) {
+        return q.query().root() instanceof QueryNode.MatchAll && q.filters().isEmpty();
+    }
+
+    private void checkTime(long deadlineNanos) {
+        if (deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos > 0) {
+            throw new TimedOut(id);
+        }
+    }
+
+    /** A searcher of one segment alone, with the deadline checked between documents. */
+    private static IndexSearcher leafSearcher(LeafReaderContext leaf, long deadlineNanos) {
+        IndexSearcher s = new IndexSearcher(leaf.reader());
+        if (deadlineNanos != Long.MAX_VALUE) {
+            s.setTimeout(new Deadline(deadlineNanos));
+        }
+        return s;
     }
 
     /**
@@ -233,30 +271,21 @@ final class LuceneShardSearcher implements ShardSearcher {
         String lf = luceneKeyword(field);
         LuceneAggregations.Tally tally = new LuceneAggregations.Tally(maxValues);
         try {
-            if (!(q.query().root() instanceof QueryNode.MatchAll)
-                    || !q.filters().isEmpty()) {
+            if (!isMatchAll(q)) {
                 return run(searcher(deadlineNanos), query(q), LuceneAggregations.values(lf, tally))
                         .values();
             }
             Query all = null;
             for (LeafReaderContext leaf : reader.leaves()) {
-                if (deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos > 0) {
-                    throw new TimedOut(id);
-                }
+                checkTime(deadlineNanos);
                 if (LuceneAggregations.countByDocFreq(
                         leaf.reader(), lf, q.tenant(), q.fromMillis(), q.toMillis(), tally)) {
                     continue;
                 }
                 all = all == null ? query(q) : all;
-                IndexSearcher s = new IndexSearcher(leaf.reader());
-                if (deadlineNanos != Long.MAX_VALUE) {
-                    s.setTimeout(new Deadline(deadlineNanos));
-                }
-                run(s, all, LuceneAggregations.values(lf, tally));
+                run(leafSearcher(leaf, deadlineNanos), all, LuceneAggregations.values(lf, tally));
             }
-            if (deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos > 0) {
-                throw new TimedOut(id);
-            }
+            checkTime(deadlineNanos);
             return tally.values();
         } catch (IllegalStateException e) { // not a keyword field
             throw new IllegalArgumentException("field " + field + " has no values to count: " + e.getMessage(), e);
