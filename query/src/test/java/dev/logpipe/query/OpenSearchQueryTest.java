@@ -100,4 +100,56 @@ class OpenSearchQueryTest {
             assertThat(theirs.path("hits").path(0).path("record_id").asText()).isEqualTo("g-1");
         }
     }
+
+    /**
+     * The query service's budget on OpenSearch as on Lucene: with {@code limits.max_shards: 1} a search over three days
+     * (three indices) searches the newest and answers {@code partial} naming {@code max_shards} and the days it left
+     * out, and its cursor reaches the older days page after page.
+     */
+    @Test
+    void aSearchOverMoreIndicesThanTheBudgetAnswersPartialNamingWhatItLeftOut(OpenSearchExtension.Node node)
+            throws Exception {
+        OpenSearchSettings local = OpenSearchSettings.local(URI.create(node.base()));
+        OpenSearchSettings settings = new OpenSearchSettings(
+                local.hosts(),
+                local.credential(),
+                Optional.empty(),
+                "osbudget",
+                1,
+                0,
+                Duration.ofSeconds(30),
+                local.bulkBytes(),
+                local.requestTimeout());
+        Instant now = Instant.now();
+        List<LogRecord> records = new ArrayList<>();
+        for (int day = 0; day < 3; day++) {
+            records.add(record("acme", "d-" + day, now.minus(Duration.ofDays(day)), "budget marker day " + day)
+                    .build());
+        }
+        OpenSearchStore store = OpenSearchStore.open(settings);
+        QueryFixture.write(store, records);
+        store.refresh();
+        String yaml = "store: opensearch\nopensearch:\n  hosts: [\"" + node.base()
+                + "\"]\n  index_prefix: osbudget\nlimits:\n  max_shards: 1\n";
+        try (QueryProcess q = QueryFixture.start(data, yaml, Clock.systemUTC())) {
+            JsonNode first = json(get(q, "/api/v1/search?q=" + enc("marker") + "&from=now-4d&limit=10", ACME_KEY));
+            assertThat(first.path("partial").asBoolean()).as("%s", first).isTrue();
+            assertThat(first.path("partial_reasons").toString()).contains("max_shards");
+            assertThat(first.path("shards").path("skipped")).as("%s", first).hasSize(2);
+            assertThat(first.path("hits")).hasSize(1);
+            assertThat(first.path("hits").path(0).path("record_id").asText()).isEqualTo("d-0");
+            List<String> ids = new ArrayList<>();
+            first.path("hits").forEach(h -> ids.add(h.path("record_id").asText()));
+            JsonNode page = first;
+            while (page.path("next_cursor").isTextual()) {
+                page = json(get(
+                        q,
+                        "/api/v1/search?q=" + enc("marker") + "&from=now-4d&limit=10&cursor="
+                                + enc(page.path("next_cursor").asText()),
+                        ACME_KEY));
+                page.path("hits").forEach(h -> ids.add(h.path("record_id").asText()));
+            }
+            assertThat(ids).as("the cursor goes on past the searched day").containsExactly("d-0", "d-1", "d-2");
+        }
+    }
 }

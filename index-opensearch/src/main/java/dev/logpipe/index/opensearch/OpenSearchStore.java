@@ -89,7 +89,11 @@ public final class OpenSearchStore implements ShardStore {
                         JSON.writeValueAsBytes(IndexTemplate.body(settings))),
                 "putting the index template " + settings.indexPrefix());
         ObjectNode offsets = JSON.createObjectNode();
-        offsets.putObject("settings").putObject("index").put("number_of_shards", 1);
+        // as many replicas as the record indices: the default (1) would keep a one-node cluster yellow for ever
+        offsets.putObject("settings")
+                .putObject("index")
+                .put("number_of_shards", 1)
+                .put("number_of_replicas", settings.replicas());
         offsets.putObject("mappings").put("dynamic", false);
         OpenSearchClient.Response r = client.sendJson("PUT", "/" + offsetsIndex, JSON.writeValueAsBytes(offsets));
         if (!r.ok() && !r.text().contains("resource_already_exists_exception")) {

@@ -18,7 +18,8 @@ import java.util.concurrent.TimeUnit;
  * logpipe), HTTP on a free port of 127.0.0.1: the real OpenSearch of the OpenSearch store's tests and of bench's
  * side-by-side. JDK classes only, so a caller depends on this module with every transitive dependency excluded. Its
  * standard output and error go to files in its home. {@link #close} stops it with SIGTERM (the node closes its
- * indices), then SIGKILL after 30 s; idempotent.
+ * indices), then SIGKILL after 30 s; idempotent. {@link #kill} is {@code kill -9}; {@link #restart} starts the node
+ * again on the same home (its data) and port, as an outage of the cluster looks to its clients.
  */
 public final class OpenSearchProcess implements AutoCloseable {
     static final String MAIN = "dev.logpipe.opensearch.node.OpenSearchNode";
@@ -28,11 +29,15 @@ public final class OpenSearchProcess implements AutoCloseable {
 
     private final Process process;
     private final Path home;
+    private final String classPath;
+    private final List<String> jvmOpts;
     private final int port;
 
-    private OpenSearchProcess(Process process, Path home, int port) {
+    private OpenSearchProcess(Process process, Path home, String classPath, List<String> jvmOpts, int port) {
         this.process = process;
         this.home = home;
+        this.classPath = classPath;
+        this.jvmOpts = List.copyOf(jvmOpts);
         this.port = port;
     }
 
@@ -81,6 +86,12 @@ public final class OpenSearchProcess implements AutoCloseable {
         try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();
         }
+        return start(home, classPath, jvmOpts, port, timeout);
+    }
+
+    private static OpenSearchProcess start(
+            Path home, String classPath, List<String> jvmOpts, int port, Duration timeout)
+            throws IOException, InterruptedException {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> cmd = new ArrayList<>();
         cmd.add(java);
@@ -88,10 +99,12 @@ public final class OpenSearchProcess implements AutoCloseable {
         cmd.addAll(List.of("-cp", classPath, MAIN, "--home", home.toString(), "--port", Integer.toString(port)));
         Process p = new ProcessBuilder(cmd)
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
-                .redirectOutput(home.resolve("node.stdout").toFile())
-                .redirectError(home.resolve("node.stderr").toFile())
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(
+                        home.resolve("node.stdout").toFile()))
+                .redirectError(ProcessBuilder.Redirect.appendTo(
+                        home.resolve("node.stderr").toFile()))
                 .start();
-        OpenSearchProcess child = new OpenSearchProcess(p, home, port);
+        OpenSearchProcess child = new OpenSearchProcess(p, home, classPath, jvmOpts, port);
         try {
             child.awaitGreen(timeout);
         } catch (IOException | RuntimeException | InterruptedException e) {
@@ -110,12 +123,33 @@ public final class OpenSearchProcess implements AutoCloseable {
         return process.pid();
     }
 
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** {@code kill -9}: the node gets no chance to close anything; waits until it is gone. Idempotent. */
+    public void kill() throws InterruptedException {
+        process.destroyForcibly().waitFor();
+    }
+
+    /**
+     * A new node on this one's home (its data and translog) and port, once this one is stopped ({@link #kill} or
+     * {@link #close}); waits until the cluster is green again, its indices recovered.
+     */
+    public OpenSearchProcess restart(Duration timeout) throws IOException, InterruptedException {
+        if (process.isAlive()) {
+            throw new IllegalStateException("the node on port " + port + " still runs: stop it before restarting it");
+        }
+        return start(home, classPath, jvmOpts, port, timeout);
+    }
+
     private void awaitGreen(Duration timeout) throws IOException, InterruptedException {
         HttpClient http = HttpClient.newHttpClient();
         long deadline = System.nanoTime() + timeout.toNanos();
         HttpRequest health = HttpRequest.newBuilder(
                         URI.create(base() + "/_cluster/health?wait_for_status=green&timeout=5s"))
                 .build();
+        String last = "no answer";
         while (true) {
             if (!process.isAlive()) {
                 throw new IllegalStateException("OpenSearch exited with " + process.exitValue() + "; its stderr:\n"
@@ -126,11 +160,13 @@ public final class OpenSearchProcess implements AutoCloseable {
                 if (r.statusCode() == 200 && r.body().contains("\"status\":\"green\"")) {
                     return;
                 }
+                last = r.statusCode() + " " + r.body();
             } catch (IOException notYet) {
                 // not listening yet
             }
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("OpenSearch not green within " + timeout + "; see " + home);
+                throw new IllegalStateException(
+                        "OpenSearch not green within " + timeout + " (its health: " + last + "); see " + home);
             }
             Thread.sleep(250);
         }

@@ -155,7 +155,7 @@ public final class IndexLoop implements AutoCloseable {
                     lastEndOffsetsNanos = now;
                     endOffsets();
                     if (!commits.inFlight()) { // retention closes and deletes shards: never under a commit
-                        retention.runIfDue();
+                        runRetentionIfDue();
                     }
                 }
             }
@@ -184,6 +184,18 @@ public final class IndexLoop implements AutoCloseable {
                 decoder.close();
             }
             commits.close();
+        }
+    }
+
+    /**
+     * A retention check the store cannot answer (an OpenSearch cluster out of reach, a disk error) is logged and tried
+     * again at the next {@code check_interval}: it deletes nothing, so the records keep flowing.
+     */
+    private void runRetentionIfDue() {
+        try {
+            retention.runIfDue();
+        } catch (IOException e) {
+            log.warn("retention check failed, tried again in retention.check_interval: {}", e.toString());
         }
     }
 

@@ -1,0 +1,357 @@
+package dev.logpipe.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.logpipe.broker.testing.BrokerProcess;
+import dev.logpipe.opensearch.node.OpenSearchProcess;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * {@code logpipe indexer} with {@code store: opensearch} against OpenSearch's own {@code _bulk}, on one OpenSearch
+ * 2.19.6 node (a child JVM) and the same records: N records of {@link IndexerBench#message} preloaded into a broker
+ * child's records topic and, as {@code _bulk} bodies with explicit ids (the documents the indexer sends, built here),
+ * held in memory. Rounds alternate: an indexer child (from {@code indexer/target/logpipe-indexer.jar}, its own
+ * consumer group and index prefix) consumes the backlog into fresh indices; then the same documents are sent straight
+ * to the node into fresh indices made from the same index template, {@code --clients} bodies at a time. Prints each
+ * round's records/s (from the first document acknowledged to the last: the indexer's status, or the last bulk) and the
+ * indexer process's CPU per record over that window, then the ratio.
+ *
+ * <pre>
+ *   java -cp bench/target/logpipe-bench.jar dev.logpipe.bench.OpenSearchIndexerBench
+ *     [--records 300000] [--rounds 2] [--clients 1] [--partitions 4] [--tenants 3]
+ *     [--jvm-opts "-Xms1g -Xmx1g -XX:-TieredCompilation"] [--os-jvm-opts "-Xms1g -Xmx1g"] [--dir /tmp/logpipe-osidx-bench]
+ *     [--indexer-yaml 'refresh:\n  interval: 5s\n' (appended to the indexer's configuration)]
+ * </pre>
+ */
+public final class OpenSearchIndexerBench {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final int PER_MESSAGE = 100;
+    private static final int BULK_BYTES = 5 << 20; // the indexer's default opensearch.bulk_bytes
+
+    private OpenSearchIndexerBench() {}
+
+    public static void main(String[] args) throws Exception {
+        long records = 300_000;
+        int rounds = 2;
+        int clients = 1;
+        int partitions = 4;
+        int tenants = 3;
+        String jvmOpts = "-Xms1g -Xmx1g -XX:-TieredCompilation";
+        String osJvmOpts = "-Xms1g -Xmx1g";
+        Path dir = Path.of("/tmp/logpipe-osidx-bench");
+        Path jar = Path.of("indexer/target/logpipe-indexer.jar");
+        String extra = "";
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--records" -> records = Long.parseLong(args[++i]);
+                case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+                case "--clients" -> clients = Integer.parseInt(args[++i]);
+                case "--partitions" -> partitions = Integer.parseInt(args[++i]);
+                case "--tenants" -> tenants = Integer.parseInt(args[++i]);
+                case "--jvm-opts" -> jvmOpts = args[++i];
+                case "--os-jvm-opts" -> osJvmOpts = args[++i];
+                case "--dir" -> dir = Path.of(args[++i]);
+                case "--jar" -> jar = Path.of(args[++i]);
+                case "--indexer-yaml" -> extra = args[++i].replace("\\n", "\n");
+                default -> throw new IllegalArgumentException("unknown argument " + args[i]);
+            }
+        }
+        ForwarderThroughputBench.deleteRecursively(dir);
+        Files.createDirectories(dir);
+        List<byte[]> messages = new ArrayList<>();
+        Random random = new Random(7);
+        Instant base = Instant.now().minusSeconds(6 * 3600);
+        for (long m = 0; m < records / PER_MESSAGE; m++) {
+            messages.add(IndexerBench.message("tenant-" + (m % tenants), m, base.plusMillis(m * 10), random));
+        }
+        try (BrokerProcess broker = BrokerProcess.start(dir.resolve("broker"));
+                OpenSearchProcess os = OpenSearchProcess.start(
+                        dir.resolve("opensearch"),
+                        OpenSearchProcess.DEFAULT_CLASS_PATH,
+                        List.of(osJvmOpts.split(" ")),
+                        Duration.ofMinutes(3))) {
+            broker.createTopic("bench.records", partitions, Map.of("max.message.bytes", "4194304"));
+            broker.createTopic("bench.dead-letter", 1, Map.of());
+            try (KafkaProducer<byte[], byte[]> p = producer(broker.bootstrapServers())) {
+                for (int m = 0; m < messages.size(); m++) {
+                    p.send(new ProducerRecord<>("bench.records", ("k" + (m % 64)).getBytes(), messages.get(m)));
+                }
+                p.flush();
+            }
+            System.out.printf(Locale.ROOT, "preloaded %,d records in %d messages%n", records, messages.size());
+            List<double[]> logpipe = new ArrayList<>();
+            List<Double> direct = new ArrayList<>();
+            for (int round = 1; round <= rounds; round++) {
+                double[] lp = indexer(os, broker, dir, jar, jvmOpts, extra, round, records, messages.size());
+                logpipe.add(lp);
+                System.out.printf(
+                        Locale.ROOT,
+                        "round %d logpipe indexer: %,.0f records/s, indexer CPU %.1f µs/record (%.2f cores)%n",
+                        round,
+                        lp[0],
+                        lp[1],
+                        lp[0] * lp[1] / 1e6);
+                double d = direct(os, messages, round, clients, records);
+                direct.add(d);
+                System.out.printf(
+                        Locale.ROOT, "round %d OpenSearch _bulk (%d client(s)): %,.0f records/s%n", round, clients, d);
+            }
+            double lpSum = 0;
+            double dSum = 0;
+            for (int i = 0; i < rounds; i++) {
+                lpSum += logpipe.get(i)[0];
+                dSum += direct.get(i);
+            }
+            System.out.printf(
+                    Locale.ROOT,
+                    "mean: logpipe %,.0f records/s, OpenSearch _bulk %,.0f records/s, ratio %.2f (goal >= 0.90)%n",
+                    lpSum / rounds,
+                    dSum / rounds,
+                    lpSum / dSum);
+        }
+        System.exit(0);
+    }
+
+    /** One indexer child over the whole backlog: records/s and the indexer's CPU µs per record. */
+    private static double[] indexer(
+            OpenSearchProcess os,
+            BrokerProcess broker,
+            Path dir,
+            Path jar,
+            String jvmOpts,
+            String extra,
+            int round,
+            long records,
+            long messages)
+            throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        Path config = dir.resolve("indexer-" + round + ".yaml");
+        Files.writeString(
+                config,
+                """
+                listen: 127.0.0.1:%d
+                data_dir: %s
+                kafka:
+                  bootstrap_servers: %s
+                  topic: bench.records
+                  dead_letter_topic: bench.dead-letter
+                  group_id: bench-%d
+                store: opensearch
+                opensearch:
+                  hosts: ["%s"]
+                  index_prefix: lp%d
+                  replicas: 0
+                """.formatted(port, dir.resolve("data-" + round), broker.bootstrapServers(), round, os.base(), round)
+                        + extra);
+        List<String> command =
+                new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java")));
+        command.add("-XX:+ExitOnOutOfMemoryError");
+        command.addAll(List.of(jvmOpts.split(" ")));
+        command.addAll(List.of("-jar", jar.toString(), "--config", config.toString()));
+        Process indexer = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("indexer-" + round + ".log").toFile())
+                .start();
+        try {
+            long startNanos = 0;
+            double startCpu = 0;
+            while (true) {
+                if (!indexer.isAlive()) {
+                    throw new IllegalStateException(
+                            "the indexer exited; see " + dir.resolve("indexer-" + round + ".log"));
+                }
+                JsonNode totals = status(port);
+                long indexed = totals == null ? 0 : totals.path("indexed").asLong();
+                long committed = totals == null ? 0 : totals.path("committed").asLong();
+                if (startNanos == 0 && indexed > 0) {
+                    startNanos = System.nanoTime();
+                    startCpu = ProcessStats.of(indexer.pid()).cpuSeconds();
+                    records -= indexed * PER_MESSAGE; // measured from here
+                }
+                if (committed >= messages) {
+                    double s = (System.nanoTime() - startNanos) / 1e9;
+                    double cpu = ProcessStats.of(indexer.pid()).cpuSeconds() - startCpu;
+                    return new double[] {records / s, cpu * 1e6 / records};
+                }
+                Thread.sleep(20);
+            }
+        } finally {
+            indexer.destroy();
+            indexer.waitFor();
+        }
+    }
+
+    /** The same documents sent straight to the node, {@code clients} bulks at a time: records/s. */
+    private static double direct(OpenSearchProcess os, List<byte[]> messages, int round, int clients, long records)
+            throws Exception {
+        String prefix = "direct" + round;
+        JsonNode templates = JSON.readTree(
+                send(os, "GET", "/_index_template/lp" + round, null).body());
+        ObjectNode template =
+                (ObjectNode) templates.path("index_templates").path(0).path("index_template");
+        ArrayNode patterns = template.putArray("index_patterns");
+        patterns.add(prefix + "-*");
+        template.remove("composed_of");
+        HttpResponse<String> put = send(os, "PUT", "/_index_template/" + prefix, JSON.writeValueAsBytes(template));
+        if (put.statusCode() != 200) {
+            throw new IllegalStateException("template: " + put.body());
+        }
+        List<byte[]> bodies = bodies(prefix, messages);
+        long t0 = System.nanoTime();
+        List<Thread> threads = new ArrayList<>();
+        java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+        List<String> errors = java.util.Collections.synchronizedList(new ArrayList<>());
+        for (int c = 0; c < clients; c++) {
+            Thread t = new Thread(() -> {
+                try {
+                    for (int i = next.getAndIncrement(); i < bodies.size(); i = next.getAndIncrement()) {
+                        HttpResponse<String> r = HTTP.send(
+                                HttpRequest.newBuilder(URI.create(os.base() + "/_bulk"))
+                                        .header("Content-Type", "application/x-ndjson")
+                                        .POST(HttpRequest.BodyPublishers.ofByteArray(bodies.get(i)))
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString());
+                        if (r.statusCode() != 200
+                                || r.body().startsWith("{\"took\"") && r.body().contains("\"errors\":true")) {
+                            errors.add(
+                                    r.body().substring(0, Math.min(500, r.body().length())));
+                        }
+                    }
+                } catch (Exception e) {
+                    errors.add(e.toString());
+                }
+            });
+            t.start();
+            threads.add(t);
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        double s = (System.nanoTime() - t0) / 1e9;
+        if (!errors.isEmpty()) {
+            throw new IllegalStateException("bulk errors: " + errors.get(0));
+        }
+        return records / s;
+    }
+
+    /** The documents the indexer sends for these records (OpenSearchDocuments' shape), cut at {@link #BULK_BYTES}. */
+    private static List<byte[]> bodies(String prefix, List<byte[]> messages) throws IOException {
+        DateTimeFormatter day = DateTimeFormatter.ofPattern("yyyy.MM.dd").withZone(ZoneOffset.UTC);
+        List<byte[]> out = new ArrayList<>();
+        ByteArrayOutputStream body = new ByteArrayOutputStream(BULK_BYTES + 4096);
+        for (byte[] message : messages) {
+            for (String line : new String(message, StandardCharsets.UTF_8).split("\n")) {
+                JsonNode r = JSON.readTree(line);
+                Instant t = Instant.parse(r.path("event_time").asText());
+                String tenant = r.path("tenant_id").asText();
+                String index = prefix + "-records-" + tenant + "-" + day.format(t);
+                ObjectNode action = JSON.createObjectNode();
+                action.putObject("index")
+                        .put("_index", index)
+                        .put("_id", r.path("record_id").asText());
+                ObjectNode doc = JSON.createObjectNode();
+                doc.put("record_id", r.path("record_id").asText());
+                doc.put("tenant_id", tenant);
+                doc.put("level", r.path("level").asText());
+                doc.put("service", r.path("service").asText());
+                doc.put("instance_id", r.path("instance_id").asText());
+                doc.put("event_time", t.toEpochMilli());
+                doc.put(
+                        "observed_time",
+                        Instant.parse(r.path("observed_time").asText()).toEpochMilli());
+                doc.put("message", r.path("message").asText());
+                ObjectNode fields = doc.putObject("fields");
+                r.path("fields").fields().forEachRemaining(e -> {
+                    fields.put(e.getKey(), e.getValue().asText());
+                    fields.put(e.getKey() + "#long", e.getValue().asLong());
+                });
+                doc.put("source", line);
+                body.write(JSON.writeValueAsBytes(action));
+                body.write('\n');
+                body.write(JSON.writeValueAsBytes(doc));
+                body.write('\n');
+                if (body.size() >= BULK_BYTES) {
+                    out.add(body.toByteArray());
+                    body.reset();
+                }
+            }
+        }
+        if (body.size() > 0) {
+            out.add(body.toByteArray());
+        }
+        return out;
+    }
+
+    private static HttpResponse<String> send(OpenSearchProcess os, String method, String path, byte[] body)
+            throws IOException, InterruptedException {
+        return HTTP.send(
+                HttpRequest.newBuilder(URI.create(os.base() + path))
+                        .header("Content-Type", "application/json")
+                        .method(
+                                method,
+                                body == null
+                                        ? HttpRequest.BodyPublishers.noBody()
+                                        : HttpRequest.BodyPublishers.ofByteArray(body))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static JsonNode status(int port) {
+        try {
+            HttpResponse<String> r = HTTP.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/status"))
+                            .timeout(Duration.ofSeconds(5))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            return r.statusCode() == 200 ? JSON.readTree(r.body()).path("totals") : null;
+        } catch (IOException | InterruptedException e) {
+            return null;
+        }
+    }
+
+    private static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
+        return new KafkaProducer<>(
+                Map.of(
+                        "bootstrap.servers",
+                        bootstrap,
+                        "acks",
+                        "all",
+                        "linger.ms",
+                        5,
+                        "batch.size",
+                        1 << 20,
+                        "compression.type",
+                        "lz4",
+                        "max.request.size",
+                        4 << 20),
+                new ByteArraySerializer(),
+                new ByteArraySerializer());
+    }
+}
