@@ -20,8 +20,9 @@ import java.util.TreeSet;
 import java.util.zip.CRC32C;
 
 /**
- * Writes one day of one tenant as an archive (docs/archive-format.md): records must come in merge order, oldest first
- * (event time ascending, then record id as unsigned UTF-8 bytes, each id once); they are cut into blocks of about
+ * Writes one day of one tenant as an archive (docs/archive-format.md): records must come in the read seam's
+ * {@code OLDEST_FIRST} order (event time ascending, then record id descending as unsigned UTF-8 bytes: the exact
+ * reverse of {@code NEWEST_FIRST}), each id once; they are cut into blocks of about
  * {@link Settings#blockSourceBytes} of source, each column compressed with zstd, then the footer and the trailer.
  * {@link #finish} returns the footer; the stream is the caller's to close. Not thread-safe.
  */
@@ -95,9 +96,10 @@ public final class ArchiveWriter {
         }
         IdBytes id = IdBytes.of(r.recordId());
         if (lastId != null
-                && (r.eventTimeMillis() < lastTime || (r.eventTimeMillis() == lastTime && id.compareTo(lastId) <= 0))) {
-            throw new IllegalArgumentException("records must come oldest first, each id once: " + r.recordId() + " at "
-                    + r.eventTimeMillis() + " after " + lastId + " at " + lastTime);
+                && (r.eventTimeMillis() < lastTime || (r.eventTimeMillis() == lastTime && id.compareTo(lastId) >= 0))) {
+            throw new IllegalArgumentException(
+                    "records must come oldest first (ids descending within a time), each id once: " + r.recordId()
+                            + " at " + r.eventTimeMillis() + " after " + lastId + " at " + lastTime);
         }
         long previous = blockRecords == 0 ? 0 : lastTime;
         lastTime = r.eventTimeMillis();

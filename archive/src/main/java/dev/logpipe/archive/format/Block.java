@@ -3,7 +3,7 @@ package dev.logpipe.archive.format;
 import dev.logpipe.record.Level;
 
 /**
- * One block decoded: its records in merge order, oldest first, as parallel columns (row {@code i} of each is record
+ * One block decoded: its records in {@code OLDEST_FIRST} order (time ascending, id descending), as parallel columns (row {@code i} of each is record
  * {@code i}). Immutable after {@link ArchiveReader#block} returns it; read-only arrays by convention.
  */
 public final class Block {

@@ -8,7 +8,8 @@ import java.util.HexFormat;
 
 /**
  * The checksum of a day's records, the same whether computed over the hot shard or read back from its archive: SHA-256
- * over each record in merge order, oldest first (event time ascending, then record id as unsigned UTF-8 bytes), of
+ * over each record in the read seam's {@code OLDEST_FIRST} order (event time ascending, then record id descending as
+ * unsigned UTF-8 bytes), of
  * its event time (8 bytes, big-endian millis), record id and source (each a 4-byte big-endian length then UTF-8).
  * Not thread-safe.
  */

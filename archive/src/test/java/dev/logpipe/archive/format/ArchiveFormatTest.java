@@ -49,8 +49,8 @@ class ArchiveFormatTest {
         out.sort((a, b) -> a.eventTimeMillis() != b.eventTimeMillis()
                 ? Long.compare(a.eventTimeMillis(), b.eventTimeMillis())
                 : Arrays.compareUnsigned(
-                        a.recordId().getBytes(StandardCharsets.UTF_8),
-                        b.recordId().getBytes(StandardCharsets.UTF_8)));
+                        b.recordId().getBytes(StandardCharsets.UTF_8),
+                        a.recordId().getBytes(StandardCharsets.UTF_8)));
         return out;
     }
 
