@@ -293,4 +293,42 @@ class ArchiverTest {
                         .verify()))
                 .contains(second.digest());
     }
+
+    @Test
+    void theScheduleArchivesDueDaysOfTenantsWithArchivingOnAndRetriesAFailedDay() throws IOException {
+        ArchivePolicy policy = new ArchivePolicy(7, Map.of("beta", 0), java.time.Duration.ofHours(1));
+        ArchiveSchedule failing = new ArchiveSchedule(
+                archiver(new FaultyStore(objects, "5xx"), Archiver.Checkpoint.NONE),
+                store,
+                policy,
+                InstantSource.fixed(NOW),
+                java.time.Duration.ofMinutes(10));
+
+        ArchiveSchedule.Run failed = failing.runIfDue();
+
+        assertThat(failed.archived()).isEmpty();
+        assertThat(failed.failures())
+                .singleElement()
+                .asString()
+                .startsWith("index/acme/2026-11-20: ")
+                .contains("503");
+        assertThat(failing.runIfDue())
+                .as("not due again within the check interval")
+                .isNull();
+        assertThat(reads.shards(ShardKind.RECORDS, "acme")).containsExactly(ACME_DAY);
+
+        ArchiveSchedule.Run run = new ArchiveSchedule(
+                        archiver(objects, Archiver.Checkpoint.NONE),
+                        store,
+                        policy,
+                        InstantSource.fixed(NOW),
+                        java.time.Duration.ofMinutes(10))
+                .run();
+
+        assertThat(run.archived()).extracting(CatalogEntry::tenant).containsExactly("acme");
+        assertThat(reads.shards(ShardKind.RECORDS, "acme")).isEmpty();
+        assertThat(reads.shards(ShardKind.RECORDS, "beta")).hasSize(1);
+        assertThat(catalog.entries("beta")).isEmpty();
+        assertThat(searchable("acme")).isEqualTo(sorted(acmeIds));
+    }
 }
