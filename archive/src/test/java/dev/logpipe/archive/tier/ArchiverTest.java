@@ -331,4 +331,34 @@ class ArchiverTest {
         assertThat(catalog.entries("beta")).isEmpty();
         assertThat(searchable("acme")).isEqualTo(sorted(acmeIds));
     }
+
+    @ParameterizedTest
+    @EnumSource(
+            value = Archiver.Step.class,
+            names = {"UPLOADED", "CATALOGUED"})
+    void aKillNineBetweenUploadAndCatalogOrCatalogAndHotDeleteLosesNothing(Archiver.Step killAt) throws Exception {
+        store.close();
+        try (dev.logpipe.testkit.ChildJvm child = dev.logpipe.testkit.ChildJvm.start(
+                data, "archiver", ArchiverChild.class.getName(), List.of(data.toString(), killAt.name()))) {
+            child.awaitStdout("at " + killAt, java.time.Duration.ofSeconds(60));
+            child.kill();
+        }
+        store = new LuceneStore(
+                new ShardLayout(data.resolve("hot")), StoreSettings.defaults(), InstantSource.fixed(NOW));
+        reads = new LiveShards(store);
+        catalog = ArchiveCatalog.load(data.resolve("catalog.json"));
+
+        assertThat(catalog.entry("acme", DAY).isPresent()).isEqualTo(killAt == Archiver.Step.CATALOGUED);
+        assertThat(searchable("acme")).isEqualTo(sorted(acmeIds));
+
+        Archiver restarted = archiver(objects, Archiver.Checkpoint.NONE);
+        restarted.recover();
+        if (!reads.shards(ShardKind.RECORDS, "acme").isEmpty()) {
+            restarted.archive(ACME_DAY);
+        }
+
+        assertThat(searchable("acme")).isEqualTo(sorted(acmeIds));
+        assertThat(reads.shards(ShardKind.RECORDS, "acme")).isEmpty();
+        assertThat(objects.list("records/acme/")).hasSize(1);
+    }
 }
