@@ -361,4 +361,51 @@ class ArchiverTest {
         assertThat(reads.shards(ShardKind.RECORDS, "acme")).isEmpty();
         assertThat(objects.list("records/acme/")).hasSize(1);
     }
+
+    @Test
+    void retentionDeletesExpiredArchivesAuditedFirstUnlessAHoldKeepsThem() throws IOException {
+        archiver(objects, Archiver.Checkpoint.NONE).archive(ACME_DAY);
+        archiver(objects, Archiver.Checkpoint.NONE).archive(ShardId.records("beta", DAY));
+        List<String> audit = new ArrayList<>();
+        Map<String, Integer> days = Map.of("acme", 5, "beta", 30);
+        java.util.concurrent.atomic.AtomicReference<String> hold =
+                new java.util.concurrent.atomic.AtomicReference<>("H-1");
+        ArchiveRetention retention = new ArchiveRetention(
+                catalog,
+                objects,
+                days::get,
+                (tenant, day) -> tenant.equals("acme") ? Optional.ofNullable(hold.get()) : Optional.empty(),
+                (event, fields) -> audit.add(event + " " + new java.util.TreeMap<>(fields) + " catalogued="
+                        + catalog.entry("acme", DAY).isPresent()),
+                InstantSource.fixed(NOW));
+
+        assertThat(retention.run()).isEqualTo(new ArchiveRetention.Run(0, 1, 0));
+        assertThat(catalog.entries("acme")).hasSize(1);
+
+        hold.set(null);
+        objects.put("records/acme/2026-11-19/g1.lpa", Files.write(data.resolve("orphan"), new byte[] {1}));
+
+        assertThat(retention.run()).isEqualTo(new ArchiveRetention.Run(1, 0, 1));
+        assertThat(audit)
+                .containsExactly(
+                        "archive_deleted {day=2026-11-20, key=records/acme/2026-11-20/g1.lpa, reason=retention,"
+                                + " records=1500, retention_days=5, tenant_id=acme} catalogued=true");
+        assertThat(catalog.entries("acme")).isEmpty();
+        assertThat(objects.list("records/")).containsExactly("records/beta/2026-11-20/g1.lpa");
+        assertThat(searchable("acme")).isEmpty();
+        assertThat(searchable("beta")).hasSize(200);
+    }
+
+    @Test
+    void theStatusCountsHotAndArchivedDaysPerTenant() throws IOException {
+        archiver(objects, Archiver.Checkpoint.NONE).archive(ACME_DAY);
+
+        TierStatus acme = TierStatus.of("acme", reads, catalog);
+        TierStatus beta = TierStatus.of("beta", reads, catalog);
+
+        CatalogEntry e = catalog.entry("acme", DAY).orElseThrow();
+        assertThat(acme).isEqualTo(new TierStatus("acme", 0, 0, 1, 1500, e.bytes(), e.sourceBytes()));
+        assertThat(e.bytes()).isEqualTo(Files.size(data.resolve("archive").resolve(e.key())));
+        assertThat(beta).isEqualTo(new TierStatus("beta", 1, 200, 0, 0, 0, 0));
+    }
 }
