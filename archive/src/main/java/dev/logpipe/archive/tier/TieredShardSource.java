@@ -91,10 +91,15 @@ public final class TieredShardSource implements ShardSource, Closeable {
                 .findFirst();
     }
 
-    /** An archived day has no metadata to prune on yet (a planner searches it); others are the hot source's. */
+    /** An archived day's metadata is its restored shard's (so a planner prunes it as it pruned the hot day). */
     @Override
     public Optional<ShardMetadata> metadata(ShardId shard) throws IOException {
-        return day(shard).isPresent() ? Optional.empty() : hot.metadata(shard);
+        Optional<TierPlan.Day> d = day(shard);
+        if (d.isEmpty()) {
+            return hot.metadata(shard);
+        }
+        restore(d.get(), shard);
+        return cacheReads.metadata(shard);
     }
 
     @Override
