@@ -43,6 +43,7 @@ class ModuleBoundariesTest {
             "collector",
             "index",
             "index-opensearch",
+            "archive",
             "indexer",
             "query");
 

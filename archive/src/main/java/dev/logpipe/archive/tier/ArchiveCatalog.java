@@ -1,0 +1,166 @@
+package dev.logpipe.archive.tier;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.logpipe.index.shard.AtomicFile;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Which days are archived, in one small JSON file ({@code catalog.json}, docs/archive.md#catalog) replaced atomically
+ * on every change (temp, fsync, rename, directory fsync): a crash leaves the catalog before or after a change, never
+ * between. Reads are served from memory. Thread-safe.
+ */
+public final class ArchiveCatalog {
+    public static final int FORMAT = 1;
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Path file;
+    private final TreeMap<String, CatalogEntry> entries = new TreeMap<>();
+
+    private ArchiveCatalog(Path file) {
+        this.file = file;
+    }
+
+    /**
+     * Loads the catalog at {@code file} (none yet: empty).
+     *
+     * @throws IOException the file is unreadable or not a catalog; the message names it
+     */
+    public static ArchiveCatalog load(Path file) throws IOException {
+        ArchiveCatalog c = new ArchiveCatalog(file);
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(file);
+        } catch (NoSuchFileException e) {
+            return c;
+        }
+        try {
+            JsonNode root = JSON.readTree(bytes);
+            if (root == null || root.path("format").asInt() != FORMAT) {
+                throw new IOException("not an archive catalog of format " + FORMAT);
+            }
+            for (JsonNode e : root.path("days")) {
+                JsonNode hot = e.path("covered_hot");
+                CatalogEntry entry = new CatalogEntry(
+                        e.path("tenant_id").asText(),
+                        LocalDate.parse(e.path("day").asText()),
+                        e.path("generation").asInt(),
+                        e.path("key").asText(),
+                        e.path("records").asLong(),
+                        e.path("bytes").asLong(),
+                        e.path("source_bytes").asLong(),
+                        e.path("digest").asText(),
+                        e.path("min_event_time_ms").asLong(),
+                        e.path("max_event_time_ms").asLong(),
+                        Instant.parse(e.path("archived_at").asText()),
+                        hot.isObject()
+                                ? new CatalogEntry.HotState(
+                                        hot.path("docs").asLong(),
+                                        hot.path("updated").isNull()
+                                                ? null
+                                                : Instant.parse(
+                                                        hot.path("updated").asText()))
+                                : null);
+                c.entries.put(id(entry.tenant(), entry.day()), entry);
+            }
+        } catch (IOException | RuntimeException e) {
+            throw new IOException("archive catalog " + file + " is corrupt: " + e.getMessage(), e);
+        }
+        return c;
+    }
+
+    private static String id(String tenant, LocalDate day) {
+        return tenant + "\u0000" + day;
+    }
+
+    public synchronized Optional<CatalogEntry> entry(String tenant, LocalDate day) {
+        return Optional.ofNullable(entries.get(id(tenant, day)));
+    }
+
+    /** A tenant's archived days, oldest first. */
+    public synchronized List<CatalogEntry> entries(String tenant) {
+        List<CatalogEntry> out = new ArrayList<>();
+        entries.subMap(tenant + "\u0000", tenant + "\u0001").values().forEach(out::add);
+        return out;
+    }
+
+    public synchronized List<CatalogEntry> all() {
+        return new ArrayList<>(entries.values());
+    }
+
+    /** Records (or replaces) a day's entry; durable when this returns. */
+    public synchronized void put(CatalogEntry entry) throws IOException {
+        CatalogEntry previous = entries.put(id(entry.tenant(), entry.day()), entry);
+        try {
+            save();
+        } catch (IOException | RuntimeException e) {
+            restore(entry, previous);
+            throw e;
+        }
+    }
+
+    /** Removes a day's entry; durable when this returns; false when there was none. */
+    public synchronized boolean remove(String tenant, LocalDate day) throws IOException {
+        CatalogEntry previous = entries.remove(id(tenant, day));
+        if (previous == null) {
+            return false;
+        }
+        try {
+            save();
+        } catch (IOException | RuntimeException e) {
+            entries.put(id(tenant, day), previous);
+            throw e;
+        }
+        return true;
+    }
+
+    private void restore(CatalogEntry entry, CatalogEntry previous) {
+        if (previous == null) {
+            entries.remove(id(entry.tenant(), entry.day()));
+        } else {
+            entries.put(id(entry.tenant(), entry.day()), previous);
+        }
+    }
+
+    private void save() throws IOException {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("format", FORMAT);
+        ArrayNode days = root.putArray("days");
+        for (CatalogEntry e : entries.values()) {
+            ObjectNode o = days.addObject();
+            o.put("tenant_id", e.tenant());
+            o.put("day", e.day().toString());
+            o.put("generation", e.generation());
+            o.put("key", e.key());
+            o.put("records", e.records());
+            o.put("bytes", e.bytes());
+            o.put("source_bytes", e.sourceBytes());
+            o.put("digest", e.digest());
+            o.put("min_event_time_ms", e.minEventTimeMillis());
+            o.put("max_event_time_ms", e.maxEventTimeMillis());
+            o.put("archived_at", e.archivedAt().toString());
+            if (e.coveredHot() != null) {
+                ObjectNode h = o.putObject("covered_hot");
+                h.put("docs", e.coveredHot().docs());
+                h.put(
+                        "updated",
+                        e.coveredHot().updated() == null
+                                ? null
+                                : e.coveredHot().updated().toString());
+            }
+        }
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        AtomicFile.write(file, JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(root));
+    }
+}

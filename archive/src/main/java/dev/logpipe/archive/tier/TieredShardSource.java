@@ -1,0 +1,206 @@
+package dev.logpipe.archive.tier;
+
+import dev.logpipe.archive.format.ArchiveReader;
+import dev.logpipe.archive.format.Block;
+import dev.logpipe.archive.store.ObjectStore;
+import dev.logpipe.index.shard.ShardId;
+import dev.logpipe.index.shard.ShardKind;
+import dev.logpipe.index.shard.ShardLayout;
+import dev.logpipe.index.shard.ShardMetadata;
+import dev.logpipe.index.store.lucene.LiveShards;
+import dev.logpipe.index.store.lucene.LuceneStore;
+import dev.logpipe.index.store.lucene.StoreSettings;
+import dev.logpipe.index.store.read.ShardSearcher;
+import dev.logpipe.index.store.read.ShardSource;
+import dev.logpipe.index.store.write.IndexRecord;
+import dev.logpipe.record.LogRecord;
+import dev.logpipe.record.RecordCodec;
+import dev.logpipe.record.RecordFormatException;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+
+/**
+ * The read seam over both tiers (a first, exact step towards search over archives, docs/archive.md#searching): a
+ * tenant's record days are its hot shards and its catalogued archives ({@link TierPlan}); a day whose archive is
+ * searched is restored, on first use, into a local Lucene shard under {@code cacheDir} (the archive's records, then
+ * the day's hot records over them as upserts when late records came), so every search answers exactly as the hot
+ * tier did: the same engine over the same records. Restored days are kept up to {@code maxCachedDays}, least recently
+ * used evicted. Not yet: pruning blocks by the token filter, counting archive bytes in the budget (a restore is paid by
+ * the first query of the day). Dead-letter days are the hot source's. Thread-safe.
+ */
+public final class TieredShardSource implements ShardSource, Closeable {
+    private static final RecordCodec CODEC = new RecordCodec();
+    private static final int BATCH = 2000;
+
+    private final ShardSource hot;
+    private final ArchiveCatalog catalog;
+    private final ObjectStore objects;
+    private final LuceneStore cache;
+    private final LiveShards cacheReads;
+    private final int maxCachedDays;
+    /** Restored day → what it was restored from (archive key + the hot state merged in), in access order. */
+    private final LinkedHashMap<ShardId, String> restored = new LinkedHashMap<>(16, 0.75f, true);
+
+    public TieredShardSource(
+            ShardSource hot,
+            ArchiveCatalog catalog,
+            ObjectStore objects,
+            Path cacheDir,
+            int maxCachedDays,
+            InstantSource clock) {
+        if (maxCachedDays < 1) {
+            throw new IllegalArgumentException("maxCachedDays must be >= 1, was " + maxCachedDays);
+        }
+        this.hot = hot;
+        this.catalog = catalog;
+        this.objects = objects;
+        this.cache = new LuceneStore(new ShardLayout(cacheDir), StoreSettings.defaults(), clock);
+        this.cacheReads = new LiveShards(cache);
+        this.maxCachedDays = maxCachedDays;
+    }
+
+    @Override
+    public List<ShardId> shards(ShardKind kind, String tenant) throws IOException {
+        if (kind != ShardKind.RECORDS) {
+            return hot.shards(kind, tenant);
+        }
+        TreeSet<ShardId> all = new TreeSet<>(hot.shards(kind, tenant));
+        catalog.entries(tenant).forEach(e -> all.add(ShardId.records(tenant, e.day())));
+        return new ArrayList<>(all);
+    }
+
+    private Optional<TierPlan.Day> day(ShardId shard) throws IOException {
+        if (shard.kind() != ShardKind.RECORDS
+                || catalog.entry(shard.tenant(), shard.day()).isEmpty()) {
+            return Optional.empty();
+        }
+        List<ShardId> hotShard =
+                hot.shards(ShardKind.RECORDS, shard.tenant()).contains(shard) ? List.of(shard) : List.of();
+        return TierPlan.plan(shard.tenant(), hotShard, catalog, hot::metadata).stream()
+                .filter(d -> d.day().equals(shard.day()))
+                .findFirst();
+    }
+
+    /** An archived day's metadata is its restored shard's (so a planner prunes it as it pruned the hot day). */
+    @Override
+    public Optional<ShardMetadata> metadata(ShardId shard) throws IOException {
+        Optional<TierPlan.Day> d = day(shard);
+        if (d.isEmpty()) {
+            return hot.metadata(shard);
+        }
+        restore(d.get(), shard);
+        return cacheReads.metadata(shard);
+    }
+
+    @Override
+    public Optional<ShardMetadata> latestMetadata(ShardId shard) throws IOException {
+        Optional<TierPlan.Day> d = day(shard);
+        if (d.isEmpty()) {
+            return hot.latestMetadata(shard);
+        }
+        restore(d.get(), shard);
+        return cacheReads.latestMetadata(shard);
+    }
+
+    @Override
+    public Optional<ShardSearcher> open(ShardId shard) throws IOException {
+        Optional<TierPlan.Day> d = day(shard);
+        if (d.isEmpty()) {
+            return hot.open(shard);
+        }
+        restore(d.get(), shard);
+        return cacheReads.open(shard);
+    }
+
+    private synchronized void restore(TierPlan.Day day, ShardId shard) throws IOException {
+        CatalogEntry entry = day.archive().orElseThrow();
+        String state = entry.key() + (day.searchHot() ? " + hot " + hot.metadata(shard) : "");
+        if (state.equals(restored.get(shard))) {
+            return;
+        }
+        cache.delete(shard);
+        restored.remove(shard);
+        ArchiveReader reader = ArchiveReader.open(entry.key(), objects.open(entry.key()));
+        List<IndexRecord> batch = new ArrayList<>(BATCH);
+        for (int b = 0; b < reader.footer().blocks().size(); b++) {
+            Block block = reader.block(b);
+            for (int i = 0; i < block.size(); i++) {
+                byte[] source = block.source(i).getBytes(StandardCharsets.UTF_8);
+                Instant eventTime = Instant.ofEpochMilli(block.eventTimeMillis(i));
+                Instant observed = Instant.ofEpochMilli(block.record(i).observedTimeMillis());
+                batch.add(new IndexRecord(decode(source, entry.key()), eventTime, observed, source, 0, source.length));
+                if (batch.size() == BATCH) {
+                    write(shard, batch);
+                }
+            }
+        }
+        if (day.searchHot()) {
+            try (ShardSearcher s =
+                    hot.open(shard).orElseThrow(() -> new IOException("hot shard " + shard + " vanished"))) {
+                HotDay.read(s, shard.tenant(), (r, decoded) -> {
+                    byte[] source = r.source().getBytes(StandardCharsets.UTF_8);
+                    batch.add(new IndexRecord(
+                            decoded,
+                            Instant.ofEpochMilli(r.eventTimeMillis()),
+                            Instant.ofEpochMilli(r.observedTimeMillis()),
+                            source,
+                            0,
+                            source.length));
+                    if (batch.size() == BATCH) {
+                        write(shard, batch);
+                    }
+                });
+            }
+        }
+        write(shard, batch);
+        cache.commit(Map.of());
+        cache.refresh();
+        restored.put(shard, state);
+        while (restored.size() > maxCachedDays) {
+            ShardId eldest = restored.keySet().iterator().next();
+            restored.remove(eldest);
+            cache.delete(eldest);
+        }
+    }
+
+    private void write(ShardId shard, List<IndexRecord> batch) throws IOException {
+        if (batch.isEmpty()) {
+            return;
+        }
+        var written = cache.write(shard, batch);
+        if (!written.rejections().isEmpty()) {
+            throw new IOException(
+                    "restoring " + shard + " refused " + written.rejections().size() + " records: "
+                            + written.rejections().get(0));
+        }
+        batch.clear();
+    }
+
+    private static LogRecord decode(byte[] source, String key) throws IOException {
+        try {
+            return CODEC.decode(source);
+        } catch (RecordFormatException e) {
+            throw new IOException("a source in archive " + key + " does not decode: " + e.getMessage(), e);
+        }
+    }
+
+    /** The days restored now, for tests and the status API. */
+    public synchronized List<ShardId> restoredDays() {
+        return new ArrayList<>(restored.keySet());
+    }
+
+    @Override
+    public void close() throws IOException {
+        cache.close();
+    }
+}

@@ -1,0 +1,210 @@
+package dev.logpipe.archive.format;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.logpipe.index.shard.ShardId;
+import dev.logpipe.record.Level;
+import dev.logpipe.record.LogRecord;
+import dev.logpipe.record.RecordCodec;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class ArchiveFormatTest {
+    private static final RecordCodec CODEC = new RecordCodec();
+    private static final ShardId DAY = ShardId.records("acme", LocalDate.parse("2026-11-20"));
+    private static final Instant T = Instant.parse("2026-11-20T00:00:00Z");
+    private static final ArchiveWriter.Settings SMALL_BLOCKS = new ArchiveWriter.Settings(16 << 10, 3);
+
+    /** Realistic records: several services and levels, identical timestamps in runs of three, a rare token. */
+    static List<ArchivedRecord> records(int n) {
+        List<ArchivedRecord> out = new ArrayList<>();
+        String[] services = {"checkout", "payments", "auth", "search"};
+        for (int i = 0; i < n; i++) {
+            Instant t = T.plusMillis((i / 3) * 250L);
+            LogRecord r = LogRecord.builder(
+                            i == n / 2
+                                    ? "needle-7731 found in request " + i
+                                    : "GET /api/v1/orders/" + (i % 97) + " took " + (i % 13) + "ms user=u" + (i % 41))
+                    .recordId(String.format("r-%06d", n - i))
+                    .eventTime(t)
+                    .observedTime(t.plusMillis(i % 50))
+                    .tenantId("acme")
+                    .service(services[i % services.length])
+                    .instanceId("i-" + (i % 7))
+                    .region(i % 2 == 0 ? "eu-west-1" : null)
+                    .level(i % 17 == 0 ? Level.ERROR : Level.INFO)
+                    .field("http.status", i % 17 == 0 ? 500 : 200)
+                    .build();
+            String source = new String(CODEC.encode(r), StandardCharsets.UTF_8);
+            out.add(ArchivedRecord.of(r, t, source));
+        }
+        out.sort((a, b) -> a.eventTimeMillis() != b.eventTimeMillis()
+                ? Long.compare(a.eventTimeMillis(), b.eventTimeMillis())
+                : Arrays.compareUnsigned(
+                        b.recordId().getBytes(StandardCharsets.UTF_8),
+                        a.recordId().getBytes(StandardCharsets.UTF_8)));
+        return out;
+    }
+
+    static byte[] write(List<ArchivedRecord> records, ArchiveWriter.Settings settings) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ArchiveWriter w = new ArchiveWriter(DAY, settings, out);
+        for (ArchivedRecord r : records) {
+            w.add(r, CODEC.decode(r.source().getBytes(StandardCharsets.UTF_8)));
+        }
+        w.finish();
+        return out.toByteArray();
+    }
+
+    record Bytes(byte[] bytes, AtomicInteger reads) implements RangeSource {
+        Bytes(byte[] bytes) {
+            this(bytes, new AtomicInteger());
+        }
+
+        @Override
+        public long size() {
+            return bytes.length;
+        }
+
+        @Override
+        public byte[] read(long offset, int length) {
+            reads.incrementAndGet();
+            return Arrays.copyOfRange(bytes, (int) offset, (int) offset + length);
+        }
+    }
+
+    @Test
+    void everyRecordReadsBackInOrderWithTheDigestOfTheDay() throws Exception {
+        List<ArchivedRecord> records = records(3000);
+        byte[] archive = write(records, SMALL_BLOCKS);
+
+        ArchiveReader reader = ArchiveReader.open("acme/2026-11-20.lpa", new Bytes(archive));
+        List<ArchivedRecord> back = new ArrayList<>();
+        for (int i = 0; i < reader.footer().blocks().size(); i++) {
+            Block b = reader.block(i);
+            for (int r = 0; r < b.size(); r++) {
+                back.add(b.record(r));
+            }
+        }
+        DayDigest expected = new DayDigest();
+        records.forEach(r -> expected.add(r.eventTimeMillis(), r.recordId(), r.source()));
+
+        assertThat(back).isEqualTo(records);
+        assertThat(reader.footer().blocks()).hasSizeGreaterThan(10);
+        assertThat(reader.footer().records()).isEqualTo(3000);
+        assertThat(reader.footer().day()).isEqualTo(DAY);
+        assertThat(reader.footer().minEventTimeMillis()).isEqualTo(T.toEpochMilli());
+        assertThat(reader.footer().maxEventTimeMillis())
+                .isEqualTo(records.get(2999).eventTimeMillis());
+        assertThat(reader.verify()).isEqualTo(reader.footer().digest()).isEqualTo(expected.hex());
+        assertThat(archive.length).isLessThan((int) reader.footer().sourceBytes() / 4);
+    }
+
+    @Test
+    void theFooterOpensWithOneRangedRead() throws Exception {
+        Bytes source = new Bytes(write(records(3000), SMALL_BLOCKS));
+
+        ArchiveReader.open("a", source);
+
+        assertThat(source.reads()).hasValue(1);
+    }
+
+    @Test
+    void blocksArePrunedByTimeLabelsAndTokenFilterWithoutReadingThem() throws Exception {
+        ArchiveReader reader = ArchiveReader.open("a", new Bytes(write(records(3000), SMALL_BLOCKS)));
+        List<ArchiveFooter.BlockInfo> blocks = reader.footer().blocks();
+
+        int needleBlocks = 0;
+        int statusBlocks = 0;
+        for (int i = 0; i < blocks.size(); i++) {
+            TokenFilter f = reader.filter(i);
+            needleBlocks += f.mightContain(Tokens.message("needle-7731")) ? 1 : 0;
+            assertThat(f.mightContain(Tokens.message("7731"))).isEqualTo(f.mightContain(Tokens.message("needle")));
+            statusBlocks += f.mightContain(Tokens.keyword("fields.http.status", "500")) ? 1 : 0;
+            assertThat(blocks.get(i).mayHold(Label.SERVICE, "checkout")).isTrue();
+            assertThat(blocks.get(i).mayHold(Label.SERVICE, "billing")).isFalse();
+            assertThat(blocks.get(i).mayHold(Label.LEVEL, "INFO")).isTrue();
+        }
+        assertThat(needleBlocks).isBetween(1, 2);
+        assertThat(statusBlocks).isEqualTo(blocks.size());
+        for (int i = 1; i < blocks.size(); i++) {
+            assertThat(blocks.get(i).minEventTimeMillis())
+                    .isGreaterThanOrEqualTo(blocks.get(i - 1).maxEventTimeMillis());
+        }
+    }
+
+    @Test
+    void aFlippedByteInABlockIsDetectedAndNamed() throws Exception {
+        byte[] archive = write(records(3000), SMALL_BLOCKS);
+        ArchiveReader clean = ArchiveReader.open("acme/2026-11-20.lpa", new Bytes(archive));
+        ArchiveFooter.BlockInfo third = clean.footer().blocks().get(2);
+        archive[(int) third.offset() + third.length() / 2] ^= 0x10;
+
+        ArchiveReader reader = ArchiveReader.open("acme/2026-11-20.lpa", new Bytes(archive));
+
+        assertThat(reader.block(1).size()).isPositive();
+        assertThatThrownBy(() -> reader.block(2))
+                .isInstanceOf(CorruptArchiveException.class)
+                .hasMessage("archive acme/2026-11-20.lpa is corrupt: block 2 checksum mismatch");
+        assertThatThrownBy(reader::verify)
+                .isInstanceOf(CorruptArchiveException.class)
+                .hasMessageContaining("block 2");
+    }
+
+    @Test
+    void aFlippedByteInTheFooterOrAFilterIsDetectedAndNamed() throws Exception {
+        byte[] archive = write(records(3000), SMALL_BLOCKS);
+        ArchiveFooter footer = ArchiveReader.open("a", new Bytes(archive)).footer();
+        byte[] filterFlipped = archive.clone();
+        filterFlipped[(int) footer.blocks().get(0).filterOffset() + 9] ^= 0x01;
+        byte[] footerFlipped = archive.clone();
+        footerFlipped[archive.length - ArchiveWriter.TRAILER_LENGTH - 20] ^= 0x01;
+
+        assertThatThrownBy(
+                        () -> ArchiveReader.open("b", new Bytes(filterFlipped)).filter(0))
+                .isInstanceOf(CorruptArchiveException.class)
+                .hasMessage("archive b is corrupt: token filter of block 0 checksum mismatch");
+        assertThatThrownBy(() -> ArchiveReader.open("c", new Bytes(footerFlipped)))
+                .isInstanceOf(CorruptArchiveException.class)
+                .hasMessage("archive c is corrupt: footer checksum mismatch");
+    }
+
+    @Test
+    void aPartialUploadIsNotAnArchive() throws Exception {
+        byte[] archive = write(records(3000), SMALL_BLOCKS);
+
+        assertThatThrownBy(() -> ArchiveReader.open("d", new Bytes(Arrays.copyOf(archive, archive.length - 1))))
+                .isInstanceOf(CorruptArchiveException.class)
+                .hasMessageContaining("archive d is corrupt: no trailer");
+    }
+
+    @Test
+    void recordsOutOfMergeOrderAreRefused() throws Exception {
+        List<ArchivedRecord> records = records(10);
+        ArchiveWriter w = new ArchiveWriter(DAY, SMALL_BLOCKS, new ByteArrayOutputStream());
+        LogRecord decoded = CODEC.decode(records.get(0).source().getBytes(StandardCharsets.UTF_8));
+        w.add(records.get(1), decoded);
+
+        assertThatThrownBy(() -> w.add(records.get(0), decoded))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("oldest first");
+        assertThatThrownBy(() -> w.add(records.get(1), decoded)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void anEmptyDayIsAnArchiveOfNoBlocks() throws Exception {
+        ArchiveReader reader = ArchiveReader.open("e", new Bytes(write(List.of(), SMALL_BLOCKS)));
+
+        assertThat(reader.footer().records()).isZero();
+        assertThat(reader.footer().blocks()).isEmpty();
+        assertThat(reader.verify()).isEqualTo(new DayDigest().hex());
+    }
+}

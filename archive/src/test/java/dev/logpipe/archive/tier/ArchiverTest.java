@@ -1,0 +1,411 @@
+package dev.logpipe.archive.tier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.logpipe.archive.format.ArchiveReader;
+import dev.logpipe.archive.format.ArchiveWriter;
+import dev.logpipe.archive.format.Block;
+import dev.logpipe.archive.format.CorruptArchiveException;
+import dev.logpipe.archive.format.RangeSource;
+import dev.logpipe.archive.store.DirectoryStore;
+import dev.logpipe.archive.store.ObjectStore;
+import dev.logpipe.index.shard.ShardId;
+import dev.logpipe.index.shard.ShardKind;
+import dev.logpipe.index.shard.ShardLayout;
+import dev.logpipe.index.store.lucene.LiveShards;
+import dev.logpipe.index.store.lucene.LuceneStore;
+import dev.logpipe.index.store.lucene.StoreSettings;
+import dev.logpipe.index.store.read.ShardSearcher;
+import dev.logpipe.index.store.write.IndexRecord;
+import dev.logpipe.record.Level;
+import dev.logpipe.record.LogRecord;
+import dev.logpipe.record.RecordCodec;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+class ArchiverTest {
+    private static final RecordCodec CODEC = new RecordCodec();
+    private static final LocalDate DAY = LocalDate.parse("2026-11-20");
+    private static final ShardId ACME_DAY = ShardId.records("acme", DAY);
+    private static final Instant T = Instant.parse("2026-11-20T10:00:00Z");
+    private static final Instant NOW = Instant.parse("2026-11-30T00:00:00Z");
+    private static final ArchiveWriter.Settings SMALL_BLOCKS = new ArchiveWriter.Settings(8 << 10, 3);
+
+    @TempDir
+    Path data;
+
+    LuceneStore store;
+    LiveShards reads;
+    ArchiveCatalog catalog;
+    ObjectStore objects;
+    final List<String> acmeIds = new ArrayList<>();
+
+    @BeforeEach
+    void writeTwoTenants() throws IOException {
+        store = new LuceneStore(
+                new ShardLayout(data.resolve("hot")), StoreSettings.defaults(), InstantSource.fixed(NOW));
+        reads = new LiveShards(store);
+        catalog = ArchiveCatalog.load(data.resolve("catalog.json"));
+        objects = new DirectoryStore(data.resolve("archive"));
+        acmeIds.addAll(write("acme", 0, 1500));
+        write("beta", 0, 200);
+    }
+
+    @AfterEach
+    void close() throws IOException {
+        store.close();
+    }
+
+    /** Records with identical timestamps in runs of four, several services and levels. */
+    private List<String> write(String tenant, int from, int to) throws IOException {
+        List<IndexRecord> batch = new ArrayList<>();
+        List<String> ids = new ArrayList<>();
+        for (int i = from; i < to; i++) {
+            Instant t = T.plusMillis((i / 4) * 100L);
+            LogRecord r = LogRecord.builder("request " + i + " user=u" + (i % 31) + " took " + (i % 9) + "ms")
+                    .recordId(tenant + "-" + i)
+                    .eventTime(t)
+                    .observedTime(t)
+                    .tenantId(tenant)
+                    .service(i % 2 == 0 ? "checkout" : "payments")
+                    .level(i % 10 == 0 ? Level.ERROR : Level.INFO)
+                    .field("n", i)
+                    .build();
+            byte[] line = CODEC.encode(r);
+            batch.add(new IndexRecord(r, t, t, line, 0, line.length));
+            ids.add(r.recordId());
+        }
+        store.write(ShardId.records(tenant, DAY), batch);
+        store.commit(Map.of("logpipe.records-0", (long) to));
+        store.refresh();
+        return ids;
+    }
+
+    private Archiver archiver(ObjectStore objects, Archiver.Checkpoint checkpoint) {
+        return new Archiver(
+                store,
+                reads,
+                objects,
+                catalog,
+                SMALL_BLOCKS,
+                data.resolve("work"),
+                InstantSource.fixed(NOW),
+                checkpoint);
+    }
+
+    /** Every record id a search over both tiers would visit for the tenant, duplicates kept. */
+    private List<String> searchable(String tenant) throws IOException {
+        List<String> ids = new ArrayList<>();
+        for (TierPlan.Day d :
+                TierPlan.plan(tenant, reads.shards(ShardKind.RECORDS, tenant), catalog, reads::metadata)) {
+            if (d.archive().isPresent()) {
+                String key = d.archive().get().key();
+                ArchiveReader r = ArchiveReader.open(key, objects.open(key));
+                for (int b = 0; b < r.footer().blocks().size(); b++) {
+                    Block block = r.block(b);
+                    for (int i = 0; i < block.size(); i++) {
+                        ids.add(block.recordId(i));
+                    }
+                }
+            }
+            if (d.searchHot()) {
+                try (ShardSearcher s =
+                        reads.open(ShardId.records(tenant, d.day())).orElseThrow()) {
+                    HotDay.read(s, tenant, (rec, decoded) -> ids.add(rec.recordId()));
+                }
+            }
+        }
+        ids.sort(null);
+        return ids;
+    }
+
+    private List<String> sorted(List<String> ids) {
+        List<String> s = new ArrayList<>(ids);
+        s.sort(null);
+        return s;
+    }
+
+    @Test
+    void aClosedDayMovesToTheArchiveVerifiedAndItsHotShardIsDeleted() throws IOException {
+        String hotDigest;
+        try (ShardSearcher s = reads.open(ACME_DAY).orElseThrow()) {
+            dev.logpipe.archive.format.DayDigest d = new dev.logpipe.archive.format.DayDigest();
+            HotDay.read(s, "acme", (r, decoded) -> d.add(r.eventTimeMillis(), r.recordId(), r.source()));
+            hotDigest = d.hex();
+        }
+
+        Archiver.Outcome outcome = archiver(objects, Archiver.Checkpoint.NONE).archive(ACME_DAY);
+
+        CatalogEntry entry = outcome.entry().orElseThrow();
+        assertThat(entry.records()).isEqualTo(1500);
+        assertThat(entry.digest()).isEqualTo(hotDigest);
+        assertThat(entry.key()).isEqualTo("records/acme/2026-11-20/g1.lpa");
+        assertThat(entry.coveredHot()).isNull();
+        assertThat(reads.shards(ShardKind.RECORDS, "acme")).isEmpty();
+        assertThat(objects.list("records/")).containsExactly("records/acme/2026-11-20/g1.lpa");
+        assertThat(ArchiveCatalog.load(data.resolve("catalog.json")).entries("acme"))
+                .containsExactly(entry);
+        assertThat(searchable("acme")).isEqualTo(sorted(acmeIds));
+        assertThat(searchable("beta")).hasSize(200).allMatch(id -> id.startsWith("beta-"));
+    }
+
+    static final class Crash extends RuntimeException {
+        Crash(Archiver.Step step) {
+            super("crash after " + step);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Archiver.Step.class)
+    void aCrashAfterAnyStepLosesNoRecordAndSearchesNoneTwice(Archiver.Step crashAt) throws IOException {
+        Archiver crashing = archiver(objects, (step, day) -> {
+            if (step == crashAt) {
+                throw new Crash(step);
+            }
+        });
+
+        assertThatThrownBy(() -> crashing.archive(ACME_DAY)).isInstanceOf(Crash.class);
+
+        assertThat(searchable("acme")).as("after a crash at " + crashAt).isEqualTo(sorted(acmeIds));
+        catalog = ArchiveCatalog.load(data.resolve("catalog.json")); // what a restarted process reads
+        assertThat(searchable("acme")).as("after a restart").isEqualTo(sorted(acmeIds));
+
+        Archiver restarted = archiver(objects, Archiver.Checkpoint.NONE);
+        restarted.recover();
+        if (!reads.shards(ShardKind.RECORDS, "acme").isEmpty()) {
+            restarted.archive(ACME_DAY);
+        }
+
+        assertThat(searchable("acme")).isEqualTo(sorted(acmeIds));
+        assertThat(reads.shards(ShardKind.RECORDS, "acme")).isEmpty();
+        assertThat(objects.list("records/acme/")).hasSize(1);
+        assertThat(catalog.entry("acme", DAY).orElseThrow().coveredHot()).isNull();
+        assertThat(searchable("beta")).hasSize(200);
+    }
+
+    /** Our own seam, failing as a store does: a 5xx on put, or an upload cut short. */
+    static final class FaultyStore implements ObjectStore {
+        final ObjectStore inner;
+        final String fault;
+
+        FaultyStore(ObjectStore inner, String fault) {
+            this.inner = inner;
+            this.fault = fault;
+        }
+
+        @Override
+        public void put(String key, Path file) throws IOException {
+            switch (fault) {
+                case "5xx" -> throw new IOException("put " + key + " failed: 503 Slow Down");
+                case "partial" -> {
+                    byte[] all = Files.readAllBytes(file);
+                    Path half = Files.write(file.resolveSibling("half"), java.util.Arrays.copyOf(all, all.length / 2));
+                    inner.put(key, half);
+                }
+                default -> inner.put(key, file);
+            }
+        }
+
+        @Override
+        public RangeSource open(String key) throws IOException {
+            return inner.open(key);
+        }
+
+        @Override
+        public List<String> list(String prefix) throws IOException {
+            return inner.list(prefix);
+        }
+
+        @Override
+        public boolean delete(String key) throws IOException {
+            return inner.delete(key);
+        }
+
+        @Override
+        public String location() {
+            return inner.location();
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    @Test
+    void aStoreErrorOnUploadKeepsTheHotDayAndCataloguesNothing() throws IOException {
+        assertThatThrownBy(() -> archiver(new FaultyStore(objects, "5xx"), Archiver.Checkpoint.NONE)
+                        .archive(ACME_DAY))
+                .hasMessageContaining("503");
+
+        assertThat(catalog.entries("acme")).isEmpty();
+        assertThat(reads.shards(ShardKind.RECORDS, "acme")).containsExactly(ACME_DAY);
+        assertThat(searchable("acme")).isEqualTo(sorted(acmeIds));
+        assertThat(Files.list(data.resolve("work"))).isEmpty();
+    }
+
+    @Test
+    void aPartialUploadFailsVerificationAndIsNeitherCataloguedNorTrusted() throws IOException {
+        assertThatThrownBy(() -> archiver(new FaultyStore(objects, "partial"), Archiver.Checkpoint.NONE)
+                        .archive(ACME_DAY))
+                .isInstanceOf(CorruptArchiveException.class)
+                .hasMessageContaining("records/acme/2026-11-20/g1.lpa");
+
+        assertThat(catalog.entries("acme")).isEmpty();
+        assertThat(reads.shards(ShardKind.RECORDS, "acme")).containsExactly(ACME_DAY);
+        assertThat(searchable("acme")).isEqualTo(sorted(acmeIds));
+    }
+
+    @Test
+    void lateRecordsAreSearchedBesideTheArchiveThenArchivedAgainAsTheNextGeneration() throws IOException {
+        archiver(objects, Archiver.Checkpoint.NONE).archive(ACME_DAY);
+        List<String> late = write("acme", 1500, 1510);
+
+        List<String> all = new ArrayList<>(acmeIds);
+        all.addAll(late);
+        assertThat(searchable("acme")).isEqualTo(sorted(all));
+
+        write("acme", 7, 8); // a replay of an archived record: absorbed by the next generation
+        CatalogEntry second = archiver(objects, Archiver.Checkpoint.NONE)
+                .archive(ACME_DAY)
+                .entry()
+                .orElseThrow();
+
+        assertThat(second.generation()).isEqualTo(2);
+        assertThat(second.records()).isEqualTo(1510);
+        assertThat(searchable("acme")).isEqualTo(sorted(all));
+        assertThat(objects.list("records/acme/")).containsExactly("records/acme/2026-11-20/g2.lpa");
+        assertThat(reads.shards(ShardKind.RECORDS, "acme")).isEmpty();
+        assertThat(Optional.of(ArchiveReader.open(second.key(), objects.open(second.key()))
+                        .verify()))
+                .contains(second.digest());
+    }
+
+    @Test
+    void theScheduleArchivesDueDaysOfTenantsWithArchivingOnAndRetriesAFailedDay() throws IOException {
+        ArchivePolicy policy = new ArchivePolicy(7, Map.of("beta", 0), java.time.Duration.ofHours(1));
+        ArchiveSchedule failing = new ArchiveSchedule(
+                archiver(new FaultyStore(objects, "5xx"), Archiver.Checkpoint.NONE),
+                store,
+                policy,
+                InstantSource.fixed(NOW),
+                java.time.Duration.ofMinutes(10));
+
+        ArchiveSchedule.Run failed = failing.runIfDue();
+
+        assertThat(failed.archived()).isEmpty();
+        assertThat(failed.failures())
+                .singleElement()
+                .asString()
+                .startsWith("index/acme/2026-11-20: ")
+                .contains("503");
+        assertThat(failing.runIfDue())
+                .as("not due again within the check interval")
+                .isNull();
+        assertThat(reads.shards(ShardKind.RECORDS, "acme")).containsExactly(ACME_DAY);
+
+        ArchiveSchedule.Run run = new ArchiveSchedule(
+                        archiver(objects, Archiver.Checkpoint.NONE),
+                        store,
+                        policy,
+                        InstantSource.fixed(NOW),
+                        java.time.Duration.ofMinutes(10))
+                .run();
+
+        assertThat(run.archived()).extracting(CatalogEntry::tenant).containsExactly("acme");
+        assertThat(reads.shards(ShardKind.RECORDS, "acme")).isEmpty();
+        assertThat(reads.shards(ShardKind.RECORDS, "beta")).hasSize(1);
+        assertThat(catalog.entries("beta")).isEmpty();
+        assertThat(searchable("acme")).isEqualTo(sorted(acmeIds));
+    }
+
+    @ParameterizedTest
+    @EnumSource(
+            value = Archiver.Step.class,
+            names = {"UPLOADED", "CATALOGUED"})
+    void aKillNineBetweenUploadAndCatalogOrCatalogAndHotDeleteLosesNothing(Archiver.Step killAt) throws Exception {
+        store.close();
+        try (dev.logpipe.testkit.ChildJvm child = dev.logpipe.testkit.ChildJvm.start(
+                data, "archiver", ArchiverChild.class.getName(), List.of(data.toString(), killAt.name()))) {
+            child.awaitStdout("at " + killAt, java.time.Duration.ofSeconds(60));
+            child.kill();
+        }
+        store = new LuceneStore(
+                new ShardLayout(data.resolve("hot")), StoreSettings.defaults(), InstantSource.fixed(NOW));
+        reads = new LiveShards(store);
+        catalog = ArchiveCatalog.load(data.resolve("catalog.json"));
+
+        assertThat(catalog.entry("acme", DAY).isPresent()).isEqualTo(killAt == Archiver.Step.CATALOGUED);
+        assertThat(searchable("acme")).isEqualTo(sorted(acmeIds));
+
+        Archiver restarted = archiver(objects, Archiver.Checkpoint.NONE);
+        restarted.recover();
+        if (!reads.shards(ShardKind.RECORDS, "acme").isEmpty()) {
+            restarted.archive(ACME_DAY);
+        }
+
+        assertThat(searchable("acme")).isEqualTo(sorted(acmeIds));
+        assertThat(reads.shards(ShardKind.RECORDS, "acme")).isEmpty();
+        assertThat(objects.list("records/acme/")).hasSize(1);
+    }
+
+    @Test
+    void retentionDeletesExpiredArchivesAuditedFirstUnlessAHoldKeepsThem() throws IOException {
+        archiver(objects, Archiver.Checkpoint.NONE).archive(ACME_DAY);
+        archiver(objects, Archiver.Checkpoint.NONE).archive(ShardId.records("beta", DAY));
+        List<String> audit = new ArrayList<>();
+        Map<String, Integer> days = Map.of("acme", 5, "beta", 30);
+        java.util.concurrent.atomic.AtomicReference<String> hold =
+                new java.util.concurrent.atomic.AtomicReference<>("H-1");
+        ArchiveRetention retention = new ArchiveRetention(
+                catalog,
+                objects,
+                days::get,
+                (tenant, day) -> tenant.equals("acme") ? Optional.ofNullable(hold.get()) : Optional.empty(),
+                (event, fields) -> audit.add(event + " " + new java.util.TreeMap<>(fields) + " catalogued="
+                        + catalog.entry("acme", DAY).isPresent()),
+                InstantSource.fixed(NOW));
+
+        assertThat(retention.run()).isEqualTo(new ArchiveRetention.Run(0, 1, 0));
+        assertThat(catalog.entries("acme")).hasSize(1);
+
+        hold.set(null);
+        objects.put("records/acme/2026-11-19/g1.lpa", Files.write(data.resolve("orphan"), new byte[] {1}));
+
+        assertThat(retention.run()).isEqualTo(new ArchiveRetention.Run(1, 0, 1));
+        assertThat(audit)
+                .containsExactly(
+                        "archive_deleted {day=2026-11-20, key=records/acme/2026-11-20/g1.lpa, reason=retention,"
+                                + " records=1500, retention_days=5, tenant_id=acme} catalogued=true");
+        assertThat(catalog.entries("acme")).isEmpty();
+        assertThat(objects.list("records/")).containsExactly("records/beta/2026-11-20/g1.lpa");
+        assertThat(searchable("acme")).isEmpty();
+        assertThat(searchable("beta")).hasSize(200);
+    }
+
+    @Test
+    void theStatusCountsHotAndArchivedDaysPerTenant() throws IOException {
+        archiver(objects, Archiver.Checkpoint.NONE).archive(ACME_DAY);
+
+        TierStatus acme = TierStatus.of("acme", reads, catalog);
+        TierStatus beta = TierStatus.of("beta", reads, catalog);
+
+        CatalogEntry e = catalog.entry("acme", DAY).orElseThrow();
+        assertThat(acme).isEqualTo(new TierStatus("acme", 0, 0, 1, 1500, e.bytes(), e.sourceBytes()));
+        assertThat(e.bytes()).isEqualTo(Files.size(data.resolve("archive").resolve(e.key())));
+        assertThat(beta).isEqualTo(new TierStatus("beta", 1, 200, 0, 0, 0, 0));
+    }
+}
