@@ -20,6 +20,7 @@ import dev.logpipe.query.internal.api.StatusEndpoint;
 import dev.logpipe.query.internal.audit.QueryAudit;
 import dev.logpipe.query.internal.http.Answer;
 import dev.logpipe.query.internal.http.Params;
+import dev.logpipe.query.internal.loki.LokiEndpoints;
 import dev.logpipe.query.internal.memory.AnswerMemory;
 import dev.logpipe.query.internal.metrics.QueryMetrics;
 import dev.logpipe.query.internal.plan.Cursor;
@@ -92,6 +93,7 @@ public final class QueryService implements AutoCloseable {
     private final AggregateEndpoints aggregates;
     private final ContextEndpoint context;
     private final StatusEndpoint status;
+    private final LokiEndpoints loki;
     private final Tails tails;
     private final AnswerMemory memory;
     private final FairGate gate;
@@ -137,6 +139,7 @@ public final class QueryService implements AutoCloseable {
         this.aggregates = new AggregateEndpoints(env);
         this.context = new ContextEndpoint(env);
         this.status = new StatusEndpoint(env);
+        this.loki = new LokiEndpoints(env);
         this.tails = new Tails(env, memory);
         metrics.gauge("logpipe_query.tails.active", "Live tails open now", tails::active);
         metrics.gauge(
@@ -297,13 +300,7 @@ public final class QueryService implements AutoCloseable {
                 if (policy == null) {
                     throw new Answer.Refusal(401, "unauthenticated", "the key's tenant is not configured here");
                 }
-                Call call = new Call(
-                        endpoint,
-                        cred,
-                        policy,
-                        params,
-                        path.substring(path.indexOf(endpoint) + endpoint.length()),
-                        line);
+                Call call = new Call(endpoint, cred, policy, params, pathRest(path, endpoint), line);
                 if (endpoint.equals("tail")) {
                     tails.handle(call, request, response, callback, audited::write);
                     return; // the tail answers itself; it was audited when it started (its lease is unused)
@@ -325,6 +322,9 @@ public final class QueryService implements AutoCloseable {
                 log.warn("query {} failed: {}", endpoint, e.toString(), e);
                 a = Answer.error(500, "internal", "internal error");
                 line.put("outcome", "error");
+            }
+            if (endpoint.startsWith("loki_") && a.status() >= 400) {
+                a = lokiError(a);
             }
             line.put("status", a.status());
             if (!line.has("outcome")) {
@@ -414,7 +414,12 @@ public final class QueryService implements AutoCloseable {
             case "fields" -> call.pathRest().isEmpty() ? aggregates.fields(call) : aggregates.top(call, bounds);
             case "context" -> context.handle(call, bounds);
             case "status" -> status.handle(call);
-            default -> throw new AssertionError(endpoint);
+            default -> {
+                if (endpoint.startsWith("loki_")) {
+                    yield loki.handle(call, bounds);
+                }
+                throw new AssertionError(endpoint);
+            }
         };
     }
 
@@ -425,6 +430,9 @@ public final class QueryService implements AutoCloseable {
 
     /** The endpoint name of a query path, or null when the path is not one of ours. */
     static String endpoint(String path) {
+        if (path != null && path.startsWith(LokiEndpoints.PREFIX)) {
+            return LokiEndpoints.endpoint(path);
+        }
         if (path == null || !path.startsWith("/api/v1/")) {
             return null;
         }
@@ -444,6 +452,33 @@ public final class QueryService implements AutoCloseable {
         }
         return null;
     }
+
+    /** What follows the endpoint's name in the path: a field or record id, or a Loki label's {@code /NAME/values}. */
+    private static String pathRest(String path, String endpoint) {
+        if (endpoint.startsWith("loki_")) {
+            String rest = path.substring(LokiEndpoints.PREFIX.length());
+            return rest.startsWith("label") ? rest.substring("label".length()) : "";
+        }
+        return path.substring(path.indexOf(endpoint) + endpoint.length());
+    }
+
+    /**
+     * A refusal as Grafana's Loki data source reads it: the text in {@code message} (beside our {@code error} and
+     * {@code reason}) and Loki's {@code status: error}.
+     */
+    private static Answer lokiError(Answer a) {
+        try {
+            ObjectNode o = (ObjectNode) LOKI_JSON.readTree(a.body());
+            o.put("status", "error");
+            o.put("message", o.path("error").asText());
+            return new Answer(a.status(), o.toString(), a.headers());
+        } catch (IOException | ClassCastException e) {
+            return a;
+        }
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper LOKI_JSON =
+            new com.fasterxml.jackson.databind.ObjectMapper();
 
     private static Params params(Request request) {
         Fields f;

@@ -1,0 +1,555 @@
+package dev.logpipe.query.internal.loki;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.util.RawValue;
+import dev.logpipe.index.query.ParsedQuery;
+import dev.logpipe.index.schema.Fields;
+import dev.logpipe.index.shard.ShardId;
+import dev.logpipe.index.shard.ShardKind;
+import dev.logpipe.index.shard.ShardMetadata;
+import dev.logpipe.index.store.read.ShardSearcher;
+import dev.logpipe.query.internal.api.Bounds;
+import dev.logpipe.query.internal.api.Call;
+import dev.logpipe.query.internal.api.Env;
+import dev.logpipe.query.internal.api.Scope;
+import dev.logpipe.query.internal.http.Answer;
+import dev.logpipe.query.internal.http.Params;
+import dev.logpipe.query.internal.plan.Plan;
+import dev.logpipe.query.internal.plan.TimeRange;
+import dev.logpipe.query.internal.search.FanOut;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.SortedSet;
+import java.util.TreeSet;
+
+/**
+ * Loki's read API over logpipe (docs/loki.md): {@code /loki/api/v1/query_range}, {@code query}, {@code labels},
+ * {@code label/{name}/values}, {@code series} and {@code index/stats}, with Loki's parameters and response shapes, as
+ * Grafana's Loki data source calls them. Every one runs through the planner, the budget, the deadline, the answer
+ * memory and the tenant scope of the native API ({@link RecordScan}); the caller ({@code QueryService}) has already
+ * authenticated, refused foreign tenants and admitted the request, and audits it.
+ */
+public final class LokiEndpoints {
+    public static final String PREFIX = "/loki/api/v1/";
+    static final int MAX_LIMIT = 5000;
+    static final int MAX_DISTINCT = 10_000;
+    private static final long NANOS_PER_MILLI = 1_000_000L;
+    private final Env env;
+
+    public LokiEndpoints(Env env) {
+        this.env = env;
+    }
+
+    /** The endpoint name of a Loki path ({@code loki_query_range}, ...), or null when it is not one of ours. */
+    public static String endpoint(String path) {
+        if (path == null || !path.startsWith(PREFIX)) {
+            return null;
+        }
+        String rest = path.substring(PREFIX.length());
+        return switch (rest) {
+            case "query_range" -> "loki_query_range";
+            case "query" -> "loki_query";
+            case "labels", "label" -> "loki_labels";
+            case "series" -> "loki_series";
+            case "index/stats" -> "loki_index_stats";
+            default ->
+                rest.startsWith("label/") && rest.endsWith("/values") && rest.length() > 13
+                        ? "loki_label_values"
+                        : null;
+        };
+    }
+
+    public Answer handle(Call call, Bounds bounds) throws IOException {
+        return switch (call.endpoint()) {
+            case "loki_query_range" -> queryRange(call, bounds);
+            case "loki_query" -> instant(call, bounds);
+            case "loki_labels" -> labels(call);
+            case "loki_label_values" -> labelValues(call, bounds);
+            case "loki_series" -> series(call, bounds);
+            case "loki_index_stats" -> indexStats(call, bounds);
+            default -> throw new AssertionError(call.endpoint());
+        };
+    }
+
+    private static LogQl.Query parse(Call call, String name) {
+        String text = call.params().get(name);
+        if (text == null || text.isBlank()) {
+            throw Params.bad(name + ": required (a LogQL query)");
+        }
+        call.audit().put("query", text);
+        try {
+            return LogQlParser.parse(text);
+        } catch (InvalidLogQl e) {
+            throw new Answer.Refusal(400, "bad_query", name + ": " + e.getMessage());
+        }
+    }
+
+    private long nowNanos() {
+        return env.clock().instant().toEpochMilli() * NANOS_PER_MILLI;
+    }
+
+    private Answer queryRange(Call call, Bounds bounds) throws IOException {
+        long started = System.nanoTime();
+        Params p = call.params();
+        LogQl.Query q = parse(call, "query");
+        long end = LokiParams.nanos(p, "end", nowNanos());
+        long start = LokiParams.nanos(p, "start", end - 3_600_000_000_000L);
+        if (start > end) {
+            throw Params.bad("start: must not be after end");
+        }
+        int limit = p.integer("limit", 100, 1, MAX_LIMIT); // checked for metric queries too, as Loki does
+        boolean forward = LokiParams.forward(p);
+        if (q instanceof LogQl.LogQuery lq) {
+            return logs(call, bounds, lq, start, end, limit, forward, started);
+        }
+        long startMs = Math.floorDiv(start, NANOS_PER_MILLI);
+        long endMs = Math.floorDiv(end, NANOS_PER_MILLI);
+        long fallback = Math.max(1000, ((endMs - startMs) / 250 + 999) / 1000 * 1000);
+        long step = LokiParams.stepMillis(p, fallback);
+        long count = (endMs - startMs) / step + 1;
+        if (count > Steps.MAX) {
+            throw Params.bad("exceeded maximum resolution of " + Steps.MAX
+                    + " points per timeseries; try decreasing the query resolution (a larger step)");
+        }
+        return metric(call, bounds, (LogQl.Expr) q, new Steps(startMs, step, (int) count), false, started);
+    }
+
+    private Answer instant(Call call, Bounds bounds) throws IOException {
+        long started = System.nanoTime();
+        LogQl.Query q = parse(call, "query");
+        if (q instanceof LogQl.LogQuery) {
+            throw new Answer.Refusal(
+                    400,
+                    "bad_query",
+                    "log queries are not supported as an instant query type, please change your query to a range "
+                            + "query type (/loki/api/v1/query_range)");
+        }
+        long time = LokiParams.nanos(call.params(), "time", nowNanos());
+        return metric(
+                call, bounds, (LogQl.Expr) q, new Steps(Math.floorDiv(time, NANOS_PER_MILLI), 1, 1), true, started);
+    }
+
+    private Answer metric(Call call, Bounds bounds, LogQl.Expr e, Steps steps, boolean instant, long started)
+            throws IOException {
+        MetricEval eval = new MetricEval(env, call, bounds, steps);
+        Value v = eval.eval(e);
+        ObjectNode root = envelope();
+        ObjectNode data = root.putObject("data");
+        ArrayNode result;
+        if (instant && v instanceof Value.Scalar s) {
+            data.put("resultType", "scalar");
+            result = data.putArray("result");
+            result.addRawValue(seconds(steps.at(0)));
+            result.add(format(s.values()[0]));
+        } else {
+            Value.Vector vec = v instanceof Value.Vector x ? x : asVector((Value.Scalar) v);
+            data.put("resultType", instant ? "vector" : "matrix");
+            result = data.putArray("result");
+            for (Map.Entry<SortedMap<String, String>, double[]> s : MetricEval.sorted(vec)) {
+                double[] values = s.getValue();
+                ObjectNode series = Answer.JSON_NODES.objectNode();
+                ObjectNode metric = series.putObject("metric");
+                s.getKey().forEach(metric::put);
+                if (instant) {
+                    if (Double.isNaN(values[0])) {
+                        continue;
+                    }
+                    series.putArray("value").addRawValue(seconds(steps.at(0))).add(format(values[0]));
+                } else {
+                    ArrayNode points = series.putArray("values");
+                    for (int k = 0; k < steps.count(); k++) {
+                        if (!Double.isNaN(values[k])) {
+                            points.addArray().addRawValue(seconds(steps.at(k))).add(format(values[k]));
+                        }
+                    }
+                    if (points.isEmpty()) {
+                        continue;
+                    }
+                }
+                result.add(series);
+            }
+        }
+        long lines = 0;
+        long bytes = 0;
+        List<String> warnings = new ArrayList<>();
+        for (RecordScan.Result r : eval.scans()) {
+            lines += r.records();
+            bytes += r.bytes();
+            warnings.addAll(describe(r, call));
+        }
+        stats(data, lines, bytes, started);
+        warn(root, warnings);
+        call.audit().put("hits", result.size());
+        return Answer.ok(root.toString());
+    }
+
+    private static Value.Vector asVector(Value.Scalar s) {
+        Value.Vector v = new Value.Vector();
+        v.series().put(new java.util.TreeMap<>(), s.values());
+        return v;
+    }
+
+    private Answer logs(
+            Call call, Bounds bounds, LogQl.LogQuery q, long start, long end, int limit, boolean forward, long started)
+            throws IOException {
+        Params p = call.params();
+        Pipeline pipeline = new Pipeline(q);
+        ParsedQuery engine = Streams.engineQuery(p.get("query"), q.selector());
+        TimeRange range = new TimeRange(
+                Math.floorDiv(start, NANOS_PER_MILLI), Math.floorDiv(end + NANOS_PER_MILLI - 1, NANOS_PER_MILLI));
+        Map<SortedMap<String, String>, ArrayNode> streams = new LinkedHashMap<>();
+        long[] kept = {0, 0};
+        RecordScan.Result r = RecordScan.scan(
+                env,
+                call,
+                bounds,
+                engine,
+                range,
+                forward ? ShardSearcher.Order.OLDEST_FIRST : ShardSearcher.Order.NEWEST_FIRST,
+                (t, record, bytes) -> {
+                    long ns = t * NANOS_PER_MILLI;
+                    if (ns < start || ns >= end) {
+                        return true;
+                    }
+                    Pipeline.Line line = new Pipeline.Line(Streams.labels(record), record.message());
+                    if (!pipeline.run(line)) {
+                        return true;
+                    }
+                    SortedMap<String, String> id = Streams.identity(line.labels);
+                    ArrayNode values = streams.computeIfAbsent(id, k -> Answer.JSON_NODES.arrayNode());
+                    values.addArray().add(Long.toString(ns)).add(line.text);
+                    kept[0]++;
+                    kept[1] += bytes;
+                    return kept[0] < limit;
+                },
+                () -> kept[1]);
+        if (r.timedOut() && kept[0] == 0) {
+            throw Bounds.timedOut(env.config().limits().queryTimeout());
+        }
+        ObjectNode root = envelope();
+        ObjectNode data = root.putObject("data");
+        data.put("resultType", "streams");
+        ArrayNode result = data.putArray("result");
+        streams.forEach((labels, values) -> {
+            ObjectNode s = result.addObject();
+            ObjectNode stream = s.putObject("stream");
+            labels.forEach(stream::put);
+            s.set("values", values);
+        });
+        List<String> warnings = new ArrayList<>(describe(r, call));
+        if (r.timedOut()) {
+            warnings.add("the query did not finish within limits.query_timeout: the lines shown are the first found");
+        }
+        stats(data, r.records(), r.bytes(), started);
+        warn(root, warnings);
+        call.audit().put("hits", kept[0]);
+        return Answer.ok(root.toString());
+    }
+
+    /** The partial reasons of a scan as warnings (Grafana shows them), counted and audited as the native API does. */
+    private List<String> describe(RecordScan.Result r, Call call) {
+        ObjectNode scratch = Answer.JSON_NODES.objectNode();
+        boolean partial =
+                Scope.describe(scratch, r.plan(), r.outcomes(), r.plan().range(), env, call);
+        List<String> out = new ArrayList<>();
+        if (partial) {
+            scratch.get("partial_reasons")
+                    .forEach(x ->
+                            out.add("partial answer: " + x.asText() + " (docs/query.md#budget-and-partial-answers)"));
+        }
+        return out;
+    }
+
+    private static void warn(ObjectNode root, List<String> warnings) {
+        if (!warnings.isEmpty()) {
+            ArrayNode w = root.putArray("warnings");
+            new LinkedHashSet<>(warnings).forEach(w::add);
+        }
+    }
+
+    private static void stats(ObjectNode data, long lines, long bytes, long started) {
+        double seconds = Math.max(1e-9, (System.nanoTime() - started) / 1e9);
+        ObjectNode s = data.putObject("stats").putObject("summary");
+        s.put("totalLinesProcessed", lines);
+        s.put("totalBytesProcessed", bytes);
+        s.put("linesProcessedPerSecond", (long) (lines / seconds));
+        s.put("bytesProcessedPerSecond", (long) (bytes / seconds));
+        s.put("execTime", seconds);
+    }
+
+    private static ObjectNode envelope() {
+        ObjectNode root = Answer.JSON_NODES.objectNode();
+        root.put("status", "success");
+        return root;
+    }
+
+    /** A step's time as Prometheus writes it: Unix seconds with the milliseconds as a fraction. */
+    private static RawValue seconds(long millis) {
+        return new RawValue(BigDecimal.valueOf(millis, 3).stripTrailingZeros().toPlainString());
+    }
+
+    /** A sample value as Loki writes it (Go's shortest form: "2", "0.5", "NaN", "+Inf"). */
+    static String format(double v) {
+        if (Double.isNaN(v)) {
+            return "NaN";
+        }
+        if (Double.isInfinite(v)) {
+            return v > 0 ? "+Inf" : "-Inf";
+        }
+        if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+            return Long.toString((long) v);
+        }
+        return BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
+    }
+
+    // ---- labels, values, series, stats
+
+    private TimeRange labelRange(Params p) {
+        long end = LokiParams.nanos(p, "end", nowNanos());
+        long start = LokiParams.nanos(p, "start", end - 6 * 3_600_000_000_000L);
+        if (start > end) {
+            throw Params.bad("start: must not be after end");
+        }
+        return new TimeRange(Math.floorDiv(start, NANOS_PER_MILLI), Math.floorDiv(end, NANOS_PER_MILLI) + 1);
+    }
+
+    private Plan plan(Call call, ParsedQuery q, TimeRange range) throws IOException {
+        return env.planner()
+                .plan(
+                        call.tenant(),
+                        ShardKind.RECORDS,
+                        range,
+                        call.policy().maxWindow().toMillis(),
+                        q,
+                        ShardSearcher.Order.NEWEST_FIRST,
+                        null);
+    }
+
+    /** Label names from the shards' metadata over the range (no shard opened): a superset, as Loki's index gives. */
+    private Answer labels(Call call) throws IOException {
+        if (!call.pathRest().isEmpty() && !call.pathRest().equals("s")) {
+            throw Params.bad("unknown path");
+        }
+        Plan plan = plan(call, ParsedQuery.ALL, labelRange(call.params()));
+        SortedSet<String> names = new TreeSet<>();
+        for (ShardMetadata m : metadata(plan)) {
+            m.labels().forEach((k, vs) -> {
+                if (!vs.isEmpty() && Streams.TOP_LABELS.contains(k)) {
+                    names.add(k);
+                }
+            });
+            m.fields().keySet().stream()
+                    .filter(f -> !Fields.PIPELINE_FIELDS.contains(f))
+                    .forEach(f -> names.add(Streams.fieldLabel(f)));
+        }
+        if (!plan.searched().isEmpty() || !plan.skipped().isEmpty()) {
+            names.add(Fields.LEVEL); // every record has one (UNKNOWN when none was set)
+        }
+        return Answer.ok(list(names).toString());
+    }
+
+    private List<ShardMetadata> metadata(Plan plan) throws IOException {
+        List<ShardId> all = new ArrayList<>(plan.searched());
+        plan.skipped().forEach(s -> all.add(s.shard()));
+        List<ShardMetadata> out = new ArrayList<>();
+        for (ShardId id : all) {
+            env.source().latestMetadata(id).ifPresent(out::add);
+        }
+        return out;
+    }
+
+    private static ObjectNode list(Set<String> values) {
+        ObjectNode root = envelope();
+        ArrayNode data = root.putArray("data");
+        values.forEach(data::add);
+        return root;
+    }
+
+    private Answer labelValues(Call call, Bounds bounds) throws IOException {
+        String rest = call.pathRest(); // "/<name>/values"
+        String name = rest.substring(1, rest.length() - "/values".length());
+        if (!name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+            throw Params.bad("label name: must match [A-Za-z_][A-Za-z0-9_]*, was \"" + name + "\"");
+        }
+        Params p = call.params();
+        TimeRange range = labelRange(p);
+        List<LogQl.Matcher> selector = List.of();
+        String text = p.get("query");
+        if (text != null && !text.isBlank()) {
+            LogQl.Query q = parse(call, "query");
+            if (!(q instanceof LogQl.LogQuery lq) || !lq.pipeline().isEmpty()) {
+                throw Params.bad("query: must be a stream selector such as {service=\"api\"}");
+            }
+            selector = lq.selector();
+        }
+        SortedSet<String> values = new TreeSet<>();
+        if (Streams.TOP_LABELS.contains(name) && translatedWhole(selector)) {
+            ParsedQuery q = Streams.engineQuery(text == null ? "" : text, selector);
+            call.audit().put("query", q.text());
+            Plan plan = plan(call, q, range);
+            var sq = plan.shardQuery();
+            Map<ShardId, FanOut.Outcome<dev.logpipe.index.store.aggregate.Values>> results = env.fanOut()
+                    .run(
+                            plan.searched(),
+                            env.config().limits().shardConcurrency(),
+                            bounds.deadlineNanos(),
+                            (s, d) -> s.values(sq, name, MAX_DISTINCT, d));
+            results.values().forEach(o -> {
+                if (o.ok()) {
+                    values.addAll(o.value().counts().keySet());
+                }
+            });
+            Scope.describe(Answer.JSON_NODES.objectNode(), plan, results, range, env, call);
+        } else {
+            LogQl.LogQuery lq = new LogQl.LogQuery(selector, List.of());
+            distinct(call, bounds, lq, range, labels -> {
+                String v = labels.get(name);
+                if (v != null && !v.isEmpty()) {
+                    values.add(v);
+                }
+                return values.size() < MAX_DISTINCT;
+            });
+        }
+        return Answer.ok(list(values).toString());
+    }
+
+    /** True when the engine matches every matcher of the selector exactly (no need to read the records). */
+    private static boolean translatedWhole(List<LogQl.Matcher> selector) {
+        for (LogQl.Matcher m : selector) {
+            boolean ok = Streams.TOP_LABELS.contains(m.name())
+                    && !m.value().isEmpty()
+                    && m.value().length() <= Fields.MAX_KEYWORD_CHARS
+                    && (m.op() == LogQl.MatchOp.EQ || m.op() == LogQl.MatchOp.NE);
+            if (!ok) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Runs a selector over the records of the range, handing each match's labels to {@code sink} until it says stop. */
+    private RecordScan.Result distinct(
+            Call call,
+            Bounds bounds,
+            LogQl.LogQuery q,
+            TimeRange range,
+            java.util.function.Predicate<Map<String, String>> sink)
+            throws IOException {
+        Pipeline pipeline = new Pipeline(q);
+        RecordScan.Result r = RecordScan.scan(
+                env,
+                call,
+                bounds,
+                Streams.engineQuery(call.params().get("query", ""), q.selector()),
+                range,
+                ShardSearcher.Order.NEWEST_FIRST,
+                (t, record, bytes) -> {
+                    Pipeline.Line line = new Pipeline.Line(Streams.labels(record), record.message());
+                    return !pipeline.run(line) || sink.test(line.labels);
+                },
+                () -> 0);
+        if (r.timedOut()) {
+            throw Bounds.timedOut(env.config().limits().queryTimeout());
+        }
+        describe(r, call);
+        return r;
+    }
+
+    private Answer series(Call call, Bounds bounds) throws IOException {
+        Params p = call.params();
+        List<String> matches = p.all().getOrDefault("match[]", p.all().getOrDefault("match", List.of()));
+        if (matches.isEmpty()) {
+            throw Params.bad("match[]: required (one or more stream selectors)");
+        }
+        TimeRange range = labelRange(p);
+        Set<SortedMap<String, String>> found = new LinkedHashSet<>();
+        for (String m : matches) {
+            LogQl.Query q;
+            try {
+                q = LogQlParser.parse(m);
+            } catch (InvalidLogQl e) {
+                throw new Answer.Refusal(400, "bad_query", "match[]: " + e.getMessage());
+            }
+            if (!(q instanceof LogQl.LogQuery lq) || !lq.pipeline().isEmpty()) {
+                throw Params.bad("match[]: must be a stream selector such as {service=\"api\"}");
+            }
+            call.audit().put("query", m);
+            distinct(call, bounds, lq, range, labels -> {
+                found.add(Streams.identity(labels));
+                if (found.size() > MAX_DISTINCT) {
+                    throw Params.bad("match[]: more than " + MAX_DISTINCT + " series; narrow the selector");
+                }
+                return true;
+            });
+        }
+        ObjectNode root = envelope();
+        ArrayNode data = root.putArray("data");
+        found.stream().sorted(java.util.Comparator.comparing(Object::toString)).forEach(labels -> {
+            ObjectNode o = data.addObject();
+            labels.forEach(o::put);
+        });
+        return Answer.ok(root.toString());
+    }
+
+    private Answer indexStats(Call call, Bounds bounds) throws IOException {
+        LogQl.Query q = parse(call, "query");
+        LogQl.LogQuery lq = q instanceof LogQl.LogQuery l ? l : firstLogQuery((LogQl.Expr) q);
+        // Loki's stats count what the selector matches (a pipeline's filters are applied later, at query time)
+        LogQl.LogQuery selector = new LogQl.LogQuery(lq.selector(), List.of());
+        Params p = call.params();
+        long end = LokiParams.nanos(p, "end", nowNanos());
+        long start = LokiParams.nanos(p, "start", end - 3_600_000_000_000L);
+        TimeRange range = new TimeRange(
+                Math.floorDiv(start, NANOS_PER_MILLI),
+                Math.max(Math.floorDiv(start, NANOS_PER_MILLI), Math.floorDiv(end, NANOS_PER_MILLI)));
+        Set<SortedMap<String, String>> streams = new LinkedHashSet<>();
+        long[] totals = {0, 0};
+        RecordScan.Result r = distinct(call, bounds, selector, range, labels -> {
+            if (streams.size() < MAX_DISTINCT) {
+                streams.add(Streams.identity(labels));
+            }
+            return true;
+        });
+        totals[0] = r.records();
+        totals[1] = r.bytes();
+        ObjectNode root = Answer.JSON_NODES.objectNode();
+        root.put("streams", streams.size());
+        root.put("chunks", r.outcomes().size());
+        root.put("entries", totals[0]);
+        root.put("bytes", totals[1]);
+        return Answer.ok(root.toString());
+    }
+
+    private static LogQl.LogQuery firstLogQuery(LogQl.Expr e) {
+        if (e instanceof LogQl.RangeAgg r) {
+            return r.query();
+        }
+        if (e instanceof LogQl.VectorAgg v) {
+            return firstLogQuery(v.inner());
+        }
+        if (e instanceof LogQl.Binary b) {
+            try {
+                return firstLogQuery(b.left());
+            } catch (Answer.Refusal x) {
+                return firstLogQuery(b.right());
+            }
+        }
+        if (e instanceof LogQl.Negate n) {
+            return firstLogQuery(n.inner());
+        }
+        throw Params.bad("query: has no stream selector");
+    }
+
+    static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}
