@@ -26,6 +26,8 @@ import dev.logpipe.query.internal.metrics.QueryMetrics;
 import dev.logpipe.query.internal.plan.Cursor;
 import dev.logpipe.query.internal.plan.CursorSecret;
 import dev.logpipe.query.internal.plan.QueryPlanner;
+import dev.logpipe.query.internal.rules.RuleEvaluator;
+import dev.logpipe.query.internal.rules.RuleGroups;
 import dev.logpipe.query.internal.search.FanOut;
 import dev.logpipe.query.internal.tail.Tails;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -94,6 +96,7 @@ public final class QueryService implements AutoCloseable {
     private final ContextEndpoint context;
     private final StatusEndpoint status;
     private final LokiEndpoints loki;
+    private final RuleEvaluator rules;
     private final Tails tails;
     private final AnswerMemory memory;
     private final FairGate gate;
@@ -108,7 +111,8 @@ public final class QueryService implements AutoCloseable {
             MeterRegistry registry,
             byte[] cursorKey,
             Shared shared,
-            boolean ownsShared) {
+            boolean ownsShared,
+            List<RuleGroups> ruleGroups) {
         this.config = config;
         this.auth = auth;
         this.shared = shared;
@@ -140,6 +144,9 @@ public final class QueryService implements AutoCloseable {
         this.context = new ContextEndpoint(env);
         this.status = new StatusEndpoint(env);
         this.loki = new LokiEndpoints(env);
+        this.rules = ruleGroups.isEmpty()
+                ? null
+                : new RuleEvaluator(ruleGroups, config.alerting(), clock, this::evaluateRule);
         this.tails = new Tails(env, memory);
         metrics.gauge("logpipe_query.tails.active", "Live tails open now", tails::active);
         metrics.gauge(
@@ -207,7 +214,7 @@ public final class QueryService implements AutoCloseable {
         byte[] key = CursorSecret.loadOrCreate(config.cursorSecretFile());
         AuthFailures failures = new AuthFailures(config.auth(), System::nanoTime).register(registry);
         Shared shared = Shared.open(config, clock, failures);
-        return new QueryService(config, source, auth, progress, clock, registry, key, shared, true);
+        return new QueryService(config, source, auth, progress, clock, registry, key, shared, true, rules(config));
     }
 
     /**
@@ -224,7 +231,78 @@ public final class QueryService implements AutoCloseable {
             Shared shared)
             throws IOException {
         byte[] key = CursorSecret.loadOrCreate(config.cursorSecretFile());
-        return new QueryService(config, source, auth, progress, clock, registry, key, shared, false);
+        return new QueryService(config, source, auth, progress, clock, registry, key, shared, false, rules(config));
+    }
+
+    /** The tenants' alert rules from their files (docs/loki.md#alert-rules); a bad file names itself and the key. */
+    private static List<RuleGroups> rules(QueryConfig config) throws IOException {
+        List<RuleGroups> out = new java.util.ArrayList<>();
+        for (QueryConfig.RuleFile f : config.alerting().ruleFiles()) {
+            try {
+                out.add(RuleGroups.load(f.tenant(), f.file()));
+            } catch (dev.logpipe.config.ConfigException e) {
+                throw new IOException("alerting.rules: " + e.getMessage(), e);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Starts evaluating the alert rules on their schedule (nothing when there are none); {@link #close()} stops them.
+     * Idempotent.
+     */
+    public void startRules() {
+        if (rules != null) {
+            rules.start();
+        }
+    }
+
+    /** The alert rules' states (empty when there are none). */
+    public List<RuleEvaluator.RuleStatus> ruleStatus() {
+        return rules == null ? List.of() : rules.status();
+    }
+
+    /**
+     * One evaluation of a rule, as a request of its tenant would run: admitted by the same gate, within the query
+     * timeout and the tenant's answer memory, planned and budgeted, audited as endpoint {@code rule}.
+     */
+    private Map<java.util.SortedMap<String, String>, Double> evaluateRule(
+            String tenant, RuleGroups.Rule rule, java.time.Instant at) throws Exception {
+        long arrived = System.nanoTime();
+        long deadline = arrived + config.limits().queryTimeout().toNanos();
+        QueryAudit.Line audited = audit.line("rule", "rules");
+        ObjectNode line = audited.node();
+        Credential cred = new Credential(tenant, "rule:" + rule.alert());
+        line.put("tenant_id", tenant);
+        line.put("credential_id", cred.credentialId());
+        line.put("query", rule.expr());
+        try (AnswerMemory.Lease lease = memory.lease(tenant)) {
+            QueryConfig.Tenant policy = config.tenant(tenant);
+            if (policy == null) {
+                throw new Answer.Refusal(401, "unauthenticated", "the rule's tenant is not configured here");
+            }
+            Call call = new Call("rule", cred, policy, new Params(Map.of("query", List.of(rule.expr()))), "", line);
+            try (FairGate.Permit admitted = admit(policy, deadline)) {
+                Map<java.util.SortedMap<String, String>, Double> r =
+                        loki.evaluate(call, new Bounds(deadline, lease), rule.tree(), at.toEpochMilli());
+                line.put("outcome", "answered");
+                line.put("status", 200);
+                line.put("hits", r.size());
+                return r;
+            }
+        } catch (Answer.Refusal r) {
+            line.put("outcome", "refused");
+            line.put("status", r.status());
+            line.put("reason", r.reason());
+            throw new IOException(r.getMessage(), r);
+        } catch (IOException | RuntimeException e) {
+            line.put("outcome", "error");
+            line.put("error", e.getClass().getSimpleName());
+            throw e;
+        } finally {
+            line.put("duration_ms", (System.nanoTime() - arrived) / 1_000_000);
+            audited.write();
+        }
     }
 
     /** A handler answering the query paths and declining (returning false for) every other one. */
@@ -569,6 +647,9 @@ public final class QueryService implements AutoCloseable {
             return;
         }
         closed = true;
+        if (rules != null) {
+            rules.close();
+        }
         tails.close();
         pool.shutdownNow();
         if (ownsShared) {

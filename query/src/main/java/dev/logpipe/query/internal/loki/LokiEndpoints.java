@@ -192,6 +192,27 @@ public final class LokiEndpoints {
         return Answer.ok(root.toString());
     }
 
+    /**
+     * Evaluates a metric expression at one time for an alert rule, through the same scan as {@code /query}: each
+     * present series' labels and value (a scalar is one series without labels).
+     */
+    public Map<SortedMap<String, String>, Double> evaluate(Call call, Bounds bounds, LogQl.Expr e, long atMillis)
+            throws IOException {
+        MetricEval eval = new MetricEval(env, call, bounds, new Steps(atMillis, 1, 1));
+        Value v = eval.eval(e);
+        Value.Vector vec = v instanceof Value.Vector x ? x : asVector((Value.Scalar) v);
+        Map<SortedMap<String, String>, Double> out = new LinkedHashMap<>();
+        for (Map.Entry<SortedMap<String, String>, double[]> s : MetricEval.sorted(vec)) {
+            if (!Double.isNaN(s.getValue()[0])) {
+                out.put(s.getKey(), s.getValue()[0]);
+            }
+        }
+        for (RecordScan.Result r : eval.scans()) {
+            describe(r, call);
+        }
+        return out;
+    }
+
     private static Value.Vector asVector(Value.Scalar s) {
         Value.Vector v = new Value.Vector();
         v.series().put(new java.util.TreeMap<>(), s.values());
