@@ -32,6 +32,7 @@ import java.util.TreeMap;
 final class MetricEval {
     static final long MAX_CELLS = 2_000_000;
     static final long MAX_SAMPLES = 1_000_000;
+    static final int MAX_VALUES = 10_000;
 
     private final Env env;
     private final Call call;
@@ -71,6 +72,13 @@ final class MetricEval {
             return Operators.apply(b.op(), eval(b.left()), eval(b.right()), b.bool(), steps.count());
         }
         if (e instanceof LogQl.VectorAgg a) {
+            String label = HistogramCounts.applies(a, steps);
+            if (label != null) {
+                Value.Vector counted = HistogramCounts.count(env, call, bounds, a, label, steps, scans);
+                if (counted != null) {
+                    return counted;
+                }
+            }
             Value inner = eval(a.inner());
             if (!(inner instanceof Value.Vector v)) {
                 throw refuse("an aggregation needs a vector, not a scalar");
