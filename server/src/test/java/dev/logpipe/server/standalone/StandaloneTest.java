@@ -276,6 +276,21 @@ class StandaloneTest {
             Http.Answer bad = Http.get(s.baseUrl() + "/api/v1/search?q=%28unclosed", KEY);
             assertThat(bad.status()).isEqualTo(400);
             assertThat(bad.body()).contains("position");
+            // Grafana's Loki data source on the same port (docs/loki.md): its health check, and LogQL per tenant
+            Http.Answer health = Http.get(
+                    s.baseUrl() + "/loki/api/v1/query?direction=backward&time=4000000000&query="
+                            + URLEncoder.encode("vector(1)+vector(1)", StandardCharsets.UTF_8),
+                    KEY);
+            assertThat(health.status()).isEqualTo(200);
+            assertThat(health.body()).contains("\"resultType\":\"vector\"").contains("\"2\"");
+            String logql = "/loki/api/v1/query_range?limit=10&query="
+                    + URLEncoder.encode("{level=~\".+\"} |= \"needle\"", StandardCharsets.UTF_8);
+            Http.Answer lines = Http.get(s.baseUrl() + logql, KEY);
+            assertThat(lines.status()).isEqualTo(200);
+            assertThat(lines.body()).contains("needle-default alpha").doesNotContain("needle-globex");
+            assertThat(Http.get(s.baseUrl() + logql, other).body())
+                    .contains("needle-globex beta")
+                    .doesNotContain("needle-default");
         }
     }
 
