@@ -257,6 +257,29 @@ public final class QueryService implements AutoCloseable {
         }
     }
 
+    /** The status answer with the caller's alert rules (state, last evaluation, last error) when there are rules. */
+    private Answer withRules(Answer a, String tenant) throws IOException {
+        if (rules == null || a.status() != 200) {
+            return a;
+        }
+        ObjectNode o = (ObjectNode) LOKI_JSON.readTree(a.body());
+        com.fasterxml.jackson.databind.node.ArrayNode list = o.putArray("rules");
+        for (RuleEvaluator.RuleStatus r : rules.status()) {
+            if (r.tenant().equals(tenant)) {
+                ObjectNode n = list.addObject();
+                n.put("group", r.group());
+                n.put("alert", r.alert());
+                n.put("state", r.state());
+                n.put("active", r.active());
+                n.put("last_evaluation", r.lastEvaluation().toString());
+                if (r.lastError() != null) {
+                    n.put("last_error", r.lastError());
+                }
+            }
+        }
+        return new Answer(a.status(), o.toString(), a.headers());
+    }
+
     /** The alert rules' states (empty when there are none). */
     public List<RuleEvaluator.RuleStatus> ruleStatus() {
         return rules == null ? List.of() : rules.status();
@@ -491,7 +514,7 @@ public final class QueryService implements AutoCloseable {
             case "histogram" -> aggregates.histogram(call, bounds);
             case "fields" -> call.pathRest().isEmpty() ? aggregates.fields(call) : aggregates.top(call, bounds);
             case "context" -> context.handle(call, bounds);
-            case "status" -> status.handle(call);
+            case "status" -> withRules(status.handle(call), call.tenant());
             default -> {
                 if (endpoint.startsWith("loki_")) {
                     yield loki.handle(call, bounds);

@@ -167,6 +167,10 @@ class AlertingTest {
                         .untilAsserted(
                                 () -> assertThat(statuses(fromAlertmanager)).contains("firing"));
                 assertThat(statuses(fromLogpipe)).contains("firing");
+                assertThat(QueryFixture.json(QueryFixture.get(q, "/api/v1/status", QueryFixture.ACME_KEY))
+                                .at("/rules/0/state")
+                                .asText())
+                        .isIn("firing", "inactive"); // inactive once the burst has left the window
                 // the burst leaves the 8 s window: the rule's next evaluations resolve the alert everywhere
                 await().atMost(Duration.ofSeconds(30))
                         .pollInterval(Duration.ofMillis(250))
@@ -174,6 +178,11 @@ class AlertingTest {
                             assertThat(statuses(fromLogpipe)).contains("resolved");
                             assertThat(statuses(fromAlertmanager)).contains("resolved");
                         });
+                JsonNode status = QueryFixture.json(QueryFixture.get(q, "/api/v1/status", QueryFixture.ACME_KEY));
+                assertThat(status.get("rules")).hasSize(1);
+                assertThat(status.at("/rules/0/alert").asText()).isEqualTo("ErrorBurst");
+                assertThat(status.at("/rules/0/state").asText()).isEqualTo("inactive");
+                assertThat(status.at("/rules/0/last_evaluation").asText()).isNotEmpty();
                 assertThat(q.service().ruleStatus())
                         .extracting(s -> s.tenant() + "/" + s.alert() + "/" + s.state())
                         .containsExactlyInAnyOrder("acme/ErrorBurst/inactive", "globex/ErrorBurst/inactive");
