@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
@@ -287,9 +286,5 @@ final class MetricEval {
                 new ArrayList<>(v.series().entrySet());
         out.sort(Comparator.comparing(e -> e.getKey().toString()));
         return out;
-    }
-
-    static Map<SortedMap<String, String>, double[]> newSeries() {
-        return new LinkedHashMap<>();
     }
 }
