@@ -28,6 +28,7 @@ import dev.logpipe.query.internal.plan.CursorSecret;
 import dev.logpipe.query.internal.plan.QueryPlanner;
 import dev.logpipe.query.internal.rules.RuleEvaluator;
 import dev.logpipe.query.internal.rules.RuleGroups;
+import dev.logpipe.query.internal.rules.RuleQueries;
 import dev.logpipe.query.internal.search.FanOut;
 import dev.logpipe.query.internal.tail.Tails;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -146,7 +147,11 @@ public final class QueryService implements AutoCloseable {
         this.loki = new LokiEndpoints(env);
         this.rules = ruleGroups.isEmpty()
                 ? null
-                : new RuleEvaluator(ruleGroups, config.alerting(), clock, this::evaluateRule);
+                : new RuleEvaluator(
+                        ruleGroups,
+                        config.alerting(),
+                        clock,
+                        new RuleQueries(config, audit, memory, this::admit, loki));
         this.tails = new Tails(env, memory);
         metrics.gauge("logpipe_query.tails.active", "Live tails open now", tails::active);
         metrics.gauge(
@@ -283,49 +288,6 @@ public final class QueryService implements AutoCloseable {
     /** The alert rules' states (empty when there are none). */
     public List<RuleEvaluator.RuleStatus> ruleStatus() {
         return rules == null ? List.of() : rules.status();
-    }
-
-    /**
-     * One evaluation of a rule, as a request of its tenant would run: admitted by the same gate, within the query
-     * timeout and the tenant's answer memory, planned and budgeted, audited as endpoint {@code rule}.
-     */
-    private Map<java.util.SortedMap<String, String>, Double> evaluateRule(
-            String tenant, RuleGroups.Rule rule, java.time.Instant at) throws Exception {
-        long arrived = System.nanoTime();
-        long deadline = arrived + config.limits().queryTimeout().toNanos();
-        QueryAudit.Line audited = audit.line("rule", "rules");
-        ObjectNode line = audited.node();
-        Credential cred = new Credential(tenant, "rule:" + rule.alert());
-        line.put("tenant_id", tenant);
-        line.put("credential_id", cred.credentialId());
-        line.put("query", rule.expr());
-        try (AnswerMemory.Lease lease = memory.lease(tenant)) {
-            QueryConfig.Tenant policy = config.tenant(tenant);
-            if (policy == null) {
-                throw new Answer.Refusal(401, "unauthenticated", "the rule's tenant is not configured here");
-            }
-            Call call = new Call("rule", cred, policy, new Params(Map.of("query", List.of(rule.expr()))), "", line);
-            try (FairGate.Permit admitted = admit(policy, deadline)) {
-                Map<java.util.SortedMap<String, String>, Double> r =
-                        loki.evaluate(call, new Bounds(deadline, lease), rule.tree(), at.toEpochMilli());
-                line.put("outcome", "answered");
-                line.put("status", 200);
-                line.put("hits", r.size());
-                return r;
-            }
-        } catch (Answer.Refusal r) {
-            line.put("outcome", "refused");
-            line.put("status", r.status());
-            line.put("reason", r.reason());
-            throw new IOException(r.getMessage(), r);
-        } catch (IOException | RuntimeException e) {
-            line.put("outcome", "error");
-            line.put("error", e.getClass().getSimpleName());
-            throw e;
-        } finally {
-            line.put("duration_ms", (System.nanoTime() - arrived) / 1_000_000);
-            audited.write();
-        }
     }
 
     /** A handler answering the query paths and declining (returning false for) every other one. */
