@@ -109,6 +109,7 @@ class AlertingTest {
                           severity: page
                         annotations:
                           summary: "{{ $value }} payment errors in {{ $labels.service }}"
+                          lines: "{{ $sample_lines }}"
                 """;
         Files.writeString(dir.resolve("acme-rules.yaml"), rule);
         Files.writeString(dir.resolve("globex-rules.yaml"), rule);
@@ -157,6 +158,11 @@ class AlertingTest {
                             assertThat(a.at("/labels/service").asText()).isEqualTo("api");
                             assertThat(a.at("/labels/tenant_id").asText()).isEqualTo("acme");
                             assertThat(a.at("/annotations/summary").asText()).isEqualTo("8 payment errors in api");
+                            assertThat(a.at("/annotations/lines").asText().split("\n"))
+                                    .containsExactly(
+                                            "payment provider timed out 0",
+                                            "payment provider timed out 1",
+                                            "payment provider timed out 2");
                             assertThat(a.at("/status/state").asText()).isEqualTo("active");
                             assertThat(a.get("generatorURL").asText())
                                     .startsWith("http://logpipe.example/#q=")

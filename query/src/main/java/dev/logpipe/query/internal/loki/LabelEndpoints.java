@@ -289,7 +289,7 @@ final class LabelEndpoints {
         return Answer.ok(root.toString());
     }
 
-    private static LogQl.LogQuery firstLogQuery(LogQl.Expr e) {
+    static LogQl.LogQuery firstLogQuery(LogQl.Expr e) {
         if (e instanceof LogQl.RangeAgg r) {
             return r.query();
         }

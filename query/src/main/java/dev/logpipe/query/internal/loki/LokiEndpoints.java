@@ -204,6 +204,42 @@ public final class LokiEndpoints {
         return out;
     }
 
+    /**
+     * Up to {@code n} of the newest lines of the first log query in {@code e} within [{@code fromMillis},
+     * {@code toMillis}] whose labels hold every entry of {@code labels} that the line has a label for: the lines
+     * behind an alert's series, for its annotations. Same scan, budget and scope as a log query.
+     */
+    public List<String> sampleLines(
+            Call call, Bounds bounds, LogQl.Expr e, Map<String, String> labels, long fromMillis, long toMillis, int n)
+            throws IOException {
+        LogQl.LogQuery q = LabelEndpoints.firstLogQuery(e);
+        Pipeline pipeline = new Pipeline(q);
+        List<String> out = new ArrayList<>();
+        RecordScan.scan(
+                env,
+                call,
+                bounds,
+                Streams.engineQuery(call.params().get("query", ""), q.selector()),
+                new TimeRange(fromMillis, toMillis + 1),
+                ShardSearcher.Order.NEWEST_FIRST,
+                (t, record, bytes) -> {
+                    Pipeline.Line line = new Pipeline.Line(Streams.labels(record), record.message());
+                    if (!pipeline.run(line)) {
+                        return true;
+                    }
+                    for (Map.Entry<String, String> l : labels.entrySet()) {
+                        String v = line.labels.get(l.getKey());
+                        if (v != null && !v.equals(l.getValue())) {
+                            return true;
+                        }
+                    }
+                    out.add(line.text);
+                    return out.size() < n;
+                },
+                () -> 0);
+        return out;
+    }
+
     private static Value.Vector asVector(Value.Scalar s) {
         Value.Vector v = new Value.Vector();
         v.series().put(new java.util.TreeMap<>(), s.values());

@@ -29,6 +29,8 @@ final class AlertState {
         double value;
         Instant resolvedAt;
         Instant lastSent;
+        /** The newest lines behind it, read when it first fires (for {@code {{ $sample_lines }}}). */
+        String samples;
 
         Alert(SortedMap<String, String> labels, Instant activeAt) {
             this.labels = labels;

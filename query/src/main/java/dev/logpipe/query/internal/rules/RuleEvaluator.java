@@ -34,14 +34,23 @@ import org.slf4j.LoggerFactory;
 public final class RuleEvaluator implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(RuleEvaluator.class);
     private static final Pattern TEMPLATE =
-            Pattern.compile("\\{\\{\\s*\\$(value|labels\\.([A-Za-z_][A-Za-z0-9_]*))\\s*}}");
+            Pattern.compile("\\{\\{\\s*\\$(value|sample_lines|labels\\.([A-Za-z_][A-Za-z0-9_]*))\\s*}}");
 
     /** Evaluates a rule's expression for its tenant at a time: each present series' labels and value. */
-    @FunctionalInterface
     public interface Queries {
         Map<SortedMap<String, String>, Double> evaluate(String tenant, RuleGroups.Rule rule, Instant at)
                 throws Exception;
+
+        /** Up to {@code n} of the newest lines behind an alert (its labels) between two times. */
+        default List<String> sampleLines(
+                String tenant, RuleGroups.Rule rule, Map<String, String> labels, Instant from, Instant to, int n)
+                throws Exception {
+            return List.of();
+        }
     }
+
+    /** How many matching lines {@code {{ $sample_lines }}} in an annotation shows. */
+    static final int SAMPLE_LINES = 3;
 
     /** What the status API shows of a rule. */
     public record RuleStatus(
@@ -134,6 +143,10 @@ public final class RuleEvaluator implements AutoCloseable {
             for (AlertState.Alert a : state.active()) {
                 boolean due = a.lastSent == null || !now.isBefore(a.lastSent.plus(alerting.resendInterval()));
                 if (a.phase == AlertState.Phase.FIRING && due) {
+                    if (a.samples == null
+                            && rule.annotations().values().stream().anyMatch(v -> v.contains("$sample_lines"))) {
+                        a.samples = samples(tenant, rule, a, now);
+                    }
                     out.add(outgoing(rule, a, now.plus(valid), now));
                     a.lastSent = now;
                 }
@@ -153,6 +166,22 @@ public final class RuleEvaluator implements AutoCloseable {
                             state.active().size()));
         }
         sender.send(out, now);
+    }
+
+    /** The newest lines behind a firing alert (once, when it first fires); none when they cannot be read. */
+    private String samples(String tenant, RuleGroups.Rule rule, AlertState.Alert a, Instant now) {
+        Map<String, String> labels = new TreeMap<>(a.labels);
+        labels.remove("alertname");
+        labels.remove("tenant_id");
+        rule.labels().keySet().forEach(labels::remove);
+        LogQl.RangeAgg r = firstRange(rule.tree());
+        Instant from = a.activeAt.minusMillis(r == null ? 0 : r.rangeMillis());
+        try {
+            return String.join("\n", queries.sampleLines(tenant, rule, labels, from, now, SAMPLE_LINES));
+        } catch (Exception e) {
+            log.warn("sample lines for alert {} of tenant {} failed: {}", rule.alert(), tenant, e.toString());
+            return "";
+        }
     }
 
     private static String phase(AlertState s) {
@@ -180,7 +209,9 @@ public final class RuleEvaluator implements AutoCloseable {
         Matcher m = TEMPLATE.matcher(template);
         StringBuilder b = new StringBuilder();
         while (m.find()) {
-            String v = m.group(2) == null ? format(a.value) : a.labels.getOrDefault(m.group(2), "");
+            String v = m.group(2) != null
+                    ? a.labels.getOrDefault(m.group(2), "")
+                    : m.group(1).equals("sample_lines") ? (a.samples == null ? "" : a.samples) : format(a.value);
             m.appendReplacement(b, Matcher.quoteReplacement(v));
         }
         m.appendTail(b);

@@ -47,9 +47,33 @@ public final class RuleQueries implements RuleEvaluator.Queries {
     @Override
     public Map<SortedMap<String, String>, Double> evaluate(String tenant, RuleGroups.Rule rule, Instant at)
             throws IOException {
+        return run(tenant, rule, "rule", (call, bounds) -> {
+            Map<SortedMap<String, String>, Double> r = loki.evaluate(call, bounds, rule.tree(), at.toEpochMilli());
+            call.audit().put("hits", r.size());
+            return r;
+        });
+    }
+
+    @Override
+    public List<String> sampleLines(
+            String tenant, RuleGroups.Rule rule, Map<String, String> labels, Instant from, Instant to, int n)
+            throws IOException {
+        return run(tenant, rule, "rule_samples", (call, bounds) -> {
+            List<String> lines =
+                    loki.sampleLines(call, bounds, rule.tree(), labels, from.toEpochMilli(), to.toEpochMilli(), n);
+            call.audit().put("hits", lines.size());
+            return lines;
+        });
+    }
+
+    private interface Work<T> {
+        T run(Call call, Bounds bounds) throws IOException;
+    }
+
+    private <T> T run(String tenant, RuleGroups.Rule rule, String endpoint, Work<T> work) throws IOException {
         long arrived = System.nanoTime();
         long deadline = arrived + config.limits().queryTimeout().toNanos();
-        QueryAudit.Line audited = audit.line("rule", "rules");
+        QueryAudit.Line audited = audit.line(endpoint, "rules");
         ObjectNode line = audited.node();
         Credential cred = new Credential(tenant, "rule:" + rule.alert());
         line.put("tenant_id", tenant);
@@ -60,14 +84,12 @@ public final class RuleQueries implements RuleEvaluator.Queries {
             if (policy == null) {
                 throw new Answer.Refusal(401, "unauthenticated", "the rule's tenant is not configured here");
             }
-            Call call = new Call("rule", cred, policy, new Params(Map.of("query", List.of(rule.expr()))), "", line);
+            Call call = new Call(endpoint, cred, policy, new Params(Map.of("query", List.of(rule.expr()))), "", line);
             try (FairGate.Permit admitted = admission.admit(policy, deadline)) {
-                Map<SortedMap<String, String>, Double> r =
-                        loki.evaluate(call, new Bounds(deadline, lease), rule.tree(), at.toEpochMilli());
+                T result = work.run(call, new Bounds(deadline, lease));
                 line.put("outcome", "answered");
                 line.put("status", 200);
-                line.put("hits", r.size());
-                return r;
+                return result;
             }
         } catch (Answer.Refusal r) {
             line.put("outcome", "refused");
