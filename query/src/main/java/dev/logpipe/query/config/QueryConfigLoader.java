@@ -18,6 +18,25 @@ import java.util.regex.Pattern;
 
 /** Reads and validates the query service's YAML; every error names the key path. */
 public final class QueryConfigLoader {
+    private final boolean tenantsFromKeyFile;
+
+    /** The query process's loader: every tenant is listed under {@code tenants}. */
+    public QueryConfigLoader() {
+        this(false);
+    }
+
+    private QueryConfigLoader(boolean tenantsFromKeyFile) {
+        this.tenantsFromKeyFile = tenantsFromKeyFile;
+    }
+
+    /**
+     * The standalone's loader: its tenants come from its key file at run time, so a rule file's tenant is not checked
+     * against {@code tenants} (a rule of a tenant without keys yet reports its evaluation error in the status).
+     */
+    public static QueryConfigLoader withTenantsFromKeyFile() {
+        return new QueryConfigLoader(true);
+    }
+
     private static final Pattern WINDOW = Pattern.compile("(\\d{1,6})(m|h|d)");
     /** The longest {@code limits.tail_lag}: a tail's window of sent records spans it (docs/query.md). */
     private static final Duration MAX_TAIL_LAG = Duration.ofMinutes(10);
@@ -123,7 +142,7 @@ public final class QueryConfigLoader {
         return new QueryConfig(listen, data, reopen, tenants, limits, secret, audit, auth, opensearch, alerting);
     }
 
-    private static QueryConfig.Alerting alerting(ConfigNode a, Path base, Set<String> tenants) throws ConfigException {
+    private QueryConfig.Alerting alerting(ConfigNode a, Path base, Set<String> tenants) throws ConfigException {
         Optional<java.net.URI> alertmanager = url(a, "alertmanager_url");
         Optional<java.net.URI> webhook = url(a, "webhook_url");
         String external = a.string("external_url", "");
@@ -131,7 +150,7 @@ public final class QueryConfigLoader {
         List<QueryConfig.RuleFile> files = new ArrayList<>();
         for (ConfigNode r : a.children("rules")) {
             String tenant = r.requiredString("tenant");
-            if (!tenants.contains(tenant)) {
+            if (!tenantsFromKeyFile && !tenants.contains(tenant)) {
                 throw new ConfigException(r.keyPath("tenant") + ": no tenant \"" + tenant + "\" is configured");
             }
             Path file = r.path("file", base, null);

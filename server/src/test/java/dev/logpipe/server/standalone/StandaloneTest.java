@@ -395,6 +395,55 @@ class StandaloneTest {
     }
 
     @Test
+    void alertRulesRunOnTheStandaloneAndReachTheirWebhook() throws Exception {
+        java.util.List<String> bodies = new java.util.concurrent.CopyOnWriteArrayList<>();
+        com.sun.net.httpserver.HttpServer hook =
+                com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        hook.createContext("/", ex -> {
+            bodies.add(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+            ex.sendResponseHeaders(200, -1);
+            ex.close();
+        });
+        hook.start();
+        try {
+            Files.writeString(dir.resolve("rules.yaml"), """
+                    groups:
+                      - name: errors
+                        interval: 1s
+                        rules:
+                          - alert: StandaloneErrors
+                            expr: sum(count_over_time({level="ERROR"} |= "alarm" [5m])) > 0
+                    """);
+            Path file = dir.resolve("standalone.yaml");
+            Files.writeString(file, """
+                    query:
+                      alerting:
+                        webhook_url: http://127.0.0.1:%d/hook
+                        resend_interval: 1s
+                        rules:
+                          - tenant: default
+                            file: %s
+                    """.formatted(hook.getAddress().getPort(), dir.resolve("rules.yaml")));
+            StandaloneConfig c = new StandaloneConfigLoader()
+                    .load(file, new StandaloneConfigLoader.Flags(dir.resolve("data"), 0, 0, false));
+            try (Standalone s = Standalone.start(
+                    c, Map.of("LOGPIPE_API_KEY", KEY, "LOGPIPE_ADMIN_KEY", ADMIN), Clock.systemUTC())) {
+                assertThat(Http.post(s.baseUrl() + "/api/v1/logs", KEY, "{\"message\":\"alarm\",\"level\":\"ERROR\"}")
+                                .status())
+                        .isEqualTo(200);
+                await().atMost(Duration.ofSeconds(30))
+                        .until(() -> bodies.stream()
+                                .anyMatch(b -> b.contains("\"status\":\"firing\"")
+                                        && b.contains("\"alertname\":\"StandaloneErrors\"")
+                                        && b.contains("\"tenant_id\":\"default\"")));
+                assertThat(Http.get(s.baseUrl() + "/api/v1/status", KEY).body()).contains("\"StandaloneErrors\"");
+            }
+        } finally {
+            hook.stop(0);
+        }
+    }
+
+    @Test
     void configErrorsNameTheKeyPath() throws Exception {
         Path file = dir.resolve("standalone.yaml");
         Files.writeString(file, "indexer:\n  commit:\n    interval: -1s\n");
