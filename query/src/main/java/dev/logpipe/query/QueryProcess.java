@@ -63,6 +63,7 @@ public final class QueryProcess implements AutoCloseable {
                 committed.start();
             }
             server.start();
+            service.startRules();
             log.info(
                     "query ready listen={}:{} {} tenants={}",
                     server.address().getHostString(),

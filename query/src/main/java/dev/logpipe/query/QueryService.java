@@ -20,11 +20,15 @@ import dev.logpipe.query.internal.api.StatusEndpoint;
 import dev.logpipe.query.internal.audit.QueryAudit;
 import dev.logpipe.query.internal.http.Answer;
 import dev.logpipe.query.internal.http.Params;
+import dev.logpipe.query.internal.loki.LokiEndpoints;
 import dev.logpipe.query.internal.memory.AnswerMemory;
 import dev.logpipe.query.internal.metrics.QueryMetrics;
 import dev.logpipe.query.internal.plan.Cursor;
 import dev.logpipe.query.internal.plan.CursorSecret;
 import dev.logpipe.query.internal.plan.QueryPlanner;
+import dev.logpipe.query.internal.rules.RuleEvaluator;
+import dev.logpipe.query.internal.rules.RuleGroups;
+import dev.logpipe.query.internal.rules.RuleQueries;
 import dev.logpipe.query.internal.search.FanOut;
 import dev.logpipe.query.internal.tail.Tails;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -92,6 +96,8 @@ public final class QueryService implements AutoCloseable {
     private final AggregateEndpoints aggregates;
     private final ContextEndpoint context;
     private final StatusEndpoint status;
+    private final LokiEndpoints loki;
+    private final RuleEvaluator rules;
     private final Tails tails;
     private final AnswerMemory memory;
     private final FairGate gate;
@@ -106,7 +112,8 @@ public final class QueryService implements AutoCloseable {
             MeterRegistry registry,
             byte[] cursorKey,
             Shared shared,
-            boolean ownsShared) {
+            boolean ownsShared,
+            List<RuleGroups> ruleGroups) {
         this.config = config;
         this.auth = auth;
         this.shared = shared;
@@ -137,6 +144,14 @@ public final class QueryService implements AutoCloseable {
         this.aggregates = new AggregateEndpoints(env);
         this.context = new ContextEndpoint(env);
         this.status = new StatusEndpoint(env);
+        this.loki = new LokiEndpoints(env);
+        this.rules = ruleGroups.isEmpty()
+                ? null
+                : new RuleEvaluator(
+                        ruleGroups,
+                        config.alerting(),
+                        clock,
+                        new RuleQueries(config, audit, memory, this::admit, loki));
         this.tails = new Tails(env, memory);
         metrics.gauge("logpipe_query.tails.active", "Live tails open now", tails::active);
         metrics.gauge(
@@ -204,7 +219,7 @@ public final class QueryService implements AutoCloseable {
         byte[] key = CursorSecret.loadOrCreate(config.cursorSecretFile());
         AuthFailures failures = new AuthFailures(config.auth(), System::nanoTime).register(registry);
         Shared shared = Shared.open(config, clock, failures);
-        return new QueryService(config, source, auth, progress, clock, registry, key, shared, true);
+        return new QueryService(config, source, auth, progress, clock, registry, key, shared, true, rules(config));
     }
 
     /**
@@ -221,7 +236,58 @@ public final class QueryService implements AutoCloseable {
             Shared shared)
             throws IOException {
         byte[] key = CursorSecret.loadOrCreate(config.cursorSecretFile());
-        return new QueryService(config, source, auth, progress, clock, registry, key, shared, false);
+        return new QueryService(config, source, auth, progress, clock, registry, key, shared, false, rules(config));
+    }
+
+    /** The tenants' alert rules from their files (docs/loki.md#alert-rules); a bad file names itself and the key. */
+    private static List<RuleGroups> rules(QueryConfig config) throws IOException {
+        List<RuleGroups> out = new java.util.ArrayList<>();
+        for (QueryConfig.RuleFile f : config.alerting().ruleFiles()) {
+            try {
+                out.add(RuleGroups.load(f.tenant(), f.file()));
+            } catch (dev.logpipe.config.ConfigException e) {
+                throw new IOException("alerting.rules: " + e.getMessage(), e);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Starts evaluating the alert rules on their schedule (nothing when there are none); {@link #close()} stops them.
+     * Idempotent.
+     */
+    public void startRules() {
+        if (rules != null) {
+            rules.start();
+        }
+    }
+
+    /** The status answer with the caller's alert rules (state, last evaluation, last error) when there are rules. */
+    private Answer withRules(Answer a, String tenant) throws IOException {
+        if (rules == null || a.status() != 200) {
+            return a;
+        }
+        ObjectNode o = (ObjectNode) LOKI_JSON.readTree(a.body());
+        com.fasterxml.jackson.databind.node.ArrayNode list = o.putArray("rules");
+        for (RuleEvaluator.RuleStatus r : rules.status()) {
+            if (r.tenant().equals(tenant)) {
+                ObjectNode n = list.addObject();
+                n.put("group", r.group());
+                n.put("alert", r.alert());
+                n.put("state", r.state());
+                n.put("active", r.active());
+                n.put("last_evaluation", r.lastEvaluation().toString());
+                if (r.lastError() != null) {
+                    n.put("last_error", r.lastError());
+                }
+            }
+        }
+        return new Answer(a.status(), o.toString(), a.headers());
+    }
+
+    /** The alert rules' states (empty when there are none). */
+    public List<RuleEvaluator.RuleStatus> ruleStatus() {
+        return rules == null ? List.of() : rules.status();
     }
 
     /** A handler answering the query paths and declining (returning false for) every other one. */
@@ -297,13 +363,7 @@ public final class QueryService implements AutoCloseable {
                 if (policy == null) {
                     throw new Answer.Refusal(401, "unauthenticated", "the key's tenant is not configured here");
                 }
-                Call call = new Call(
-                        endpoint,
-                        cred,
-                        policy,
-                        params,
-                        path.substring(path.indexOf(endpoint) + endpoint.length()),
-                        line);
+                Call call = new Call(endpoint, cred, policy, params, pathRest(path, endpoint), line);
                 if (endpoint.equals("tail")) {
                     tails.handle(call, request, response, callback, audited::write);
                     return; // the tail answers itself; it was audited when it started (its lease is unused)
@@ -325,6 +385,9 @@ public final class QueryService implements AutoCloseable {
                 log.warn("query {} failed: {}", endpoint, e.toString(), e);
                 a = Answer.error(500, "internal", "internal error");
                 line.put("outcome", "error");
+            }
+            if (endpoint.startsWith("loki_") && a.status() >= 400) {
+                a = lokiError(a);
             }
             line.put("status", a.status());
             if (!line.has("outcome")) {
@@ -413,8 +476,13 @@ public final class QueryService implements AutoCloseable {
             case "histogram" -> aggregates.histogram(call, bounds);
             case "fields" -> call.pathRest().isEmpty() ? aggregates.fields(call) : aggregates.top(call, bounds);
             case "context" -> context.handle(call, bounds);
-            case "status" -> status.handle(call);
-            default -> throw new AssertionError(endpoint);
+            case "status" -> withRules(status.handle(call), call.tenant());
+            default -> {
+                if (endpoint.startsWith("loki_")) {
+                    yield loki.handle(call, bounds);
+                }
+                throw new AssertionError(endpoint);
+            }
         };
     }
 
@@ -425,6 +493,9 @@ public final class QueryService implements AutoCloseable {
 
     /** The endpoint name of a query path, or null when the path is not one of ours. */
     static String endpoint(String path) {
+        if (path != null && path.startsWith(LokiEndpoints.PREFIX)) {
+            return LokiEndpoints.endpoint(path);
+        }
         if (path == null || !path.startsWith("/api/v1/")) {
             return null;
         }
@@ -444,6 +515,33 @@ public final class QueryService implements AutoCloseable {
         }
         return null;
     }
+
+    /** What follows the endpoint's name in the path: a field or record id, or a Loki label's {@code /NAME/values}. */
+    private static String pathRest(String path, String endpoint) {
+        if (endpoint.startsWith("loki_")) {
+            String rest = path.substring(LokiEndpoints.PREFIX.length());
+            return rest.startsWith("label") ? rest.substring("label".length()) : "";
+        }
+        return path.substring(path.indexOf(endpoint) + endpoint.length());
+    }
+
+    /**
+     * A refusal as Grafana's Loki data source reads it: the text in {@code message} (beside our {@code error} and
+     * {@code reason}) and Loki's {@code status: error}.
+     */
+    private static Answer lokiError(Answer a) {
+        try {
+            ObjectNode o = (ObjectNode) LOKI_JSON.readTree(a.body());
+            o.put("status", "error");
+            o.put("message", o.path("error").asText());
+            return new Answer(a.status(), o.toString(), a.headers());
+        } catch (IOException | ClassCastException e) {
+            return a;
+        }
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper LOKI_JSON =
+            new com.fasterxml.jackson.databind.ObjectMapper();
 
     private static Params params(Request request) {
         Fields f;
@@ -534,6 +632,9 @@ public final class QueryService implements AutoCloseable {
             return;
         }
         closed = true;
+        if (rules != null) {
+            rules.close();
+        }
         tails.close();
         pool.shutdownNow();
         if (ownsShared) {

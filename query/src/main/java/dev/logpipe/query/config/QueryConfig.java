@@ -21,14 +21,65 @@ public record QueryConfig(
         Path cursorSecretFile,
         Audit audit,
         AuthFailures.Policy auth,
-        Optional<OpenSearchSettings> opensearch) {
+        Optional<OpenSearchSettings> opensearch,
+        Alerting alerting) {
     public QueryConfig {
         tenants = List.copyOf(tenants);
+        Objects.requireNonNull(alerting, "alerting");
         Objects.requireNonNull(limits, "limits");
         Objects.requireNonNull(audit, "audit");
         Objects.requireNonNull(auth, "auth");
         Objects.requireNonNull(opensearch, "opensearch");
     }
+
+    /** Without alert rules. */
+    public QueryConfig(
+            InetSocketAddress listen,
+            Path dataDir,
+            Duration reopenInterval,
+            List<Tenant> tenants,
+            Limits limits,
+            Path cursorSecretFile,
+            Audit audit,
+            AuthFailures.Policy auth,
+            Optional<OpenSearchSettings> opensearch) {
+        this(
+                listen,
+                dataDir,
+                reopenInterval,
+                tenants,
+                limits,
+                cursorSecretFile,
+                audit,
+                auth,
+                opensearch,
+                Alerting.NONE);
+    }
+
+    /**
+     * Alert rules (docs/loki.md#alert-rules): rule files per tenant, where firing and resolved alerts go (an
+     * Alertmanager's API v2 and/or a webhook), the base of their {@code generatorURL}, how often active alerts are
+     * sent again.
+     */
+    public record Alerting(
+            Optional<java.net.URI> alertmanager,
+            Optional<java.net.URI> webhook,
+            String externalUrl,
+            Duration resendInterval,
+            List<RuleFile> ruleFiles) {
+        public static final Alerting NONE =
+                new Alerting(Optional.empty(), Optional.empty(), "", Duration.ofMinutes(1), List.of());
+
+        public Alerting {
+            Objects.requireNonNull(alertmanager, "alertmanager");
+            Objects.requireNonNull(webhook, "webhook");
+            Objects.requireNonNull(externalUrl, "externalUrl");
+            ruleFiles = List.copyOf(ruleFiles);
+        }
+    }
+
+    /** A rule file (Prometheus/Loki ruler format) of one tenant. */
+    public record RuleFile(String tenant, Path file) {}
 
     /** Reading the Lucene shards of {@code dataDir} ({@code store: lucene}). */
     public QueryConfig(

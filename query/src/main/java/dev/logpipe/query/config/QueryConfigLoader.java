@@ -18,6 +18,25 @@ import java.util.regex.Pattern;
 
 /** Reads and validates the query service's YAML; every error names the key path. */
 public final class QueryConfigLoader {
+    private final boolean tenantsFromKeyFile;
+
+    /** The query process's loader: every tenant is listed under {@code tenants}. */
+    public QueryConfigLoader() {
+        this(false);
+    }
+
+    private QueryConfigLoader(boolean tenantsFromKeyFile) {
+        this.tenantsFromKeyFile = tenantsFromKeyFile;
+    }
+
+    /**
+     * The standalone's loader: its tenants come from its key file at run time, so a rule file's tenant is not checked
+     * against {@code tenants} (a rule of a tenant without keys yet reports its evaluation error in the status).
+     */
+    public static QueryConfigLoader withTenantsFromKeyFile() {
+        return new QueryConfigLoader(true);
+    }
+
     private static final Pattern WINDOW = Pattern.compile("(\\d{1,6})(m|h|d)");
     /** The longest {@code limits.tail_lag}: a tail's window of sent records spans it (docs/query.md). */
     private static final Duration MAX_TAIL_LAG = Duration.ofMinutes(10);
@@ -119,8 +138,51 @@ public final class QueryConfigLoader {
         QueryConfig.Audit audit = audit(root.child("audit"), base, data);
         AuthFailures.Policy auth = AuthFailures.Policy.read(root.child("auth"));
         Optional<OpenSearchSettings> opensearch = OpenSearchSettingsLoader.store(root);
+        QueryConfig.Alerting alerting = alerting(root.child("alerting"), base, ids);
         root.rejectUnknownKeys();
-        return new QueryConfig(listen, data, reopen, tenants, limits, secret, audit, auth, opensearch);
+        return new QueryConfig(listen, data, reopen, tenants, limits, secret, audit, auth, opensearch, alerting);
+    }
+
+    private QueryConfig.Alerting alerting(ConfigNode a, Path base, Set<String> tenants) throws ConfigException {
+        Optional<java.net.URI> alertmanager = url(a, "alertmanager_url");
+        Optional<java.net.URI> webhook = url(a, "webhook_url");
+        String external = a.string("external_url", "");
+        Duration resend = a.duration("resend_interval", Duration.ofMinutes(1), Duration.ofSeconds(1));
+        List<QueryConfig.RuleFile> files = new ArrayList<>();
+        for (ConfigNode r : a.children("rules")) {
+            String tenant = r.requiredString("tenant");
+            if (!tenantsFromKeyFile && !tenants.contains(tenant)) {
+                throw new ConfigException(r.keyPath("tenant") + ": no tenant \"" + tenant + "\" is configured");
+            }
+            Path file = r.path("file", base, null);
+            if (file == null) {
+                throw new ConfigException(r.keyPath("file") + ": required (a rule file in the Prometheus/Loki format)");
+            }
+            r.rejectUnknownKeys();
+            files.add(new QueryConfig.RuleFile(tenant, file));
+        }
+        a.rejectUnknownKeys();
+        if (!files.isEmpty() && alertmanager.isEmpty() && webhook.isEmpty()) {
+            throw new ConfigException(a.keyPath("rules") + ": rules need alerting.alertmanager_url or "
+                    + "alerting.webhook_url to send their alerts to");
+        }
+        return new QueryConfig.Alerting(alertmanager, webhook, external, resend, files);
+    }
+
+    private static Optional<java.net.URI> url(ConfigNode a, String key) throws ConfigException {
+        String v = a.string(key, "");
+        if (v.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            java.net.URI u = new java.net.URI(v);
+            if (!("http".equals(u.getScheme()) || "https".equals(u.getScheme())) || u.getHost() == null) {
+                throw new java.net.URISyntaxException(v, "not an http(s) URL with a host");
+            }
+            return Optional.of(u);
+        } catch (java.net.URISyntaxException e) {
+            throw new ConfigException(a.keyPath(key) + ": must be an http(s) URL, was \"" + v + "\"");
+        }
     }
 
     private static QueryConfig.Audit audit(ConfigNode au, Path base, Path data) throws ConfigException {

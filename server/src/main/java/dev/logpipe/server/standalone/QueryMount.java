@@ -86,9 +86,14 @@ final class QueryMount implements AutoCloseable {
                 base.limits(),
                 base.cursorSecretFile(),
                 base.audit(),
-                base.auth());
+                base.auth(),
+                base.opensearch(),
+                base.alerting());
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         QueryService s = QueryService.create(c, shards, this::authenticate, progress, clock, registry, shared);
+        // the alert rules run with the service; a rebuild (tenants changed) starts them afresh: alerts still active
+        // are sent again by the new service, ones that resolve meanwhile expire in Alertmanager at their endsAt
+        s.startRules();
         return new Current(new TreeSet<>(f.tenants().keySet()), s, registry);
     }
 

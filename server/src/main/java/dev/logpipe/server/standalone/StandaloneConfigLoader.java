@@ -191,7 +191,7 @@ public final class StandaloneConfigLoader {
         probe.putArray("api_key_sha256").add("0".repeat(64));
         QueryConfig parsed = prefixed(
                 "query",
-                () -> new QueryConfigLoader()
+                () -> QueryConfigLoader.withTenantsFromKeyFile()
                         .parse(
                                 d.toString(),
                                 c.dataDir().resolve("standalone.yaml").toString()));
@@ -204,7 +204,9 @@ public final class StandaloneConfigLoader {
                         parsed.limits(),
                         parsed.cursorSecretFile(),
                         parsed.audit(),
-                        parsed.auth()),
+                        parsed.auth(),
+                        parsed.opensearch(),
+                        parsed.alerting()),
                 parsed.tenant("probe"));
     }
 

@@ -276,6 +276,21 @@ class StandaloneTest {
             Http.Answer bad = Http.get(s.baseUrl() + "/api/v1/search?q=%28unclosed", KEY);
             assertThat(bad.status()).isEqualTo(400);
             assertThat(bad.body()).contains("position");
+            // Grafana's Loki data source on the same port (docs/loki.md): its health check, and LogQL per tenant
+            Http.Answer health = Http.get(
+                    s.baseUrl() + "/loki/api/v1/query?direction=backward&time=4000000000&query="
+                            + URLEncoder.encode("vector(1)+vector(1)", StandardCharsets.UTF_8),
+                    KEY);
+            assertThat(health.status()).isEqualTo(200);
+            assertThat(health.body()).contains("\"resultType\":\"vector\"").contains("\"2\"");
+            String logql = "/loki/api/v1/query_range?limit=10&query="
+                    + URLEncoder.encode("{level=~\".+\"} |= \"needle\"", StandardCharsets.UTF_8);
+            Http.Answer lines = Http.get(s.baseUrl() + logql, KEY);
+            assertThat(lines.status()).isEqualTo(200);
+            assertThat(lines.body()).contains("needle-default alpha").doesNotContain("needle-globex");
+            assertThat(Http.get(s.baseUrl() + logql, other).body())
+                    .contains("needle-globex beta")
+                    .doesNotContain("needle-default");
         }
     }
 
@@ -376,6 +391,55 @@ class StandaloneTest {
                     .write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
             assertThat(new String(kept.getInputStream().readNBytes(12), StandardCharsets.US_ASCII))
                     .isEqualTo("HTTP/1.1 200");
+        }
+    }
+
+    @Test
+    void alertRulesRunOnTheStandaloneAndReachTheirWebhook() throws Exception {
+        java.util.List<String> bodies = new java.util.concurrent.CopyOnWriteArrayList<>();
+        com.sun.net.httpserver.HttpServer hook =
+                com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        hook.createContext("/", ex -> {
+            bodies.add(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+            ex.sendResponseHeaders(200, -1);
+            ex.close();
+        });
+        hook.start();
+        try {
+            Files.writeString(dir.resolve("rules.yaml"), """
+                    groups:
+                      - name: errors
+                        interval: 1s
+                        rules:
+                          - alert: StandaloneErrors
+                            expr: sum(count_over_time({level="ERROR"} |= "alarm" [5m])) > 0
+                    """);
+            Path file = dir.resolve("standalone.yaml");
+            Files.writeString(file, """
+                    query:
+                      alerting:
+                        webhook_url: http://127.0.0.1:%d/hook
+                        resend_interval: 1s
+                        rules:
+                          - tenant: default
+                            file: %s
+                    """.formatted(hook.getAddress().getPort(), dir.resolve("rules.yaml")));
+            StandaloneConfig c = new StandaloneConfigLoader()
+                    .load(file, new StandaloneConfigLoader.Flags(dir.resolve("data"), 0, 0, false));
+            try (Standalone s = Standalone.start(
+                    c, Map.of("LOGPIPE_API_KEY", KEY, "LOGPIPE_ADMIN_KEY", ADMIN), Clock.systemUTC())) {
+                assertThat(Http.post(s.baseUrl() + "/api/v1/logs", KEY, "{\"message\":\"alarm\",\"level\":\"ERROR\"}")
+                                .status())
+                        .isEqualTo(200);
+                await().atMost(Duration.ofSeconds(30))
+                        .until(() -> bodies.stream()
+                                .anyMatch(b -> b.contains("\"status\":\"firing\"")
+                                        && b.contains("\"alertname\":\"StandaloneErrors\"")
+                                        && b.contains("\"tenant_id\":\"default\"")));
+                assertThat(Http.get(s.baseUrl() + "/api/v1/status", KEY).body()).contains("\"StandaloneErrors\"");
+            }
+        } finally {
+            hook.stop(0);
         }
     }
 

@@ -1,0 +1,112 @@
+package dev.logpipe.query.internal.loki;
+
+import dev.logpipe.index.query.ParsedQuery;
+import dev.logpipe.index.query.QueryNode;
+import dev.logpipe.index.schema.Fields;
+import dev.logpipe.record.LogRecord;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * How records look to LogQL (docs/loki.md#labels): the labels {@code service}, {@code level}, {@code instance_id},
+ * {@code region}, {@code trace_id}, {@code span_id} and each structured field as {@code fields_<name>} (characters
+ * Loki does not allow in a label name become {@code _}); the line is the record's message. A stream is identified by
+ * its labels less the trace and span ids and the fields the pipeline itself writes (log.offset and the like), which
+ * would make every record a stream of its own.
+ */
+final class Streams {
+    static final List<String> TOP_LABELS = List.of(Fields.SERVICE, Fields.LEVEL, Fields.INSTANCE_ID, Fields.REGION);
+    private static final Set<String> HIDDEN;
+
+    static {
+        java.util.HashSet<String> h = new java.util.HashSet<>(Set.of(Fields.TRACE_ID, Fields.SPAN_ID));
+        for (String f : Fields.PIPELINE_FIELDS) {
+            h.add(fieldLabel(f));
+        }
+        HIDDEN = Set.copyOf(h);
+    }
+
+    private Streams() {}
+
+    static String fieldLabel(String fieldName) {
+        return Pipeline.sanitize("fields_" + fieldName);
+    }
+
+    static Map<String, String> labels(LogRecord r) {
+        Map<String, String> m = new LinkedHashMap<>();
+        put(m, Fields.SERVICE, r.service());
+        m.put(Fields.LEVEL, r.level().name());
+        put(m, Fields.INSTANCE_ID, r.instanceId());
+        put(m, Fields.REGION, r.region());
+        put(m, Fields.TRACE_ID, r.traceId());
+        put(m, Fields.SPAN_ID, r.spanId());
+        r.fields().forEach((k, v) -> m.put(fieldLabel(k), String.valueOf(v)));
+        return m;
+    }
+
+    private static void put(Map<String, String> m, String k, String v) {
+        if (v != null && !v.isEmpty()) {
+            m.put(k, v);
+        }
+    }
+
+    /** The labels that name a stream or series, sorted; empty values are left out, as Loki does. */
+    static SortedMap<String, String> identity(Map<String, String> labels) {
+        SortedMap<String, String> out = new TreeMap<>();
+        labels.forEach((k, v) -> {
+            if (!HIDDEN.contains(k) && !v.isEmpty()) {
+                out.put(k, v);
+            }
+        });
+        return out;
+    }
+
+    /**
+     * The parts of a selector the engine can match exactly, as a query for the planner and the shards (so label
+     * pruning and the budget apply): {@code =} and {@code !=} on the four labels, and {@code =~} that is an
+     * alternation of plain values. The pipeline checks every matcher again, so what is left out only costs reading.
+     */
+    static ParsedQuery engineQuery(String text, List<LogQl.Matcher> selector) {
+        List<QueryNode.Clause> clauses = new ArrayList<>();
+        boolean required = false;
+        for (LogQl.Matcher m : selector) {
+            if (!TOP_LABELS.contains(m.name()) || m.value().isEmpty()) {
+                continue;
+            }
+            switch (m.op()) {
+                case EQ -> {
+                    clauses.add(new QueryNode.Clause(QueryNode.Occur.MUST, term(m.name(), m.value())));
+                    required = true;
+                }
+                case NE -> clauses.add(new QueryNode.Clause(QueryNode.Occur.MUST_NOT, term(m.name(), m.value())));
+                case RE -> {
+                    if (m.value().matches("[A-Za-z0-9_.:-]+(\\|[A-Za-z0-9_.:-]+)*")) {
+                        List<QueryNode.Clause> any = new ArrayList<>();
+                        for (String v : m.value().split("\\|")) {
+                            any.add(new QueryNode.Clause(QueryNode.Occur.SHOULD, term(m.name(), v)));
+                        }
+                        clauses.add(new QueryNode.Clause(QueryNode.Occur.MUST, new QueryNode.Bool(any)));
+                        required = true;
+                    }
+                }
+                case NRE -> {}
+            }
+        }
+        if (clauses.isEmpty()) {
+            return new ParsedQuery(text, new QueryNode.MatchAll());
+        }
+        if (!required) {
+            clauses.add(0, new QueryNode.Clause(QueryNode.Occur.MUST, new QueryNode.MatchAll()));
+        }
+        return new ParsedQuery(text, new QueryNode.Bool(clauses));
+    }
+
+    private static QueryNode term(String field, String value) {
+        return new QueryNode.Text(field, Fields.cap(value), true, 0);
+    }
+}
