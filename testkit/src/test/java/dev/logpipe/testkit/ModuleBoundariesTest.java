@@ -44,6 +44,7 @@ class ModuleBoundariesTest {
             "index",
             "index-opensearch",
             "indexer",
+            "ui",
             "query");
 
     /** Module directory → the base package of its main sources (the shortest package declared there). */

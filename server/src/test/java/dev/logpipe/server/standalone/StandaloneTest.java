@@ -87,7 +87,7 @@ class StandaloneTest {
             assertThat(metrics).contains("logpipe_collector").contains("logpipe_indexer");
             Http.Answer ui = Http.get(s.baseUrl() + "/", null);
             assertThat(ui.status()).isEqualTo(200);
-            assertThat(ui.body()).contains("<script src=\"/ui/app.js\">");
+            assertThat(ui.body()).contains("<script type=\"module\" src=\"/ui/app.js\">");
             assertThat(Http.get(s.baseUrl() + "/ui/app.js", null).status()).isEqualTo(200);
             assertThat(Http.get(s.baseUrl() + "/ui/..%2Fkeys.json", null).status())
                     .isIn(400, 404);

@@ -20,10 +20,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.MethodOrderer;
-import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
@@ -39,7 +36,6 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * The standalone's query budget is two day shards, so a week-long query over records four and three days old is
  * partial. Screenshots: target/screenshots/.
  */
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SearchBrowserTest {
     static final String KEY = "search-browser-key-0123456789";
     static final ObjectMapper JSON = new ObjectMapper();
@@ -167,7 +163,6 @@ class SearchBrowserTest {
     }
 
     @Test
-    @Order(1)
     void aSearchShowsTheHistogramAndHighlightedResultsAndARecordExpands() {
         open("range=now-1h");
         search("needlexyz");
@@ -191,7 +186,6 @@ class SearchBrowserTest {
     }
 
     @Test
-    @Order(2)
     void aQueryThatDoesNotParseIsShownAtItsPosition() {
         open("range=now-1h");
         search("level:(ERROR");
@@ -202,7 +196,6 @@ class SearchBrowserTest {
     }
 
     @Test
-    @Order(3)
     void clickingATopValueFiltersTheResults() {
         open("range=now-1h&q=request");
         waiting.until(d -> rows().size() >= 50);
@@ -223,7 +216,6 @@ class SearchBrowserTest {
     }
 
     @Test
-    @Order(4)
     void scrollingToTheEndLoadsTheSecondPage() {
         open("range=now-1h&q=request");
         waiting.until(d -> rows().size() == 100);
@@ -240,7 +232,6 @@ class SearchBrowserTest {
     }
 
     @Test
-    @Order(5)
     void liveTailShowsALineIngestedDuringTheTest() throws Exception {
         open("range=now-1h&q=tailmarker");
         browser.driver.findElement(By.id("tail")).click();
@@ -258,7 +249,6 @@ class SearchBrowserTest {
     }
 
     @Test
-    @Order(6)
     void anOverBudgetQueryShowsThePartialBanner() {
         open("range=now-7d");
         WebElement banner =
@@ -277,7 +267,6 @@ class SearchBrowserTest {
     }
 
     @Test
-    @Order(7)
     void brushingTheHistogramZoomsTheRangeAndTheResultsFollow() throws Exception {
         open("range=now-15m&q=request");
         waiting.until(d -> summaryCount() == 250);
@@ -342,7 +331,6 @@ class SearchBrowserTest {
     }
 
     @Test
-    @Order(8)
     void showContextListsTheInstancesNeighboursInOrderAroundTheRecord() {
         open("range=now-1h&q=ctxanchor");
         waiting.until(d -> rows().size() == 1);
@@ -374,7 +362,6 @@ class SearchBrowserTest {
     }
 
     @Test
-    @Order(9)
     void copyAsJsonPutsTheWholeRecordOnTheClipboard() throws Exception {
         browser.driver.executeCdpCommand(
                 "Browser.grantPermissions",
@@ -401,7 +388,6 @@ class SearchBrowserTest {
     }
 
     @Test
-    @Order(10)
     void theDeadLettersViewShowsARejectedRecordWithItsReason() throws Exception {
         Http.Answer a = Http.post(
                 standalone.baseUrl() + "/api/v1/logs",
@@ -434,7 +420,6 @@ class SearchBrowserTest {
     }
 
     @Test
-    @Order(11)
     void theKeyboardSearchesMovesExpandsShowsContextAndCloses() {
         open("range=now-1h");
         Actions keys = new Actions(browser.driver);
@@ -465,7 +450,6 @@ class SearchBrowserTest {
     }
 
     @Test
-    @Order(11)
     void bidiControlsInARecordAreShownAsMarkersNotApplied() throws Exception {
         // U+202E (right-to-left override) made "evil" show as "live"; U+2066 (an isolate) in a field
         Http.Answer a = Http.post(
@@ -511,7 +495,6 @@ class SearchBrowserTest {
     }
 
     @Test
-    @Order(12)
     void aQueryOfTheDocumentedLengthInNonAsciiTextReachesTheApiOnTheOnePort() throws Exception {
         String base = standalone.baseUrl() + "/api/v1/search?from=now-1h&q=";
         // the 1,500-character non-ASCII query was Jetty's 414 page; the documented cap is 4,096 characters
