@@ -5,7 +5,7 @@ const browser = Object.fromEntries([
   "window", "document", "location", "history", "navigator", "sessionStorage", "localStorage", "fetch", "URL",
   "URLSearchParams", "AbortController", "TextDecoder", "IntersectionObserver", "ResizeObserver", "setTimeout",
   "clearTimeout", "setInterval", "clearInterval", "matchMedia", "getComputedStyle", "requestAnimationFrame", "Blob",
-  "Intl", "console",
+  "Intl", "console", "confirm", "prompt",
 ].map((g) => [g, "readonly"]));
 
 export default [

@@ -1,22 +1,27 @@
 // logpipe web UI: ES modules, no build step, talks only to its own origin (docs/ui.md). This module signs in and
 // wires the page; each concern is a module of its own (state.js, api.js, query-box.js, histogram.js, results.js,
 // record.js, fields.js, tail.js, dead-letters.js, keyboard.js).
+import { listenToAdmin, showAdmin } from "./admin.js";
 import { api, refusedFor, setKey, storedKey, whenUnauthorized, whoami } from "./api.js";
 import { banner, clearBanners, lagText, partialBanner } from "./banners.js";
 import { deadLetters } from "./dead-letters.js";
 import { $, text } from "./dom.js";
 import { fields } from "./fields.js";
-import { histogram } from "./histogram.js";
+import { matchesText, zoneLabel } from "./format.js";
+import { clearHistogram, histogram } from "./histogram.js";
 import { listenToKeys, resetSelection } from "./keyboard.js";
 import { clearQueryError, showQueryError } from "./query-box.js";
 import { clearResults, row } from "./results.js";
 import {
   fromLocalInput, isoSeconds, navigate, onNavigate, readHash, session, state, timeParams, toLocalInput, writeHash,
 } from "./state.js";
-import { startTail, stopTail } from "./tail.js";
+import { startTail, stopTail, whenRecordsArrive } from "./tail.js";
+import { listenToTheme } from "./theme.js";
+import * as queryHistory from "./history.js";
+import { schedule } from "./refresh.js";
 
 const PAGE = 100;
-let cursor = null, loading = false, shown = 0;
+let cursor = null, loading = false, shown = 0, lowerBound = false, took = null;
 
 function syncControls() {
   $("q").value = state.q;
@@ -27,13 +32,32 @@ function syncControls() {
   $("tail").checked = state.tail;
   $("view-search").setAttribute("aria-selected", state.view === "search");
   $("view-dead").setAttribute("aria-selected", state.view === "dead-letters");
+  $("order").value = state.order;
+  $("refresh").value = state.refresh;
+  $("zone").textContent = zoneLabel(state.zone);
+  $("zone").dataset.zone = state.zone;
+}
+
+/** The warnings of an answer (a field that exists nowhere in the range, ...), shown under the query box. */
+function showWarnings(r) {
+  const ul = $("q-warnings");
+  ul.textContent = "";
+  const list = (r && Array.isArray(r.warnings) ? r.warnings : []).filter((w) => typeof w === "string");
+  for (const w of list) {
+    const li = document.createElement("li");
+    li.appendChild(text("⚠ " + w));
+    ul.appendChild(li);
+  }
+  ul.hidden = list.length === 0;
 }
 
 // ---------- sign in ----------
 function signOut(message) {
   setKey(null);
   stopTail();
+  schedule("off");
   $("app").hidden = true;
+  $("admin").hidden = true;
   $("signin").hidden = false;
   $("signin-key").value = "";
   const e = $("signin-error");
@@ -42,7 +66,15 @@ function signOut(message) {
   $("signin-key").focus();
 }
 
+let tenant = "";
+
 function show(who) {
+  if (who.admin) {
+    showAdmin(who);
+    return;
+  }
+  tenant = who.tenant;
+  queryHistory.show(queryHistory.load(tenant));
   $("tenant").textContent = "";
   $("tenant").appendChild(text(who.tenant));
   $("signin").hidden = true;
@@ -66,7 +98,7 @@ async function lagBanner() {
     const s = await api("/api/v1/status");
     clearBanners("lag");
     const t = lagText(s);
-    if (t) banner("lag", t);
+    if (t) banner("lag", t.text).title = t.stages;
   } catch {
     /* the status API is optional for the view */
   }
@@ -75,14 +107,20 @@ async function lagBanner() {
 async function run() {
   const gen = ++session.generation;
   clearQueryError();
+  showWarnings(null);
   clearBanners();
   clearResults();
+  clearHistogram();
   $("status").textContent = "";
   $("summary").textContent = "";
   cursor = null;
   shown = 0;
   resetSelection();
   stopTail();
+  // auto-refresh (both views): the same search again, unless the user is typing a new one
+  schedule(state.tail ? "off" : state.refresh, () => {
+    if (!loading && gen === session.generation && !$("q").matches(":focus")) run();
+  });
   if (state.view === "dead-letters") {
     $("histogram").hidden = true;
     $("sidebar").hidden = true;
@@ -92,8 +130,14 @@ async function run() {
   $("sidebar").hidden = false;
   lagBanner();
   const ok = await page(gen, true);
+  if (ok && state.q) queryHistory.remember(tenant, state.q);
   if (!ok || gen !== session.generation) return;
-  histogram(gen);
+  // the histogram counts every match exactly: where the search gave a lower bound, the summary takes its number
+  histogram(gen).then((exact) => {
+    if (gen === session.generation && exact !== null && lowerBound) {
+      $("summary").textContent = matchesText(exact, false, took);
+    }
+  });
   fields(gen);
   if (state.tail) startTail();
 }
@@ -104,16 +148,18 @@ async function page(gen, first) {
   $("status").textContent = "Loading…";
   try {
     const r = await api("/api/v1/search",
-      Object.assign({ q: state.q, limit: PAGE, cursor: first ? null : cursor, order: "desc" }, timeParams(state)));
+      Object.assign({ q: state.q, limit: PAGE, cursor: first ? null : cursor, order: state.order }, timeParams(state)));
     if (gen !== session.generation) return false;
     partialBanner(r);
+    if (first) showWarnings(r);
     const hits = r.hits || [];
     for (const h of hits) $("results").appendChild(row(h, false));
     shown += hits.length;
     cursor = r.next_cursor || null;
     if (first) {
-      const t = r.total ? (r.total.relation === "gte" ? "≥ " : "") + r.total.value : hits.length;
-      $("summary").textContent = t + " matches" + (typeof r.took_ms === "number" ? " · " + r.took_ms + " ms" : "");
+      lowerBound = Boolean(r.total && r.total.relation === "gte");
+      took = typeof r.took_ms === "number" ? r.took_ms : null;
+      $("summary").textContent = matchesText(r.total ? r.total.value : hits.length, lowerBound, took);
     }
     $("status").textContent = cursor ? "" : (shown ? "End of results." : "No matches in this range.");
     return true;
@@ -131,6 +177,22 @@ async function page(gen, first) {
 
 // ---------- wiring ----------
 whenUnauthorized(signOut);
+listenToTheme();
+// during live tail the histogram follows: counted again at most every two seconds while records arrive
+let recount = null;
+whenRecordsArrive(() => {
+  if (recount) return;
+  const gen = session.generation;
+  recount = setTimeout(() => {
+    recount = null;
+    if (gen === session.generation) histogram(gen);
+  }, 2000);
+});
+listenToAdmin(signOut);
+$("fields-toggle").addEventListener("click", () => {
+  const open = $("sidebar").classList.toggle("open");
+  $("fields-toggle").setAttribute("aria-expanded", open);
+});
 onNavigate(() => {
   syncControls();
   run();
@@ -176,14 +238,23 @@ $("range").addEventListener("change", () => {
     run();
   }
 });
+$("order").addEventListener("change", () => navigate({ order: $("order").value }));
+$("refresh").addEventListener("change", () => navigate({ refresh: $("refresh").value }));
+$("zone").addEventListener("click", () => navigate({ zone: state.zone === "local" ? "utc" : "local" }));
 $("tail").addEventListener("change", () => {
   state.tail = $("tail").checked;
   writeHash();
   if (state.tail) startTail();
   else stopTail();
 });
+// each view keeps its own query: a dead letters' reason:... never becomes the log search's query
+const queries = {};
 for (const b of document.querySelectorAll(".tab")) {
-  b.addEventListener("click", () => navigate({ view: b.dataset.view, tail: false }));
+  b.addEventListener("click", () => {
+    if (b.dataset.view === state.view) return;
+    queries[state.view] = state.q;
+    navigate({ view: b.dataset.view, tail: false, q: queries[b.dataset.view] || "" });
+  });
 }
 window.addEventListener("popstate", () => {
   if (storedKey()) {

@@ -24,8 +24,10 @@ export async function deadLetters(gen) {
     const hits = r.hits || r.dead_letters || [];
     $("summary").textContent = hits.length + " rejected record(s) in this range";
     for (const h of hits) {
-      const li = row(Object.assign({ level: "ERROR" }, h.record || {}, h, { message: shownLine(h) }), false);
+      // the level is the rejected record's own when it had one, never made up (a rejection is not an ERROR record)
+      const li = row(Object.assign({}, h.record || {}, h, { message: shownLine(h) }), false);
       li._hit = h;
+      li.dataset.context = "no"; // a dead letter is not in the index of records: it has no context to show
       li.classList.add("dead");
       const reason = span("reason", reasonOf(h));
       if (h.detail) reason.title = h.detail;

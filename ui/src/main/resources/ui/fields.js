@@ -2,7 +2,7 @@
 import { api } from "./api.js";
 import { $, span, text } from "./dom.js";
 import { withFilter } from "./query.js";
-import { navigate, session, state, timeParams } from "./state.js";
+import { navigate, session, state, timeParams, toggledColumn } from "./state.js";
 
 const HIDDEN = new Set(["message", "record_id", "tenant_id"]);
 
@@ -25,7 +25,15 @@ export async function fields(gen) {
       const type = f.type || (Array.isArray(f.types) ? f.types.join("|") : "");
       if (type) b.appendChild(span("type", type.toLowerCase()));
       b.addEventListener("click", () => topValues(li, name));
-      li.appendChild(b);
+      const col = document.createElement("button");
+      col.type = "button";
+      col.className = "column";
+      col.dataset.field = name;
+      col.textContent = "col";
+      col.title = "show " + name + " as a column of the results (saved in the link)";
+      col.setAttribute("aria-pressed", state.cols.includes(name));
+      col.addEventListener("click", () => navigate({ cols: toggledColumn(state.cols, name) }));
+      li.append(b, col);
       ul.appendChild(li);
     }
   } catch {

@@ -1,103 +1,130 @@
-// The histogram: matches over time; drag across it to zoom (the dragged span becomes the absolute range).
+// The histogram: matches over time stacked by level (uPlot), with a legend of each level's count and a y-axis;
+// drag across it to zoom, or move the range with the buttons beside it.
 import { api } from "./api.js";
-import { $ } from "./dom.js";
+import { $, button, span } from "./dom.js";
+import {
+  buckets, cumulative, intervalMs, levelQuery, rangeMs, shifted, stack, zoomedOut,
+} from "./histogram-data.js";
 import { isoSeconds, navigate, session, state, timeParams } from "./state.js";
+import uPlot from "./vendor/uPlot.esm.js";
 
-/** The buckets of a histogram answer as [{start (ms), count}], in order. */
-export function buckets(r) {
-  const list = (r && (r.buckets || r.histogram || r.counts)) || [];
-  return list.map((b) => ({
-    start: Date.parse(b.start || b.key_as_string || b.from || b.time || b.key),
-    count: b.count ?? b.doc_count ?? 0,
-  })).filter((b) => !isNaN(b.start));
-}
+let chart = null;
 
-/** A bucket's width in ms, from interval_ms or an interval like "30s", "5m"; 0 when unknown. */
-export function intervalMs(r) {
-  if (r && typeof r.interval_ms === "number") return r.interval_ms;
-  const m = /^(\d+)(ms|s|m|h|d)$/.exec((r && r.interval) || "");
-  if (!m) return 0;
-  return Number(m[1]) * { ms: 1, s: 1e3, m: 6e4, h: 36e5, d: 864e5 }[m[2]];
-}
-
+/** The histogram of the current query; resolves to its exact total (or null when unavailable). */
 export async function histogram(gen) {
   const el = $("histogram");
-  el.textContent = "";
   try {
     const r = await api("/api/v1/histogram", Object.assign({ q: state.q }, timeParams(state)));
-    if (gen !== session.generation) return;
-    draw(el, buckets(r), intervalMs(r));
+    if (gen !== session.generation) return null;
+    const all = buckets(r);
+    const byLevel = {};
+    const top = await api("/api/v1/fields/top", Object.assign({ field: "level", q: state.q, size: 10 }, timeParams(state)));
+    // one histogram per level present, one after the other (a tenant's queries at once are limited)
+    for (const v of (top.values || [])) {
+      const level = String(v.value ?? v.key).toUpperCase();
+      if (gen !== session.generation) return null;
+      const lr = await api("/api/v1/histogram",
+        Object.assign({ q: levelQuery(state.q, level), interval: r.interval }, timeParams(state)));
+      byLevel[level] = buckets(lr);
+    }
+    if (gen !== session.generation) return null;
+    draw(el, all, intervalMs(r), stack(all, byLevel));
+    return r.partial ? null : r.total ?? null;
   } catch (e) {
-    if (gen === session.generation) el.textContent = "Histogram unavailable: " + e.message;
+    if (gen === session.generation) {
+      clear(el);
+      el.appendChild(span("histogram-error", "Histogram unavailable: " + e.message));
+    }
+    return null;
   }
 }
 
-function draw(el, bs, step) {
-  const ns = "http://www.w3.org/2000/svg";
-  const W = el.clientWidth || 800, H = el.clientHeight || 110, pad = 16;
-  const svg = document.createElementNS(ns, "svg");
-  svg.setAttribute("viewBox", "0 0 " + W + " " + H);
-  svg.setAttribute("preserveAspectRatio", "none");
-  el.appendChild(svg);
-  if (!bs.length) return;
-  if (!step) step = bs.length > 1 ? bs[1].start - bs[0].start : 60000;
-  const t0 = bs[0].start, t1 = bs[bs.length - 1].start + step;
-  const max = Math.max(1, ...bs.map((b) => b.count));
-  const x = (t) => ((t - t0) / (t1 - t0)) * W;
-  for (const b of bs) {
-    const r = document.createElementNS(ns, "rect");
-    const h = (b.count / max) * (H - pad);
-    r.setAttribute("class", "bar");
-    r.setAttribute("x", x(b.start));
-    r.setAttribute("width", Math.max(1, x(b.start + step) - x(b.start) - 1));
-    r.setAttribute("y", H - pad - h);
-    r.setAttribute("height", h);
-    const title = document.createElementNS(ns, "title");
-    title.textContent = new Date(b.start).toISOString() + ": " + b.count;
-    r.appendChild(title);
-    svg.appendChild(r);
+/** Removes the chart of an earlier query. */
+export function clearHistogram() {
+  clear($("histogram"));
+}
+
+function clear(el) {
+  if (chart) {
+    chart.destroy();
+    chart = null;
   }
-  for (const t of [t0, (t0 + t1) / 2, t1]) {
-    const tx = document.createElementNS(ns, "text");
-    tx.setAttribute("x", Math.min(W - 110, Math.max(2, x(t) - 50)));
-    tx.setAttribute("y", H - 3);
-    tx.textContent = new Date(t).toISOString().replace("T", " ").slice(0, 19);
-    svg.appendChild(tx);
+  el.textContent = "";
+}
+
+function move(range) {
+  navigate({ range: "absolute", from: isoSeconds(range[0]), to: isoSeconds(range[1]) });
+}
+
+function draw(el, all, step, stacked) {
+  clear(el);
+  const tools = document.createElement("div");
+  tools.className = "histogram-tools";
+  const legend = document.createElement("ul");
+  legend.className = "legend";
+  legend.id = "histogram-legend";
+  for (const l of stacked.levels) {
+    const li = document.createElement("li");
+    li.dataset.level = l.level;
+    li.dataset.count = l.total;
+    const sw = document.createElement("span");
+    sw.className = "swatch";
+    sw.style.background = l.color;
+    li.append(sw, span("name", l.level), span("count", l.total.toLocaleString("en")));
+    legend.appendChild(li);
   }
-  let startX = null, brush = null;
-  const pos = (e) => {
-    const r = el.getBoundingClientRect();
-    return Math.max(0, Math.min(W, ((e.clientX - r.left) / r.width) * W));
+  const now = Date.now();
+  tools.append(legend,
+    button("range-left", "◀", "earlier (half the range)", () => move(shifted(...rangeMs(state, now), -1, now))),
+    button("range-out", "zoom out", "twice the range", () => move(zoomedOut(...rangeMs(state, now), now))),
+    button("range-right", "▶", "later (half the range)", () => move(shifted(...rangeMs(state, now), 1, now))));
+  el.appendChild(tools);
+  const plot = document.createElement("div");
+  plot.className = "plot";
+  el.appendChild(plot);
+  if (!all.length) return;
+  if (!step) step = all.length > 1 ? all[1].start - all[0].start : 60000;
+  const xs = all.map((b) => b.start / 1000);
+  const tops = cumulative(stacked.levels);
+  // drawn top first, so each lower level's bar paints over the part of the one above that is its own
+  const order = stacked.levels.map((l, i) => i).reverse();
+  const bars = uPlot.paths.bars({ size: [1, 100], align: 1, gap: 1 });
+  const style = getComputedStyle(el);
+  const ink = style.getPropertyValue("--muted").trim() || "#6b7280";
+  const grid = style.getPropertyValue("--line").trim() || "#e3e6eb";
+  const opts = {
+    width: Math.max(200, plot.clientWidth || el.clientWidth || 800),
+    height: 110,
+    legend: { show: false },
+    scales: { x: { time: true, range: () => [xs[0], xs[xs.length - 1] + step / 1000] }, y: { range: (u, min, max) => [0, Math.max(1, max)] } },
+    cursor: { drag: { x: true, y: false, setScale: false }, points: { show: false } },
+    axes: [
+      { stroke: ink, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid } },
+      { stroke: ink, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, size: 44,
+        values: (u, vals) => vals.map((v) => (Number.isInteger(v) ? v.toLocaleString("en") : "")) },
+    ],
+    series: [{}].concat(order.map((i) => ({
+      label: stacked.levels[i].level, fill: stacked.levels[i].color, stroke: stacked.levels[i].color, width: 0,
+      paths: bars, points: { show: false },
+    }))),
+    hooks: {
+      setSelect: [(u) => {
+        if (u.select.width < 3) return;
+        const a = u.posToVal(u.select.left, "x") * 1000, b = u.posToVal(u.select.left + u.select.width, "x") * 1000;
+        u.setSelect({ left: 0, width: 0 }, false);
+        move([a, b]);
+      }],
+      setCursor: [(u) => {
+        const i = u.cursor.idx;
+        if (i === null || i === undefined) {
+          plot.title = "";
+          return;
+        }
+        plot.title = new Date(all[i].start).toISOString() + ": " + all[i].count.toLocaleString("en") +
+          stacked.levels.map((l) => (l.counts[i] ? "\n" + l.level + " " + l.counts[i].toLocaleString("en") : "")).join("");
+      }],
+    },
   };
-  el.onmousedown = (e) => {
-    startX = pos(e);
-    brush = document.createElementNS(ns, "rect");
-    brush.setAttribute("class", "brush");
-    brush.setAttribute("y", 0);
-    brush.setAttribute("height", H);
-    brush.setAttribute("x", startX);
-    brush.setAttribute("width", 0);
-    svg.appendChild(brush);
-  };
-  el.onmousemove = (e) => {
-    if (startX === null) return;
-    const p = pos(e);
-    brush.setAttribute("x", Math.min(p, startX));
-    brush.setAttribute("width", Math.abs(p - startX));
-  };
-  el.onmouseup = (e) => {
-    if (startX === null) return;
-    const a = Math.min(startX, pos(e)), b = Math.max(startX, pos(e));
-    startX = null;
-    brush.remove();
-    if (b - a < 3) return;
-    const toT = (px) => isoSeconds(t0 + (px / W) * (t1 - t0));
-    navigate({ range: "absolute", from: toT(a), to: toT(b) });
-  };
-  el.onmouseleave = () => {
-    if (startX !== null) {
-      startX = null;
-      brush.remove();
-    }
-  };
+  chart = new uPlot(opts, [xs].concat(order.map((i) => tops[i])), plot);
+  el.dataset.total = stacked.total;
 }

@@ -1,5 +1,6 @@
 // One record as one line of the result list: time, level, service, the message with the query's words marked.
 import { span, text } from "./dom.js";
+import { formatTime, valueAt } from "./format.js";
 import { queryTerms } from "./query.js";
 import { state } from "./state.js";
 
@@ -41,9 +42,18 @@ export function line(h) {
   const d = document.createElement("div");
   d.className = "line";
   const lvl = levelOf(h);
-  d.appendChild(span("time", (h.event_time || h.observed_time || "").replace("T", " ").replace("Z", "")));
+  const time = span("time", formatTime(h.event_time || h.observed_time || "", state.zone));
+  time.title = h.event_time || h.observed_time || "";
+  d.appendChild(time);
   d.appendChild(span("lvl lvl-" + lvl, lvl));
-  if (h.service) d.appendChild(span("svc", h.service));
+  for (const c of state.cols) { // the chosen columns (service by default)
+    const v = valueAt(h, c);
+    if (v === undefined || v === null || v === "") continue;
+    const cell = span((c === "service" ? "svc " : "") + "col", typeof v === "string" ? v : JSON.stringify(v));
+    cell.dataset.field = c;
+    cell.title = c;
+    d.appendChild(cell);
+  }
   const m = span("msg", "");
   m.appendChild(highlighted(String(h.message ?? "")));
   d.appendChild(m);

@@ -1,6 +1,7 @@
 // The view state: all of it lives in the URL hash (shareable links, Back/Forward); nothing else is kept between loads.
 export const DEFAULT_RANGE = "now-15m";
 export const VIEWS = ["search", "dead-letters"];
+export const DEFAULT_COLUMNS = ["service"];
 
 /** The state a hash ("#q=...&range=...") describes; unknown or missing keys take their defaults. */
 export function parseHash(hash) {
@@ -13,6 +14,10 @@ export function parseHash(hash) {
     to: h.get("to") || "",
     view: VIEWS.includes(h.get("view")) ? h.get("view") : "search",
     tail: h.get("tail") === "1",
+    order: h.get("order") === "asc" ? "asc" : "desc",
+    zone: h.get("tz") === "local" ? "local" : "utc",
+    cols: h.has("cols") ? h.get("cols").split(",").filter((c) => c) : DEFAULT_COLUMNS.slice(),
+    refresh: ["5s", "30s", "1m"].includes(h.get("refresh")) ? h.get("refresh") : "off",
   };
 }
 
@@ -26,7 +31,16 @@ export function hashOf(s) {
   } else h.set("range", s.range);
   if (s.view !== "search") h.set("view", s.view);
   if (s.tail) h.set("tail", "1");
+  if (s.order === "asc") h.set("order", "asc");
+  if (s.zone === "local") h.set("tz", "local");
+  if (s.cols.join(",") !== DEFAULT_COLUMNS.join(",")) h.set("cols", s.cols.join(","));
+  if (s.refresh && s.refresh !== "off") h.set("refresh", s.refresh);
   return "#" + h.toString();
+}
+
+/** The columns with a field added, or without it when it was one already. */
+export function toggledColumn(cols, field) {
+  return cols.includes(field) ? cols.filter((c) => c !== field) : cols.concat([field]);
 }
 
 /** The API's from/to for a state. */

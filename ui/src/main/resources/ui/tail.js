@@ -27,6 +27,12 @@ export function splitEvents(buf) {
 
 let abort = null;
 let skippedTotal = 0;
+let onRecords = () => {};
+
+/** Called after records arrived live (the histogram follows them). */
+export function whenRecordsArrive(fn) {
+  onRecords = fn;
+}
 
 export function tailing() {
   return abort !== null;
@@ -96,6 +102,7 @@ function record(r) {
   const list = $("results");
   for (const h of (Array.isArray(r) ? r : (r.hits || [r]))) list.insertBefore(row(h, true), list.firstChild);
   while (list.children.length > MAX_ROWS) list.lastChild.remove();
+  onRecords();
 }
 
 export function stopTail() {
