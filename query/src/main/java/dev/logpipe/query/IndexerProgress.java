@@ -1,5 +1,8 @@
 package dev.logpipe.query;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -13,8 +16,17 @@ public interface IndexerProgress {
     Optional<Snapshot> snapshot();
 
     /**
-     * @param recordsBehind          records durable in Kafka but not yet visible to search (all tenants)
-     * @param queryableAgeSeconds    age of the newest record visible to search, from its Kafka timestamp, or null
+     * The pipeline's freshness, in time only: it is shared by every tenant, so no count of records (which would be
+     * other tenants' too) is part of it.
+     *
+     * @param lagSeconds      how stale search is now: the age of the newest searchable record while records that are
+     *                        durable wait to become searchable, 0 when none wait, null when unknown
+     * @param stageAgeSeconds the age of the newest record at each stage ({@code durable}, {@code read}, {@code
+     *                        indexed}, {@code queryable}, in that order), a stage left out when unknown
      */
-    record Snapshot(long recordsBehind, Double queryableAgeSeconds) {}
+    record Snapshot(Double lagSeconds, Map<String, Double> stageAgeSeconds) {
+        public Snapshot {
+            stageAgeSeconds = Collections.unmodifiableMap(new LinkedHashMap<>(stageAgeSeconds));
+        }
+    }
 }

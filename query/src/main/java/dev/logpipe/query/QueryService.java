@@ -368,8 +368,16 @@ public final class QueryService implements AutoCloseable {
                     tails.handle(call, request, response, callback, audited::write);
                     return; // the tail answers itself; it was audited when it started (its lease is unused)
                 }
-                try (FairGate.Permit admitted = admit(policy, deadline)) {
-                    a = run(endpoint, call, new Bounds(deadline, lease));
+                if (endpoint.equals("whoami")) { // the UI's sign-in: which tenant the key is for; no slot needed
+                    a = Answer.ok(Answer.JSON_NODES
+                            .objectNode()
+                            .put("tenant", cred.tenant())
+                            .put("key_id", cred.credentialId())
+                            .toString());
+                } else {
+                    try (FairGate.Permit admitted = admit(policy, deadline)) {
+                        a = run(endpoint, call, new Bounds(deadline, lease));
+                    }
                 }
             } catch (Answer.Refusal r) {
                 a = r.answer();
@@ -500,7 +508,7 @@ public final class QueryService implements AutoCloseable {
             return null;
         }
         String rest = path.substring("/api/v1/".length());
-        for (String e : List.of("search", "histogram", "dead-letters", "tail", "status")) {
+        for (String e : List.of("search", "histogram", "dead-letters", "tail", "status", "whoami")) {
             if (rest.equals(e)) {
                 return e;
             }

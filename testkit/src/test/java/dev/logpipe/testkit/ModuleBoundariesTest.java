@@ -45,6 +45,7 @@ class ModuleBoundariesTest {
             "index-opensearch",
             "archive",
             "indexer",
+            "ui",
             "query");
 
     /** Module directory → the base package of its main sources (the shortest package declared there). */

@@ -131,8 +131,9 @@ public final class AdminHandler {
     }
 
     /**
-     * {@code GET /api/v1/whoami}: which tenant a key belongs to ({@code {"tenant":..,"key_id":..}}), for the UI's
-     * sign-in; 401 for an unknown key, 403 for an admin key (it has no tenant to search).
+     * {@code GET /api/v1/whoami}: which tenant a key belongs to ({@code {"tenant":..,"key_id":..}}), or that it is an
+     * admin key ({@code {"admin":true,"key_id":..}}: the UI opens its admin view), for the UI's sign-in; 401 for an
+     * unknown key.
      */
     public Answer whoami(List<String> authorizations, String remoteAddress) {
         Who auth = authenticate(authorizations, remoteAddress, "unknown API key");
@@ -141,7 +142,12 @@ public final class AdminHandler {
         }
         KeyFile.StoredKey who = auth.key();
         if (who.admin()) {
-            return error(403, "an admin key has no tenant; sign in with a tenant's API key");
+            return new Answer(
+                    200,
+                    JSON.createObjectNode()
+                            .put("admin", true)
+                            .put("key_id", who.id())
+                            .toString());
         }
         ObjectNode o = JSON.createObjectNode();
         o.put("tenant", who.tenant()).put("key_id", who.id());

@@ -4,6 +4,7 @@ import dev.logpipe.collector.config.CollectorConfig;
 import dev.logpipe.collector.http.CollectorServer;
 import dev.logpipe.query.JsonErrorHandler;
 import dev.logpipe.query.QueryService;
+import dev.logpipe.ui.WebUi;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetSocketAddress;
@@ -68,7 +69,7 @@ public final class StandaloneServer implements AutoCloseable {
         CollectorServer.limitConnections(server, connector, limits);
         server.setStopTimeout(5_000);
         server.setErrorHandler(new JsonErrorHandler(errors, routes.errors()));
-        StaticFiles ui = new StaticFiles();
+        WebUi ui = new WebUi();
         server.setHandler(new Handler.Abstract() {
             @Override
             public boolean handle(Request request, Response response, Callback callback) throws Exception {

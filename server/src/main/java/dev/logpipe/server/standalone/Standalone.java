@@ -26,6 +26,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -203,20 +204,38 @@ public final class Standalone implements AutoCloseable {
         return tenants;
     }
 
-    /** What the query service's status reports of the indexer: records not yet searchable, newest searchable age. */
+    /**
+     * What the query service's status reports of the indexer, in time only (the partitions carry every tenant's
+     * records, so their counts are no tenant's to see): while durable records wait to become searchable, the age of
+     * the newest searchable one; the newest record's age at each stage, the freshest partition's.
+     */
     static IndexerProgress.Snapshot progress(List<PartitionStages> stages) {
-        long behind = 0;
-        Double age = null;
+        boolean behind = false;
+        Double lag = 0.0;
+        Double[] ages = new Double[4];
         for (PartitionStages p : stages) {
             if (p.partition().startsWith("logpipe.dead-letter")) {
                 continue;
             }
-            behind += Math.max(0, p.durable() - p.queryable());
-            if (p.queryableAge() != null) {
-                age = age == null ? p.queryableAge() : Math.min(age, p.queryableAge());
+            if (p.durable() > p.queryable()) {
+                behind = true;
+                lag = p.queryableAge() == null || lag == null ? null : Math.max(lag, p.queryableAge());
+            }
+            Double[] own = {p.durableAge(), p.readAge(), p.indexedAge(), p.queryableAge()};
+            for (int i = 0; i < ages.length; i++) {
+                if (own[i] != null) {
+                    ages[i] = ages[i] == null ? own[i] : Math.min(ages[i], own[i]);
+                }
             }
         }
-        return new IndexerProgress.Snapshot(behind, age);
+        Map<String, Double> byStage = new LinkedHashMap<>();
+        String[] names = {"durable", "read", "indexed", "queryable"};
+        for (int i = 0; i < ages.length; i++) {
+            if (ages[i] != null) {
+                byStage.put(names[i], ages[i]);
+            }
+        }
+        return new IndexerProgress.Snapshot(behind ? lag : Double.valueOf(0.0), byStage);
     }
 
     public InetSocketAddress address() {

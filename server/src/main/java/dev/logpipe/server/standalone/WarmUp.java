@@ -91,7 +91,7 @@ final class WarmUp {
                     qc,
                     new LiveShards(store),
                     k -> token.equals(k) ? Optional.of(new Credential(TENANT, "warmup")) : Optional.empty(),
-                    () -> Optional.of(new IndexerProgress.Snapshot(0, 0.0)),
+                    () -> Optional.of(new IndexerProgress.Snapshot(0.0, java.util.Map.of())),
                     Clock.systemUTC(),
                     new SimpleMeterRegistry())) {
                 ServerConnector connector = new ServerConnector(server, 1, 1);

@@ -87,7 +87,7 @@ class StandaloneTest {
             assertThat(metrics).contains("logpipe_collector").contains("logpipe_indexer");
             Http.Answer ui = Http.get(s.baseUrl() + "/", null);
             assertThat(ui.status()).isEqualTo(200);
-            assertThat(ui.body()).contains("<script src=\"/ui/app.js\">");
+            assertThat(ui.body()).contains("<script type=\"module\" src=\"/ui/app.js\">");
             assertThat(Http.get(s.baseUrl() + "/ui/app.js", null).status()).isEqualTo(200);
             assertThat(Http.get(s.baseUrl() + "/ui/..%2Fkeys.json", null).status())
                     .isIn(400, 404);
@@ -96,7 +96,8 @@ class StandaloneTest {
             assertThat(Http.get(s.baseUrl() + "/api/v1/whoami", "nope-nope-nope-nope")
                             .status())
                     .isEqualTo(401);
-            assertThat(Http.get(s.baseUrl() + "/api/v1/whoami", ADMIN).status()).isEqualTo(403);
+            // the admin key signs in to the UI's admin view (it was refused with 403 before the view existed)
+            assertThat(Http.get(s.baseUrl() + "/api/v1/whoami", ADMIN).body()).contains("\"admin\":true");
         }
     }
 

@@ -18,6 +18,7 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
 /** Signing in and out of the web UI in a real headless Chromium against a running standalone. */
 class SignInBrowserTest {
     static final String KEY = "browser-default-key-0123456789";
+    static final String ADMIN = "browser-admin-key-0123456789";
 
     @TempDir
     static Path dir;
@@ -30,7 +31,7 @@ class SignInBrowserTest {
         standalone = Standalone.start(
                 new StandaloneConfigLoader()
                         .load(null, new StandaloneConfigLoader.Flags(dir.resolve("data"), 0, 0, false)),
-                Map.of("LOGPIPE_API_KEY", KEY),
+                Map.of("LOGPIPE_API_KEY", KEY, "LOGPIPE_ADMIN_KEY", ADMIN),
                 Clock.systemUTC());
         browser = new Browser();
     }
@@ -71,5 +72,37 @@ class SignInBrowserTest {
         wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("signin-key")));
         assertThat(d.executeScript("return sessionStorage.getItem('logpipe.apiKey')"))
                 .isNull();
+    }
+
+    @Test
+    void theAdminKeySignsInToTenantsAndKeysAndMakesAndRevokesAKey() {
+        var d = browser.driver;
+        d.get(standalone.baseUrl() + "/");
+        d.executeScript("sessionStorage.clear()");
+        d.navigate().refresh();
+        var wait = browser.waitUpTo(Duration.ofSeconds(15));
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("signin-key")))
+                .sendKeys(ADMIN);
+        d.findElement(By.id("signin-submit")).click();
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("admin")));
+        wait.until(x -> !x.findElements(By.cssSelector("#admin-tenants tr[data-tenant='default']"))
+                .isEmpty());
+        d.findElement(By.id("admin-tenant")).sendKeys("ops");
+        d.findElement(By.cssSelector("#admin-new-key button[type=submit]")).click();
+        String key = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("admin-issued-key")))
+                .getText();
+        assertThat(key).isNotBlank();
+        var ops = wait.until(
+                x -> x.findElements(By.cssSelector("#admin-tenants tr[data-tenant='ops'] li[data-key-id]")).stream()
+                        .findFirst()
+                        .orElse(null));
+        String keyId = ops.getAttribute("data-key-id");
+        browser.screenshot("admin");
+        ops.findElement(By.cssSelector("button.revoke")).click();
+        d.switchTo().alert().accept();
+        wait.until(x -> x.findElements(By.cssSelector("li[data-key-id='" + keyId + "']"))
+                .isEmpty());
+        d.findElement(By.id("admin-signout")).click();
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("signin-key")));
     }
 }

@@ -10,6 +10,7 @@ import dev.logpipe.query.internal.http.Answer;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -55,11 +56,14 @@ public final class StatusEndpoint {
         root.put("source", p.isPresent() ? "indexer" : "committed_shards");
         if (p.isPresent()) {
             ObjectNode i = root.putObject("indexer");
-            i.put("records_behind", p.get().recordsBehind());
-            if (p.get().queryableAgeSeconds() == null) {
-                i.putNull("queryable_age_seconds");
+            if (p.get().lagSeconds() == null) {
+                i.putNull("lag_seconds");
             } else {
-                i.put("queryable_age_seconds", p.get().queryableAgeSeconds());
+                i.put("lag_seconds", p.get().lagSeconds());
+            }
+            ObjectNode stages = i.putObject("stage_age_seconds");
+            for (Map.Entry<String, Double> e : p.get().stageAgeSeconds().entrySet()) {
+                stages.put(e.getKey(), e.getValue());
             }
         }
         return Answer.ok(root.toString());

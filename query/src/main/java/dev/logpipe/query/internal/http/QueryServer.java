@@ -2,6 +2,7 @@ package dev.logpipe.query.internal.http;
 
 import dev.logpipe.query.JsonErrorHandler;
 import dev.logpipe.query.QueryService;
+import dev.logpipe.ui.WebUi;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -19,8 +20,9 @@ import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
- * The separate query process's HTTP port: the {@link QueryService} handler plus {@code /healthz} (the process serves),
- * {@code /readyz} (the shard source is open) and {@code /metrics} (Prometheus). Threads: enough for every live tail
+ * The separate query process's HTTP port: the {@link QueryService} handler (the query API and {@code /api/v1/whoami}),
+ * the web UI ({@link WebUi}: {@code /}, {@code /ui/...}), {@code /healthz} (the process serves), {@code /readyz} (the
+ * shard source is open) and {@code /metrics} (Prometheus). Threads: enough for every live tail
  * and query slot, plus a reserve so health checks are answered whatever the clients do.
  */
 public final class QueryServer implements AutoCloseable {
@@ -46,6 +48,7 @@ public final class QueryServer implements AutoCloseable {
         server.addConnector(connector);
         server.setErrorHandler(new JsonErrorHandler(registry, service::failedOutside));
         Handler api = service.handler();
+        WebUi ui = new WebUi();
         server.setHandler(new Handler.Abstract() {
             @Override
             public boolean handle(Request request, Response response, Callback callback) throws Exception {
@@ -67,7 +70,7 @@ public final class QueryServer implements AutoCloseable {
                     case "/metrics" ->
                         send(response, callback, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape());
                     default -> {
-                        return false; // the error handler answers 404 in JSON
+                        return ui.serve(path, request, response, callback); // else the error handler's JSON 404
                     }
                 }
                 return true;

@@ -1,0 +1,274 @@
+// logpipe web UI: ES modules, no build step, talks only to its own origin (docs/ui.md). This module signs in and
+// wires the page; each concern is a module of its own (state.js, api.js, query-box.js, histogram.js, results.js,
+// record.js, fields.js, tail.js, dead-letters.js, keyboard.js).
+import { listenToAdmin, showAdmin } from "./admin.js";
+import { api, refusedFor, setKey, storedKey, whenUnauthorized, whoami } from "./api.js";
+import { banner, clearBanners, lagText, partialBanner } from "./banners.js";
+import { deadLetters } from "./dead-letters.js";
+import { $, text } from "./dom.js";
+import { fields } from "./fields.js";
+import { matchesText, zoneLabel } from "./format.js";
+import { clearHistogram, histogram } from "./histogram.js";
+import { listenToKeys, resetSelection } from "./keyboard.js";
+import { clearQueryError, showQueryError } from "./query-box.js";
+import { clearResults, row } from "./results.js";
+import {
+  fromLocalInput, isoSeconds, navigate, onNavigate, readHash, session, state, timeParams, toLocalInput, writeHash,
+} from "./state.js";
+import { startTail, stopTail, whenRecordsArrive } from "./tail.js";
+import { listenToTheme } from "./theme.js";
+import * as queryHistory from "./history.js";
+import { schedule } from "./refresh.js";
+
+const PAGE = 100;
+let cursor = null, loading = false, shown = 0, lowerBound = false, took = null;
+
+function syncControls() {
+  $("q").value = state.q;
+  $("range").value = state.range;
+  $("absolute").hidden = state.range !== "absolute";
+  $("from").value = toLocalInput(state.from);
+  $("to").value = toLocalInput(state.to);
+  $("tail").checked = state.tail;
+  $("view-search").setAttribute("aria-selected", state.view === "search");
+  $("view-dead").setAttribute("aria-selected", state.view === "dead-letters");
+  $("order").value = state.order;
+  $("refresh").value = state.refresh;
+  $("zone").textContent = zoneLabel(state.zone);
+  $("zone").dataset.zone = state.zone;
+}
+
+/** The warnings of an answer (a field that exists nowhere in the range, ...), shown under the query box. */
+function showWarnings(r) {
+  const ul = $("q-warnings");
+  ul.textContent = "";
+  const list = (r && Array.isArray(r.warnings) ? r.warnings : []).filter((w) => typeof w === "string");
+  for (const w of list) {
+    const li = document.createElement("li");
+    li.appendChild(text("⚠ " + w));
+    ul.appendChild(li);
+  }
+  ul.hidden = list.length === 0;
+}
+
+// ---------- sign in ----------
+function signOut(message) {
+  setKey(null);
+  stopTail();
+  schedule("off");
+  $("app").hidden = true;
+  $("admin").hidden = true;
+  $("signin").hidden = false;
+  $("signin-key").value = "";
+  const e = $("signin-error");
+  e.hidden = !message;
+  e.textContent = message || "";
+  $("signin-key").focus();
+}
+
+let tenant = "";
+
+function show(who) {
+  if (who.admin) {
+    showAdmin(who);
+    return;
+  }
+  tenant = who.tenant;
+  queryHistory.show(queryHistory.load(tenant));
+  $("tenant").textContent = "";
+  $("tenant").appendChild(text(who.tenant));
+  $("signin").hidden = true;
+  $("app").hidden = false;
+  readHash();
+  syncControls();
+  run();
+}
+
+async function enter(key) {
+  try {
+    show(await whoami(key));
+  } catch (e) {
+    signOut(e.message);
+  }
+}
+
+// ---------- search ----------
+async function lagBanner() {
+  try {
+    const s = await api("/api/v1/status");
+    clearBanners("lag");
+    const t = lagText(s);
+    if (t) banner("lag", t.text).title = t.stages;
+  } catch {
+    /* the status API is optional for the view */
+  }
+}
+
+async function run() {
+  const gen = ++session.generation;
+  clearQueryError();
+  showWarnings(null);
+  clearBanners();
+  clearResults();
+  clearHistogram();
+  $("status").textContent = "";
+  $("summary").textContent = "";
+  cursor = null;
+  shown = 0;
+  resetSelection();
+  stopTail();
+  // auto-refresh (both views): the same search again, unless the user is typing a new one
+  schedule(state.tail ? "off" : state.refresh, () => {
+    if (!loading && gen === session.generation && !$("q").matches(":focus")) run();
+  });
+  if (state.view === "dead-letters") {
+    $("histogram").hidden = true;
+    $("sidebar").hidden = true;
+    return deadLetters(gen);
+  }
+  $("histogram").hidden = false;
+  $("sidebar").hidden = false;
+  lagBanner();
+  const ok = await page(gen, true);
+  if (ok && state.q) queryHistory.remember(tenant, state.q);
+  if (!ok || gen !== session.generation) return;
+  // the histogram counts every match exactly: where the search gave a lower bound, the summary takes its number
+  histogram(gen).then((exact) => {
+    if (gen === session.generation && exact !== null && lowerBound) {
+      $("summary").textContent = matchesText(exact, false, took);
+    }
+  });
+  fields(gen);
+  if (state.tail) startTail();
+}
+
+async function page(gen, first) {
+  if (loading && !first) return false;
+  loading = true;
+  $("status").textContent = "Loading…";
+  try {
+    const r = await api("/api/v1/search",
+      Object.assign({ q: state.q, limit: PAGE, cursor: first ? null : cursor, order: state.order }, timeParams(state)));
+    if (gen !== session.generation) return false;
+    partialBanner(r);
+    if (first) showWarnings(r);
+    const hits = r.hits || [];
+    for (const h of hits) $("results").appendChild(row(h, false));
+    shown += hits.length;
+    cursor = r.next_cursor || null;
+    if (first) {
+      lowerBound = Boolean(r.total && r.total.relation === "gte");
+      took = typeof r.took_ms === "number" ? r.took_ms : null;
+      $("summary").textContent = matchesText(r.total ? r.total.value : hits.length, lowerBound, took);
+    }
+    $("status").textContent = cursor ? "" : (shown ? "End of results." : "No matches in this range.");
+    return true;
+  } catch (e) {
+    if (gen !== session.generation) return false;
+    $("status").textContent = "";
+    if (e.status === 400 && first) showQueryError(e);
+    else if (e.status === 429) banner("error", refusedFor(e.body, e.retryAfter));
+    else if (e.status !== 401) banner("error", "Search failed: " + e.message);
+    return false;
+  } finally {
+    loading = false;
+  }
+}
+
+// ---------- wiring ----------
+whenUnauthorized(signOut);
+listenToTheme();
+// during live tail the histogram follows: counted again at most every two seconds while records arrive
+let recount = null;
+whenRecordsArrive(() => {
+  if (recount) return;
+  const gen = session.generation;
+  recount = setTimeout(() => {
+    recount = null;
+    if (gen === session.generation) histogram(gen);
+  }, 2000);
+});
+listenToAdmin(signOut);
+$("fields-toggle").addEventListener("click", () => {
+  const open = $("sidebar").classList.toggle("open");
+  $("fields-toggle").setAttribute("aria-expanded", open);
+});
+onNavigate(() => {
+  syncControls();
+  run();
+});
+listenToKeys(syncControls);
+$("signin-form").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const candidate = $("signin-key").value.trim();
+  if (!candidate) return;
+  try {
+    const who = await whoami(candidate);
+    setKey(candidate);
+    $("signin-error").hidden = true;
+    show(who);
+  } catch (err) {
+    const el = $("signin-error");
+    el.textContent = err.message;
+    el.hidden = false;
+  }
+});
+$("signout").addEventListener("click", () => signOut(""));
+$("search-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  state.q = $("q").value;
+  if (state.range === "absolute") {
+    state.from = fromLocalInput($("from").value);
+    state.to = fromLocalInput($("to").value);
+  }
+  writeHash();
+  run();
+});
+$("q").addEventListener("input", clearQueryError);
+$("range").addEventListener("change", () => {
+  state.range = $("range").value;
+  if (state.range === "absolute" && !state.from) {
+    const now = Date.now();
+    state.to = isoSeconds(now);
+    state.from = isoSeconds(now - 3600e3);
+  }
+  syncControls();
+  if (state.range !== "absolute") {
+    writeHash();
+    run();
+  }
+});
+$("order").addEventListener("change", () => navigate({ order: $("order").value }));
+$("refresh").addEventListener("change", () => navigate({ refresh: $("refresh").value }));
+$("zone").addEventListener("click", () => navigate({ zone: state.zone === "local" ? "utc" : "local" }));
+$("tail").addEventListener("change", () => {
+  state.tail = $("tail").checked;
+  writeHash();
+  if (state.tail) startTail();
+  else stopTail();
+});
+// each view keeps its own query: a dead letters' reason:... never becomes the log search's query
+const queries = {};
+for (const b of document.querySelectorAll(".tab")) {
+  b.addEventListener("click", () => {
+    if (b.dataset.view === state.view) return;
+    queries[state.view] = state.q;
+    navigate({ view: b.dataset.view, tail: false, q: queries[b.dataset.view] || "" });
+  });
+}
+window.addEventListener("popstate", () => {
+  if (storedKey()) {
+    readHash();
+    syncControls();
+    run();
+  }
+});
+new IntersectionObserver((entries) => {
+  if (entries.some((x) => x.isIntersecting) && cursor && !loading && state.view === "search") {
+    page(session.generation, false);
+  }
+}, { root: document.querySelector(".content"), rootMargin: "300px" }).observe($("sentinel"));
+
+const key = storedKey();
+if (key) enter(key);
+else signOut("");

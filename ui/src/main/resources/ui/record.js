@@ -1,0 +1,99 @@
+// The expanded record: every field, Copy as JSON, and the records around it (context).
+import { api, segment } from "./api.js";
+import { button, text } from "./dom.js";
+import { line } from "./line.js";
+
+/** A record's fields as [dotted name, value] pairs; arrays stay values. */
+export function flatten(obj, prefix = "", out = []) {
+  for (const [k, v] of Object.entries(obj)) {
+    const name = prefix ? prefix + "." + k : k;
+    if (v && typeof v === "object" && !Array.isArray(v)) flatten(v, name, out);
+    else out.push([name, v]);
+  }
+  return out;
+}
+
+/** Opens or closes the detail of a result row. */
+export function toggle(li) {
+  const open = li.querySelector(".detail");
+  if (open) {
+    open.remove();
+    li.classList.remove("open");
+    return;
+  }
+  li.classList.add("open");
+  const h = li._hit;
+  const d = document.createElement("div");
+  d.className = "detail";
+  const actions = document.createElement("div");
+  actions.className = "actions";
+  const copy = button("copy-json", "Copy as JSON", "", async () => {
+    const json = JSON.stringify(h, null, 2);
+    try {
+      await navigator.clipboard.writeText(json);
+    } catch {
+      fallbackCopy(json);
+    }
+    copy.textContent = "Copied";
+    setTimeout(() => { copy.textContent = "Copy as JSON"; }, 1500);
+  });
+  actions.append(copy);
+  if (li.dataset.context !== "no") actions.append(button("show-context", "Show context", "", () => context(li)));
+  d.appendChild(actions);
+  const table = document.createElement("table");
+  for (const [k, v] of flatten(h)) {
+    const tr = document.createElement("tr");
+    const tk = document.createElement("td");
+    tk.className = "k";
+    tk.appendChild(text(k));
+    const tv = document.createElement("td");
+    tv.className = "v";
+    tv.appendChild(text(typeof v === "string" ? v : JSON.stringify(v)));
+    tr.append(tk, tv);
+    table.appendChild(tr);
+  }
+  d.appendChild(table);
+  li.appendChild(d);
+}
+
+function fallbackCopy(s) {
+  const t = document.createElement("textarea");
+  t.value = s;
+  document.body.appendChild(t);
+  t.select();
+  try {
+    document.execCommand("copy");
+  } finally {
+    t.remove();
+  }
+}
+
+/** Shows (or hides) the records around a row's record, from the same file or instance, in source order. */
+export async function context(li) {
+  const h = li._hit;
+  const d = li.querySelector(".detail");
+  if (!d || li.dataset.context === "no") return;
+  let box = d.querySelector(".context");
+  if (box) {
+    box.remove();
+    return;
+  }
+  box = document.createElement("div");
+  box.className = "context";
+  box.textContent = "Loading context…";
+  d.appendChild(box);
+  try {
+    const r = await api("/api/v1/context/" + segment(h.record_id), { before: 10, after: 10 });
+    box.textContent = "";
+    const before = r.before || [], after = r.after || [];
+    const all = r.hits || before.concat([r.record || h], after);
+    for (const x of all) {
+      const l = line(x);
+      if (x.record_id === h.record_id) l.classList.add("anchor");
+      box.appendChild(l);
+    }
+    if (!all.length) box.textContent = "No neighbouring records.";
+  } catch (e) {
+    box.textContent = "Context unavailable: " + e.message;
+  }
+}
