@@ -11,7 +11,6 @@ import dev.logpipe.index.store.lucene.LuceneStore;
 import dev.logpipe.index.store.lucene.StoreSettings;
 import dev.logpipe.query.auth.ConfiguredKeys;
 import dev.logpipe.query.config.QueryConfig;
-import dev.logpipe.query.internal.http.QueryServer;
 import dev.logpipe.record.LogRecord;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
