@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.logpipe.server.cli.LogpipeCommand;
 import dev.logpipe.server.cli.StandaloneCommand;
 import dev.logpipe.testkit.ChildJvm;
+import dev.logpipe.testkit.Integration;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code logpipe standalone} as a real process (the CLI's main with this test's class path): start, ingest over
  * HTTP, SIGTERM, a clean stop within seconds, restart on the same data directory with the same key.
  */
+@Integration
 class StandaloneProcessTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String KEY = "process-default-key-0123456789";
