@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.logpipe.broker.testing.BrokerProcess;
 import dev.logpipe.broker.testing.TopicContents;
+import dev.logpipe.testkit.Integration;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
@@ -13,6 +14,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+@Integration
 class BrokerProcessTest {
     @TempDir
     Path dir;

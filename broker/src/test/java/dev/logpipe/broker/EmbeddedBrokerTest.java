@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.logpipe.broker.testing.EmbeddedBrokerExtension;
 import dev.logpipe.broker.testing.TopicContents;
+import dev.logpipe.testkit.Integration;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +24,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+@Integration
 class EmbeddedBrokerTest {
     @RegisterExtension
     static final EmbeddedBrokerExtension KAFKA = new EmbeddedBrokerExtension();

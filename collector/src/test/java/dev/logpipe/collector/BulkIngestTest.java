@@ -8,6 +8,7 @@ import co.elastic.clients.elasticsearch.core.BulkResponse;
 import co.elastic.clients.elasticsearch.core.InfoResponse;
 import co.elastic.clients.elasticsearch.core.bulk.BulkResponseItem;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.logpipe.testkit.Integration;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Elasticsearch {@code _bulk} into the real collector and broker: the real Java client and shippers' wire formats. */
+@Integration
 class BulkIngestTest {
     @RegisterExtension
     static final CollectorExtension COMPAT = new CollectorExtension("bulk");

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.logpipe.broker.testing.EmbeddedBrokerExtension;
 import dev.logpipe.broker.testing.TopicContents;
+import dev.logpipe.testkit.Integration;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * collector, the embedded broker and real sockets: slow bodies, parallel bursts against a rate limit, ambiguous
  * credentials, gzip with trailing garbage, UTF-16 bodies.
  */
+@Integration
 class CollectorAttackTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** Health checks and the well-behaved tenant come from another loopback address than the attacker. */

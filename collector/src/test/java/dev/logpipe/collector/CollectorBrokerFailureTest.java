@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.logpipe.broker.testing.BrokerProcess;
 import dev.logpipe.broker.testing.TopicContents;
+import dev.logpipe.testkit.Integration;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * get 503 with Retry-After and nothing is claimed; every record the collector answered 200 for is in the topic
  * after the restart.
  */
+@Integration
 class CollectorBrokerFailureTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 

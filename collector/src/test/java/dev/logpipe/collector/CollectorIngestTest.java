@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.luben.zstd.Zstd;
 import dev.logpipe.broker.testing.TopicContents;
+import dev.logpipe.testkit.Integration;
 import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The collector against the embedded broker: what is accepted, refused, dead-lettered and redacted. */
+@Integration
 class CollectorIngestTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -8,6 +8,7 @@ import dev.logpipe.broker.testing.EmbeddedBrokerExtension;
 import dev.logpipe.collector.auth.ApiKeys;
 import dev.logpipe.testkit.ChildJvm;
 import dev.logpipe.testkit.FreePort;
+import dev.logpipe.testkit.Integration;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code OutOfMemoryError} or a 500, and a body larger than the bound itself is served on an idle collector
  * instead of being told to retry forever.
  */
+@Integration
 class CollectorMemoryTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 

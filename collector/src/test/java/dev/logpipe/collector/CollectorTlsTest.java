@@ -7,6 +7,7 @@ import dev.logpipe.broker.testing.EmbeddedBrokerExtension;
 import dev.logpipe.broker.testing.TopicContents;
 import dev.logpipe.collector.auth.ApiKeys;
 import dev.logpipe.collector.config.CollectorConfigLoader;
+import dev.logpipe.testkit.Integration;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  * server's and a client's), the tenant of a request is the one its certificate's subject maps to, whatever the
  * payload says; without a certificate an API key still works; with neither the answer is 401.
  */
+@Integration
 class CollectorTlsTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String PW = "changeit";

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.logpipe.testkit.Integration;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * per-address burst every failed authentication is a 429 with Retry-After and a JSON body, counted in a metric,
  * while a valid key from the same address is still served.
  */
+@Integration
 class FailedAuthTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 

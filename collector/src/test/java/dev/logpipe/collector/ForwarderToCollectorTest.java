@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.logpipe.broker.testing.EmbeddedBrokerExtension;
 import dev.logpipe.broker.testing.TopicContents;
 import dev.logpipe.testkit.ChildJvm;
+import dev.logpipe.testkit.Integration;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * key's tenant, redacted, and the forwarder's watermark reaches the end of the file only after the collector
  * answered.
  */
+@Integration
 class ForwarderToCollectorTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -5,6 +5,7 @@ import static dev.logpipe.collector.OtlpIngestTest.proto;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.logpipe.testkit.Integration;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.xerial.snappy.Snappy;
 
 /** Loki push into the real collector and broker: snappy protobuf built from Loki's push.proto, JSON, bad input. */
+@Integration
 class LokiIngestTest {
     @RegisterExtension
     static final CollectorExtension COMPAT = new CollectorExtension("loki");

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.logpipe.broker.testing.TopicContents;
 import dev.logpipe.collector.LookAlikeCorpus.LookAlike;
+import dev.logpipe.testkit.Integration;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * records topic exactly as sent (read back from the topic and compared), the answer reports no redaction for them,
  * and real card numbers are still redacted and reported in the answer by rule.
  */
+@Integration
 class LookAlikeRedactionTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 

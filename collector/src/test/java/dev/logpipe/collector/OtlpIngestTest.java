@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.CodedOutputStream;
+import dev.logpipe.testkit.Integration;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.logs.Logger;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** OTLP/HTTP logs into the real collector and broker: the OpenTelemetry Java SDK's exporter, OTLP/JSON, bad input. */
+@Integration
 class OtlpIngestTest {
     @RegisterExtension
     static final CollectorExtension COMPAT = new CollectorExtension("otlp");

@@ -9,6 +9,7 @@ import dev.logpipe.broker.testing.TopicContents;
 import dev.logpipe.collector.auth.ApiKeys;
 import dev.logpipe.collector.config.CollectorConfigLoader;
 import dev.logpipe.record.RecordCodec;
+import dev.logpipe.testkit.Integration;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * header, a name taken twice by redaction or by a pipeline marker keeps both values, and a record the indexer would
  * refuse is dead-lettered here, in the answer, instead of acknowledged.
  */
+@Integration
 class RecordIntegrityTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 

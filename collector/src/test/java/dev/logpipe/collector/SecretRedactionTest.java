@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.logpipe.broker.testing.TopicContents;
+import dev.logpipe.testkit.Integration;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * generic and secret names, as field names, as record ids, in lines that are dead-lettered, past the dead-letter cut), is
  * found in neither the records topic nor the dead-letter topic afterwards.
  */
+@Integration
 class SecretRedactionTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.logpipe.broker.testing.EmbeddedBrokerExtension;
 import dev.logpipe.collector.config.CollectorConfigLoader;
 import dev.logpipe.config.ConfigException;
+import dev.logpipe.testkit.Integration;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Syslog listeners of the real collector, fed by util-linux {@code logger} processes and raw sockets. */
+@Integration
 class SyslogIngestTest {
     @RegisterExtension
     static final EmbeddedBrokerExtension KAFKA = new EmbeddedBrokerExtension();

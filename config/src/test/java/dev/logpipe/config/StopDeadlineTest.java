@@ -3,6 +3,7 @@ package dev.logpipe.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.logpipe.testkit.ChildJvm;
+import dev.logpipe.testkit.Integration;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A stop that hangs (as the standalone's broker close did in issue 24) no longer keeps a SIGTERMed JVM alive: not the
  * standalone's, and not a role's ({@code logpipe collector|indexer|query} stop through {@link RoleLifecycle}).
  */
+@Integration
 class StopDeadlineTest {
     @TempDir
     Path work;
@@ -59,17 +61,19 @@ class StopDeadlineTest {
     /** A role process whose close hangs, run by {@link RoleLifecycle} with a 1 s stop deadline. */
     public static final class HangingRole {
         public static void main(String[] args) throws Exception {
+            // "started" once the stop hook is registered: a SIGTERM before it would end the JVM the default way
             RoleLifecycle lifecycle = new RoleLifecycle(
                     "logpipe hanging",
                     System.out,
                     System.err,
-                    Runtime.getRuntime()::addShutdownHook,
+                    hook -> {
+                        Runtime.getRuntime().addShutdownHook(hook);
+                        System.out.println("started");
+                        System.out.flush();
+                    },
                     Duration.ofSeconds(1));
-            System.exit(lifecycle.run(Path.of("role.yaml"), false, f -> "ok", c -> {
-                System.out.println("started");
-                System.out.flush();
-                return () -> new CountDownLatch(1).await();
-            }));
+            System.exit(
+                    lifecycle.run(Path.of("role.yaml"), false, f -> "ok", c -> () -> new CountDownLatch(1).await()));
         }
     }
 

@@ -55,7 +55,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The query API (docs/query.md) over a {@link ShardSource}, as a Jetty core {@link Handler} that answers the
  * {@code /api/v1/} query paths and declines everything else, so it can be mounted beside other handlers on one port
- * (the standalone) or served alone ({@link dev.logpipe.query.internal.http.QueryServer}). Every request: authenticate (401),
+ * (the standalone) or served alone ({@link QueryServer}). Every request: authenticate (401),
  * refuse any tenant claim that is not the caller's (403, audited), take one of the tenant's query slots (429), run
  * the endpoint, audit, measure. Blocking: it runs on the server's threads.
  */

@@ -11,7 +11,6 @@ import dev.logpipe.index.store.lucene.CommittedShards;
 import dev.logpipe.query.auth.ConfiguredKeys;
 import dev.logpipe.query.auth.Credential;
 import dev.logpipe.query.config.QueryConfig;
-import dev.logpipe.query.internal.http.QueryServer;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;

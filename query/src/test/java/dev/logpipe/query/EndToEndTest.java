@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.logpipe.broker.testing.EmbeddedBrokerExtension;
 import dev.logpipe.indexer.Indexer;
 import dev.logpipe.indexer.config.IndexerConfigLoader;
+import dev.logpipe.testkit.Integration;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Kafka → a real indexer → committed shards → a separate query service on the same data directory. */
+@Integration
 class EndToEndTest {
     @RegisterExtension
     static final EmbeddedBrokerExtension KAFKA = new EmbeddedBrokerExtension();

@@ -16,7 +16,6 @@ import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.index.store.read.ShardSource;
 import dev.logpipe.query.auth.ConfiguredKeys;
 import dev.logpipe.query.config.QueryConfig;
-import dev.logpipe.query.internal.http.QueryServer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;

@@ -13,6 +13,7 @@ import dev.logpipe.index.opensearch.OpenSearchSettings;
 import dev.logpipe.index.opensearch.OpenSearchStore;
 import dev.logpipe.index.opensearch.testing.OpenSearchExtension;
 import dev.logpipe.record.LogRecord;
+import dev.logpipe.testkit.Integration;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code logpipe query} with {@code store: opensearch}: the same API over a real OpenSearch 2.19 node — pages with a
  * cursor, the histogram, top values, the field names, and another tenant's key seeing none of it.
  */
+@Integration
 @ExtendWith(OpenSearchExtension.class)
 class OpenSearchQueryTest {
     @TempDir

@@ -11,7 +11,6 @@ import dev.logpipe.index.store.lucene.LuceneStore;
 import dev.logpipe.index.store.lucene.StoreSettings;
 import dev.logpipe.query.auth.ConfiguredKeys;
 import dev.logpipe.query.config.QueryConfig;
-import dev.logpipe.query.internal.http.QueryServer;
 import dev.logpipe.record.LogRecord;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -83,8 +82,9 @@ class TailTest {
                 });
                 reader.setDaemon(true);
                 reader.start();
-                Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> !lines.isEmpty()); // the opening comment
-                Thread.sleep(500); // let the first poll mark what exists; the next ones only send new records
+                // the tail's start, before which nothing is sent, is fixed before its opening comment is written:
+                // the records written from here on are new to it
+                Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> lines.contains(": tail of acme"));
                 long written = System.nanoTime();
                 QueryFixture.write(
                         store,

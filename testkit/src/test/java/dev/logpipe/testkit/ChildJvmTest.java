@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The child-process driver the crash tests depend on: output capture, waiting, SIGTERM and SIGKILL. */
+@Integration
 class ChildJvmTest {
     /** The child: prints its arguments, then either exits with the code given or sleeps until stopped. */
     public static final class Echo {

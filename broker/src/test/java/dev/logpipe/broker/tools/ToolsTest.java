@@ -3,6 +3,7 @@ package dev.logpipe.broker.tools;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.logpipe.broker.testing.EmbeddedBrokerExtension;
+import dev.logpipe.testkit.Integration;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import picocli.CommandLine;
 
+@Integration
 class ToolsTest {
     @RegisterExtension
     static final EmbeddedBrokerExtension KAFKA = new EmbeddedBrokerExtension();

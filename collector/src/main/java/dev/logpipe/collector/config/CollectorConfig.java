@@ -1,7 +1,6 @@
 package dev.logpipe.collector.config;
 
 import dev.logpipe.auth.AuthFailures;
-import dev.logpipe.collector.internal.compat.syslog.SyslogConfig;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -9,7 +9,6 @@ import dev.logpipe.collector.config.CollectorConfig.Redaction;
 import dev.logpipe.collector.config.CollectorConfig.Rule;
 import dev.logpipe.collector.config.CollectorConfig.Tenant;
 import dev.logpipe.collector.config.CollectorConfig.Tls;
-import dev.logpipe.collector.internal.compat.syslog.SyslogConfig;
 import dev.logpipe.collector.internal.ingest.IngestRun;
 import dev.logpipe.config.ConfigException;
 import dev.logpipe.config.ConfigNode;

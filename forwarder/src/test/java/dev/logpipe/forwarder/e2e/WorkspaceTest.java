@@ -1,5 +1,6 @@
 package dev.logpipe.forwarder.e2e;
 
+import dev.logpipe.testkit.Integration;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -10,6 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
  * metrics port unless {@link #metrics()} says otherwise), and every forwarder it started is killed after it.
  * A subclass's own {@code @BeforeEach} runs after this one, so it can adjust {@code ws.config()}.
  */
+@Integration
 abstract class WorkspaceTest {
     @TempDir
     Path tmp;

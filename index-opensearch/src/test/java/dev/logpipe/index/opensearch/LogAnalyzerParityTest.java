@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.logpipe.index.analysis.LogAnalyzer;
 import dev.logpipe.index.opensearch.testing.OpenSearchExtension;
+import dev.logpipe.testkit.Integration;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * (docs/search.md#analyzer), so a query finds the same records on both engines: checked on a real OpenSearch node with
  * its {@code _analyze} API over the examples of docs/search.md, 1,000 lines of real system logs and generated text.
  */
+@Integration
 @ExtendWith(OpenSearchExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class LogAnalyzerParityTest {

@@ -5,6 +5,7 @@ import dev.logpipe.index.store.read.ShardSource;
 import dev.logpipe.index.store.write.ShardStore;
 import dev.logpipe.index.testing.EngineFixture;
 import dev.logpipe.index.testing.StoreContract;
+import dev.logpipe.testkit.Integration;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The store contract on the OpenSearch engine, on a real OpenSearch 2.19 node: each test its own index prefix. */
+@Integration
 @ExtendWith(OpenSearchExtension.class)
 class OpenSearchContractTest extends StoreContract {
     private static final AtomicInteger PREFIXES = new AtomicInteger();

@@ -12,6 +12,7 @@ import dev.logpipe.index.store.write.ShardStore;
 import dev.logpipe.record.Level;
 import dev.logpipe.record.LogRecord;
 import dev.logpipe.record.RecordCodec;
+import dev.logpipe.testkit.Integration;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The OpenSearch store's write side against a real OpenSearch 2.19 node. */
+@Integration
 @ExtendWith(OpenSearchExtension.class)
 class OpenSearchStoreTest {
     static final RecordCodec CODEC = new RecordCodec();

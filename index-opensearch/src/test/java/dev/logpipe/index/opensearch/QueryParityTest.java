@@ -19,6 +19,7 @@ import dev.logpipe.index.store.write.IndexRecord;
 import dev.logpipe.record.Level;
 import dev.logpipe.record.LogRecord;
 import dev.logpipe.record.RecordCodec;
+import dev.logpipe.testkit.Integration;
 import java.io.InputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -54,6 +55,7 @@ import org.junit.jupiter.api.io.TempDir;
  * finds the same records in an OpenSearch index as in a Lucene shard holding the same 1,000 records (real system log
  * lines from Loghub as messages, with typed structured fields): the query language means the same on both engines.
  */
+@Integration
 @ExtendWith(OpenSearchExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class QueryParityTest {

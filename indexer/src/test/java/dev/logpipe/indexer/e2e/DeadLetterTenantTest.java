@@ -9,6 +9,7 @@ import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.indexer.Indexer;
 import dev.logpipe.indexer.IndexerFixture;
 import dev.logpipe.record.RecordCodec;
+import dev.logpipe.testkit.Integration;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code kafka.default_tenant}), so it lands in that tenant's dead-letter shard instead of being skipped for want of
  * a tenant.
  */
+@Integration
 class DeadLetterTenantTest {
     @RegisterExtension
     static final EmbeddedBrokerExtension KAFKA = new EmbeddedBrokerExtension();

@@ -17,6 +17,7 @@ import dev.logpipe.index.testing.StoreReads;
 import dev.logpipe.indexer.IndexerFixture;
 import dev.logpipe.testkit.ChildJvm;
 import dev.logpipe.testkit.FreePort;
+import dev.logpipe.testkit.Integration;
 import dev.logpipe.testkit.PrometheusScrape;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -43,6 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
  * distinct names per shard it ran out of memory (and, on a restart, again on the same data); now it indexes the first
  * 1,000 names, keeps every record whole in its source, counts the rest, and its live heap stays small.
  */
+@Integration
 class FieldExplosionTest {
     @RegisterExtension
     static final EmbeddedBrokerExtension KAFKA = new EmbeddedBrokerExtension();

@@ -17,6 +17,7 @@ import dev.logpipe.index.testing.StoreReads;
 import dev.logpipe.indexer.IndexerFixture;
 import dev.logpipe.testkit.ChildJvm;
 import dev.logpipe.testkit.FreePort;
+import dev.logpipe.testkit.Integration;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -50,6 +51,7 @@ import org.junit.jupiter.api.io.TempDir;
  * replayed. At the end the index holds exactly the distinct (tenant, record_id) pairs produced: none missing, none
  * twice.
  */
+@Integration
 class IndexerCrashLoopTest {
     @RegisterExtension
     static final EmbeddedBrokerExtension KAFKA = new EmbeddedBrokerExtension();

@@ -17,6 +17,7 @@ import dev.logpipe.index.store.read.Hit;
 import dev.logpipe.index.testing.StoreReads;
 import dev.logpipe.indexer.Indexer;
 import dev.logpipe.indexer.IndexerFixture;
+import dev.logpipe.testkit.Integration;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
+@Integration
 class IndexerEndToEndTest {
     @RegisterExtension
     static final EmbeddedBrokerExtension KAFKA = new EmbeddedBrokerExtension();

@@ -17,6 +17,7 @@ import dev.logpipe.index.store.read.Hit;
 import dev.logpipe.index.testing.StoreReads;
 import dev.logpipe.indexer.Indexer;
 import dev.logpipe.indexer.IndexerFixture;
+import dev.logpipe.testkit.Integration;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 
 /** How records get in: missing topics, records without a tenant, a store that falls behind, what INDEXED means. */
+@Integration
 class IndexerIntakeTest {
     @RegisterExtension
     static final EmbeddedBrokerExtension KAFKA = new EmbeddedBrokerExtension();

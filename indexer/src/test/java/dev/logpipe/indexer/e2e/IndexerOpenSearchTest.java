@@ -12,6 +12,7 @@ import dev.logpipe.index.opensearch.testing.OpenSearchExtension;
 import dev.logpipe.indexer.Indexer;
 import dev.logpipe.indexer.IndexerFixture;
 import dev.logpipe.indexer.config.IndexerConfigLoader;
+import dev.logpipe.testkit.Integration;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * one index per tenant and day, a replayed record overwriting its document and two tenants kept apart; the status API
  * answers the same way.
  */
+@Integration
 @ExtendWith(OpenSearchExtension.class)
 class IndexerOpenSearchTest {
     @RegisterExtension

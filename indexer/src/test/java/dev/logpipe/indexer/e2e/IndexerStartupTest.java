@@ -11,6 +11,7 @@ import dev.logpipe.index.shard.ShardLayout;
 import dev.logpipe.index.shard.ShardMetadata;
 import dev.logpipe.indexer.Indexer;
 import dev.logpipe.indexer.IndexerFixture;
+import dev.logpipe.testkit.Integration;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** What a damaged or a newer shard on disk does to startup (docs/indexer.md#shards-on-disk). */
+@Integration
 class IndexerStartupTest {
     @RegisterExtension
     static final EmbeddedBrokerExtension KAFKA = new EmbeddedBrokerExtension();

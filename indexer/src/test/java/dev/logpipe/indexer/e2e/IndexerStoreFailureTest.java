@@ -16,6 +16,7 @@ import dev.logpipe.index.store.lucene.LuceneStore;
 import dev.logpipe.index.store.lucene.StoreSettings;
 import dev.logpipe.indexer.Indexer;
 import dev.logpipe.indexer.IndexerFixture;
+import dev.logpipe.testkit.Integration;
 import dev.logpipe.testkit.PrometheusScrape;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -40,6 +41,7 @@ import org.slf4j.LoggerFactory;
  * into the same failure; now that tenant's partition is paused and retried, the other tenant's keeps indexing, and
  * once the disk is repaired every record of both is indexed.
  */
+@Integration
 class IndexerStoreFailureTest {
     @RegisterExtension
     static final EmbeddedBrokerExtension KAFKA = new EmbeddedBrokerExtension();

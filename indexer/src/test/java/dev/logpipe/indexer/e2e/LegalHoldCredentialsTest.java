@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.logpipe.broker.testing.EmbeddedBrokerExtension;
 import dev.logpipe.indexer.Indexer;
 import dev.logpipe.indexer.IndexerFixture;
+import dev.logpipe.testkit.Integration;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The indexer's legal-hold API counts wrong admin keys against the client address like every other API
  * (docs/indexer.md#retention-and-legal-holds): past {@code auth.failure_burst} they are 429 with Retry-After.
  */
+@Integration
 class LegalHoldCredentialsTest {
     @RegisterExtension
     static final EmbeddedBrokerExtension KAFKA = new EmbeddedBrokerExtension();

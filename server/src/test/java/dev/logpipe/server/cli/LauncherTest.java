@@ -2,6 +2,7 @@ package dev.logpipe.server.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.logpipe.testkit.Integration;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code bin/logpipe} itself, run from a copy of it beside prebuilt (empty) jars, so it builds nothing, with a
  * {@code java} on the PATH that prints the command line it was given instead of starting a JVM.
  */
+@Integration
 class LauncherTest {
     @TempDir
     Path root;

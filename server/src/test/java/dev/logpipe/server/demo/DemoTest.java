@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.logpipe.server.standalone.Http;
 import dev.logpipe.server.standalone.Standalone;
 import dev.logpipe.server.standalone.StandaloneConfigLoader;
+import dev.logpipe.testkit.Integration;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code --demo}: generated files shipped by the in-process forwarders become searchable, as tenant default. */
+@Integration
 class DemoTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String KEY = "demo-test-key-0123456789";

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.logpipe.broker.BrokerMain;
 import dev.logpipe.server.standalone.Http;
 import dev.logpipe.testkit.ChildJvm;
+import dev.logpipe.testkit.Integration;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * collector, find through the query service, SIGTERM the indexer, ingest while it is down, restart it: both
  * records are found.
  */
+@Integration
 class DeploymentTest {
     static final Path EXAMPLES = Path.of("../examples/deployment");
     static final String KEY = "acme-key-change-me"; // the example's tenant key (its comment names it)

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.logpipe.testkit.Integration;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * letter of its tenant (dead-letters), through a real standalone: collector, broker, indexer and query in one JVM.
  * Each line is sent alone, so its answer says whether it was accepted or dead-lettered.
  */
+@Integration
 class AcknowledgedRecordsTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String KEY = "test-default-key-0123456789";

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.logpipe.testkit.Integration;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Retry-After as JSON, and
  * the query audit names the refused client's address.
  */
+@Integration
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class CredentialsTest {
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.logpipe.server.cli.LogpipeCommand;
 import dev.logpipe.server.cli.StandaloneCommand;
 import dev.logpipe.testkit.ChildJvm;
+import dev.logpipe.testkit.Integration;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * HTTP, SIGTERM, a clean stop within seconds (exit 0), restart on the same data directory with the same key, Ctrl-C
  * (SIGINT: exit 0 too).
  */
+@Integration
 class StandaloneProcessTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String KEY = "process-default-key-0123456789";

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.logpipe.config.ConfigException;
 import dev.logpipe.server.cli.LogpipeCommand;
 import dev.logpipe.server.keys.KeyStore;
+import dev.logpipe.testkit.Integration;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.Socket;
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The whole standalone in this JVM: a real broker, collector, indexer, one HTTP port, keys on disk. */
+@Integration
 class StandaloneTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String KEY = "test-default-key-0123456789";

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.logpipe.config.ConfigException;
+import dev.logpipe.testkit.Integration;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The warm-up before ready: real work on throwaway data, nothing of the user's touched, off with a key. */
+@Integration
 class WarmUpTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String KEY = "warmup-default-key-0123456789";

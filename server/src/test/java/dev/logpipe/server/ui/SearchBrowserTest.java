@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.logpipe.server.standalone.Http;
 import dev.logpipe.server.standalone.Standalone;
 import dev.logpipe.server.standalone.StandaloneConfigLoader;
+import dev.logpipe.testkit.Integration;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -36,6 +37,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * The standalone's query budget is two day shards, so a week-long query over records four and three days old is
  * partial. Screenshots: target/screenshots/.
  */
+@Integration
 class SearchBrowserTest {
     static final String KEY = "search-browser-key-0123456789";
     static final ObjectMapper JSON = new ObjectMapper();

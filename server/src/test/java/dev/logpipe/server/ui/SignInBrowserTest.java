@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.logpipe.server.standalone.Standalone;
 import dev.logpipe.server.standalone.StandaloneConfigLoader;
+import dev.logpipe.testkit.Integration;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -16,6 +17,7 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 
 /** Signing in and out of the web UI in a real headless Chromium against a running standalone. */
+@Integration
 class SignInBrowserTest {
     static final String KEY = "browser-default-key-0123456789";
     static final String ADMIN = "browser-admin-key-0123456789";

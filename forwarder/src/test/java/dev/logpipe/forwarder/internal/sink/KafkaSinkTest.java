@@ -10,6 +10,7 @@ import dev.logpipe.broker.testing.EmbeddedBrokerExtension;
 import dev.logpipe.broker.testing.TopicContents;
 import dev.logpipe.forwarder.RunningLoop;
 import dev.logpipe.forwarder.internal.metrics.ForwarderMetrics;
+import dev.logpipe.testkit.Integration;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The Kafka sink against a real broker: the embedded one, and a child-JVM broker that is killed with kill -9. */
+@Integration
 class KafkaSinkTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -2,6 +2,7 @@ package dev.logpipe.collector.internal.compat.syslog;
 
 import dev.logpipe.collector.auth.ApiKeys;
 import dev.logpipe.collector.config.CollectorConfig;
+import dev.logpipe.collector.config.SyslogConfig;
 import dev.logpipe.collector.internal.ingest.IngestHandler;
 import dev.logpipe.collector.internal.metrics.CollectorMetrics;
 import java.io.IOException;

@@ -1,7 +1,5 @@
-package dev.logpipe.collector.internal.compat.syslog;
+package dev.logpipe.collector.config;
 
-import dev.logpipe.collector.config.CollectorConfig;
-import dev.logpipe.collector.config.TlsConfigReader;
 import dev.logpipe.config.ConfigException;
 import dev.logpipe.config.ConfigNode;
 import java.net.InetSocketAddress;

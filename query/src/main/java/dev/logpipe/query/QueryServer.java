@@ -1,7 +1,5 @@
-package dev.logpipe.query.internal.http;
+package dev.logpipe.query;
 
-import dev.logpipe.query.JsonErrorHandler;
-import dev.logpipe.query.QueryService;
 import dev.logpipe.ui.WebUi;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetSocketAddress;
@@ -25,7 +23,7 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * shard source is open) and {@code /metrics} (Prometheus). Threads: enough for every live tail
  * and query slot, plus a reserve so health checks are answered whatever the clients do.
  */
-public final class QueryServer implements AutoCloseable {
+final class QueryServer implements AutoCloseable {
     private final Server server;
     private final ServerConnector connector;
 

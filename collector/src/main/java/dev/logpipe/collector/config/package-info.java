@@ -1,0 +1,5 @@
+/**
+ * The collector's configuration as validated records ({@code CollectorConfig}, {@code SyslogConfig}), read from YAML
+ * with every error naming its key path.
+ */
+package dev.logpipe.collector.config;

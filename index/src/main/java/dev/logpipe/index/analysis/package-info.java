@@ -1,0 +1,2 @@
+/** The log analyzer of the {@code message} field: compound tokens (addresses, paths, ids) and their parts. */
+package dev.logpipe.index.analysis;

@@ -1,0 +1,2 @@
+/** {@code logpipe indexer}: the command that loads the configuration and runs an indexer. */
+package dev.logpipe.indexer.cli;

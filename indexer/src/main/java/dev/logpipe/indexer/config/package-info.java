@@ -1,0 +1,2 @@
+/** The indexer's configuration as validated records, read from YAML with every error naming its key path. */
+package dev.logpipe.indexer.config;

@@ -1,0 +1,2 @@
+/** The indexer's Prometheus meters, prefix {@code logpipe_indexer_}. */
+package dev.logpipe.indexer.internal.metrics;

@@ -1,0 +1,2 @@
+/** The query service's Prometheus meters. */
+package dev.logpipe.query.internal.metrics;
