@@ -9,6 +9,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.logpipe.query.config.QueryConfig;
 import dev.logpipe.record.Level;
 import dev.logpipe.record.LogRecord;
+import dev.logpipe.testkit.Integration;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * rule's labels and its webhook receiver gets it, as does logpipe's own webhook; once the burst leaves the rule's
  * window the alert resolves in both. The other tenant's identical rule never sees these lines.
  */
+@Integration
 class AlertingTest {
     static final String ALERTMANAGER = System.getenv().getOrDefault("ALERTMANAGER", "/usr/bin/prometheus-alertmanager");
     static final HttpClient HTTP = HttpClient.newHttpClient();

@@ -23,7 +23,6 @@ import dev.logpipe.index.store.lucene.StoreSettings;
 import dev.logpipe.index.store.read.ShardSource;
 import dev.logpipe.query.auth.ConfiguredKeys;
 import dev.logpipe.query.config.QueryConfig;
-import dev.logpipe.query.internal.http.QueryServer;
 import dev.logpipe.record.Level;
 import dev.logpipe.record.LogRecord;
 import io.micrometer.prometheusmetrics.PrometheusConfig;

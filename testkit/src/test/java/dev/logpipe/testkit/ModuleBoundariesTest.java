@@ -66,8 +66,9 @@ class ModuleBoundariesTest {
                     "forwarder.internal.sink"),
             // the public StateException is thrown by internal.spool and internal.watermark, which Forwarder wires
             Set.of("forwarder", "forwarder.internal.spool", "forwarder.internal.tail", "forwarder.internal.watermark"),
-            // the public seam IndexerProgress is read by internal.api, which QueryService wires
-            Set.of("query", "query.internal.api", "query.internal.tail"),
+            // the public seam IndexerProgress is read by internal.api, which QueryService wires; the Loki endpoints
+            // and the alert rules run on internal.api's calls and are wired by QueryService too
+            Set.of("query", "query.internal.api", "query.internal.tail", "query.internal.loki", "query.internal.rules"),
             // CollectorConfigLoader checks limits with internal.ingest.IngestRun; ingest ↔ metrics ↔ admission
             Set.of(
                     "collector.auth",

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.logpipe.archive.format.RangeSource;
+import dev.logpipe.testkit.Integration;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -24,6 +25,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** The object store seam's contract on both stores: a local directory and S3 (a real S3Mock in a child JVM). */
+@Integration
 class ObjectStoreTest {
     @TempDir
     static Path shared;

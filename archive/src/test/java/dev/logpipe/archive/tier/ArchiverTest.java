@@ -21,6 +21,7 @@ import dev.logpipe.index.store.write.IndexRecord;
 import dev.logpipe.record.Level;
 import dev.logpipe.record.LogRecord;
 import dev.logpipe.record.RecordCodec;
+import dev.logpipe.testkit.Integration;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+@Integration
 class ArchiverTest {
     private static final RecordCodec CODEC = new RecordCodec();
     private static final LocalDate DAY = LocalDate.parse("2026-11-20");

@@ -9,6 +9,7 @@ import dev.logpipe.index.opensearch.testing.OpenSearchExtension;
 import dev.logpipe.indexer.IndexerFixture;
 import dev.logpipe.testkit.ChildJvm;
 import dev.logpipe.testkit.FreePort;
+import dev.logpipe.testkit.Integration;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * pairs produced: none missing, none twice.
  */
 @ExtendWith(OpenSearchExtension.class)
+@Integration
 class IndexerOpenSearchCrashTest {
     @RegisterExtension
     static final EmbeddedBrokerExtension KAFKA = new EmbeddedBrokerExtension();

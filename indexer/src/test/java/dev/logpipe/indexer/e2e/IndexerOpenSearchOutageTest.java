@@ -8,6 +8,7 @@ import dev.logpipe.broker.testing.EmbeddedBrokerExtension;
 import dev.logpipe.index.opensearch.testing.OpenSearchExtension;
 import dev.logpipe.indexer.Indexer;
 import dev.logpipe.indexer.IndexerFixture;
+import dev.logpipe.testkit.Integration;
 import dev.logpipe.testkit.PrometheusScrape;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (before, the first one stopped the loop); after it every record Kafka acknowledged is indexed exactly once.
  */
 @ExtendWith(OpenSearchExtension.class)
+@Integration
 class IndexerOpenSearchOutageTest {
     @RegisterExtension
     static final EmbeddedBrokerExtension KAFKA = new EmbeddedBrokerExtension();

@@ -9,6 +9,7 @@ import dev.logpipe.broker.BrokerMain;
 import dev.logpipe.opensearch.node.OpenSearchProcess;
 import dev.logpipe.server.standalone.Http;
 import dev.logpipe.testkit.ChildJvm;
+import dev.logpipe.testkit.Integration;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * services with the same answers; a cursor one issued is accepted by the other (they share {@code cursor.secret_file});
  * the second tenant's records never appear in the first's answers, and its key cannot use the first's cursor.
  */
+@Integration
 class ScaleOutDeploymentTest {
     static final Path EXAMPLES = Path.of("../examples/scale-out");
     static final String ACME = "acme-key-change-me";

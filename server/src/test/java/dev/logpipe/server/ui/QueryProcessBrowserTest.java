@@ -14,6 +14,7 @@ import dev.logpipe.record.Level;
 import dev.logpipe.record.LogRecord;
 import dev.logpipe.record.RecordCodec;
 import dev.logpipe.server.standalone.Http;
+import dev.logpipe.testkit.Integration;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -37,6 +38,7 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
  * The web UI served by {@code logpipe query} alone (a {@link QueryProcess} on committed shards, no standalone): the page
  * loads from the query port, signs in through its {@code /api/v1/whoami}, and searches.
  */
+@Integration
 class QueryProcessBrowserTest {
     static final String KEY = "query-process-key-0123456789";
 
