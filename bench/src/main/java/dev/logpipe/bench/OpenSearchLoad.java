@@ -65,9 +65,13 @@ final class OpenSearchLoad {
      * (so that sending them costs the client almost nothing), and returns them in order.
      */
     static List<Path> prepare(long n, int docsPerBulk, Path dir) throws IOException {
+        return prepare(new QueryRecords(n), docsPerBulk, dir);
+    }
+
+    /** As {@link #prepare(long, int, Path)}, for the given records. */
+    static List<Path> prepare(QueryRecords records, int docsPerBulk, Path dir) throws IOException {
         Files.createDirectories(dir);
         RecordCodec codec = new RecordCodec();
-        QueryRecords records = new QueryRecords(n);
         List<Path> files = new ArrayList<>();
         ByteArrayOutputStream body = new ByteArrayOutputStream(docsPerBulk * 480);
         int inBody = 0;

@@ -38,12 +38,20 @@ final class QueryRecords {
     };
 
     private final long n;
-    private final long start = QueryBench.NOW.toEpochMilli() - SPAN_MS;
+    private final long start;
+    private final long span;
     private final long needleEvery;
     private final Random rnd = new Random(42);
     private long i;
 
     QueryRecords(long n) {
+        this(n, QueryBench.NOW, SPAN_MS);
+    }
+
+    /** The same records spread evenly over the {@code spanMs} before {@code end} instead. */
+    QueryRecords(long n, Instant end, long spanMs) {
+        this.start = end.toEpochMilli() - spanMs;
+        this.span = spanMs;
         if (n < 12) {
             throw new IllegalArgumentException("need at least 12 records (12 needles), was " + n);
         }
@@ -60,7 +68,7 @@ final class QueryRecords {
         if (i >= n) {
             throw new IllegalStateException("all " + n + " records were read");
         }
-        Instant t = Instant.ofEpochMilli(start + i * SPAN_MS / n);
+        Instant t = Instant.ofEpochMilli(start + i * span / n);
         StringBuilder m = new StringBuilder();
         for (int w = 0; w < 8; w++) {
             m.append(WORDS[rnd.nextInt(WORDS.length)]).append(' ');
