@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.logpipe.config.files.AtomicFile;
 import dev.logpipe.index.schema.FieldKind;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,7 +1,7 @@
 package dev.logpipe.server.keys;
 
 import dev.logpipe.collector.auth.ApiKeys;
-import dev.logpipe.index.shard.AtomicFile;
+import dev.logpipe.config.files.AtomicFile;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;

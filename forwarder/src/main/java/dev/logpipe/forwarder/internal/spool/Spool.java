@@ -1,9 +1,9 @@
 package dev.logpipe.forwarder.internal.spool;
 
+import dev.logpipe.config.files.AtomicFile;
 import dev.logpipe.forwarder.StateException;
 import dev.logpipe.forwarder.config.ForwarderConfig.WhenFull;
 import dev.logpipe.forwarder.internal.sink.SinkBusyException;
-import dev.logpipe.forwarder.internal.state.AtomicFiles;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -208,7 +208,7 @@ public final class Spool implements Closeable {
         writer = next;
         writeSegment++;
         segments.put(writeSegment, new Segment());
-        AtomicFiles.fsyncDirectory(dir);
+        AtomicFile.fsyncDirectory(dir);
         deleteDelivered();
     }
 

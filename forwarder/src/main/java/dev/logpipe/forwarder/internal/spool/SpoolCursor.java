@@ -1,7 +1,7 @@
 package dev.logpipe.forwarder.internal.spool;
 
+import dev.logpipe.config.files.AtomicFile;
 import dev.logpipe.forwarder.StateException;
-import dev.logpipe.forwarder.internal.state.AtomicFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -39,6 +39,6 @@ record SpoolCursor(long segment, long offset) {
     }
 
     void write(Path dir) throws IOException {
-        AtomicFiles.write(dir.resolve(FILE), (segment + " " + offset + "\n").getBytes(StandardCharsets.US_ASCII));
+        AtomicFile.write(dir.resolve(FILE), (segment + " " + offset + "\n").getBytes(StandardCharsets.US_ASCII));
     }
 }

@@ -1,7 +1,7 @@
 package dev.logpipe.forwarder.internal.watermark;
 
+import dev.logpipe.config.files.AtomicFile;
 import dev.logpipe.forwarder.StateException;
-import dev.logpipe.forwarder.internal.state.AtomicFiles;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -175,7 +175,7 @@ public final class WatermarkStore implements Closeable {
 
     /** Writes the current watermarks to disk atomically (temp file, fsync, rename, fsync directory). */
     public void flush() throws IOException {
-        AtomicFiles.write(path, WatermarkCodec.encode(entries));
+        AtomicFile.write(path, WatermarkCodec.encode(entries));
         pendingUpdates = 0;
         lastFlush = clock.instant();
     }

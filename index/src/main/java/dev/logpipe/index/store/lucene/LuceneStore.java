@@ -1,6 +1,6 @@
 package dev.logpipe.index.store.lucene;
 
-import dev.logpipe.index.shard.AtomicFile;
+import dev.logpipe.config.files.AtomicFile;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.shard.ShardLayout;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.logpipe.auth.AuthFailures;
-import dev.logpipe.index.shard.AtomicFile;
+import dev.logpipe.config.files.AtomicFile;
 import dev.logpipe.query.config.QueryConfig;
 import java.io.Closeable;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package dev.logpipe.query.internal.plan;
 
-import dev.logpipe.index.shard.AtomicFile;
+import dev.logpipe.config.files.AtomicFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;

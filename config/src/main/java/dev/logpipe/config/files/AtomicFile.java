@@ -1,4 +1,4 @@
-package dev.logpipe.index.shard;
+package dev.logpipe.config.files;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
