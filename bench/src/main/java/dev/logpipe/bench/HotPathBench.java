@@ -1,7 +1,7 @@
 package dev.logpipe.bench;
 
+import dev.logpipe.forwarder.config.Format;
 import dev.logpipe.forwarder.internal.sink.Batch;
-import dev.logpipe.forwarder.internal.sink.Format;
 import dev.logpipe.forwarder.internal.sink.SourceFile;
 import dev.logpipe.forwarder.internal.tail.LineSplitter;
 import dev.logpipe.record.RecordId;

@@ -1,12 +1,12 @@
 package dev.logpipe.bench;
 
+import dev.logpipe.forwarder.config.Format;
 import dev.logpipe.forwarder.config.ForwarderConfig.KeyMapping;
 import dev.logpipe.forwarder.internal.parse.JsonLineReader;
 import dev.logpipe.forwarder.internal.parse.LogfmtLineReader;
 import dev.logpipe.forwarder.internal.parse.StructuredLine;
 import dev.logpipe.forwarder.internal.parse.StructuredReader;
 import dev.logpipe.forwarder.internal.sink.Batch;
-import dev.logpipe.forwarder.internal.sink.Format;
 import dev.logpipe.forwarder.internal.sink.SourceFile;
 import dev.logpipe.forwarder.internal.tail.LineSplitter;
 import dev.logpipe.forwarder.internal.time.TimeLayout;

@@ -1,6 +1,5 @@
 package dev.logpipe.forwarder.config;
 
-import dev.logpipe.forwarder.internal.sink.Format;
 import dev.logpipe.forwarder.internal.time.TimeLayout;
 import dev.logpipe.forwarder.internal.time.TimeParser;
 import java.net.InetSocketAddress;

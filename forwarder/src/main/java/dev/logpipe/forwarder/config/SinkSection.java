@@ -6,7 +6,6 @@ import dev.logpipe.forwarder.config.ForwarderConfig.FileSink;
 import dev.logpipe.forwarder.config.ForwarderConfig.HttpCompression;
 import dev.logpipe.forwarder.config.ForwarderConfig.Sink;
 import dev.logpipe.forwarder.config.ForwarderConfig.SinkType;
-import dev.logpipe.forwarder.internal.sink.Format;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,6 +1,7 @@
 package dev.logpipe.forwarder.internal.sink;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.logpipe.forwarder.config.Format;
 import dev.logpipe.forwarder.internal.parse.StructuredLine;
 import dev.logpipe.forwarder.internal.process.Attributes;
 import dev.logpipe.forwarder.internal.time.EventTimeWriter;

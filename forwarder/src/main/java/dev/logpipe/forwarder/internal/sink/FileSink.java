@@ -1,5 +1,6 @@
 package dev.logpipe.forwarder.internal.sink;
 
+import dev.logpipe.forwarder.config.Format;
 import dev.logpipe.record.JsonBuffer;
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,5 +1,6 @@
 package dev.logpipe.forwarder.internal.sink;
 
+import dev.logpipe.forwarder.config.Format;
 import java.io.Closeable;
 import java.io.IOException;
 

@@ -1,10 +1,10 @@
 package dev.logpipe.forwarder.internal.spool;
 
 import dev.logpipe.forwarder.StateException;
+import dev.logpipe.forwarder.config.Format;
 import dev.logpipe.forwarder.config.ForwarderConfig;
 import dev.logpipe.forwarder.internal.metrics.ForwarderMetrics;
 import dev.logpipe.forwarder.internal.sink.Batch;
-import dev.logpipe.forwarder.internal.sink.Format;
 import dev.logpipe.forwarder.internal.sink.Publisher;
 import dev.logpipe.forwarder.internal.sink.Sink;
 import java.io.IOException;

@@ -2,6 +2,7 @@ package dev.logpipe.forwarder.internal.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.logpipe.forwarder.config.Format;
 import dev.logpipe.forwarder.internal.process.Attributes;
 import dev.logpipe.record.Level;
 import dev.logpipe.record.LogRecord;

@@ -172,7 +172,7 @@ class FormatRoundTripPropertyTest {
                 new Transformer(new ConfigLoader(Path.of("/")).defaults().transform()),
                 reader,
                 RecordAssembler.EventTimes.NONE);
-        Batch batch = new Batch(dev.logpipe.forwarder.internal.sink.Format.NDJSON);
+        Batch batch = new Batch(dev.logpipe.forwarder.config.Format.NDJSON);
         batch.reset(new SourceFile("/logs/app.log", "h", RecordId.fileScope("h", 1, 2, "f"), null, "1:2:f"), 0);
         assembler.into(batch);
         ContainerLines container = format == Format.CRI_JSON

@@ -1,7 +1,7 @@
 package dev.logpipe.forwarder.internal.tail;
 
+import dev.logpipe.forwarder.config.Format;
 import dev.logpipe.forwarder.internal.sink.Batch;
-import dev.logpipe.forwarder.internal.sink.Format;
 import dev.logpipe.forwarder.internal.sink.Sink;
 import dev.logpipe.record.LogRecord;
 import dev.logpipe.record.RecordCodec;

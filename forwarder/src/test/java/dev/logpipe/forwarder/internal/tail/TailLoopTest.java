@@ -5,9 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import dev.logpipe.forwarder.RunningLoop;
 import dev.logpipe.forwarder.config.ConfigLoader;
+import dev.logpipe.forwarder.config.Format;
 import dev.logpipe.forwarder.internal.metrics.ForwarderMetrics;
 import dev.logpipe.forwarder.internal.sink.Batch;
-import dev.logpipe.forwarder.internal.sink.Format;
 import dev.logpipe.forwarder.internal.sink.Sink;
 import dev.logpipe.forwarder.internal.watermark.WatermarkStore;
 import dev.logpipe.record.RecordId;
