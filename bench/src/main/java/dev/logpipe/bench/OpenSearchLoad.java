@@ -16,10 +16,6 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Loads {@link QueryRecords} into OpenSearch over {@code _bulk} with {@code java.net.http}: one daily index per day
@@ -103,31 +99,14 @@ final class OpenSearchLoad {
                 "PUT",
                 "/_index_template/logs-bench",
                 TEMPLATE.formatted(PATTERN, indexSort ? INDEX_SORT : "").getBytes(StandardCharsets.UTF_8));
-        AtomicInteger next = new AtomicInteger();
-        ExecutorService senders = Executors.newFixedThreadPool(clients);
-        List<Future<Void>> sent = new ArrayList<>();
         long t0 = System.nanoTime();
-        for (int c = 0; c < clients; c++) {
-            sent.add(senders.submit(() -> {
-                for (int i = next.getAndIncrement(); i < bodies.size(); i = next.getAndIncrement()) {
-                    String answer =
-                            send("POST", "/_bulk?filter_path=errors,items.*.error", Files.readAllBytes(bodies.get(i)));
-                    if (!answer.contains("\"errors\":false")) {
-                        throw new IllegalStateException(
-                                "bulk had errors: " + answer.substring(0, Math.min(2000, answer.length())));
-                    }
-                }
-                return null;
-            }));
-        }
-        senders.shutdown();
-        try {
-            for (Future<Void> f : sent) {
-                f.get();
+        ParallelBodies.send(bodies, clients, body -> {
+            String answer = send("POST", "/_bulk?filter_path=errors,items.*.error", Files.readAllBytes(body));
+            if (!answer.contains("\"errors\":false")) {
+                throw new IllegalStateException(
+                        "bulk had errors: " + answer.substring(0, Math.min(2000, answer.length())));
             }
-        } finally {
-            senders.shutdownNow();
-        }
+        });
         return (System.nanoTime() - t0) / 1e9;
     }
 

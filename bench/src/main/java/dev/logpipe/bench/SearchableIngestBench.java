@@ -19,9 +19,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -153,7 +150,7 @@ public final class SearchableIngestBench {
             ThreadCpu threads0 = ThreadCpu.of(p.pid());
             long t0 = System.nanoTime();
             AtomicInteger retries = new AtomicInteger();
-            send(bodies, clients, body -> postToLogpipe(base, body, retries));
+            ParallelBodies.send(bodies, clients, body -> postToLogpipe(base, body, retries));
             double acked = (System.nanoTime() - t0) / 1e9;
             String count = base + "/api/v1/histogram?q=*&interval=1d&from=" + from + "&to=" + to.plusSeconds(1);
             long seen = waitForAll(() -> number(TOTAL, get(count, true)), records);
@@ -231,34 +228,8 @@ public final class SearchableIngestBench {
                 extra);
     }
 
-    private interface Sender {
-        void send(Path body) throws Exception;
-    }
-
     private interface Counter {
         long count() throws Exception;
-    }
-
-    private static void send(List<Path> bodies, int clients, Sender sender) throws Exception {
-        AtomicInteger next = new AtomicInteger();
-        ExecutorService senders = Executors.newFixedThreadPool(clients);
-        List<Future<Void>> sent = new ArrayList<>();
-        for (int c = 0; c < clients; c++) {
-            sent.add(senders.submit(() -> {
-                for (int i = next.getAndIncrement(); i < bodies.size(); i = next.getAndIncrement()) {
-                    sender.send(bodies.get(i));
-                }
-                return null;
-            }));
-        }
-        senders.shutdown();
-        try {
-            for (Future<Void> f : sent) {
-                f.get();
-            }
-        } finally {
-            senders.shutdownNow();
-        }
     }
 
     /** Polls every 100 ms until the count reaches {@code records} (at most 10 minutes); the last count. */
