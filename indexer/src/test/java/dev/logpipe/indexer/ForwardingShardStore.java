@@ -66,6 +66,11 @@ public class ForwardingShardStore implements ShardStore {
     }
 
     @Override
+    public boolean uncommitted(ShardId shard) {
+        return delegate.uncommitted(shard);
+    }
+
+    @Override
     public List<ShardId> shards(ShardKind kind) throws IOException {
         return delegate.shards(kind);
     }

@@ -105,12 +105,31 @@ public final class Archiver {
         this.checkpoint = checkpoint;
     }
 
-    /** Archives one hot day of records (a no-op when the day has no hot shard). */
+    /**
+     * Steps 1 to 3 done: the day's archive is uploaded and verified, not catalogued yet. {@code hotBefore} is the hot
+     * shard's state when it was read, so {@link #commit} can tell whether records arrived since.
+     */
+    public record Verified(
+            ShardId day, CatalogEntry.HotState hotBefore, Optional<CatalogEntry> previous, CatalogEntry entry) {}
+
+    /** Archives one hot day of records (a no-op when the day has no hot shard): {@link #prepare}, then {@link #commit}. */
     public Outcome archive(ShardId day) throws IOException {
+        Optional<Verified> verified = prepare(day);
+        if (verified.isEmpty()) {
+            return new Outcome(Optional.empty(), "no hot shard " + day);
+        }
+        return commit(verified.get());
+    }
+
+    /**
+     * Steps 1 to 3 (the long part: read, write, upload, read back): safe on any thread while the hot store goes on
+     * writing, since nothing is catalogued or deleted. Empty when the day has no hot shard.
+     */
+    public Optional<Verified> prepare(ShardId day) throws IOException {
         if (day.kind() != ShardKind.RECORDS) {
             throw new IllegalArgumentException("only record shards are archived, not " + day);
         }
-        Optional<ShardMetadata> before = hot.metadata(day);
+        CatalogEntry.HotState before = hotState(day);
         Optional<CatalogEntry> previous = catalog.entry(day.tenant(), day.day());
         int generation = previous.map(e -> e.generation() + 1).orElse(1);
         String key = CatalogEntry.key(day.tenant(), day.day(), generation);
@@ -122,7 +141,7 @@ public final class Archiver {
             try (ShardSearcher searcher = hotReads.open(day).orElse(null);
                     OutputStream out = new BufferedOutputStream(Files.newOutputStream(local), 1 << 16)) {
                 if (searcher == null) {
-                    return new Outcome(Optional.empty(), "no hot shard " + day);
+                    return Optional.empty();
                 }
                 ArchiveWriter writer = new ArchiveWriter(day, settings, out);
                 if (previous.isEmpty()) {
@@ -154,9 +173,6 @@ public final class Archiver {
                                 + ": not catalogued, hot shard kept");
             }
             checkpoint.reached(Step.VERIFIED, day);
-
-            CatalogEntry.HotState absorbed = before.map(m -> new CatalogEntry.HotState(m.docs(), m.updated()))
-                    .orElse(new CatalogEntry.HotState(0, null));
             CatalogEntry entry = new CatalogEntry(
                     day.tenant(),
                     day.day(),
@@ -169,23 +185,52 @@ public final class Archiver {
                     footer.minEventTimeMillis(),
                     footer.maxEventTimeMillis(),
                     clock.instant(),
-                    absorbed);
-            catalog.put(entry);
-            checkpoint.reached(Step.CATALOGUED, day);
-
-            entry = finishHotDelete(entry);
-            log.info(
-                    "archived {} as {} ({} records, {} bytes of {} source bytes, generation {})",
-                    day,
-                    key,
-                    entry.records(),
-                    entry.bytes(),
-                    entry.sourceBytes(),
-                    generation);
-            return new Outcome(Optional.of(entry), "archived");
+                    before);
+            return Optional.of(new Verified(day, before, previous, entry));
         } finally {
             Files.deleteIfExists(local);
         }
+    }
+
+    /**
+     * Steps 4 to 6, on the thread that writes the hot store (quick: a catalog write, a shard delete, object deletes).
+     * When the hot day changed since {@link #prepare} read it (records arrived, committed or not) or the catalog's
+     * entry for the day is no longer the one it merged, the upload is deleted and nothing is catalogued: the day is
+     * archived again by a later run.
+     */
+    public Outcome commit(Verified verified) throws IOException {
+        ShardId day = verified.day();
+        CatalogEntry.HotState now = hotState(day);
+        Optional<CatalogEntry> current = catalog.entry(day.tenant(), day.day());
+        if (!now.equals(verified.hotBefore()) || hot.uncommitted(day) || !current.equals(verified.previous())) {
+            objects.delete(verified.entry().key());
+            log.info(
+                    "hot day {} changed while it was archived: the upload {} is dropped and the day archived again "
+                            + "by a later run",
+                    day,
+                    verified.entry().key());
+            return new Outcome(Optional.empty(), "hot day changed while archiving " + day);
+        }
+        CatalogEntry entry = verified.entry();
+        catalog.put(entry);
+        checkpoint.reached(Step.CATALOGUED, day);
+
+        entry = finishHotDelete(entry);
+        log.info(
+                "archived {} as {} ({} records, {} bytes of {} source bytes, generation {})",
+                day,
+                entry.key(),
+                entry.records(),
+                entry.bytes(),
+                entry.sourceBytes(),
+                entry.generation());
+        return new Outcome(Optional.of(entry), "archived");
+    }
+
+    private CatalogEntry.HotState hotState(ShardId day) throws IOException {
+        return hot.metadata(day)
+                .map(m -> new CatalogEntry.HotState(m.docs(), m.updated()))
+                .orElse(new CatalogEntry.HotState(0, null));
     }
 
     /** Steps 5 and 6 of an entry whose hot shard is pending; returns the entry as catalogued after. */
@@ -193,6 +238,10 @@ public final class Archiver {
         ShardId day = ShardId.records(entry.tenant(), entry.day());
         if (entry.coveredHot() != null) {
             Optional<ShardMetadata> now = hot.metadata(day);
+            if (hot.uncommitted(day)) {
+                log.info("hot shard {} has records not committed yet: its delete waits for the next run", day);
+                return entry;
+            }
             if (TierPlan.absorbed(entry, now)) {
                 hot.delete(day);
             } else if (now.isPresent()) {
@@ -228,6 +277,21 @@ public final class Archiver {
                 n++;
             } else {
                 removeOthers(e);
+            }
+        }
+        return n;
+    }
+
+    /**
+     * Steps 5 and 6 of entries whose hot delete is still pending (a crash, or a hot shard that held uncommitted records
+     * when it was due): cheap, for every check. Returns how many were pending.
+     */
+    public int finishPending() throws IOException {
+        int n = 0;
+        for (CatalogEntry e : catalog.all()) {
+            if (e.coveredHot() != null) {
+                finishHotDelete(e);
+                n++;
             }
         }
         return n;

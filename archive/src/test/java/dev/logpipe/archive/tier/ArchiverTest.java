@@ -306,7 +306,7 @@ class ArchiverTest {
                 InstantSource.fixed(NOW),
                 java.time.Duration.ofMinutes(10));
 
-        ArchiveSchedule.Run failed = failing.runIfDue();
+        ArchiveSchedule.Run failed = failing.run();
 
         assertThat(failed.archived()).isEmpty();
         assertThat(failed.failures())
@@ -314,9 +314,6 @@ class ArchiverTest {
                 .asString()
                 .startsWith("index/acme/2026-11-20: ")
                 .contains("503");
-        assertThat(failing.runIfDue())
-                .as("not due again within the check interval")
-                .isNull();
         assertThat(reads.shards(ShardKind.RECORDS, "acme")).containsExactly(ACME_DAY);
 
         ArchiveSchedule.Run run = new ArchiveSchedule(
@@ -332,6 +329,77 @@ class ArchiverTest {
         assertThat(reads.shards(ShardKind.RECORDS, "beta")).hasSize(1);
         assertThat(catalog.entries("beta")).isEmpty();
         assertThat(searchable("acme")).isEqualTo(sorted(acmeIds));
+    }
+
+    @Test
+    void theSchedulePreparesADayOnItsOwnThreadAndCataloguesItOnTheWritingThreadsNextStep() throws Exception {
+        java.util.concurrent.atomic.AtomicLong millis = new java.util.concurrent.atomic.AtomicLong(NOW.toEpochMilli());
+        InstantSource clock = () -> Instant.ofEpochMilli(millis.get());
+        Map<Archiver.Step, String> threads = new java.util.concurrent.ConcurrentHashMap<>();
+        Archiver archiver = new Archiver(
+                store,
+                reads,
+                objects,
+                catalog,
+                SMALL_BLOCKS,
+                data.resolve("work"),
+                clock,
+                (step, day) -> threads.put(step, Thread.currentThread().getName()));
+        ArchivePolicy policy = new ArchivePolicy(7, Map.of(), java.time.Duration.ofHours(1));
+        List<CatalogEntry> archived = new ArrayList<>();
+        try (ArchiveSchedule schedule =
+                new ArchiveSchedule(archiver, store, policy, clock, java.time.Duration.ofMinutes(10))) {
+            assertThat(schedule.step().archived()).isEmpty();
+            assertThat(schedule.busy())
+                    .as("the first check comes one interval after start")
+                    .isFalse();
+
+            millis.addAndGet(java.time.Duration.ofMinutes(10).toMillis());
+            org.awaitility.Awaitility.await()
+                    .atMost(java.time.Duration.ofSeconds(30))
+                    .pollInSameThread() // the steps are the writing thread's: this one
+                    .until(() -> {
+                        archived.addAll(schedule.step().archived());
+                        return archived.size() == 2 && !schedule.busy();
+                    });
+        }
+
+        assertThat(archived).extracting(CatalogEntry::tenant).containsExactlyInAnyOrder("acme", "beta");
+        assertThat(threads.get(Archiver.Step.UPLOADED)).isEqualTo("archiver");
+        assertThat(threads.get(Archiver.Step.CATALOGUED))
+                .isEqualTo(Thread.currentThread().getName());
+        assertThat(reads.shards(ShardKind.RECORDS, "acme")).isEmpty();
+        assertThat(searchable("acme")).isEqualTo(sorted(acmeIds));
+    }
+
+    @Test
+    void aDayThatGetsRecordsWhileItIsPreparedIsNotCataloguedAndKeepsItsHotShard() throws IOException {
+        Archiver archiver = archiver(objects, Archiver.Checkpoint.NONE);
+        Archiver.Verified verified = archiver.prepare(ACME_DAY).orElseThrow();
+        List<IndexRecord> late = new ArrayList<>();
+        LogRecord r = LogRecord.builder("a late record")
+                .recordId("acme-late")
+                .eventTime(T)
+                .observedTime(T)
+                .tenantId("acme")
+                .build();
+        byte[] line = CODEC.encode(r);
+        late.add(new IndexRecord(r, T, T, line, 0, line.length));
+        store.write(ACME_DAY, late); // written, not committed: deleting the shard now would lose it
+
+        Archiver.Outcome outcome = archiver.commit(verified);
+
+        assertThat(outcome.entry()).isEmpty();
+        assertThat(catalog.entries("acme")).isEmpty();
+        assertThat(objects.list("records/acme/")).as("the upload is dropped").isEmpty();
+        assertThat(reads.shards(ShardKind.RECORDS, "acme")).containsExactly(ACME_DAY);
+
+        store.commit(Map.of("logpipe.records-0", 1701L));
+        store.refresh();
+        assertThat(archiver.archive(ACME_DAY).entry()).isPresent();
+        List<String> all = new ArrayList<>(acmeIds);
+        all.add("acme-late");
+        assertThat(searchable("acme")).isEqualTo(sorted(all));
     }
 
     @ParameterizedTest

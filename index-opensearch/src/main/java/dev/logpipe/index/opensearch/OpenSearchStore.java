@@ -294,6 +294,11 @@ public final class OpenSearchStore implements ShardStore {
     }
 
     @Override
+    public boolean uncommitted(ShardId shard) {
+        return uncommitted.contains(names.of(shard));
+    }
+
+    @Override
     public boolean delete(ShardId shard) throws IOException {
         String index = names.of(shard);
         known.remove(index);

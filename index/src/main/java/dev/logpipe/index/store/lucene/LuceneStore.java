@@ -312,6 +312,12 @@ public final class LuceneStore implements ShardStore {
     }
 
     @Override
+    public synchronized boolean uncommitted(ShardId shard) {
+        Shard s = open.get(shard);
+        return s != null && !s.isClosed() && s.dirty();
+    }
+
+    @Override
     public List<ShardId> shards(ShardKind kind) throws IOException {
         return layout.list(kind);
     }

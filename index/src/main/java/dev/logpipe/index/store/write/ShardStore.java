@@ -74,6 +74,12 @@ public interface ShardStore extends Closeable {
     /** Closes a shard without committing and deletes its directory; false when it did not exist. */
     boolean delete(ShardId shard) throws IOException;
 
+    /**
+     * True when the shard holds writes its last commit does not cover yet: deleting it now would drop records whose
+     * Kafka offsets the next commit would then acknowledge (the archiver asks before it deletes a day it absorbed).
+     */
+    boolean uncommitted(ShardId shard);
+
     /** Every shard of a kind on disk. */
     List<ShardId> shards(ShardKind kind) throws IOException;
 
