@@ -160,6 +160,26 @@ public final class ConfigNode {
         return v.asText();
     }
 
+    /**
+     * A secret given inline ({@code key}) or, better, as the name of an environment variable ({@code key_env}); null
+     * when neither is given. Both given, or a named variable that is not set, fail naming the key.
+     */
+    public String secret(String key, java.util.function.UnaryOperator<String> env) throws ConfigException {
+        String inline = string(key, null);
+        String variable = string(key + "_env", null);
+        if (inline != null && variable != null) {
+            throw new ConfigException(keyPath(key + "_env") + ": give " + key + " or " + key + "_env, not both");
+        }
+        if (variable == null) {
+            return inline;
+        }
+        String value = env.apply(variable);
+        if (value == null || value.isEmpty()) {
+            throw new ConfigException(keyPath(key + "_env") + ": the environment variable " + variable + " is not set");
+        }
+        return value;
+    }
+
     public String requiredString(String key) throws ConfigException {
         String s = string(key, null);
         if (s == null || s.isBlank()) {

@@ -6,6 +6,7 @@ import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.shard.ShardLayout;
 import dev.logpipe.index.shard.ShardMetadata;
+import dev.logpipe.index.store.lucene.LiveShards;
 import dev.logpipe.index.store.lucene.LuceneStore;
 import dev.logpipe.index.store.write.ShardStore;
 import dev.logpipe.indexer.config.IndexerConfig;
@@ -16,6 +17,7 @@ import dev.logpipe.indexer.internal.consume.IndexLoop;
 import dev.logpipe.indexer.internal.consume.Refresher;
 import dev.logpipe.indexer.internal.metrics.IndexerMetrics;
 import dev.logpipe.indexer.internal.retention.AuditLog;
+import dev.logpipe.indexer.internal.retention.Housekeeping;
 import dev.logpipe.indexer.internal.retention.LegalHolds;
 import dev.logpipe.indexer.internal.retention.Retention;
 import dev.logpipe.indexer.stage.StageOffsets;
@@ -28,6 +30,7 @@ import java.nio.file.Path;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.IntSupplier;
 import java.util.function.UnaryOperator;
 import org.eclipse.jetty.server.Handler;
@@ -49,6 +52,7 @@ public final class Indexer implements AutoCloseable {
     private final Retention retention;
     private final PrometheusMeterRegistry registry;
     private final StatusHandler status;
+    private final ArchiveTier archive; // null without the archive tier (OpenSearch)
     private boolean closed;
 
     private Indexer(
@@ -62,7 +66,9 @@ public final class Indexer implements AutoCloseable {
             LegalHolds holds,
             Retention retention,
             PrometheusMeterRegistry registry,
-            StatusHandler status) {
+            StatusHandler status,
+            ArchiveTier archive) {
+        this.archive = archive;
         this.store = store;
         this.engine = engine;
         this.status = status;
@@ -147,11 +153,25 @@ public final class Indexer implements AutoCloseable {
         IntSupplier openShards = lucene == null ? () -> 0 : lucene::openShards;
         ShardStore writes = decorate.apply(engine);
         AuditLog audit = new AuditLog(config.auditLog(), clock);
+        ArchiveTier archive = null;
         try {
             LegalHolds holds = new LegalHolds(layout.dataDir().resolve("legal-holds.json"), audit, clock);
             StageOffsets stages = new StageOffsets(clock);
             Retention retention = new Retention(writes, config.retention(), holds, audit, metrics, clock);
-            IndexLoop loop = new IndexLoop(config, writes, stages, metrics, retention, clock, rebuild);
+            List<Housekeeping> housekeeping = new ArrayList<>(List.of(retention));
+            if (lucene != null && config.archive().isPresent()) {
+                archive = ArchiveTier.open(
+                        config.archive().get(),
+                        config.retention(),
+                        writes,
+                        new LiveShards(lucene),
+                        holds,
+                        audit,
+                        metrics,
+                        clock);
+                housekeeping.add(archive.housekeeping());
+            }
+            IndexLoop loop = new IndexLoop(config, writes, stages, metrics, housekeeping, clock, rebuild);
             Refresher refresher = new Refresher(
                     writes, stages, metrics, config.refreshInterval(), config.refreshBehindInterval(), clock);
             StatusHandler status =
@@ -180,8 +200,11 @@ public final class Indexer implements AutoCloseable {
                     config.kafka().groupId(),
                     config.kafka().bootstrapServers());
             return new Indexer(
-                    store, engine, loop, refresher, server, audit, stages, holds, retention, registry, status);
+                    store, engine, loop, refresher, server, audit, stages, holds, retention, registry, status, archive);
         } catch (Exception | Error e) {
+            if (archive != null) {
+                archive.close();
+            }
             audit.close();
             engine.close();
             throw e;
@@ -259,6 +282,11 @@ public final class Indexer implements AutoCloseable {
         return retention;
     }
 
+    /** The archive tier this indexer feeds; empty with {@code store: opensearch}. */
+    public Optional<ArchiveTier> archive() {
+        return Optional.ofNullable(archive);
+    }
+
     public LegalHolds holds() {
         return holds;
     }
@@ -284,6 +312,9 @@ public final class Indexer implements AutoCloseable {
             try {
                 loop.close();
             } finally {
+                if (archive != null) {
+                    archive.close();
+                }
                 refresher.close();
                 engine.close();
                 audit.close();

@@ -49,6 +49,11 @@ public final class QueryProcess implements AutoCloseable {
         Closeable closeShards = committed == null ? () -> {} : committed;
         QueryService service = null;
         try {
+            if (config.archive().isPresent()) {
+                ArchivedDays archived = ArchivedDays.open(config.archive().get(), shards, clock, closeShards);
+                shards = archived.source();
+                closeShards = archived;
+            }
             service = QueryService.create(
                     config, shards, new ConfiguredKeys(config.keys()), IndexerProgress.NONE, clock, registry);
             int threads = config.limits().maxTails()
@@ -69,7 +74,10 @@ public final class QueryProcess implements AutoCloseable {
                     server.address().getPort(),
                     config.opensearch()
                             .map(o -> "opensearch=" + o.hosts() + " prefix=" + o.indexPrefix())
-                            .orElse("data=" + layout.dataDir()),
+                            .orElse("data=" + layout.dataDir()
+                                    + config.archive()
+                                            .map(a -> " archive=" + a.describe())
+                                            .orElse("")),
                     config.tenants().size());
             return new QueryProcess(shards, closeShards, service, server);
         } catch (Exception | Error e) {

@@ -9,12 +9,15 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Which days are archived, in one small JSON file ({@code catalog.json}, docs/archive.md#catalog) replaced atomically
@@ -24,9 +27,11 @@ import java.util.TreeMap;
 public final class ArchiveCatalog {
     public static final int FORMAT = 1;
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Logger log = LoggerFactory.getLogger(ArchiveCatalog.class);
 
     private final Path file;
     private final TreeMap<String, CatalogEntry> entries = new TreeMap<>();
+    private Stamp stamp = Stamp.ABSENT;
 
     private ArchiveCatalog(Path file) {
         this.file = file;
@@ -39,11 +44,64 @@ public final class ArchiveCatalog {
      */
     public static ArchiveCatalog load(Path file) throws IOException {
         ArchiveCatalog c = new ArchiveCatalog(file);
+        c.stamp = Stamp.of(file);
+        c.entries.putAll(read(file));
+        return c;
+    }
+
+    /**
+     * For a process that reads a catalog another process writes (a query service beside the indexer): when the file
+     * was replaced since it was last read, reads it again. A file that became unreadable or corrupt keeps the entries
+     * last read and is logged, naming the file; true when the entries changed.
+     */
+    public synchronized boolean reloadIfChanged() {
+        Stamp now;
+        try {
+            now = Stamp.of(file);
+        } catch (IOException e) {
+            log.warn(
+                    "archive catalog {} cannot be read ({}); the archived days last read are still searched",
+                    file,
+                    e.toString());
+            return false;
+        }
+        if (now.equals(stamp)) {
+            return false;
+        }
+        try {
+            TreeMap<String, CatalogEntry> fresh = read(file);
+            entries.clear();
+            entries.putAll(fresh);
+            stamp = now;
+            return true;
+        } catch (IOException e) {
+            log.error("{}; the archived days last read are still searched", e.getMessage());
+            stamp = now; // logged once per version of the file
+            return false;
+        }
+    }
+
+    /** What identifies one version of the file: an atomic replace gives it a new file key and time. */
+    private record Stamp(Object fileKey, long modifiedMillis, long size) {
+        static final Stamp ABSENT = new Stamp(null, -1, -1);
+
+        static Stamp of(Path file) throws IOException {
+            try {
+                BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
+                return new Stamp(a.fileKey(), a.lastModifiedTime().toMillis(), a.size());
+            } catch (NoSuchFileException e) {
+                return ABSENT;
+            }
+        }
+    }
+
+    private static TreeMap<String, CatalogEntry> read(Path file) throws IOException {
+        TreeMap<String, CatalogEntry> out = new TreeMap<>();
         byte[] bytes;
         try {
             bytes = Files.readAllBytes(file);
         } catch (NoSuchFileException e) {
-            return c;
+            return out;
         }
         try {
             JsonNode root = JSON.readTree(bytes);
@@ -72,12 +130,12 @@ public final class ArchiveCatalog {
                                                 : Instant.parse(
                                                         hot.path("updated").asText()))
                                 : null);
-                c.entries.put(id(entry.tenant(), entry.day()), entry);
+                out.put(id(entry.tenant(), entry.day()), entry);
             }
         } catch (IOException | RuntimeException e) {
             throw new IOException("archive catalog " + file + " is corrupt: " + e.getMessage(), e);
         }
-        return c;
+        return out;
     }
 
     private static String id(String tenant, LocalDate day) {

@@ -18,16 +18,20 @@ import dev.logpipe.record.RecordCodec;
 import dev.logpipe.record.RecordFormatException;
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 
 /**
  * The read seam over both tiers (a first, exact step towards search over archives, docs/archive.md#searching): a
@@ -64,9 +68,25 @@ public final class TieredShardSource implements ShardSource, Closeable {
         this.hot = hot;
         this.catalog = catalog;
         this.objects = objects;
+        wipe(cacheDir); // what an earlier process restored is not known to this one: rebuilt on use
         this.cache = new LuceneStore(new ShardLayout(cacheDir), StoreSettings.defaults(), clock);
         this.cacheReads = new LiveShards(cache);
         this.maxCachedDays = maxCachedDays;
+    }
+
+    private static void wipe(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
+                if (!p.equals(dir)) {
+                    Files.delete(p);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot clear the archive cache " + dir + ": " + e.getMessage(), e);
+        }
     }
 
     @Override
@@ -74,6 +94,7 @@ public final class TieredShardSource implements ShardSource, Closeable {
         if (kind != ShardKind.RECORDS) {
             return hot.shards(kind, tenant);
         }
+        catalog.reloadIfChanged(); // another process (the indexer) archives
         TreeSet<ShardId> all = new TreeSet<>(hot.shards(kind, tenant));
         catalog.entries(tenant).forEach(e -> all.add(ShardId.records(tenant, e.day())));
         return new ArrayList<>(all);

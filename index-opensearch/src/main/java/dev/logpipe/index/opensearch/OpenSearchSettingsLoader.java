@@ -95,8 +95,8 @@ public final class OpenSearchSettingsLoader {
     private static OpenSearchSettings.Credential credential(ConfigNode n, java.util.function.UnaryOperator<String> env)
             throws ConfigException {
         String user = n.string("username", null);
-        String password = secret(n, "password", env);
-        String apiKey = secret(n, "api_key", env);
+        String password = n.secret("password", env);
+        String apiKey = n.secret("api_key", env);
         if (apiKey != null && (user != null || password != null)) {
             throw new ConfigException(
                     n.keyPath("api_key") + ": give either api_key or username and password, not both");
@@ -111,23 +111,5 @@ public final class OpenSearchSettingsLoader {
         return user == null
                 ? OpenSearchSettings.Credential.NONE
                 : new OpenSearchSettings.Credential.Basic(user, password);
-    }
-
-    private static String secret(ConfigNode n, String key, java.util.function.UnaryOperator<String> env)
-            throws ConfigException {
-        String inline = n.string(key, null);
-        String variable = n.string(key + "_env", null);
-        if (inline != null && variable != null) {
-            throw new ConfigException(n.keyPath(key + "_env") + ": give " + key + " or " + key + "_env, not both");
-        }
-        if (variable == null) {
-            return inline;
-        }
-        String value = env.apply(variable);
-        if (value == null || value.isEmpty()) {
-            throw new ConfigException(
-                    n.keyPath(key + "_env") + ": the environment variable " + variable + " is not set");
-        }
-        return value;
     }
 }

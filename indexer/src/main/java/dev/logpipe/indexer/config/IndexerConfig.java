@@ -1,5 +1,7 @@
 package dev.logpipe.indexer.config;
 
+import dev.logpipe.archive.config.ArchiveSettings;
+import dev.logpipe.archive.tier.ArchivePolicy;
 import dev.logpipe.auth.AuthFailures;
 import dev.logpipe.index.opensearch.OpenSearchSettings;
 import dev.logpipe.index.store.lucene.StoreSettings;
@@ -13,7 +15,8 @@ import java.util.Optional;
 /**
  * The indexer's validated configuration (docs/indexer.md#configuration); built by {@link IndexerConfigLoader}. With
  * {@code opensearch} present ({@code store: opensearch}) the records go to that cluster instead of the Lucene shards of
- * {@code data_dir} (which then holds only the audit log and legal holds).
+ * {@code data_dir} (which then holds only the audit log and legal holds). {@code archive} is the archive tier's store and
+ * schedule (Lucene store only; docs/archive.md).
  */
 public record IndexerConfig(
         InetSocketAddress listen,
@@ -27,11 +30,13 @@ public record IndexerConfig(
         Admin admin,
         Path auditLog,
         AuthFailures.Policy auth,
-        Optional<OpenSearchSettings> opensearch) {
+        Optional<OpenSearchSettings> opensearch,
+        Optional<ArchiveSettings> archive) {
     public IndexerConfig {
         admin = admin == null ? new Admin(List.of()) : admin;
         auth = auth == null ? AuthFailures.Policy.DEFAULT : auth;
         opensearch = opensearch == null ? Optional.empty() : opensearch;
+        archive = archive == null ? Optional.empty() : archive;
     }
 
     /**
@@ -63,9 +68,24 @@ public record IndexerConfig(
     public record Index(
             StoreSettings store, Duration idleClose, OnCorruptShard onCorruptShard, Duration maxFutureSkew) {}
 
-    public record Retention(int defaultDays, Map<String, Integer> tenantDays, Duration checkInterval) {
+    /**
+     * Per tenant: how many days are kept ({@code retention_days}) and after how many a day moves to the archive tier
+     * ({@code archive_after}, 0 off; docs/archive.md).
+     */
+    public record Retention(
+            int defaultDays,
+            Map<String, Integer> tenantDays,
+            Duration checkInterval,
+            int defaultArchiveAfter,
+            Map<String, Integer> tenantArchiveAfter) {
         public Retention {
             tenantDays = Map.copyOf(tenantDays);
+            tenantArchiveAfter = Map.copyOf(tenantArchiveAfter);
+        }
+
+        /** Archiving after the default number of days for every tenant. */
+        public Retention(int defaultDays, Map<String, Integer> tenantDays, Duration checkInterval) {
+            this(defaultDays, tenantDays, checkInterval, ArchivePolicy.DEFAULT_AFTER_DAYS, Map.of());
         }
 
         public int days(String tenant) {

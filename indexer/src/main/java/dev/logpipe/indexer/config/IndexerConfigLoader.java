@@ -1,5 +1,8 @@
 package dev.logpipe.indexer.config;
 
+import dev.logpipe.archive.config.ArchiveSettings;
+import dev.logpipe.archive.config.ArchiveSettingsLoader;
+import dev.logpipe.archive.tier.ArchivePolicy;
 import dev.logpipe.auth.AuthFailures;
 import dev.logpipe.config.ConfigException;
 import dev.logpipe.config.ConfigNode;
@@ -71,6 +74,15 @@ public final class IndexerConfigLoader {
         au.rejectUnknownKeys();
         AuthFailures.Policy auth = AuthFailures.Policy.read(root.child("auth"));
         Optional<OpenSearchSettings> opensearch = OpenSearchSettingsLoader.store(root);
+        Optional<ArchiveSettings> archive = Optional.empty();
+        if (opensearch.isPresent()) {
+            if (root.has("archive")) {
+                throw new ConfigException("archive: the archive tier moves days out of the Lucene store; with store: "
+                        + "opensearch keep old days with OpenSearch's own index lifecycle and snapshots");
+            }
+        } else {
+            archive = Optional.of(ArchiveSettingsLoader.read(root.child("archive"), base, data));
+        }
         root.rejectUnknownKeys();
         return new IndexerConfig(
                 listen,
@@ -84,7 +96,8 @@ public final class IndexerConfigLoader {
                 new IndexerConfig.Admin(hashes),
                 audit,
                 auth,
-                opensearch);
+                opensearch,
+                archive);
     }
 
     private static IndexerConfig.Kafka kafka(ConfigNode k) throws ConfigException {
@@ -165,7 +178,9 @@ public final class IndexerConfigLoader {
     private static IndexerConfig.Retention retention(ConfigNode n) throws ConfigException {
         int days = (int) n.integer("default_days", 30, 1, 36_500);
         Duration check = n.duration("check_interval", Duration.ofHours(1), Duration.ofMillis(100));
+        int archiveAfter = (int) n.integer("archive_after", ArchivePolicy.DEFAULT_AFTER_DAYS, 0, 36_500);
         Map<String, Integer> tenants = new HashMap<>();
+        Map<String, Integer> tenantArchiveAfter = new HashMap<>();
         for (ConfigNode t : n.children("tenants")) {
             String id = t.requiredString("id");
             String problem = TenantDirectory.problem(id);
@@ -173,13 +188,16 @@ public final class IndexerConfigLoader {
                 throw new ConfigException(t.keyPath("id") + ": tenant_id " + problem);
             }
             int d = (int) t.integer("retention_days", days, 1, 36_500);
+            if (t.has("archive_after")) {
+                tenantArchiveAfter.put(id, (int) t.integer("archive_after", archiveAfter, 0, 36_500));
+            }
             t.rejectUnknownKeys();
             if (tenants.put(id, d) != null) {
                 throw new ConfigException(t.keyPath("id") + ": tenant \"" + id + "\" is listed twice");
             }
         }
         n.rejectUnknownKeys();
-        return new IndexerConfig.Retention(days, tenants, check);
+        return new IndexerConfig.Retention(days, tenants, check, archiveAfter, tenantArchiveAfter);
     }
 
     private static Duration max(Duration a, Duration b) {

@@ -1,5 +1,6 @@
 package dev.logpipe.query.config;
 
+import dev.logpipe.archive.config.ArchiveSettings;
 import dev.logpipe.auth.AuthFailures;
 import dev.logpipe.index.opensearch.OpenSearchSettings;
 import java.net.InetSocketAddress;
@@ -11,7 +12,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
-/** The query service's validated configuration (docs/query.md#configuration); built by {@link QueryConfigLoader}. */
+/**
+ * The query service's validated configuration (docs/query.md#configuration); built by {@link QueryConfigLoader}. With
+ * {@code archive} present the days the indexer archived are searched too (docs/archive.md#searching).
+ */
 public record QueryConfig(
         InetSocketAddress listen,
         Path dataDir,
@@ -22,14 +26,42 @@ public record QueryConfig(
         Audit audit,
         AuthFailures.Policy auth,
         Optional<OpenSearchSettings> opensearch,
-        Alerting alerting) {
+        Alerting alerting,
+        Optional<ArchiveSettings> archive) {
     public QueryConfig {
         tenants = List.copyOf(tenants);
+        Objects.requireNonNull(archive, "archive");
         Objects.requireNonNull(alerting, "alerting");
         Objects.requireNonNull(limits, "limits");
         Objects.requireNonNull(audit, "audit");
         Objects.requireNonNull(auth, "auth");
         Objects.requireNonNull(opensearch, "opensearch");
+    }
+
+    /** Without the archive tier (its days are not searched). */
+    public QueryConfig(
+            InetSocketAddress listen,
+            Path dataDir,
+            Duration reopenInterval,
+            List<Tenant> tenants,
+            Limits limits,
+            Path cursorSecretFile,
+            Audit audit,
+            AuthFailures.Policy auth,
+            Optional<OpenSearchSettings> opensearch,
+            Alerting alerting) {
+        this(
+                listen,
+                dataDir,
+                reopenInterval,
+                tenants,
+                limits,
+                cursorSecretFile,
+                audit,
+                auth,
+                opensearch,
+                alerting,
+                Optional.empty());
     }
 
     /** Without alert rules. */

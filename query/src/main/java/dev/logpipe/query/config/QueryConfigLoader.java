@@ -1,5 +1,7 @@
 package dev.logpipe.query.config;
 
+import dev.logpipe.archive.config.ArchiveSettings;
+import dev.logpipe.archive.config.ArchiveSettingsLoader;
 import dev.logpipe.auth.AuthFailures;
 import dev.logpipe.config.ConfigException;
 import dev.logpipe.config.ConfigNode;
@@ -138,9 +140,19 @@ public final class QueryConfigLoader {
         QueryConfig.Audit audit = audit(root.child("audit"), base, data);
         AuthFailures.Policy auth = AuthFailures.Policy.read(root.child("auth"));
         Optional<OpenSearchSettings> opensearch = OpenSearchSettingsLoader.store(root);
+        Optional<ArchiveSettings> archive = Optional.empty();
+        if (opensearch.isPresent()) {
+            if (root.has("archive")) {
+                throw new ConfigException("archive: the archive tier is searched beside the Lucene store only; with "
+                        + "store: opensearch old days stay in OpenSearch");
+            }
+        } else {
+            archive = Optional.of(ArchiveSettingsLoader.read(root.child("archive"), base, data));
+        }
         QueryConfig.Alerting alerting = alerting(root.child("alerting"), base, ids);
         root.rejectUnknownKeys();
-        return new QueryConfig(listen, data, reopen, tenants, limits, secret, audit, auth, opensearch, alerting);
+        return new QueryConfig(
+                listen, data, reopen, tenants, limits, secret, audit, auth, opensearch, alerting, archive);
     }
 
     private QueryConfig.Alerting alerting(ConfigNode a, Path base, Set<String> tenants) throws ConfigException {

@@ -1,5 +1,6 @@
 package dev.logpipe.server.standalone;
 
+import dev.logpipe.archive.tier.TieredShardSource;
 import dev.logpipe.auth.AuthFailures;
 import dev.logpipe.broker.BrokerConfig;
 import dev.logpipe.broker.EmbeddedBroker;
@@ -9,6 +10,8 @@ import dev.logpipe.collector.config.CollectorConfig;
 import dev.logpipe.config.ConfigException;
 import dev.logpipe.config.ConfigNode;
 import dev.logpipe.index.store.lucene.LiveShards;
+import dev.logpipe.index.store.read.ShardSource;
+import dev.logpipe.indexer.ArchiveTier;
 import dev.logpipe.indexer.Indexer;
 import dev.logpipe.indexer.config.IndexerConfig;
 import dev.logpipe.indexer.http.StatusHandler;
@@ -110,10 +113,24 @@ public final class Standalone implements AutoCloseable {
             Indexer indexer = Indexer.start(ic, clock, failures);
             started.add(indexer);
             StandaloneConfigLoader.Query qc = StandaloneConfigLoader.query(config);
+            ShardSource shards = new LiveShards(indexer.store());
+            TieredShardSource tiered = null;
+            if (indexer.archive().isPresent()) { // the archived days, through the indexer's own catalog and store
+                ArchiveTier tier = indexer.archive().get();
+                tiered = new TieredShardSource(
+                        shards,
+                        tier.catalog(),
+                        tier.objects(),
+                        tier.settings().cacheDir(),
+                        tier.settings().cacheDays(),
+                        clock);
+                started.add(tiered);
+                shards = tiered;
+            }
             QueryMount query = new QueryMount(
                     qc.config(),
                     qc.defaults(),
-                    new LiveShards(indexer.store()),
+                    shards,
                     keys,
                     () -> Optional.of(progress(indexer.stages().snapshot())),
                     clock,
@@ -154,7 +171,11 @@ public final class Standalone implements AutoCloseable {
                     broker.bootstrapServers(),
                     config.dataDir());
             // intake, drain into Kafka, index commit then Kafka commit, key polling, broker last
-            List<AutoCloseable> order = new ArrayList<>(List.of(http, collector, query, indexer, keys, broker));
+            List<AutoCloseable> order = new ArrayList<>(List.of(http, collector, query));
+            if (tiered != null) {
+                order.add(tiered);
+            }
+            order.addAll(List.of(indexer, keys, broker));
             return new Standalone(order, http, first, broker, keys, warmed);
         } catch (Exception | Error e) {
             Collections.reverse(started);

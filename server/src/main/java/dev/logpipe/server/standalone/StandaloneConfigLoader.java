@@ -157,6 +157,11 @@ public final class StandaloneConfigLoader {
         k.putObject("properties").put("group.instance.id", "logpipe-standalone-indexer");
         d.putObject("index").put("ram_buffer", "32MiB");
         d.putObject("commit").put("interval", "2s");
+        ObjectNode archive = d.putObject("archive"); // DATA/archive/, beside DATA/index/ (docs/archive.md)
+        archive.put("directory", c.dataDir().resolve("archive").toString());
+        archive.put("catalog", c.dataDir().resolve("archive-catalog.json").toString());
+        archive.put("work_dir", c.dataDir().resolve("archive-work").toString());
+        archive.put("cache_dir", c.dataDir().resolve("archive-cache").toString());
         merge(d, c.indexer());
         d.putObject("admin")
                 .putArray("api_key_sha256")

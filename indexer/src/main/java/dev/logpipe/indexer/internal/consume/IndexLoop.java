@@ -5,11 +5,12 @@ import dev.logpipe.indexer.config.IndexerConfig;
 import dev.logpipe.indexer.internal.commit.CommitProtocol;
 import dev.logpipe.indexer.internal.commit.StoreFailure;
 import dev.logpipe.indexer.internal.metrics.IndexerMetrics;
-import dev.logpipe.indexer.internal.retention.Retention;
+import dev.logpipe.indexer.internal.retention.Housekeeping;
 import dev.logpipe.indexer.stage.StageOffsets;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -43,7 +44,7 @@ public final class IndexLoop implements AutoCloseable {
     private final ShardStore store;
     private final StageOffsets stages;
     private final IndexerMetrics metrics;
-    private final Retention retention;
+    private final List<Housekeeping> housekeeping;
     private final InstantSource clock;
     private final boolean rebuild;
     private final Backpressure backpressure;
@@ -72,14 +73,14 @@ public final class IndexLoop implements AutoCloseable {
             ShardStore store,
             StageOffsets stages,
             IndexerMetrics metrics,
-            Retention retention,
+            List<Housekeeping> housekeeping,
             InstantSource clock,
             boolean rebuild) {
         this.config = config;
         this.store = store;
         this.stages = stages;
         this.metrics = metrics;
-        this.retention = retention;
+        this.housekeeping = List.copyOf(housekeeping);
         this.clock = clock;
         this.rebuild = rebuild;
         this.thread = new Thread(this::run, "indexer-loop");
@@ -154,8 +155,8 @@ public final class IndexLoop implements AutoCloseable {
                 if (now - lastEndOffsetsNanos >= TimeUnit.SECONDS.toNanos(1)) {
                     lastEndOffsetsNanos = now;
                     endOffsets();
-                    if (!commits.inFlight()) { // retention closes and deletes shards: never under a commit
-                        runRetentionIfDue();
+                    if (!commits.inFlight()) { // housekeeping closes and deletes shards: never under a commit
+                        runHousekeeping();
                     }
                 }
             }
@@ -188,14 +189,16 @@ public final class IndexLoop implements AutoCloseable {
     }
 
     /**
-     * A retention check the store cannot answer (an OpenSearch cluster out of reach, a disk error) is logged and tried
-     * again at the next {@code check_interval}: it deletes nothing, so the records keep flowing.
+     * A job the store cannot answer (an OpenSearch cluster out of reach, a disk error, an object store down) is logged
+     * and asked again later: it deletes nothing it has not finished, so the records keep flowing.
      */
-    private void runRetentionIfDue() {
-        try {
-            retention.runIfDue();
-        } catch (IOException e) {
-            log.warn("retention check failed, tried again in retention.check_interval: {}", e.toString());
+    private void runHousekeeping() {
+        for (Housekeeping job : housekeeping) {
+            try {
+                job.runIfDue();
+            } catch (IOException | RuntimeException e) {
+                log.warn("{} check failed, tried again later: {}", job.name(), e.toString());
+            }
         }
     }
 

@@ -185,6 +185,40 @@ public final class IndexerMetrics {
                 .increment();
     }
 
+    /** A day archived: its records, archive bytes and the source bytes they hold. */
+    public void archived(long records, long bytes, long sourceBytes) {
+        Counter.builder("logpipe_indexer.archive.days")
+                .description("Hot days moved to the archive tier")
+                .register(registry)
+                .increment();
+        Counter.builder("logpipe_indexer.archive.records")
+                .description("Records moved to the archive tier")
+                .register(registry)
+                .increment(records);
+        Counter.builder("logpipe_indexer.archive.bytes")
+                .description("Bytes of archives written (compressed)")
+                .register(registry)
+                .increment(bytes);
+        Counter.builder("logpipe_indexer.archive.source_bytes")
+                .description("Bytes of record sources the archives written hold (uncompressed)")
+                .register(registry)
+                .increment(sourceBytes);
+    }
+
+    public void archiveFailed() {
+        Counter.builder("logpipe_indexer.archive.failures")
+                .description("Days whose archiving failed (hot shard kept, tried again at the next check)")
+                .register(registry)
+                .increment();
+    }
+
+    public void archivesDeleted(int days) {
+        Counter.builder("logpipe_indexer.archive.retention_deleted")
+                .description("Archived days deleted by retention")
+                .register(registry)
+                .increment(days);
+    }
+
     public void gauge(String name, String description, Supplier<Number> value) {
         Gauge.builder(name, value).description(description).register(registry);
     }

@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * audited before the next; a held shard is counted (and logged once per check). Runs on the indexer's loop thread,
  * so no shard is deleted while being written.
  */
-public final class Retention {
+public final class Retention implements Housekeeping {
     private static final Logger log = LoggerFactory.getLogger(Retention.class);
     private final ShardStore store;
     private final IndexerConfig.Retention config;
@@ -45,6 +45,7 @@ public final class Retention {
     }
 
     /** Runs a check when {@code check_interval} has passed since the last one. */
+    @Override
     public void runIfDue() throws IOException {
         long now = clock.millis();
         if (lastRunMillis != Long.MIN_VALUE
@@ -53,6 +54,11 @@ public final class Retention {
         }
         lastRunMillis = now;
         run();
+    }
+
+    @Override
+    public String name() {
+        return "retention";
     }
 
     /** One check over every shard; returns how many were deleted. */
