@@ -7,6 +7,7 @@ import dev.logpipe.config.ConfigException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -100,6 +101,30 @@ class IndexerConfigLoaderTest {
                         .fieldNames()
                         .bytesPerTenant())
                 .isEqualTo(64L << 10);
+    }
+
+    @Test
+    void daysMoveToALocalArchiveAfterSevenDaysUnlessATenantOrTheDefaultSaysOtherwise() throws Exception {
+        IndexerConfig c = new IndexerConfigLoader().parse(BASE, "/etc/logpipe/indexer.yaml");
+        assertThat(c.retention().defaultArchiveAfter()).isEqualTo(7);
+        assertThat(c.archive()).isPresent();
+        assertThat(c.archive().get().directory()).isEqualTo(Path.of("/etc/logpipe/data/archive"));
+
+        IndexerConfig set = new IndexerConfigLoader()
+                .parse(
+                        BASE + "retention:\n  archive_after: 3\n  tenants:\n    - id: audit\n      archive_after: 0\n"
+                                + "    - id: web\n      retention_days: 90\n",
+                        "/x.yaml");
+        assertThat(set.retention().defaultArchiveAfter()).isEqualTo(3);
+        assertThat(set.retention().tenantArchiveAfter()).isEqualTo(Map.of("audit", 0));
+        assertThatThrownBy(() -> new IndexerConfigLoader().parse(BASE + "retention:\n  archive_after: -1\n", "t"))
+                .hasMessageContaining("retention.archive_after:");
+        assertThatThrownBy(() -> new IndexerConfigLoader()
+                        .parse(
+                                BASE + "store: opensearch\nopensearch:\n  hosts: [http://127.0.0.1:9200]\n"
+                                        + "archive:\n  grace: 1h\n",
+                                "t"))
+                .hasMessageStartingWith("archive: the archive tier moves days out of the Lucene store");
     }
 
     @Test

@@ -1,0 +1,193 @@
+package dev.logpipe.query;
+
+import static dev.logpipe.query.QueryFixture.ACME_KEY;
+import static dev.logpipe.query.QueryFixture.GLOBEX_KEY;
+import static dev.logpipe.query.QueryFixture.enc;
+import static dev.logpipe.query.QueryFixture.get;
+import static dev.logpipe.query.QueryFixture.json;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.logpipe.archive.tier.CatalogEntry;
+import dev.logpipe.broker.testing.EmbeddedBrokerExtension;
+import dev.logpipe.index.shard.ShardId;
+import dev.logpipe.index.shard.ShardKind;
+import dev.logpipe.indexer.ArchiveTier;
+import dev.logpipe.indexer.Indexer;
+import dev.logpipe.indexer.config.IndexerConfigLoader;
+import dev.logpipe.testkit.Integration;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The archive tier as the processes run it: a real indexer (Kafka in, Lucene shards out) archives a closed day on its
+ * schedule, and a separate query process on the same data directory, started before, follows the indexer's catalog
+ * and keeps answering with every record of the day, once; late records for the archived day are searched beside the
+ * archive and absorbed by the next run.
+ */
+@Integration
+class ArchiveEndToEndTest {
+    @RegisterExtension
+    static final EmbeddedBrokerExtension KAFKA = new EmbeddedBrokerExtension();
+
+    @TempDir
+    Path data;
+
+    @Test
+    void aClosedDayMovesToTheArchiveWhileAQueryProcessBesideTheIndexerKeepsFindingEveryRecordOnce() throws Exception {
+        KAFKA.createTopic("ae.records", 2);
+        KAFKA.createTopic("ae.dead-letter", 1);
+        String yaml = """
+                listen: 127.0.0.1:0
+                data_dir: %s
+                kafka:
+                  bootstrap_servers: %s
+                  topic: ae.records
+                  dead_letter_topic: ae.dead-letter
+                  group_id: ae-indexer
+                commit:
+                  interval: 200ms
+                refresh:
+                  interval: 100ms
+                index:
+                  ram_buffer: 32MiB
+                retention:
+                  archive_after: 1
+                  tenants:
+                    - id: globex
+                      archive_after: 0
+                archive:
+                  grace: 0s
+                  check_interval: 300ms
+                  block_bytes: 16KiB
+                """.formatted(data, KAFKA.bootstrapServers());
+        Instant dayStart = Instant.now().truncatedTo(ChronoUnit.DAYS).minus(Duration.ofDays(3));
+        LocalDate day = LocalDate.ofInstant(dayStart, ZoneOffset.UTC);
+        String search = "/api/v1/search?limit=1000&from="
+                + enc(dayStart.minusSeconds(60).toString()) + "&to="
+                + enc(dayStart.plus(Duration.ofDays(1)).toString()) + "&q=" + enc("payment");
+        try (Indexer indexer = Indexer.start(new IndexerConfigLoader().parse(yaml, "test"), Clock.systemUTC());
+                KafkaProducer<byte[], byte[]> producer = producer();
+                QueryProcess query = QueryFixture.start(data, "", Clock.systemUTC())) {
+            ArchiveTier tier = indexer.archive().orElseThrow();
+            send(producer, records(dayStart, 0, 300));
+
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(() -> tier.catalog().entry("acme", day).isPresent()
+                            && tier.catalog().entry("acme", day).get().coveredHot() == null);
+            CatalogEntry first = tier.catalog().entry("acme", day).get();
+            assertThat(first.records()).isEqualTo(150);
+            assertThat(indexer.store().shards(ShardKind.RECORDS))
+                    .as("acme's hot day is gone, globex (archive_after: 0) keeps its own")
+                    .containsExactly(ShardId.records("globex", day));
+            assertThat(Files.exists(data.resolve("archive").resolve(first.key())))
+                    .isTrue();
+            assertThat(tier.catalog().entries("globex")).isEmpty();
+
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(() -> ids(json(get(query, search, ACME_KEY))).size() == 150);
+            assertThat(ids(json(get(query, search, ACME_KEY)))).isEqualTo(expectedIds("acme", 0, 300));
+            assertThat(ids(json(get(query, search, GLOBEX_KEY)))).isEqualTo(expectedIds("globex", 0, 300));
+
+            send(producer, records(dayStart, 300, 310)); // late: 5 for acme's archived day
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(() -> tier.catalog()
+                                            .entry("acme", day)
+                                            .map(CatalogEntry::generation)
+                                            .orElse(0)
+                                    == 2
+                            && tier.catalog().entry("acme", day).get().coveredHot() == null);
+            assertThat(tier.catalog().entry("acme", day).get().records()).isEqualTo(155);
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(100))
+                    .untilAsserted(() ->
+                            assertThat(ids(json(get(query, search, ACME_KEY)))).isEqualTo(expectedIds("acme", 0, 310)));
+            assertThat(json(get(query, search, ACME_KEY)).get("hits")).hasSize(155);
+            assertThat(indexer.registry().scrape())
+                    .contains("logpipe_indexer_archive_days_total 2.0")
+                    .contains("logpipe_indexer_archive_records_total 305.0");
+        }
+    }
+
+    private static KafkaProducer<byte[], byte[]> producer() {
+        return new KafkaProducer<>(
+                Map.of(
+                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        KAFKA.bootstrapServers(),
+                        ProducerConfig.ACKS_CONFIG,
+                        "all"),
+                new ByteArraySerializer(),
+                new ByteArraySerializer());
+    }
+
+    private static void send(KafkaProducer<byte[], byte[]> producer, String lines) throws Exception {
+        producer.send(new ProducerRecord<>("ae.records", lines.getBytes(StandardCharsets.UTF_8)))
+                .get();
+    }
+
+    /** Records {@code from..to-1} of the day, alternating acme and globex, several with identical timestamps. */
+    private static String records(Instant dayStart, int from, int to) {
+        StringBuilder b = new StringBuilder();
+        for (int i = from; i < to; i++) {
+            Instant t = dayStart.plusSeconds(3600 + (i / 3) * 60L);
+            b.append("{\"schema_version\":3,\"record_id\":\"a-")
+                    .append(i)
+                    .append("\",\"tenant_id\":\"")
+                    .append(i % 2 == 0 ? "acme" : "globex")
+                    .append("\",\"event_time\":\"")
+                    .append(t)
+                    .append("\",\"observed_time\":\"")
+                    .append(t)
+                    .append("\",\"level\":\"ERROR\",\"message\":\"payment failed for order CO-")
+                    .append(i)
+                    .append("\"}\n");
+        }
+        return b.toString();
+    }
+
+    private static Set<String> expectedIds(String tenant, int from, int to) {
+        Set<String> out = new TreeSet<>();
+        for (int i = from; i < to; i++) {
+            if ((i % 2 == 0) == tenant.equals("acme")) {
+                out.add("a-" + i);
+            }
+        }
+        return out;
+    }
+
+    /** The hits' record ids; a duplicate fails (every record once). */
+    private static Set<String> ids(JsonNode answer) {
+        List<String> all = new ArrayList<>();
+        answer.get("hits").forEach(h -> all.add(h.get("record_id").asText()));
+        Set<String> unique = new TreeSet<>(all);
+        assertThat(unique).as("no record twice").hasSize(all.size());
+        return unique;
+    }
+}
