@@ -185,4 +185,74 @@ class ArchiveTierTest {
             }
         }
     }
+
+    @Test
+    void aCorruptArchiveMakesTheAnswerPartialNamingItWhileTheOtherDaysStillAnswer() throws Exception {
+        Path data = Files.createDirectories(dir.resolve("data"));
+        QueryConfig config = QueryFixture.config(data, "");
+        LocalDate d1 = LocalDate.parse("2026-11-28");
+        LocalDate d2 = LocalDate.parse("2026-11-29");
+        try (LuceneStore store =
+                        new LuceneStore(new ShardLayout(data), StoreSettings.defaults(), InstantSource.fixed(NOW));
+                DirectoryStore objects = new DirectoryStore(dir.resolve("archive"))) {
+            List<LogRecord> all = new ArrayList<>(records("acme", d1, 240));
+            all.addAll(records("acme", d2, 160));
+            QueryFixture.write(store, all);
+            store.commit(Map.of("t-0", (long) all.size()));
+            store.refresh();
+            LiveShards hot = new LiveShards(store);
+            ArchiveCatalog catalog = ArchiveCatalog.load(dir.resolve("catalog.json"));
+            Archiver archiver = new Archiver(
+                    store,
+                    hot,
+                    objects,
+                    catalog,
+                    new ArchiveWriter.Settings(16 << 10, 3),
+                    dir.resolve("work"),
+                    InstantSource.fixed(NOW),
+                    Archiver.Checkpoint.NONE);
+            archiver.archive(ShardId.records("acme", d1));
+            archiver.archive(ShardId.records("acme", d2));
+            String key = catalog.entry("acme", d1).orElseThrow().key();
+            Path file = dir.resolve("archive").resolve(key);
+            byte[] bytes = Files.readAllBytes(file);
+            bytes[200] ^= 0x5a; // inside the first block: its checksum no longer matches
+            Files.write(file, bytes);
+
+            try (TieredShardSource tiered =
+                    new TieredShardSource(hot, catalog, objects, dir.resolve("cache"), 4, InstantSource.fixed(NOW))) {
+                List<JsonNode> answers = new ArrayList<>();
+                PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+                try (QueryService service = QueryService.create(
+                        config,
+                        tiered,
+                        new ConfiguredKeys(config.keys())::authenticate,
+                        IndexerProgress.NONE,
+                        InstantSource.fixed(NOW),
+                        registry)) {
+                    QueryServer server = new QueryServer(config.listen(), service, registry, () -> true, 32);
+                    server.start();
+                    try {
+                        answers.add(get(server, "/api/v1/search?q=&limit=1000" + RANGE, ACME_KEY));
+                        answers.add(get(server, "/api/v1/histogram?q=&interval=1d" + RANGE, ACME_KEY));
+                    } finally {
+                        server.close();
+                    }
+                }
+                JsonNode search = answers.get(0);
+                assertThat(search.get("hits"))
+                        .as("the intact day still answers")
+                        .hasSize(160);
+                for (JsonNode answer : answers) {
+                    assertThat(answer.get("partial").asBoolean()).isTrue();
+                    assertThat(answer.get("partial_reasons").toString()).contains("corrupt");
+                    JsonNode skipped = answer.get("shards").get("skipped");
+                    assertThat(skipped).hasSize(1);
+                    assertThat(skipped.get(0).get("day").asText()).isEqualTo(d1.toString());
+                    assertThat(skipped.get(0).get("reason").asText()).isEqualTo("corrupt");
+                    assertThat(skipped.get(0).get("detail").asText()).contains(key);
+                }
+            }
+        }
+    }
 }

@@ -1,9 +1,9 @@
 package dev.logpipe.archive.format;
 
-import java.io.IOException;
+import dev.logpipe.index.store.read.CorruptShardException;
 
 /** An archive whose bytes are not what it says they are (a checksum, a length, a magic number): names the archive. */
-public final class CorruptArchiveException extends IOException {
+public final class CorruptArchiveException extends CorruptShardException {
     private final String archive;
 
     public CorruptArchiveException(String archive, String problem) {

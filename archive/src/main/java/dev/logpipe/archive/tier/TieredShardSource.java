@@ -3,6 +3,7 @@ package dev.logpipe.archive.tier;
 import dev.logpipe.archive.format.ArchiveReader;
 import dev.logpipe.archive.format.Block;
 import dev.logpipe.archive.store.ObjectStore;
+import dev.logpipe.index.schema.Fields;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.shard.ShardLayout;
@@ -112,15 +113,62 @@ public final class TieredShardSource implements ShardSource, Closeable {
                 .findFirst();
     }
 
-    /** An archived day's metadata is its restored shard's (so a planner prunes it as it pruned the hot day). */
+    /**
+     * For planning: an archived day restored already answers with its restored shard's metadata; one not restored
+     * answers from the catalog (records, time range; its labels unknown, so never pruned by label), so planning
+     * restores nothing and a day the plan leaves out (outside the time range, past the budget) is never fetched.
+     */
     @Override
     public Optional<ShardMetadata> metadata(ShardId shard) throws IOException {
         Optional<TierPlan.Day> d = day(shard);
         if (d.isEmpty()) {
             return hot.metadata(shard);
         }
-        restore(d.get(), shard);
-        return cacheReads.metadata(shard);
+        if (isRestored(d.get(), shard)) {
+            return cacheReads.metadata(shard);
+        }
+        return Optional.of(fromCatalog(d.get(), shard));
+    }
+
+    private synchronized boolean isRestored(TierPlan.Day day, ShardId shard) throws IOException {
+        return state(day, shard).equals(restored.get(shard));
+    }
+
+    private String state(TierPlan.Day day, ShardId shard) throws IOException {
+        CatalogEntry entry = day.archive().orElseThrow();
+        return entry.key() + (day.searchHot() ? " + hot " + hot.metadata(shard) : "");
+    }
+
+    private ShardMetadata fromCatalog(TierPlan.Day day, ShardId shard) throws IOException {
+        CatalogEntry e = day.archive().orElseThrow();
+        long docs = e.records();
+        long min = e.minEventTimeMillis();
+        long max = e.maxEventTimeMillis();
+        if (day.searchHot()) {
+            Optional<ShardMetadata> h = hot.metadata(shard);
+            if (h.isPresent()) {
+                docs += h.get().docs();
+                if (h.get().minEventTime() != null) {
+                    min = Math.min(min, h.get().minEventTime().toEpochMilli());
+                    max = Math.max(max, h.get().maxEventTime().toEpochMilli());
+                }
+            }
+        }
+        boolean empty = docs == 0 || min > max;
+        return new ShardMetadata(
+                ShardKind.RECORDS,
+                shard.tenant(),
+                shard.day(),
+                docs,
+                empty ? null : Instant.ofEpochMilli(min),
+                empty ? null : Instant.ofEpochMilli(max),
+                new java.util.TreeMap<>(),
+                new java.util.TreeSet<>(Fields.LABELS),
+                new java.util.TreeMap<>(),
+                true,
+                ShardMetadata.FieldsNotIndexed.NONE,
+                e.archivedAt(),
+                new java.util.TreeMap<>());
     }
 
     @Override
@@ -145,7 +193,7 @@ public final class TieredShardSource implements ShardSource, Closeable {
 
     private synchronized void restore(TierPlan.Day day, ShardId shard) throws IOException {
         CatalogEntry entry = day.archive().orElseThrow();
-        String state = entry.key() + (day.searchHot() ? " + hot " + hot.metadata(shard) : "");
+        String state = state(day, shard);
         if (state.equals(restored.get(shard))) {
             return;
         }

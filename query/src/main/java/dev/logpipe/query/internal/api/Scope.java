@@ -105,9 +105,12 @@ public final class Scope {
                 searched++;
             } else if (!e.getValue().failure().equals("gone")) {
                 failed++;
-                skipped.addObject()
+                ObjectNode k = skipped.addObject()
                         .put("day", e.getKey().day().toString())
                         .put("reason", e.getValue().failure());
+                if (e.getValue().detail() != null) {
+                    k.put("detail", e.getValue().detail()); // what is corrupt, by name (never the data)
+                }
                 reasons.add(e.getValue().failure());
             }
         }

@@ -1,6 +1,7 @@
 package dev.logpipe.query.internal.search;
 
 import dev.logpipe.index.shard.ShardId;
+import dev.logpipe.index.store.read.CorruptShardException;
 import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.index.store.read.ShardSource;
 import java.io.Closeable;
@@ -45,7 +46,11 @@ public final class FanOut {
     }
 
     /** What became of one shard: {@code value} when {@code failure} is null. */
-    public record Outcome<T>(T value, String failure) {
+    public record Outcome<T>(T value, String failure, String detail) {
+        public Outcome(T value, String failure) {
+            this(value, failure, null);
+        }
+
         public boolean ok() {
             return failure == null;
         }
@@ -179,6 +184,9 @@ public final class FanOut {
         } catch (IllegalArgumentException e) {
             queryErrors.add(e);
             return new Outcome<>(null, "query");
+        } catch (CorruptShardException e) {
+            LoggerFactory.getLogger(FanOut.class).error("searching shard {} failed: {}", id, e.getMessage());
+            return new Outcome<>(null, "corrupt", e.getMessage());
         } catch (IOException | RuntimeException e) {
             LoggerFactory.getLogger(FanOut.class).warn("searching shard {} failed: {}", id, e.toString());
             return new Outcome<>(null, "error");
