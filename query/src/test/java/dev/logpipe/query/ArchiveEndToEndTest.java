@@ -111,6 +111,18 @@ class ArchiveEndToEndTest {
                     .pollInterval(Duration.ofMillis(100))
                     .until(() -> ids(json(get(query, search, ACME_KEY))).size() == 150);
             assertThat(ids(json(get(query, search, ACME_KEY)))).isEqualTo(expectedIds("acme", 0, 300));
+            JsonNode tiers = json(get(query, "/api/v1/status", ACME_KEY)).get("tiers");
+            assertThat(tiers.get("hot").get("days").asInt()).isZero();
+            assertThat(tiers.get("archived").get("days").asInt()).isEqualTo(1);
+            assertThat(tiers.get("archived").get("records").asLong()).isEqualTo(150);
+            assertThat(tiers.get("archived").get("bytes").asLong()).isEqualTo(first.bytes());
+            assertThat(tiers.get("archived").get("newest_day").asText()).isEqualTo(day.toString());
+            JsonNode globexTiers =
+                    json(get(query, "/api/v1/status", GLOBEX_KEY)).get("tiers");
+            assertThat(globexTiers.get("hot").get("days").asInt()).isEqualTo(1);
+            assertThat(globexTiers.get("archived").get("days").asInt())
+                    .as("never another tenant's")
+                    .isZero();
             assertThat(ids(json(get(query, search, GLOBEX_KEY)))).isEqualTo(expectedIds("globex", 0, 300));
 
             send(producer, records(dayStart, 300, 310)); // late: 5 for acme's archived day

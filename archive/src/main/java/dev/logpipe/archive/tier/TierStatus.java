@@ -4,11 +4,12 @@ import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.store.read.ShardSource;
 import java.io.IOException;
+import java.time.LocalDate;
 
 /**
  * One tenant's days per tier, for the status API: hot days and their documents (from shard metadata), archived days,
  * their records, archive bytes and the source bytes they hold. A day with an archive and late hot records counts in
- * both.
+ * both. The oldest and newest archived days are null when none is.
  */
 public record TierStatus(
         String tenant,
@@ -17,7 +18,9 @@ public record TierStatus(
         int archivedDays,
         long archivedRecords,
         long archiveBytes,
-        long sourceBytes) {
+        long sourceBytes,
+        LocalDate oldestArchivedDay,
+        LocalDate newestArchivedDay) {
     public static TierStatus of(String tenant, ShardSource hot, ArchiveCatalog catalog) throws IOException {
         int hotDays = 0;
         long hotDocs = 0;
@@ -29,12 +32,18 @@ public record TierStatus(
         long records = 0;
         long bytes = 0;
         long source = 0;
-        for (CatalogEntry e : catalog.entries(tenant)) {
+        LocalDate oldest = null;
+        LocalDate newest = null;
+        for (CatalogEntry e : catalog.entries(tenant)) { // oldest first
+            if (oldest == null) {
+                oldest = e.day();
+            }
+            newest = e.day();
             days++;
             records += e.records();
             bytes += e.bytes();
             source += e.sourceBytes();
         }
-        return new TierStatus(tenant, hotDays, hotDocs, days, records, bytes, source);
+        return new TierStatus(tenant, hotDays, hotDocs, days, records, bytes, source, oldest, newest);
     }
 }

@@ -263,6 +263,12 @@ public final class TieredShardSource implements ShardSource, Closeable {
         }
     }
 
+    /** The tenant's days per tier now, for the status API. */
+    public TierStatus status(String tenant) throws IOException {
+        catalog.reloadIfChanged();
+        return TierStatus.of(tenant, hot, catalog);
+    }
+
     /** The days restored now, for tests and the status API. */
     public synchronized List<ShardId> restoredDays() {
         return new ArrayList<>(restored.keySet());

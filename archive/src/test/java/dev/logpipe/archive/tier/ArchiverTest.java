@@ -474,8 +474,8 @@ class ArchiverTest {
         TierStatus beta = TierStatus.of("beta", reads, catalog);
 
         CatalogEntry e = catalog.entry("acme", DAY).orElseThrow();
-        assertThat(acme).isEqualTo(new TierStatus("acme", 0, 0, 1, 1500, e.bytes(), e.sourceBytes()));
+        assertThat(acme).isEqualTo(new TierStatus("acme", 0, 0, 1, 1500, e.bytes(), e.sourceBytes(), DAY, DAY));
         assertThat(e.bytes()).isEqualTo(Files.size(data.resolve("archive").resolve(e.key())));
-        assertThat(beta).isEqualTo(new TierStatus("beta", 1, 200, 0, 0, 0, 0));
+        assertThat(beta).isEqualTo(new TierStatus("beta", 1, 200, 0, 0, 0, 0, null, null));
     }
 }

@@ -1,6 +1,8 @@
 package dev.logpipe.query.internal.api;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.logpipe.archive.tier.TierStatus;
+import dev.logpipe.archive.tier.TieredShardSource;
 import dev.logpipe.index.schema.Fields;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
@@ -52,6 +54,9 @@ public final class StatusEndpoint {
             root.put("newest_observed_time", Instant.ofEpochMilli(newest).toString());
             root.put("newest_age_seconds", Math.max(0, env.clock().millis() - newest) / 1000.0);
         }
+        if (env.source() instanceof TieredShardSource tiered) {
+            tiers(root.putObject("tiers"), tiered.status(call.tenant()));
+        }
         Optional<IndexerProgress.Snapshot> p = env.progress().snapshot();
         root.put("source", p.isPresent() ? "indexer" : "committed_shards");
         if (p.isPresent()) {
@@ -67,5 +72,22 @@ public final class StatusEndpoint {
             }
         }
         return Answer.ok(root.toString());
+    }
+
+    /** Days per tier (docs/archive.md#retention-legal-holds-status): the ARCHIVED stage, per tenant. */
+    private static void tiers(ObjectNode t, TierStatus s) {
+        t.putObject("hot").put("days", s.hotDays()).put("records", s.hotDocs());
+        ObjectNode a = t.putObject("archived")
+                .put("days", s.archivedDays())
+                .put("records", s.archivedRecords())
+                .put("bytes", s.archiveBytes())
+                .put("source_bytes", s.sourceBytes());
+        if (s.oldestArchivedDay() == null) {
+            a.putNull("oldest_day");
+            a.putNull("newest_day");
+        } else {
+            a.put("oldest_day", s.oldestArchivedDay().toString());
+            a.put("newest_day", s.newestArchivedDay().toString());
+        }
     }
 }
