@@ -31,6 +31,7 @@ public final class ArchiveCatalog {
 
     private final Path file;
     private final TreeMap<String, CatalogEntry> entries = new TreeMap<>();
+    private final TreeMap<String, KeptHot> keptHot = new TreeMap<>();
     private Stamp stamp = Stamp.ABSENT;
 
     private ArchiveCatalog(Path file) {
@@ -45,7 +46,9 @@ public final class ArchiveCatalog {
     public static ArchiveCatalog load(Path file) throws IOException {
         ArchiveCatalog c = new ArchiveCatalog(file);
         c.stamp = Stamp.of(file);
-        c.entries.putAll(read(file));
+        Contents contents = read(file);
+        c.entries.putAll(contents.entries());
+        c.keptHot.putAll(contents.keptHot());
         return c;
     }
 
@@ -69,9 +72,11 @@ public final class ArchiveCatalog {
             return false;
         }
         try {
-            TreeMap<String, CatalogEntry> fresh = read(file);
+            Contents fresh = read(file);
             entries.clear();
-            entries.putAll(fresh);
+            entries.putAll(fresh.entries());
+            keptHot.clear();
+            keptHot.putAll(fresh.keptHot());
             stamp = now;
             return true;
         } catch (IOException e) {
@@ -95,13 +100,16 @@ public final class ArchiveCatalog {
         }
     }
 
-    private static TreeMap<String, CatalogEntry> read(Path file) throws IOException {
+    private record Contents(TreeMap<String, CatalogEntry> entries, TreeMap<String, KeptHot> keptHot) {}
+
+    private static Contents read(Path file) throws IOException {
         TreeMap<String, CatalogEntry> out = new TreeMap<>();
+        TreeMap<String, KeptHot> kept = new TreeMap<>();
         byte[] bytes;
         try {
             bytes = Files.readAllBytes(file);
         } catch (NoSuchFileException e) {
-            return out;
+            return new Contents(out, kept);
         }
         try {
             JsonNode root = JSON.readTree(bytes);
@@ -132,10 +140,17 @@ public final class ArchiveCatalog {
                                 : null);
                 out.put(id(entry.tenant(), entry.day()), entry);
             }
+            for (JsonNode k : root.path("kept_hot")) {
+                KeptHot h = new KeptHot(
+                        k.path("tenant_id").asText(),
+                        LocalDate.parse(k.path("day").asText()),
+                        Instant.parse(k.path("until").asText()));
+                kept.put(id(h.tenant(), h.day()), h);
+            }
         } catch (IOException | RuntimeException e) {
             throw new IOException("archive catalog " + file + " is corrupt: " + e.getMessage(), e);
         }
-        return out;
+        return new Contents(out, kept);
     }
 
     private static String id(String tenant, LocalDate day) {
@@ -183,6 +198,69 @@ public final class ArchiveCatalog {
         return true;
     }
 
+    /** The day restored into the hot tier and kept there (not archived again) until its {@code until}, if any. */
+    public synchronized Optional<KeptHot> keptHot(String tenant, LocalDate day) {
+        return Optional.ofNullable(keptHot.get(id(tenant, day)));
+    }
+
+    /** Every day kept hot, by tenant and day. */
+    public synchronized List<KeptHot> keptHot() {
+        return new ArrayList<>(keptHot.values());
+    }
+
+    /** Keeps a day hot until {@code kept.until()} (replacing an earlier one); durable when this returns. */
+    public synchronized void keepHot(KeptHot kept) throws IOException {
+        KeptHot previous = keptHot.put(id(kept.tenant(), kept.day()), kept);
+        try {
+            save();
+        } catch (IOException | RuntimeException e) {
+            if (previous == null) {
+                keptHot.remove(id(kept.tenant(), kept.day()));
+            } else {
+                keptHot.put(id(kept.tenant(), kept.day()), previous);
+            }
+            throw e;
+        }
+    }
+
+    /** Lets a kept day be archived again; durable when this returns; false when it was not kept. */
+    public synchronized boolean unkeep(String tenant, LocalDate day) throws IOException {
+        KeptHot previous = keptHot.remove(id(tenant, day));
+        if (previous == null) {
+            return false;
+        }
+        try {
+            save();
+        } catch (IOException | RuntimeException e) {
+            keptHot.put(id(tenant, day), previous);
+            throw e;
+        }
+        return true;
+    }
+
+    /** Forgets kept days whose time is over and whose restore is not under way; returns how many. */
+    public synchronized int dropExpiredKeeps(Instant now) throws IOException {
+        List<String> expired = new ArrayList<>();
+        keptHot.forEach((id, k) -> {
+            if (!k.keeps(now) && !entries.containsKey(id)) {
+                expired.add(id);
+            }
+        });
+        if (expired.isEmpty()) {
+            return 0;
+        }
+        TreeMap<String, KeptHot> before = new TreeMap<>(keptHot);
+        expired.forEach(keptHot::remove);
+        try {
+            save();
+        } catch (IOException | RuntimeException e) {
+            keptHot.clear();
+            keptHot.putAll(before);
+            throw e;
+        }
+        return expired.size();
+    }
+
     private void restore(CatalogEntry entry, CatalogEntry previous) {
         if (previous == null) {
             entries.remove(id(entry.tenant(), entry.day()));
@@ -217,6 +295,13 @@ public final class ArchiveCatalog {
                                 ? null
                                 : e.coveredHot().updated().toString());
             }
+        }
+        ArrayNode kept = root.putArray("kept_hot");
+        for (KeptHot k : keptHot.values()) {
+            kept.addObject()
+                    .put("tenant_id", k.tenant())
+                    .put("day", k.day().toString())
+                    .put("until", k.until().toString());
         }
         Files.createDirectories(file.toAbsolutePath().getParent());
         AtomicFile.write(file, JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(root));

@@ -42,8 +42,16 @@ public record ArchivePolicy(int defaultAfterDays, Map<String, Integer> tenantAft
             return false;
         }
         LocalDate today = LocalDate.ofInstant(now, ZoneOffset.UTC);
-        Instant closed =
-                day.plusDays(1).atStartOfDay(ZoneOffset.UTC).toInstant().plus(grace);
-        return day.isBefore(today.minusDays(after)) && !now.isBefore(closed);
+        return day.isBefore(today.minusDays(after)) && closed(day, now);
+    }
+
+    /** True once {@code grace} has passed since the day ended: nothing more is expected for it. */
+    public boolean closed(LocalDate day, Instant now) {
+        return !now.isBefore(closedAt(day));
+    }
+
+    /** When the day counts as closed. */
+    public Instant closedAt(LocalDate day) {
+        return day.plusDays(1).atStartOfDay(ZoneOffset.UTC).toInstant().plus(grace);
     }
 }

@@ -12,6 +12,10 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -31,7 +35,9 @@ import org.slf4j.LoggerFactory;
  * (an object store down, a read-back mismatch) keeps its hot shard, is logged with its cause and reported in the
  * {@link Run}, and is tried again at the next check; the other days go on.
  *
- * <p>{@link #run} does a whole check on the calling thread (tests, an operator's "archive now").
+ * <p>{@link #request} is an operator's "archive now" (docs/archive.md#admin-api-and-cli): the day goes before the due
+ * days at the next step, whatever its {@code archive_after}. Days restored into the hot tier ({@link KeptHot}) are
+ * not due until their time is over. {@link #run} does a whole check on the calling thread (tests).
  */
 public final class ArchiveSchedule implements Closeable {
     private static final Logger log = LoggerFactory.getLogger(ArchiveSchedule.class);
@@ -53,6 +59,8 @@ public final class ArchiveSchedule implements Closeable {
     private final Duration checkInterval;
     private final ExecutorService worker;
     private final Deque<ShardId> due = new ArrayDeque<>();
+    private final Queue<ShardId> requested = new ConcurrentLinkedQueue<>();
+    private final Set<ShardId> asked = ConcurrentHashMap.newKeySet();
     private long lastCheckMillis = Long.MIN_VALUE;
     private boolean recovered;
     private ShardId preparing;
@@ -90,6 +98,7 @@ public final class ArchiveSchedule implements Closeable {
             Future<Optional<Archiver.Verified>> done = prepared;
             prepared = null;
             preparing = null;
+            asked.remove(day);
             try {
                 Optional<Archiver.Verified> verified = done.get();
                 if (verified.isPresent()) {
@@ -111,9 +120,19 @@ public final class ArchiveSchedule implements Closeable {
                 failures.add(day + ": " + e.getMessage());
             }
         }
+        for (ShardId day = requested.poll(); day != null; day = requested.poll()) {
+            if (archiver.catalog().unkeep(day.tenant(), day.day())) {
+                log.info("{} was kept hot after a restore; archived now as an operator asked", day);
+            }
+            if (!day.equals(preparing)) {
+                due.remove(day);
+                due.addFirst(day);
+            }
+        }
         if (prepared == null && due.isEmpty() && now - lastCheckMillis >= checkInterval.toMillis()) {
             lastCheckMillis = now;
             archiver.finishPending();
+            archiver.catalog().dropExpiredKeeps(clock.instant());
             due.addAll(dueDays());
         }
         if (prepared == null && !due.isEmpty()) {
@@ -122,6 +141,26 @@ public final class ArchiveSchedule implements Closeable {
             prepared = worker.submit(() -> archiver.prepare(day));
         }
         return new Run(archived, failures);
+    }
+
+    /**
+     * Archives {@code day} at the next step, before the due days, whatever its {@code archive_after} (the caller checks
+     * that the day is closed). Thread-safe; false when it is asked already.
+     */
+    public boolean request(ShardId day) {
+        if (day.kind() != ShardKind.RECORDS) {
+            throw new IllegalArgumentException("only record days are archived, not " + day);
+        }
+        if (!asked.add(day)) {
+            return false;
+        }
+        requested.add(day);
+        return true;
+    }
+
+    /** The days an operator asked to archive that are not catalogued (or failed) yet. */
+    public Set<ShardId> requested() {
+        return Set.copyOf(asked);
     }
 
     /** True while a day is being prepared or more due days wait. */
@@ -153,7 +192,11 @@ public final class ArchiveSchedule implements Closeable {
     private List<ShardId> dueDays() throws IOException {
         List<ShardId> out = new ArrayList<>();
         for (ShardId day : hot.shards(ShardKind.RECORDS)) {
-            if (policy.due(day.tenant(), day.day(), clock.instant())) {
+            if (policy.due(day.tenant(), day.day(), clock.instant())
+                    && archiver.catalog()
+                            .keptHot(day.tenant(), day.day())
+                            .filter(k -> k.keeps(clock.instant()))
+                            .isEmpty()) {
                 out.add(day);
             }
         }

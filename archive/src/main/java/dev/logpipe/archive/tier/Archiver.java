@@ -112,6 +112,10 @@ public final class Archiver {
     public record Verified(
             ShardId day, CatalogEntry.HotState hotBefore, Optional<CatalogEntry> previous, CatalogEntry entry) {}
 
+    ArchiveCatalog catalog() {
+        return catalog;
+    }
+
     /** Archives one hot day of records (a no-op when the day has no hot shard): {@link #prepare}, then {@link #commit}. */
     public Outcome archive(ShardId day) throws IOException {
         Optional<Verified> verified = prepare(day);

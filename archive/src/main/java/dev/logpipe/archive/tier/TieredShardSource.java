@@ -1,7 +1,5 @@
 package dev.logpipe.archive.tier;
 
-import dev.logpipe.archive.format.ArchiveReader;
-import dev.logpipe.archive.format.Block;
 import dev.logpipe.archive.store.ObjectStore;
 import dev.logpipe.index.schema.Fields;
 import dev.logpipe.index.shard.ShardId;
@@ -14,9 +12,6 @@ import dev.logpipe.index.store.lucene.StoreSettings;
 import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.index.store.read.ShardSource;
 import dev.logpipe.index.store.write.IndexRecord;
-import dev.logpipe.record.LogRecord;
-import dev.logpipe.record.RecordCodec;
-import dev.logpipe.record.RecordFormatException;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -44,7 +39,6 @@ import java.util.stream.Stream;
  * the first query of the day). Dead-letter days are the hot source's. Thread-safe.
  */
 public final class TieredShardSource implements ShardSource, Closeable {
-    private static final RecordCodec CODEC = new RecordCodec();
     private static final int BATCH = 2000;
 
     private final ShardSource hot;
@@ -199,20 +193,13 @@ public final class TieredShardSource implements ShardSource, Closeable {
         }
         cache.delete(shard);
         restored.remove(shard);
-        ArchiveReader reader = ArchiveReader.open(entry.key(), objects.open(entry.key()));
         List<IndexRecord> batch = new ArrayList<>(BATCH);
-        for (int b = 0; b < reader.footer().blocks().size(); b++) {
-            Block block = reader.block(b);
-            for (int i = 0; i < block.size(); i++) {
-                byte[] source = block.source(i).getBytes(StandardCharsets.UTF_8);
-                Instant eventTime = Instant.ofEpochMilli(block.eventTimeMillis(i));
-                Instant observed = Instant.ofEpochMilli(block.record(i).observedTimeMillis());
-                batch.add(new IndexRecord(decode(source, entry.key()), eventTime, observed, source, 0, source.length));
-                if (batch.size() == BATCH) {
-                    write(shard, batch);
-                }
+        ArchivedDayRecords.read(objects, entry, r -> {
+            batch.add(r);
+            if (batch.size() == BATCH) {
+                write(shard, batch);
             }
-        }
+        });
         if (day.searchHot()) {
             try (ShardSearcher s =
                     hot.open(shard).orElseThrow(() -> new IOException("hot shard " + shard + " vanished"))) {
@@ -253,14 +240,6 @@ public final class TieredShardSource implements ShardSource, Closeable {
                             + written.rejections().get(0));
         }
         batch.clear();
-    }
-
-    private static LogRecord decode(byte[] source, String key) throws IOException {
-        try {
-            return CODEC.decode(source);
-        } catch (RecordFormatException e) {
-            throw new IOException("a source in archive " + key + " does not decode: " + e.getMessage(), e);
-        }
     }
 
     /** The tenant's days per tier now, for the status API. */
