@@ -10,6 +10,7 @@ import dev.logpipe.index.store.lucene.LiveShards;
 import dev.logpipe.index.store.lucene.LuceneStore;
 import dev.logpipe.index.store.write.ShardStore;
 import dev.logpipe.indexer.config.IndexerConfig;
+import dev.logpipe.indexer.http.ArchivesHandler;
 import dev.logpipe.indexer.http.HoldsHandler;
 import dev.logpipe.indexer.http.IndexerServer;
 import dev.logpipe.indexer.http.StatusHandler;
@@ -180,6 +181,8 @@ public final class Indexer implements AutoCloseable {
                     config.listen(),
                     status,
                     new HoldsHandler(holds, config.admin().apiKeySha256(), failures),
+                    new ArchivesHandler(
+                            Optional.ofNullable(archive), config.admin().apiKeySha256(), failures),
                     registry,
                     loop::ready);
             metrics.gauge("logpipe_indexer.shards.open", "Shards open now", openShards::getAsInt);

@@ -14,8 +14,12 @@ import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.indexer.ArchiveTier;
 import dev.logpipe.indexer.Indexer;
+import dev.logpipe.indexer.cli.ArchivesCommand;
 import dev.logpipe.indexer.config.IndexerConfigLoader;
+import dev.logpipe.indexer.http.HoldsHandler;
 import dev.logpipe.testkit.Integration;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,6 +42,7 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /**
  * The archive tier as the processes run it: a real indexer (Kafka in, Lucene shards out) archives a closed day on its
@@ -47,6 +52,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Integration
 class ArchiveEndToEndTest {
+    private static final String ADMIN_KEY = "archive-admin-key-0123456789";
+
     @RegisterExtension
     static final EmbeddedBrokerExtension KAFKA = new EmbeddedBrokerExtension();
 
@@ -55,32 +62,7 @@ class ArchiveEndToEndTest {
 
     @Test
     void aClosedDayMovesToTheArchiveWhileAQueryProcessBesideTheIndexerKeepsFindingEveryRecordOnce() throws Exception {
-        KAFKA.createTopic("ae.records", 2);
-        KAFKA.createTopic("ae.dead-letter", 1);
-        String yaml = """
-                listen: 127.0.0.1:0
-                data_dir: %s
-                kafka:
-                  bootstrap_servers: %s
-                  topic: ae.records
-                  dead_letter_topic: ae.dead-letter
-                  group_id: ae-indexer
-                commit:
-                  interval: 200ms
-                refresh:
-                  interval: 100ms
-                index:
-                  ram_buffer: 32MiB
-                retention:
-                  archive_after: 1
-                  tenants:
-                    - id: globex
-                      archive_after: 0
-                archive:
-                  grace: 0s
-                  check_interval: 300ms
-                  block_bytes: 16KiB
-                """.formatted(data, KAFKA.bootstrapServers());
+        String yaml = yaml("ae", "");
         Instant dayStart = Instant.now().truncatedTo(ChronoUnit.DAYS).minus(Duration.ofDays(3));
         LocalDate day = LocalDate.ofInstant(dayStart, ZoneOffset.UTC);
         String search = "/api/v1/search?limit=1000&from="
@@ -148,6 +130,144 @@ class ArchiveEndToEndTest {
         }
     }
 
+    @Test
+    void anOperatorRestoresAnArchivedDayIntoTheHotTierAndArchivesItAgainFromTheCommandLine() throws Exception {
+        String yaml = yaml("op", """
+                admin:
+                  api_key_sha256: [%s]
+                """.formatted(HoldsHandler.sha256(ADMIN_KEY)));
+        Instant dayStart = Instant.now().truncatedTo(ChronoUnit.DAYS).minus(Duration.ofDays(3));
+        LocalDate day = LocalDate.ofInstant(dayStart, ZoneOffset.UTC);
+        String search = "/api/v1/search?limit=1000&from="
+                + enc(dayStart.minusSeconds(60).toString()) + "&to="
+                + enc(dayStart.plus(Duration.ofDays(1)).toString()) + "&q=" + enc("payment");
+        try (Indexer indexer = Indexer.start(new IndexerConfigLoader().parse(yaml, "test"), Clock.systemUTC());
+                KafkaProducer<byte[], byte[]> producer = producer();
+                QueryProcess query = QueryFixture.start(data, "", Clock.systemUTC())) {
+            ArchiveTier tier = indexer.archive().orElseThrow();
+            String url = "http://127.0.0.1:" + indexer.address().getPort();
+            send(producer, "op.records", records(dayStart, 0, 300));
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(() -> tier.catalog().entry("acme", day).isPresent()
+                            && tier.catalog().entry("acme", day).get().coveredHot() == null);
+
+            Cli list = cli(url, ADMIN_KEY, "list", "--tenant", "acme");
+            assertThat(list.code()).isZero();
+            JsonNode listed = QueryFixture.JSON.readTree(list.out()).get("archives");
+            assertThat(listed).hasSize(1);
+            assertThat(listed.get(0).get("day").asText()).isEqualTo(day.toString());
+            assertThat(listed.get(0).get("records").asLong()).isEqualTo(150);
+
+            Cli restore =
+                    cli(url, ADMIN_KEY, "restore", "--tenant", "acme", "--day", day.toString(), "--keep-days", "3");
+            assertThat(restore.code()).as(restore.err()).isZero();
+            assertThat(restore.out()).contains("restore requested");
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(() -> tier.catalog().entry("acme", day).isEmpty());
+            assertThat(indexer.store().shards(ShardKind.RECORDS)).contains(ShardId.records("acme", day));
+            assertThat(ids(json(get(query, search, ACME_KEY)))).isEqualTo(expectedIds("acme", 0, 300));
+            JsonNode tiers = json(get(query, "/api/v1/status", ACME_KEY)).get("tiers");
+            assertThat(tiers.get("hot").get("days").asInt()).isEqualTo(1);
+            assertThat(tiers.get("archived").get("days").asInt()).isZero();
+            assertThat(cli(url, ADMIN_KEY, "list").out()).contains("\"kept_hot\":[{\"tenant_id\":\"acme\"");
+            Awaitility.await()
+                    .during(Duration.ofSeconds(2))
+                    .atMost(Duration.ofSeconds(5))
+                    .until(() -> tier.catalog().entry("acme", day).isEmpty()); // kept hot: not archived again
+
+            assertThat(cli(url, ADMIN_KEY, "archive", "--tenant", "acme", "--day", day.toString())
+                            .code())
+                    .isZero();
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(() -> tier.catalog().entry("acme", day).isPresent()
+                            && tier.catalog().entry("acme", day).get().coveredHot() == null);
+            assertThat(indexer.store().shards(ShardKind.RECORDS)).doesNotContain(ShardId.records("acme", day));
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(30))
+                    .untilAsserted(() ->
+                            assertThat(ids(json(get(query, search, ACME_KEY)))).isEqualTo(expectedIds("acme", 0, 300)));
+
+            Cli notArchived = cli(url, ADMIN_KEY, "restore", "--tenant", "globex", "--day", day.toString());
+            assertThat(notArchived.code()).isEqualTo(1);
+            assertThat(notArchived.err()).contains("404").contains("globex has no archive");
+            Cli notClosed = cli(
+                    url,
+                    ADMIN_KEY,
+                    "archive",
+                    "--tenant",
+                    "globex",
+                    "--day",
+                    LocalDate.now(ZoneOffset.UTC).toString());
+            assertThat(notClosed.code()).isEqualTo(1);
+            assertThat(notClosed.err()).containsAnyOf("409", "404");
+            Cli wrongKey = cli(url, "not-the-admin-key", "list");
+            assertThat(wrongKey.code()).isEqualTo(1);
+            assertThat(wrongKey.err()).contains("401");
+            assertThat(cli(url, null, "list").code())
+                    .as("no key in the environment")
+                    .isEqualTo(2);
+
+            String audit = Files.readString(data.resolve("audit").resolve("indexer-audit.jsonl"));
+            assertThat(audit)
+                    .contains("\"restore_requested\"")
+                    .contains("\"archive_restored\"")
+                    .contains("\"archive_requested\"")
+                    .contains("\"who\":\"admin:");
+            assertThat(indexer.registry().scrape()).contains("logpipe_indexer_archive_restored_total 1.0");
+        }
+    }
+
+    /** What the command printed and its exit code. */
+    private record Cli(int code, String out, String err) {}
+
+    private static Cli cli(String url, String key, String... args) {
+        ArchivesCommand command = new ArchivesCommand(name -> name.equals("LOGPIPE_ADMIN_KEY") ? key : null);
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine line = new CommandLine(command).setOut(new PrintWriter(out)).setErr(new PrintWriter(err));
+        List<String> all = new ArrayList<>(List.of("--indexer", url));
+        all.addAll(List.of(args));
+        int code = line.execute(all.toArray(String[]::new));
+        return new Cli(code, out.toString(), err.toString());
+    }
+
+    /** The indexer's configuration: archive_after 1 for every tenant but globex (0), checks every 300 ms. */
+    private String yaml(String prefix, String extra) throws Exception {
+        KAFKA.createTopic(prefix + ".records", 2);
+        KAFKA.createTopic(prefix + ".dead-letter", 1);
+        return """
+                listen: 127.0.0.1:0
+                data_dir: %s
+                kafka:
+                  bootstrap_servers: %s
+                  topic: %s.records
+                  dead_letter_topic: %s.dead-letter
+                  group_id: %s-indexer
+                commit:
+                  interval: 200ms
+                refresh:
+                  interval: 100ms
+                index:
+                  ram_buffer: 32MiB
+                retention:
+                  archive_after: 1
+                  tenants:
+                    - id: globex
+                      archive_after: 0
+                archive:
+                  grace: 0s
+                  check_interval: 300ms
+                  block_bytes: 16KiB
+                  restore_settle: 1s
+                """.formatted(data, KAFKA.bootstrapServers(), prefix, prefix, prefix) + extra;
+    }
+
     private static KafkaProducer<byte[], byte[]> producer() {
         return new KafkaProducer<>(
                 Map.of(
@@ -160,7 +280,11 @@ class ArchiveEndToEndTest {
     }
 
     private static void send(KafkaProducer<byte[], byte[]> producer, String lines) throws Exception {
-        producer.send(new ProducerRecord<>("ae.records", lines.getBytes(StandardCharsets.UTF_8)))
+        send(producer, "ae.records", lines);
+    }
+
+    private static void send(KafkaProducer<byte[], byte[]> producer, String topic, String lines) throws Exception {
+        producer.send(new ProducerRecord<>(topic, lines.getBytes(StandardCharsets.UTF_8)))
                 .get();
     }
 

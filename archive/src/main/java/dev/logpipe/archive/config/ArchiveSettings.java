@@ -23,6 +23,8 @@ import java.util.Optional;
  * @param cacheDays     how many restored days the query service keeps, least recently used evicted
  * @param grace         how long after a day ends before it may be archived (late records)
  * @param checkInterval how often the indexer looks for due days (the first check one interval after start)
+ * @param restoreSettle after a day restored into the hot tier is committed, how long before its archive is forgotten
+ *                      (for query processes to reopen the hot shards first: at least their {@code reopen_interval})
  * @param writer        block size and zstd level of new archives
  */
 public record ArchiveSettings(
@@ -34,6 +36,7 @@ public record ArchiveSettings(
         int cacheDays,
         Duration grace,
         Duration checkInterval,
+        Duration restoreSettle,
         ArchiveWriter.Settings writer) {
     public ArchiveSettings {
         Objects.requireNonNull(s3, "s3");
@@ -43,6 +46,7 @@ public record ArchiveSettings(
         Objects.requireNonNull(cacheDir, "cacheDir");
         Objects.requireNonNull(grace, "grace");
         Objects.requireNonNull(checkInterval, "checkInterval");
+        Objects.requireNonNull(restoreSettle, "restoreSettle");
         Objects.requireNonNull(writer, "writer");
         if (cacheDays < 1) {
             throw new IllegalArgumentException("cacheDays must be >= 1, was " + cacheDays);
@@ -60,6 +64,7 @@ public record ArchiveSettings(
                 ArchiveSettingsLoader.DEFAULT_CACHE_DAYS,
                 ArchiveSettingsLoader.DEFAULT_GRACE,
                 ArchiveSettingsLoader.DEFAULT_CHECK_INTERVAL,
+                ArchiveSettingsLoader.DEFAULT_RESTORE_SETTLE,
                 ArchiveWriter.Settings.DEFAULTS);
     }
 

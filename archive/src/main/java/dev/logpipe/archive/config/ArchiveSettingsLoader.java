@@ -21,6 +21,7 @@ public final class ArchiveSettingsLoader {
     static final int DEFAULT_CACHE_DAYS = 4;
     static final Duration DEFAULT_GRACE = Duration.ofHours(2);
     static final Duration DEFAULT_CHECK_INTERVAL = Duration.ofMinutes(10);
+    static final Duration DEFAULT_RESTORE_SETTLE = Duration.ofMinutes(1);
 
     private ArchiveSettingsLoader() {}
 
@@ -56,6 +57,7 @@ public final class ArchiveSettingsLoader {
         int cacheDays = (int) n.integer("cache_days", DEFAULT_CACHE_DAYS, 1, 10_000);
         Duration grace = n.duration("grace", DEFAULT_GRACE, Duration.ZERO);
         Duration check = n.duration("check_interval", DEFAULT_CHECK_INTERVAL, Duration.ofMillis(100));
+        Duration settle = n.duration("restore_settle", DEFAULT_RESTORE_SETTLE, Duration.ZERO);
         int blockBytes =
                 (int) n.bytes("block_bytes", ArchiveWriter.Settings.DEFAULTS.blockSourceBytes(), 4 << 10, 64 << 20);
         int level = (int) n.integer("zstd_level", ArchiveWriter.Settings.DEFAULTS.zstdLevel(), 1, 22);
@@ -69,6 +71,7 @@ public final class ArchiveSettingsLoader {
                 cacheDays,
                 grace,
                 check,
+                settle,
                 new ArchiveWriter.Settings(blockBytes, level));
     }
 

@@ -154,6 +154,14 @@ public final class HotRestore implements Closeable {
         return kept;
     }
 
+    /**
+     * True while the restore under way wrote records the hot store has not committed (the writing thread's call: its
+     * loop then commits even without new records of its own).
+     */
+    public boolean needsCommit() {
+        return current != null && current.written > 0 && hot.uncommitted(current.shard);
+    }
+
     /** The restores asked for and not finished. */
     public List<Progress> underWay() {
         return new ArrayList<>(progress.values());

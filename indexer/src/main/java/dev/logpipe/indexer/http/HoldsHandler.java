@@ -5,40 +5,29 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.logpipe.auth.AuthFailures;
-import dev.logpipe.auth.Credentials;
 import dev.logpipe.index.shard.TenantDirectory;
 import dev.logpipe.indexer.internal.retention.LegalHold;
 import dev.logpipe.indexer.internal.retention.LegalHolds;
-import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /**
- * {@code POST/GET/DELETE /api/v1/admin/legal-holds}: the admin key checked as every API checks a key
- * ({@link Credentials}) against SHA-256 hashes (the key itself is never stored or logged). 401 without a valid key
- * (or with two), 429 with Retry-After once the client address failed too often ({@link AuthFailures}), 403 when no
- * admin key is configured.
+ * {@code POST/GET/DELETE /api/v1/admin/legal-holds}, behind the admin key ({@link AdminGate}).
  */
 public final class HoldsHandler {
     static final String PATH = "/api/v1/admin/legal-holds";
     private static final int MAX_BODY = 16 * 1024;
     private static final ObjectMapper JSON = new ObjectMapper();
     private final LegalHolds holds;
-    private final List<String> keyHashes;
-    private final AuthFailures failures;
+    private final AdminGate gate;
 
     /** @param failures the failed-authentication limit, shared with the other APIs of the port */
     public HoldsHandler(LegalHolds holds, List<String> keyHashes, AuthFailures failures) {
         this.holds = holds;
-        this.keyHashes = List.copyOf(keyHashes);
-        this.failures = failures;
+        this.gate = new AdminGate(keyHashes, failures);
     }
 
     /**
@@ -48,25 +37,11 @@ public final class HoldsHandler {
     public IndexerServer.Answer handle(
             String method, String path, List<String> authorizations, String remoteAddress, Callable<InputStream> body)
             throws Exception {
-        if (keyHashes.isEmpty()) {
-            return error(403, "the admin API is disabled: set admin.api_key_sha256");
+        AdminGate.Admitted admitted = gate.admit(authorizations, remoteAddress);
+        if (admitted.refused() != null) {
+            return admitted.refused();
         }
-        String hash;
-        try {
-            hash = Credentials.check(
-                    failures,
-                    authorizations,
-                    remoteAddress,
-                    key -> Optional.of(sha256(key)).filter(keyHashes::contains),
-                    "a valid admin key is required (Authorization: Bearer KEY)");
-        } catch (Credentials.Refused r) {
-            ObjectNode o = JSON.createObjectNode().put("error", r.getMessage());
-            if (r.status() == 429) {
-                o.put("reason", r.reason());
-            }
-            return new IndexerServer.Answer(r.status(), o.toString(), r.retryAfterSeconds());
-        }
-        String who = "admin:" + hash.substring(0, 12);
+        String who = admitted.who();
         if (path.equals(PATH)) {
             return switch (method) {
                 case "GET" -> new IndexerServer.Answer(200, list());
@@ -92,19 +67,11 @@ public final class HoldsHandler {
     }
 
     private IndexerServer.Answer create(Callable<InputStream> body, String who) throws Exception {
-        JsonNode o;
-        try (InputStream in = body.call()) {
-            byte[] bytes = in.readNBytes(MAX_BODY + 1);
-            if (bytes.length > MAX_BODY) {
-                return error(413, "body larger than " + MAX_BODY + " bytes");
-            }
-            o = JSON.readTree(bytes);
-        } catch (IOException e) {
-            return error(400, "body is not JSON: " + e.getMessage());
+        AdminGate.Body read = AdminGate.jsonObject(body, MAX_BODY, "tenant_id, from, to, reason, who");
+        if (read.refused() != null) {
+            return read.refused();
         }
-        if (o == null || !o.isObject()) {
-            return error(400, "body must be a JSON object with tenant_id, from, to, reason, who");
-        }
+        JsonNode o = read.object();
         String tenant = o.path("tenant_id").asText(null);
         String problem = TenantDirectory.problem(tenant);
         if (problem != null) {
@@ -144,17 +111,11 @@ public final class HoldsHandler {
     }
 
     private static IndexerServer.Answer error(int status, String message) {
-        ObjectNode o = JSON.createObjectNode();
-        o.put("error", message);
-        return new IndexerServer.Answer(status, o.toString());
+        return AdminGate.error(status, message);
     }
 
+    /** The SHA-256 (hex) of an admin key, as {@code admin.api_key_sha256} holds it. */
     public static String sha256(String key) {
-        try {
-            return HexFormat.of()
-                    .formatHex(MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JVM has SHA-256", e);
-        }
+        return AdminGate.sha256(key);
     }
 }

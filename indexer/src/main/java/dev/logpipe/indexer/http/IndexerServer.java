@@ -19,7 +19,7 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * The indexer's HTTP port: {@code GET /api/v1/status}, {@code /metrics} (Prometheus), {@code /healthz} (the process
- * serves), {@code /readyz} (the loop runs with partitions assigned), and the legal-hold admin API.
+ * serves), {@code /readyz} (the loop runs with partitions assigned), and the admin APIs: legal holds and archives.
  */
 public final class IndexerServer implements AutoCloseable {
     private final Server server;
@@ -29,6 +29,7 @@ public final class IndexerServer implements AutoCloseable {
             InetSocketAddress listen,
             StatusHandler status,
             HoldsHandler holds,
+            ArchivesHandler archives,
             PrometheusMeterRegistry registry,
             BooleanSupplier ready) {
         QueuedThreadPool pool = new QueuedThreadPool(16, 2);
@@ -61,6 +62,14 @@ public final class IndexerServer implements AutoCloseable {
                         a = holds.handle(
                                 request.getMethod(),
                                 path,
+                                request.getHeaders().getValuesList(HttpHeader.AUTHORIZATION),
+                                Request.getRemoteAddr(request),
+                                () -> Content.Source.asInputStream(request));
+                    } else if (ArchivesHandler.serves(path)) {
+                        a = archives.handle(
+                                request.getMethod(),
+                                path,
+                                request.getHttpURI().getQuery(),
                                 request.getHeaders().getValuesList(HttpHeader.AUTHORIZATION),
                                 Request.getRemoteAddr(request),
                                 () -> Content.Source.asInputStream(request));

@@ -4,6 +4,7 @@ import dev.logpipe.broker.BrokerMain;
 import dev.logpipe.broker.tools.ConsumeCommand;
 import dev.logpipe.broker.tools.TopicsCommand;
 import dev.logpipe.collector.cli.CollectorCommand;
+import dev.logpipe.indexer.cli.ArchivesCommand;
 import dev.logpipe.indexer.cli.IndexerCommand;
 import dev.logpipe.query.cli.QueryCommand;
 import java.util.concurrent.Callable;
@@ -36,6 +37,7 @@ public final class LogpipeCommand implements Callable<Integer> {
                 .addSubcommand("broker", new BrokerMain())
                 .addSubcommand("collector", new CollectorCommand())
                 .addSubcommand("indexer", new IndexerCommand())
+                .addSubcommand("archives", new ArchivesCommand())
                 .addSubcommand("query", new QueryCommand())
                 .addSubcommand("topics", new TopicsCommand())
                 .addSubcommand("consume", new ConsumeCommand());

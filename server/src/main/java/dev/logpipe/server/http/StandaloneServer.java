@@ -24,7 +24,7 @@ import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
- * The standalone's one HTTP port: the web UI at {@code /}, the query API, the indexer's status and legal holds,
+ * The standalone's one HTTP port: the web UI at {@code /}, the query API, the indexer's status, legal holds and archives,
  * the admin API, {@code /healthz}, {@code /readyz} (broker reachable and indexer consuming), {@code /metrics} (every
  * role's registry), and everything else (ingest: {@code POST /api/v1/logs} and the collector's other routes) to the
  * collector's handler. {@link #close} stops intake first: connections are closed, requests in progress finish.
@@ -92,7 +92,7 @@ public final class StandaloneServer implements AutoCloseable {
                             (routes.metrics().get() + errors.scrape()).getBytes(StandardCharsets.UTF_8));
                 } else if (path.equals(INDEXER_STATUS)) {
                     Send.json(response, callback, 200, routes.indexerStatus().get());
-                } else if (path.startsWith("/api/v1/admin/legal-holds")) {
+                } else if (path.startsWith("/api/v1/admin/legal-holds") || path.startsWith("/api/v1/admin/archives")) {
                     return routes.indexer().handle(request, response, callback);
                 } else if (path.equals("/api/v1/whoami")) {
                     AdminHandler.Answer a = routes.admin()

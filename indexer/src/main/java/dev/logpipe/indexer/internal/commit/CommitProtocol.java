@@ -89,10 +89,18 @@ public final class CommitProtocol implements AutoCloseable {
      * @throws IllegalStateException a commit is in flight
      */
     public boolean start(Map<TopicPartition, Long> written) {
+        return start(written, false);
+    }
+
+    /**
+     * As {@link #start(Map)}; with {@code evenIfEmpty}, an engine commit also when no record was written (for records
+     * housekeeping wrote, a restore into the hot tier), the Kafka commit then being empty.
+     */
+    public boolean start(Map<TopicPartition, Long> written, boolean evenIfEmpty) {
         if (inFlight != null) {
             throw new IllegalStateException("a commit is in flight: finish it first");
         }
-        if (written.isEmpty()) {
+        if (written.isEmpty() && !evenIfEmpty) {
             return false;
         }
         long started = System.nanoTime();

@@ -146,11 +146,12 @@ public final class IndexLoop implements AutoCloseable {
                 recovery.resumeDue(consumer, backpressure.pausing());
                 backpressure.check(consumer, commits.inFlight(), positions.sinceCommit());
                 long now = System.nanoTime();
+                boolean housekeepingWrote = housekeeping.stream().anyMatch(Housekeeping::needsCommit);
                 if (!commits.inFlight()
-                        && positions.sinceCommit() > 0
+                        && (positions.sinceCommit() > 0 || housekeepingWrote)
                         && (now - lastCommitNanos >= config.commit().interval().toNanos()
                                 || positions.sinceCommit() >= config.commit().maxRecords())) {
-                    startCommit();
+                    startCommit(housekeepingWrote);
                 }
                 if (now - lastEndOffsetsNanos >= TimeUnit.SECONDS.toNanos(1)) {
                     lastEndOffsetsNanos = now;
@@ -228,7 +229,12 @@ public final class IndexLoop implements AutoCloseable {
 
     /** Starts the engine commit of every record written so far ({@link CommitProtocol#start}). */
     private boolean startCommit() {
-        if (consumer == null || !commits.start(positions.written())) {
+        return startCommit(false);
+    }
+
+    /** As {@link #startCommit()}; {@code evenIfEmpty} for records housekeeping wrote ({@link Housekeeping#needsCommit}). */
+    private boolean startCommit(boolean evenIfEmpty) {
+        if (consumer == null || !commits.start(positions.written(), evenIfEmpty)) {
             return false;
         }
         positions.resetSinceCommit();

@@ -219,6 +219,17 @@ public final class IndexerMetrics {
                 .increment(days);
     }
 
+    /** A day restored into the hot tier (its archive forgotten), or a restore that failed (archive kept). */
+    public void restored(boolean ok) {
+        Counter.builder(ok ? "logpipe_indexer.archive.restored" : "logpipe_indexer.archive.restore_failures")
+                .description(
+                        ok
+                                ? "Archived days restored into the hot tier"
+                                : "Restores into the hot tier that failed (the archive kept, searched as before)")
+                .register(registry)
+                .increment();
+    }
+
     public void gauge(String name, String description, Supplier<Number> value) {
         Gauge.builder(name, value).description(description).register(registry);
     }

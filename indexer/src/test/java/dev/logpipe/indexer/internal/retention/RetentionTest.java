@@ -97,6 +97,10 @@ class RetentionTest {
                             holds,
                             List.of(HoldsHandler.sha256(KEY)),
                             new AuthFailures(AuthFailures.Policy.DEFAULT, System::nanoTime)),
+                    new dev.logpipe.indexer.http.ArchivesHandler(
+                            java.util.Optional.empty(),
+                            List.of(HoldsHandler.sha256(KEY)),
+                            new AuthFailures(AuthFailures.Policy.DEFAULT, System::nanoTime)),
                     registry,
                     () -> true)) {
                 server.start();
