@@ -31,3 +31,10 @@ test("a lag past the threshold is said in seconds, with the stages on hover and 
   assert.equal(t.stages, "accepted → durable (newest 0.1 s ago) → read (newest 0.1 s ago) → indexed (newest 4.2 s ago) → " +
     "queryable (newest 4.4 s ago)");
 });
+
+test("a corrupt archive is named in the partial banner", () => {
+  const skipped = [{ day: "2026-11-20", reason: "corrupt", detail: "archive records/acme/2026-11-20/g1.lpa is corrupt: block 3 checksum mismatch" }];
+  assert.equal(partialText({ partial: true, partial_reasons: ["corrupt"], shards: { skipped } }),
+    "Partial results: 1 day(s) could not be read because their archive is damaged (2026-11-20): " +
+    "archive records/acme/2026-11-20/g1.lpa is corrupt: block 3 checksum mismatch; tell the operator.");
+});

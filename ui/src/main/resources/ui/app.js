@@ -17,6 +17,7 @@ import {
 } from "./state.js";
 import { startTail, stopTail, whenRecordsArrive } from "./tail.js";
 import { listenToTheme } from "./theme.js";
+import { tiersText } from "./tiers.js";
 import * as queryHistory from "./history.js";
 import { schedule } from "./refresh.js";
 
@@ -99,6 +100,10 @@ async function lagBanner() {
     clearBanners("lag");
     const t = lagText(s);
     if (t) banner("lag", t.text).title = t.stages;
+    const tiers = tiersText(s);
+    $("tiers").hidden = !tiers;
+    $("tiers").textContent = tiers ? tiers.text : "";
+    $("tiers").title = tiers ? tiers.title : "";
   } catch {
     /* the status API is optional for the view */
   }

@@ -42,6 +42,10 @@ export function partialText(r) {
         "); narrow the range to search them");
     } else if (reason === "timeout") {
       said.push(ds.length + " day(s) did not answer in time (" + days(ds) + ")");
+    } else if (reason === "corrupt") {
+      const details = skipped.filter((k) => k.reason === "corrupt" && k.detail).map((k) => k.detail);
+      said.push(ds.length + " day(s) could not be read because their archive is damaged (" + days(ds) + ")" +
+        (details.length ? ": " + details.slice(0, 2).join("; ") : "") + "; tell the operator");
     } else if (reason === "error") {
       said.push(ds.length + " day(s) could not be searched (" + days(ds) + ")");
     } else {

@@ -7,7 +7,6 @@ import dev.logpipe.archive.tier.ArchivePolicy;
 import dev.logpipe.archive.tier.ArchiveRetention;
 import dev.logpipe.archive.tier.ArchiveSchedule;
 import dev.logpipe.archive.tier.Archiver;
-import dev.logpipe.archive.tier.CatalogEntry;
 import dev.logpipe.archive.tier.HotRestore;
 import dev.logpipe.archive.tier.KeptHot;
 import dev.logpipe.index.shard.ShardId;
@@ -15,6 +14,7 @@ import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.store.read.ShardSource;
 import dev.logpipe.index.store.write.ShardStore;
 import dev.logpipe.indexer.config.IndexerConfig;
+import dev.logpipe.indexer.http.ArchiveAdmin;
 import dev.logpipe.indexer.internal.archive.ArchiveHousekeeping;
 import dev.logpipe.indexer.internal.metrics.IndexerMetrics;
 import dev.logpipe.indexer.internal.retention.AuditLog;
@@ -26,10 +26,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.time.LocalDate;
-import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Optional;
-import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * {@link #objects()}). The admin API's operations ({@link #list}, {@link #archiveNow}, {@link #restore}) are
  * thread-safe: they queue work the loop's thread does.
  */
-public final class ArchiveTier implements AutoCloseable {
+public final class ArchiveTier implements ArchiveAdmin, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ArchiveTier.class);
     /** Batches of 2,000 records a loop step (about one a second) writes for a restore: indexing goes on between steps. */
     private static final int RESTORE_BATCHES_PER_STEP = 10;
@@ -162,17 +160,11 @@ public final class ArchiveTier implements AutoCloseable {
         return objects;
     }
 
-    /** What the archive tier holds and does now, for the admin API. */
-    public record Listing(
-            List<CatalogEntry> archives,
-            List<KeptHot> keptHot,
-            Set<ShardId> archiveRequested,
-            List<HotRestore.Progress> restoring) {}
-
     /** The catalogued days of one tenant (or of all when empty), days kept hot, and the work asked and not done. */
-    public Listing list(Optional<String> tenant) {
+    @Override
+    public ArchiveAdmin.Listing list(Optional<String> tenant) {
         catalog.reloadIfChanged();
-        return new Listing(
+        return new ArchiveAdmin.Listing(
                 tenant.map(catalog::entries).orElseGet(catalog::all),
                 catalog.keptHot().stream()
                         .filter(k -> tenant.isEmpty() || k.tenant().equals(tenant.get()))
@@ -192,6 +184,7 @@ public final class ArchiveTier implements AutoCloseable {
      * @throws NoSuchElementException the tenant has no hot day of records on that day
      * @throws IllegalStateException  the day is not closed yet (its end plus the grace is still to come)
      */
+    @Override
     public boolean archiveNow(String tenant, LocalDate day, String who) throws IOException {
         ShardId shard = ShardId.records(tenant, day);
         if (!hot.shards(ShardKind.RECORDS).contains(shard)) {
@@ -218,6 +211,7 @@ public final class ArchiveTier implements AutoCloseable {
      * @throws NoSuchElementException the day has no archive
      * @throws IllegalStateException  a restore of the day is under way already
      */
+    @Override
     public KeptHot restore(String tenant, LocalDate day, Duration keep, String who) throws IOException {
         KeptHot kept = restore.request(tenant, day, clock.instant().plus(keep));
         audit.append(

@@ -10,7 +10,6 @@ import dev.logpipe.archive.tier.KeptHot;
 import dev.logpipe.auth.AuthFailures;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.TenantDirectory;
-import dev.logpipe.indexer.ArchiveTier;
 import java.io.InputStream;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,11 +34,11 @@ public final class ArchivesHandler {
     private static final int DEFAULT_KEEP_DAYS = 7;
     private static final int MAX_KEEP_DAYS = 3650;
 
-    private final Optional<ArchiveTier> tier;
+    private final Optional<ArchiveAdmin> tier;
     private final AdminGate gate;
 
     /** @param failures the failed-authentication limit, shared with the other APIs of the port */
-    public ArchivesHandler(Optional<ArchiveTier> tier, List<String> keyHashes, AuthFailures failures) {
+    public ArchivesHandler(Optional<ArchiveAdmin> tier, List<String> keyHashes, AuthFailures failures) {
         this.tier = tier;
         this.gate = new AdminGate(keyHashes, failures);
     }
@@ -96,7 +95,7 @@ public final class ArchivesHandler {
                 }
             }
         }
-        ArchiveTier.Listing l = tier.get().list(tenant);
+        ArchiveAdmin.Listing l = tier.get().list(tenant);
         ObjectNode root = JsonNodeFactory.instance.objectNode();
         ArrayNode archives = root.putArray("archives");
         for (CatalogEntry e : l.archives()) {

@@ -173,6 +173,12 @@ class SearchBrowserTest {
         assertThat(browser.driver.findElements(By.cssSelector(".banner.lag")))
                 .as("a pipeline keeping up shows no freshness banner")
                 .isEmpty();
+        WebElement tiers = waiting.until(d -> d.findElement(By.id("tiers")));
+        waiting.until(d -> tiers.isDisplayed());
+        assertThat(tiers.getText())
+                .as("the tenant's days per tier, from the status API")
+                .matches("\\d+ days?: \\d+ hot, 0 archived");
+        assertThat(tiers.getAttribute("title")).startsWith("Hot (searchable at once): ");
         WebElement row = rows().get(0);
         assertThat(row.findElement(By.cssSelector(".lvl")).getText()).isEqualTo("ERROR");
         assertThat(row.findElement(By.cssSelector("mark")).getText()).isEqualTo("needlexyz");
