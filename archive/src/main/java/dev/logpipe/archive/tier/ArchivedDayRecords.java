@@ -38,13 +38,8 @@ final class ArchivedDayRecords {
         for (int b = 0; b < reader.footer().blocks().size(); b++) {
             Block block = reader.block(b);
             for (int i = 0; i < block.size(); i++) {
-                String text = block.source(i);
-                digest.add(block.eventTimeMillis(i), block.recordId(i), text);
-                byte[] source = text.getBytes(StandardCharsets.UTF_8);
-                Instant eventTime = Instant.ofEpochMilli(block.eventTimeMillis(i));
-                Instant observed = Instant.ofEpochMilli(block.record(i).observedTimeMillis());
-                sink.accept(
-                        new IndexRecord(decode(source, entry.key()), eventTime, observed, source, 0, source.length));
+                digest.add(block.eventTimeMillis(i), block.recordId(i), block.source(i));
+                sink.accept(record(block, i, entry.key()));
             }
         }
         if (digest.records() != entry.records() || !digest.hex().equals(entry.digest())) {
@@ -53,6 +48,25 @@ final class ArchivedDayRecords {
                     "holds " + digest.records() + " records with digest " + digest.hex() + ", the catalog says "
                             + entry.records() + " with " + entry.digest());
         }
+    }
+
+    /** The records of the blocks {@code blocks} of the day's archive, each block checked by its CRC. */
+    static void readBlocks(ObjectStore objects, CatalogEntry entry, java.util.BitSet blocks, Sink sink)
+            throws IOException {
+        ArchiveReader reader = ArchiveReader.open(entry.key(), objects.open(entry.key()));
+        for (int b = blocks.nextSetBit(0); b >= 0; b = blocks.nextSetBit(b + 1)) {
+            Block block = reader.block(b);
+            for (int i = 0; i < block.size(); i++) {
+                sink.accept(record(block, i, entry.key()));
+            }
+        }
+    }
+
+    private static IndexRecord record(Block block, int i, String key) throws IOException {
+        byte[] source = block.source(i).getBytes(StandardCharsets.UTF_8);
+        Instant eventTime = Instant.ofEpochMilli(block.eventTimeMillis(i));
+        Instant observed = Instant.ofEpochMilli(block.record(i).observedTimeMillis());
+        return new IndexRecord(decode(source, key), eventTime, observed, source, 0, source.length);
     }
 
     private static dev.logpipe.record.LogRecord decode(byte[] source, String key) throws IOException {

@@ -1,5 +1,6 @@
 package dev.logpipe.archive.tier;
 
+import dev.logpipe.archive.format.ArchiveReader;
 import dev.logpipe.archive.store.ObjectStore;
 import dev.logpipe.index.schema.Fields;
 import dev.logpipe.index.shard.ShardId;
@@ -21,6 +22,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,12 +36,16 @@ import java.util.stream.Stream;
  * tenant's record days are its hot shards and its catalogued archives ({@link TierPlan}); a day whose archive is
  * searched is restored, on first use, into a local Lucene shard under {@code cacheDir} (the archive's records, then
  * the day's hot records over them as upserts when late records came), so every search answers exactly as the hot
- * tier did: the same engine over the same records. Restored days are kept up to {@code maxCachedDays}, least recently
- * used evicted. Not yet: pruning blocks by the token filter, counting archive bytes in the budget (a restore is paid by
- * the first query of the day). Dead-letter days are the hot source's. Thread-safe.
+ * tier did: the same engine over the same records. A query restores only the blocks that may hold a match (by the
+ * footer's time ranges and label values and the blocks' token filters, {@link ArchivedDaySearcher}), none when no
+ * block may: a needle query reads a few blocks, a day it cannot match is not read at all. Restored days are kept up to
+ * {@code maxCachedDays}, least recently used evicted. Not yet: counting archive bytes in the budget (a restore is paid
+ * by the first query of the day). Dead-letter days are the hot source's. Thread-safe.
  */
 public final class TieredShardSource implements ShardSource, Closeable {
     private static final int BATCH = 2000;
+    /** Memory the archives' block indexes (footers and token filters) may hold; least recently used dropped. */
+    static final long MAX_INDEX_BYTES = 64L << 20;
 
     private final ShardSource hot;
     private final ArchiveCatalog catalog;
@@ -48,7 +54,14 @@ public final class TieredShardSource implements ShardSource, Closeable {
     private final LiveShards cacheReads;
     private final int maxCachedDays;
     /** Restored day → what it was restored from (archive key + the hot state merged in), in access order. */
-    private final LinkedHashMap<ShardId, String> restored = new LinkedHashMap<>(16, 0.75f, true);
+    private final LinkedHashMap<ShardId, Restored> restored = new LinkedHashMap<>(16, 0.75f, true);
+    /** Archive key → its block index, in access order; at most {@link #MAX_INDEX_BYTES} held. */
+    private final LinkedHashMap<String, BlockIndex> indexes = new LinkedHashMap<>(16, 0.75f, true);
+
+    private long indexBytes;
+    private final java.util.concurrent.atomic.AtomicLong daysSkipped = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong restores = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong blocksRestored = new java.util.concurrent.atomic.AtomicLong();
 
     public TieredShardSource(
             ShardSource hot,
@@ -124,8 +137,16 @@ public final class TieredShardSource implements ShardSource, Closeable {
         return Optional.of(fromCatalog(d.get(), shard));
     }
 
+    /** True when the whole day is in the cache shard as of its state now. */
     private synchronized boolean isRestored(TierPlan.Day day, ShardId shard) throws IOException {
-        return state(day, shard).equals(restored.get(shard));
+        Restored r = restored.get(shard);
+        return r != null && r.whole() && r.state().equals(state(day, shard));
+    }
+
+    /** True when the blocks {@code wanted} are in the cache shard as of the day's state now. */
+    private synchronized boolean holds(TierPlan.Day day, ShardId shard, BitSet wanted) throws IOException {
+        Restored r = restored.get(shard);
+        return r != null && r.holds(wanted) && r.state().equals(state(day, shard));
     }
 
     private String state(TierPlan.Day day, ShardId shard) throws IOException {
@@ -181,25 +202,108 @@ public final class TieredShardSource implements ShardSource, Closeable {
         if (d.isEmpty()) {
             return hot.open(shard);
         }
-        restore(d.get(), shard);
-        return cacheReads.open(shard);
+        TierPlan.Day day = d.get();
+        if (day.searchHot() || isRestored(day, shard)) {
+            restore(day, shard);
+            return cacheReads.open(shard);
+        }
+        CatalogEntry entry = day.archive().orElseThrow();
+        return Optional.of(new ArchivedDaySearcher(
+                shard,
+                blockIndex(entry),
+                entry.records(),
+                blocks -> {
+                    if (blocks == null || !holds(day, shard, blocks)) {
+                        restore(day, shard, blocks);
+                    }
+                    return cacheReads
+                            .open(shard)
+                            .orElseThrow(() -> new IOException("restored day " + shard + " has no shard"));
+                },
+                daysSkipped::incrementAndGet));
     }
 
-    private synchronized void restore(TierPlan.Day day, ShardId shard) throws IOException {
+    /** The archive's {@link BlockIndex}, from memory when this process read it before (bounded in bytes). */
+    private BlockIndex blockIndex(CatalogEntry entry) throws IOException {
+        synchronized (indexes) {
+            BlockIndex cached = indexes.get(entry.key());
+            if (cached != null) {
+                return cached;
+            }
+        }
+        BlockIndex read = BlockIndex.read(ArchiveReader.open(entry.key(), objects.open(entry.key())));
+        synchronized (indexes) {
+            indexes.put(entry.key(), read);
+            indexBytes += read.bytes();
+            var it = indexes.entrySet().iterator();
+            while (indexBytes > MAX_INDEX_BYTES && it.hasNext()) {
+                var eldest = it.next();
+                if (eldest.getValue() == read) {
+                    break;
+                }
+                indexBytes -= eldest.getValue().bytes();
+                it.remove();
+            }
+        }
+        return read;
+    }
+
+    /**
+     * How often a query skipped an archived day by its footer and token filters, how many restores ran and how many
+     * archive blocks they read.
+     */
+    public record Stats(long daysSkipped, long restores, long blocksRestored) {}
+
+    public Stats stats() {
+        return new Stats(daysSkipped.get(), restores.get(), blocksRestored.get());
+    }
+
+    /** The whole day into the cache shard, unless it is there as of the day's state. */
+    private void restore(TierPlan.Day day, ShardId shard) throws IOException {
+        restore(day, shard, null);
+    }
+
+    /**
+     * Restores blocks of the day's archive into the cache shard: {@code needed} (all when null, or when the day has
+     * hot records to merge), adding to blocks restored before as long as the day's state is unchanged.
+     */
+    private synchronized void restore(TierPlan.Day day, ShardId shard, BitSet needed) throws IOException {
         CatalogEntry entry = day.archive().orElseThrow();
         String state = state(day, shard);
-        if (state.equals(restored.get(shard))) {
+        Restored was = restored.get(shard);
+        if (was != null && !was.state().equals(state)) {
+            cache.delete(shard);
+            restored.remove(shard);
+            was = null;
+        }
+        int total = blockIndex(entry).blocks();
+        BitSet want = new BitSet(total);
+        if (needed == null || day.searchHot()) {
+            want.set(0, total);
+        } else {
+            want.or(needed);
+        }
+        BitSet missing = (BitSet) want.clone();
+        if (was != null) {
+            missing.andNot(was.blocks());
+        }
+        if (missing.isEmpty()) {
             return;
         }
-        cache.delete(shard);
-        restored.remove(shard);
+        restores.incrementAndGet();
+        blocksRestored.addAndGet(missing.cardinality());
         List<IndexRecord> batch = new ArrayList<>(BATCH);
-        ArchivedDayRecords.read(objects, entry, r -> {
+        ArchivedDayRecords.Sink sink = r -> {
             batch.add(r);
             if (batch.size() == BATCH) {
                 write(shard, batch);
             }
-        });
+        };
+        if (was == null && missing.cardinality() == total) {
+            ArchivedDayRecords.read(objects, entry, sink); // the whole day, checked against its digest
+        } else {
+            ArchivedDayRecords.readBlocks(objects, entry, missing, sink);
+        }
         if (day.searchHot()) {
             try (ShardSearcher s =
                     hot.open(shard).orElseThrow(() -> new IOException("hot shard " + shard + " vanished"))) {
@@ -221,11 +325,26 @@ public final class TieredShardSource implements ShardSource, Closeable {
         write(shard, batch);
         cache.commit(Map.of());
         cache.refresh();
-        restored.put(shard, state);
+        BitSet now = was == null ? new BitSet(total) : (BitSet) was.blocks().clone();
+        now.or(want);
+        restored.put(shard, new Restored(state, now, total));
         while (restored.size() > maxCachedDays) {
             ShardId eldest = restored.keySet().iterator().next();
             restored.remove(eldest);
             cache.delete(eldest);
+        }
+    }
+
+    /** What a day's cache shard holds: restored from which state, which blocks of how many. */
+    private record Restored(String state, BitSet blocks, int total) {
+        boolean whole() {
+            return blocks.cardinality() == total;
+        }
+
+        boolean holds(BitSet wanted) {
+            BitSet missing = (BitSet) wanted.clone();
+            missing.andNot(blocks);
+            return missing.isEmpty();
         }
     }
 

@@ -83,6 +83,14 @@ public record ParsedQuery(String text, QueryNode root, Map<String, String> resol
         }
     }
 
+    /**
+     * Groups of message tokens (as the query analyzer reads them) of which every match holds at least one token of
+     * each group; empty when the query pins none (for a tier that skips blocks by a token filter).
+     */
+    public java.util.List<Set<String>> requiredMessageTokens() {
+        return RequiredTokens.of(root);
+    }
+
     /** Label name to the values one of which every match holds; empty when the query does not pin any. */
     public Map<String, Set<String>> requiredLabels() {
         return RequiredLabels.of(root);

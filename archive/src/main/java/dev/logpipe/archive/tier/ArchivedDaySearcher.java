@@ -1,0 +1,164 @@
+package dev.logpipe.archive.tier;
+
+import dev.logpipe.index.shard.ShardId;
+import dev.logpipe.index.store.aggregate.Histogram;
+import dev.logpipe.index.store.aggregate.Values;
+import dev.logpipe.index.store.read.After;
+import dev.logpipe.index.store.read.ShardQuery;
+import dev.logpipe.index.store.read.ShardSearcher;
+import java.io.IOException;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+
+/**
+ * A searcher over an archived day not restored whole: a query's required labels, message tokens and time range pick
+ * the blocks that may hold a match (by the footer and the token filters, {@link BlockIndex}, nothing fetched); none,
+ * and it answers "no match" at once; else only those blocks are restored into the day's cache shard (beside any
+ * restored before) and searched there, which is exact because the blocks left out cannot hold a match. A call without
+ * a query ({@code maxTime}, sources outside a query) restores the whole day. So a needle query over many archived days
+ * fetches the few blocks that may hold the needle.
+ */
+final class ArchivedDaySearcher implements ShardSearcher {
+    /** Restores blocks of the day (all when null) and opens the cache shard that holds them. */
+    interface Restorer {
+        ShardSearcher open(BitSet blocks) throws IOException;
+    }
+
+    private final ShardId shard;
+    private final BlockIndex index;
+    private final long records;
+    private final Restorer restorer;
+    private final Runnable skipped;
+    private ShardSearcher restored;
+    /** The blocks {@link #restored} holds for sure (null: all of them). */
+    private BitSet holding = new BitSet();
+
+    ArchivedDaySearcher(ShardId shard, BlockIndex index, long records, Restorer restorer, Runnable skipped) {
+        this.shard = shard;
+        this.index = index;
+        this.records = records;
+        this.restorer = restorer;
+        this.skipped = skipped;
+    }
+
+    /**
+     * A searcher over a cache shard holding every block that may match {@code q} (restored now when needed), or null
+     * when no block may match: the blocks left out cannot change the answer.
+     */
+    private synchronized ShardSearcher forQuery(ShardQuery q) throws IOException {
+        if (holding == null) {
+            return restored;
+        }
+        BitSet candidates = new BitSet();
+        index.candidates(q).forEach(candidates::set);
+        if (candidates.isEmpty()) {
+            skipped.run();
+            return null;
+        }
+        BitSet missing = (BitSet) candidates.clone();
+        missing.andNot(holding);
+        if (restored == null || !missing.isEmpty()) {
+            reopen(candidates);
+        }
+        return restored;
+    }
+
+    /** A searcher over the whole day (restored now when needed): for calls without a query. */
+    private synchronized ShardSearcher opened() throws IOException {
+        if (holding != null) {
+            reopen(null);
+        }
+        return restored;
+    }
+
+    private void reopen(BitSet blocks) throws IOException {
+        BitSet wanted = blocks == null ? null : union(blocks);
+        ShardSearcher next = restorer.open(wanted);
+        if (restored != null) {
+            restored.close();
+        }
+        restored = next;
+        holding = wanted;
+    }
+
+    private BitSet union(BitSet blocks) {
+        BitSet all = (BitSet) holding.clone();
+        all.or(blocks);
+        return all;
+    }
+
+    @Override
+    public ShardId shard() {
+        return shard;
+    }
+
+    @Override
+    public int docs() {
+        return (int) Math.min(Integer.MAX_VALUE, records);
+    }
+
+    @Override
+    public Keys keys(ShardQuery q, Order order, After after, int limit, long deadlineNanos) throws IOException {
+        ShardSearcher s = forQuery(q);
+        return s == null ? new Keys(List.of(), 0, true) : s.keys(q, order, after, limit, deadlineNanos);
+    }
+
+    @Override
+    public String[] sources(int[] docs, SourceBudget budget) throws IOException {
+        if (docs.length == 0) {
+            return new String[0];
+        }
+        ShardSearcher s;
+        synchronized (this) {
+            s = restored != null ? restored : opened(); // the docs are of the searcher the keys came from
+        }
+        return s.sources(docs, budget);
+    }
+
+    @Override
+    public List<LongKey> longKeys(
+            ShardQuery q, String structuredField, boolean ascending, int limit, long deadlineNanos) throws IOException {
+        ShardSearcher s = forQuery(q);
+        return s == null ? List.of() : s.longKeys(q, structuredField, ascending, limit, deadlineNanos);
+    }
+
+    @Override
+    public List<LongKey> keysByTime(
+            String timeField, ShardQuery q, long afterTime, String afterId, int limit, long deadlineNanos)
+            throws IOException {
+        ShardSearcher s = forQuery(q);
+        return s == null ? List.of() : s.keysByTime(timeField, q, afterTime, afterId, limit, deadlineNanos);
+    }
+
+    @Override
+    public long count(ShardQuery q, long deadlineNanos) throws IOException {
+        ShardSearcher s = forQuery(q);
+        return s == null ? 0 : s.count(q, deadlineNanos);
+    }
+
+    @Override
+    public long[] histogram(ShardQuery q, Histogram h, long deadlineNanos) throws IOException {
+        ShardSearcher s = forQuery(q);
+        return s == null ? new long[h.buckets()] : s.histogram(q, h, deadlineNanos);
+    }
+
+    @Override
+    public Values values(ShardQuery q, String field, int maxValues, long deadlineNanos) throws IOException {
+        ShardSearcher s = forQuery(q);
+        return s == null ? new Values(Map.of(), 0, 0, 0, true) : s.values(q, field, maxValues, deadlineNanos);
+    }
+
+    @Override
+    public OptionalLong maxTime(String timeField) throws IOException {
+        return opened().maxTime(timeField);
+    }
+
+    @Override
+    public synchronized void close() throws IOException {
+        if (restored != null) {
+            restored.close();
+        }
+    }
+}
