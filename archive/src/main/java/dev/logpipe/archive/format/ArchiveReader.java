@@ -112,6 +112,49 @@ public final class ArchiveReader {
         return decode(index, blockBytes(index));
     }
 
+    /** Event times and levels of one block's records, in block order: what a count or histogram reads. */
+    public record TimesAndLevels(long[] eventTimes, Level[] levels) {}
+
+    /**
+     * The event times and levels of block {@code index}: the whole block read and checked, only its first and level
+     * columns decompressed (a count or histogram over blocks without the cost of their sources).
+     */
+    public TimesAndLevels timesAndLevels(int index) throws IOException {
+        byte[] bytes = blockBytes(index);
+        ArchiveFooter.BlockInfo b = footer.blocks().get(index);
+        try {
+            byte[] times = column(bytes, b, Column.EVENT_TIME);
+            byte[] levelBytes = column(bytes, b, Column.LEVEL);
+            Bytes.Reader t = new Bytes.Reader(times);
+            Bytes.Reader l = new Bytes.Reader(levelBytes);
+            long[] eventTimes = new long[b.records()];
+            Level[] levels = new Level[b.records()];
+            long time = 0;
+            for (int i = 0; i < b.records(); i++) {
+                time += t.zigzag();
+                eventTimes[i] = time;
+                levels[i] = LEVELS[l.next()];
+            }
+            return new TimesAndLevels(eventTimes, levels);
+        } catch (ZstdException | IllegalArgumentException | ArrayIndexOutOfBoundsException e) {
+            throw new CorruptArchiveException(name, "block " + index + " undecodable: " + e.getMessage(), e);
+        }
+    }
+
+    private static byte[] column(byte[] bytes, ArchiveFooter.BlockInfo b, Column c) {
+        int at = 0;
+        for (int i = 0; i < c.ordinal(); i++) {
+            at += b.compressedLengths()[i];
+        }
+        int len = b.compressedLengths()[c.ordinal()];
+        byte[] plain = Zstd.decompress(Arrays.copyOfRange(bytes, at, at + len), b.rawLengths()[c.ordinal()]);
+        if (plain.length != b.rawLengths()[c.ordinal()]) {
+            throw new IllegalArgumentException(
+                    c + " decompressed to " + plain.length + " bytes, expected " + b.rawLengths()[c.ordinal()]);
+        }
+        return plain;
+    }
+
     /** Decodes block {@code index} from its compressed bytes (from {@link #blockBytes}, or a cache of them). */
     public Block decode(int index, byte[] bytes) throws IOException {
         ArchiveFooter.BlockInfo b = footer.blocks().get(index);

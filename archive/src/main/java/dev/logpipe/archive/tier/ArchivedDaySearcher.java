@@ -26,6 +26,9 @@ final class ArchivedDaySearcher implements ShardSearcher {
         ShardSearcher open(BitSet blocks) throws IOException;
     }
 
+    /** Blocks a page restores first; doubled while the page is not settled. */
+    private static final int FIRST_BLOCKS = 2;
+
     private final ShardId shard;
     private final BlockIndex index;
     private final long records;
@@ -99,10 +102,90 @@ final class ArchivedDaySearcher implements ShardSearcher {
         return (int) Math.min(Integer.MAX_VALUE, records);
     }
 
+    /**
+     * A page of keys, restoring the candidate blocks in the page's time order (newest first for
+     * {@code NEWEST_FIRST}) a few at a time, and stopping as soon as the page is full with keys strictly beyond every
+     * block not restored: those blocks cannot hold a key that belongs on the page. The total is then a lower bound.
+     */
     @Override
     public Keys keys(ShardQuery q, Order order, After after, int limit, long deadlineNanos) throws IOException {
-        ShardSearcher s = forQuery(q);
-        return s == null ? new Keys(List.of(), 0, true) : s.keys(q, order, after, limit, deadlineNanos);
+        List<Integer> candidates;
+        synchronized (this) {
+            if (holding == null) {
+                return restored.keys(q, order, after, limit, deadlineNanos);
+            }
+            candidates = new java.util.ArrayList<>(index.candidates(q));
+        }
+        if (candidates.isEmpty()) {
+            skipped.run();
+            return new Keys(List.of(), 0, true);
+        }
+        boolean newest = order == Order.NEWEST_FIRST;
+        // blocks wholly before the cursor in the page's order hold no key after it (their matches still count in the
+        // total, which is then a lower bound)
+        boolean whole = after == null
+                || !candidates.removeIf(b -> newest
+                        ? index.block(b).minEventTimeMillis() > after.eventTimeMillis()
+                        : index.block(b).maxEventTimeMillis() < after.eventTimeMillis());
+        if (candidates.isEmpty()) {
+            return new Keys(List.of(), 0, false);
+        }
+        candidates.sort(
+                newest
+                        ? java.util.Comparator.comparingLong(
+                                        (Integer b) -> index.block(b).maxEventTimeMillis())
+                                .reversed()
+                        : java.util.Comparator.comparingLong(
+                                (Integer b) -> index.block(b).minEventTimeMillis()));
+        int take = Math.min(candidates.size(), FIRST_BLOCKS);
+        while (true) {
+            BitSet wanted = new BitSet();
+            candidates.subList(0, take).forEach(wanted::set);
+            ShardSearcher s = restoredHolding(wanted);
+            Keys got = s.keys(q, order, after, limit, deadlineNanos);
+            if (take == candidates.size()) {
+                return whole ? got : new Keys(got.keys(), got.total(), false);
+            }
+            List<Key> keys = got.keys();
+            if (keys.size() >= limit) {
+                long last = keys.get(keys.size() - 1).eventTimeMillis();
+                boolean settled = true;
+                for (int b : candidates.subList(take, candidates.size())) {
+                    ArchiveFooterView v = view(b);
+                    if (newest ? v.max() >= last : v.min() <= last) {
+                        settled = false;
+                        break;
+                    }
+                }
+                if (settled) {
+                    return new Keys(keys, got.total(), false);
+                }
+            }
+            if (System.nanoTime() - deadlineNanos > 0) {
+                throw new TimedOut(shard);
+            }
+            take = Math.min(candidates.size(), take * 2);
+        }
+    }
+
+    private record ArchiveFooterView(long min, long max) {}
+
+    private ArchiveFooterView view(int block) {
+        var b = index.block(block);
+        return new ArchiveFooterView(b.minEventTimeMillis(), b.maxEventTimeMillis());
+    }
+
+    /** A searcher over a cache shard holding at least {@code wanted} (restored now when needed). */
+    private synchronized ShardSearcher restoredHolding(BitSet wanted) throws IOException {
+        if (holding == null) {
+            return restored;
+        }
+        BitSet missing = (BitSet) wanted.clone();
+        missing.andNot(holding);
+        if (restored == null || !missing.isEmpty()) {
+            reopen(wanted);
+        }
+        return restored;
     }
 
     @Override
@@ -134,14 +217,59 @@ final class ArchivedDaySearcher implements ShardSearcher {
 
     @Override
     public long count(ShardQuery q, long deadlineNanos) throws IOException {
+        long[] n = columns(q, null, deadlineNanos);
+        if (n != null) {
+            return n[0];
+        }
         ShardSearcher s = forQuery(q);
         return s == null ? 0 : s.count(q, deadlineNanos);
     }
 
     @Override
     public long[] histogram(ShardQuery q, Histogram h, long deadlineNanos) throws IOException {
+        long[] buckets = columns(q, h, deadlineNanos);
+        if (buckets != null) {
+            return buckets;
+        }
         ShardSearcher s = forQuery(q);
         return s == null ? new long[h.buckets()] : s.histogram(q, h, deadlineNanos);
+    }
+
+    /**
+     * A count (one element) or histogram read from the candidate blocks' time and level columns, nothing restored,
+     * when the query is decided by event time and level alone ({@link BlockIndex#levelsOnly}) and the day is not
+     * restored whole; null otherwise (the restored shard answers).
+     */
+    private long[] columns(ShardQuery q, Histogram h, long deadlineNanos) throws IOException {
+        java.util.function.Predicate<dev.logpipe.record.Level> levels = BlockIndex.levelsOnly(q);
+        synchronized (this) {
+            if (levels == null || holding == null) {
+                return null;
+            }
+        }
+        long[] out = new long[h == null ? 1 : h.buckets()];
+        for (int b : index.candidates(q)) {
+            if (System.nanoTime() - deadlineNanos > 0) {
+                throw new TimedOut(shard);
+            }
+            var columns = index.reader().timesAndLevels(b);
+            long[] times = columns.eventTimes();
+            for (int i = 0; i < times.length; i++) {
+                long t = times[i];
+                if (t < q.fromMillis() || t >= q.toMillis() || !levels.test(columns.levels()[i])) {
+                    continue;
+                }
+                if (h == null) {
+                    out[0]++;
+                } else {
+                    long bucket = Math.floorDiv(t - h.startMillis(), h.intervalMillis());
+                    if (bucket >= 0 && bucket < out.length) {
+                        out[(int) bucket]++;
+                    }
+                }
+            }
+        }
+        return out;
     }
 
     @Override

@@ -5,12 +5,16 @@ import dev.logpipe.archive.format.ArchiveReader;
 import dev.logpipe.archive.format.Label;
 import dev.logpipe.archive.format.TokenFilter;
 import dev.logpipe.archive.format.Tokens;
+import dev.logpipe.index.query.QueryNode;
+import dev.logpipe.index.schema.Fields;
 import dev.logpipe.index.store.read.ShardQuery;
+import dev.logpipe.record.Level;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * What an archive says about its blocks without any block being read: the footer's time ranges and label values and
@@ -18,14 +22,45 @@ import java.util.Set;
  * (docs/archive.md#searching). Immutable.
  */
 final class BlockIndex {
+    private final ArchiveReader reader;
     private final ArchiveFooter footer;
     private final TokenFilter[] filters;
     private final long bytes;
 
-    private BlockIndex(ArchiveFooter footer, TokenFilter[] filters, long bytes) {
-        this.footer = footer;
+    private BlockIndex(ArchiveReader reader, TokenFilter[] filters, long bytes) {
+        this.reader = reader;
+        this.footer = reader.footer();
         this.filters = filters;
         this.bytes = bytes;
+    }
+
+    /** The archive, for reading blocks (ranged reads of its object). */
+    ArchiveReader reader() {
+        return reader;
+    }
+
+    ArchiveFooter.BlockInfo block(int index) {
+        return footer.blocks().get(index);
+    }
+
+    /**
+     * The levels a query matches when its matches are decided by event time and level alone (everything, or one
+     * {@code level} value) and the service added no filter: then a count or histogram reads the blocks' time and
+     * level columns instead of restoring them. Null for any other query.
+     */
+    static Predicate<Level> levelsOnly(ShardQuery q) {
+        if (!q.filters().isEmpty()) {
+            return null;
+        }
+        QueryNode root = q.query().root();
+        if (root instanceof QueryNode.MatchAll) {
+            return level -> true;
+        }
+        if (root instanceof QueryNode.Text t && Fields.LEVEL.equals(t.field())) {
+            String value = t.text();
+            return level -> level.name().equals(value);
+        }
+        return null;
     }
 
     /** Reads the filters of every block (checked by their CRC; a corrupt one throws, naming the archive). */
@@ -37,7 +72,7 @@ final class BlockIndex {
             filters[i] = reader.filter(i);
             bytes += filters[i].sizeBytes() + 256L; // the block's footer entry, roughly
         }
-        return new BlockIndex(reader.footer(), filters, bytes);
+        return new BlockIndex(reader, filters, bytes);
     }
 
     /** Memory this index holds, for the cache's bound. */

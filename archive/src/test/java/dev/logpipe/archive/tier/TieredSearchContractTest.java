@@ -185,6 +185,8 @@ class TieredSearchContractTest {
             needle.put("\"took 3ms\"", false);
             needle.put("u7 AND NOT level:INFO", false);
             needle.put("", false);
+            needle.put("level:ERROR", false);
+            needle.put("level:warn", false);
             Map<String, Map<String, Object>> before = new LinkedHashMap<>();
             for (String q : needle.keySet()) {
                 before.put(q, answers(hot, "acme", List.of(q), false));
@@ -226,6 +228,77 @@ class TieredSearchContractTest {
                         assertThat(read).as("everything matches: every block").isEqualTo(blocks);
                     }
                 }
+            }
+        }
+    }
+
+    /** Every key of a day through one searcher per page, pages of {@code limit} in the given order. */
+    private static List<String> pages(ShardSource source, ShardId day, ShardSearcher.Order order, int limit)
+            throws IOException {
+        ShardQuery q = ShardQuery.of(day.tenant(), ParsedQuery.ALL, Long.MIN_VALUE, Long.MAX_VALUE);
+        List<String> out = new ArrayList<>();
+        After after = null;
+        while (true) {
+            try (ShardSearcher s = source.open(day).orElseThrow()) {
+                ShardSearcher.Keys keys = s.keys(q, order, after, limit, Long.MAX_VALUE);
+                keys.keys()
+                        .forEach(k ->
+                                out.add(k.eventTimeMillis() + " " + k.recordId().text()));
+                if (keys.keys().size() < limit) {
+                    return out;
+                }
+                ShardSearcher.Key last = keys.keys().get(keys.keys().size() - 1);
+                after = new After(last.eventTimeMillis(), last.recordId().text());
+            }
+        }
+    }
+
+    @Test
+    void pagesOfAnArchivedDayWhoseRecordsShareOneTimestampComeInTheHotOrderBothWays() throws IOException {
+        InstantSource clock = InstantSource.fixed(NOW);
+        try (LuceneStore store =
+                        new LuceneStore(new ShardLayout(data.resolve("hot")), StoreSettings.defaults(), clock);
+                ObjectStore objects = new DirectoryStore(data.resolve("archive"))) {
+            ShardId day = ShardId.records("acme", D1);
+            List<IndexRecord> batch = new ArrayList<>();
+            Instant t = D1.atStartOfDay(java.time.ZoneOffset.UTC).toInstant().plusSeconds(7200);
+            for (int i = 0; i < 300; i++) { // one timestamp: the order is the record ids', across every block
+                LogRecord r = LogRecord.builder("tick " + i + " of the same second")
+                        .recordId(Integer.toHexString(i * 40503 % 65521))
+                        .eventTime(t)
+                        .observedTime(t)
+                        .tenantId("acme")
+                        .build();
+                byte[] line = CODEC.encode(r);
+                batch.add(new IndexRecord(r, t, t, line, 0, line.length));
+            }
+            store.write(day, batch);
+            store.commit(Map.of());
+            store.refresh();
+            LiveShards hot = new LiveShards(store);
+            List<String> newest = pages(hot, day, ShardSearcher.Order.NEWEST_FIRST, 7);
+            List<String> oldest = pages(hot, day, ShardSearcher.Order.OLDEST_FIRST, 7);
+            assertThat(newest).hasSize(300);
+            ArchiveCatalog catalog = ArchiveCatalog.load(data.resolve("catalog.json"));
+            new Archiver(
+                            store,
+                            hot,
+                            objects,
+                            catalog,
+                            new ArchiveWriter.Settings(4 << 10, 3),
+                            data.resolve("work"),
+                            clock,
+                            Archiver.Checkpoint.NONE)
+                    .archive(day);
+            try (TieredShardSource tiered =
+                    new TieredShardSource(hot, catalog, objects, data.resolve("cache-a"), 4, clock)) {
+                assertThat(pages(tiered, day, ShardSearcher.Order.OLDEST_FIRST, 7))
+                        .isEqualTo(oldest);
+            }
+            try (TieredShardSource tiered =
+                    new TieredShardSource(hot, catalog, objects, data.resolve("cache-b"), 4, clock)) {
+                assertThat(pages(tiered, day, ShardSearcher.Order.NEWEST_FIRST, 7))
+                        .isEqualTo(newest);
             }
         }
     }
