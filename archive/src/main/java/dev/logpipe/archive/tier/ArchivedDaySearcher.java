@@ -34,16 +34,53 @@ final class ArchivedDaySearcher implements ShardSearcher {
     private final long records;
     private final Restorer restorer;
     private final Runnable skipped;
+    private final java.util.function.Predicate<BitSet> cached;
+    private final java.util.function.Consumer<BitSet> prefetch;
+    /** The page the last {@link #keys} answered by a {@link NeedleScan}: its keys' docs index it. */
+    private List<NeedleScan.Match> scanned;
+
     private ShardSearcher restored;
     /** The blocks {@link #restored} holds for sure (null: all of them). */
     private BitSet holding = new BitSet();
 
-    ArchivedDaySearcher(ShardId shard, BlockIndex index, long records, Restorer restorer, Runnable skipped) {
+    ArchivedDaySearcher(
+            ShardId shard,
+            BlockIndex index,
+            long records,
+            Restorer restorer,
+            Runnable skipped,
+            java.util.function.Predicate<BitSet> cached,
+            java.util.function.Consumer<BitSet> prefetch) {
         this.shard = shard;
         this.index = index;
         this.records = records;
         this.restorer = restorer;
         this.skipped = skipped;
+        this.cached = cached;
+        this.prefetch = prefetch;
+    }
+
+    /**
+     * The matches of a one-token query read from its candidate blocks ({@link NeedleScan}), when the cache shard does
+     * not hold them all yet; null when the query is not one token, or the blocks are restored already. The blocks
+     * are then restored in the background for the next query.
+     */
+    private synchronized List<NeedleScan.Match> scan(ShardQuery q, List<Integer> candidates, long deadlineNanos)
+            throws IOException {
+        java.util.Optional<String> token = NeedleScan.token(q);
+        if (holding == null || token.isEmpty()) {
+            return null;
+        }
+        BitSet wanted = new BitSet();
+        candidates.forEach(wanted::set);
+        BitSet missing = (BitSet) wanted.clone();
+        missing.andNot(holding);
+        if (restored != null && missing.isEmpty() || cached.test(wanted)) {
+            return null; // the cache shard holds them: Lucene answers faster than a scan
+        }
+        List<NeedleScan.Match> all = NeedleScan.scan(shard, index, candidates, q, token.get(), deadlineNanos);
+        prefetch.accept(wanted);
+        return all;
     }
 
     /**
@@ -120,6 +157,21 @@ final class ArchivedDaySearcher implements ShardSearcher {
             skipped.run();
             return new Keys(List.of(), 0, true);
         }
+        List<NeedleScan.Match> all = scan(q, candidates, deadlineNanos);
+        if (all != null) {
+            List<NeedleScan.Match> page = NeedleScan.page(all, order, after, limit);
+            List<Key> keys = new java.util.ArrayList<>(page.size());
+            for (int i = 0; i < page.size(); i++) {
+                keys.add(new Key(page.get(i).eventTimeMillis(), page.get(i).id(), i));
+            }
+            synchronized (this) {
+                scanned = page;
+            }
+            return new Keys(keys, all.size(), true);
+        }
+        synchronized (this) {
+            scanned = null;
+        }
         boolean newest = order == Order.NEWEST_FIRST;
         // blocks wholly before the cursor in the page's order hold no key after it (their matches still count in the
         // total, which is then a lower bound)
@@ -193,6 +245,18 @@ final class ArchivedDaySearcher implements ShardSearcher {
         if (docs.length == 0) {
             return new String[0];
         }
+        synchronized (this) {
+            if (scanned != null) { // the docs index the page the scan answered
+                String[] out = new String[docs.length];
+                for (int i = 0; i < docs.length; i++) {
+                    String source = scanned.get(docs[i]).source();
+                    if (budget.take(i, source.getBytes(java.nio.charset.StandardCharsets.UTF_8).length)) {
+                        out[i] = source;
+                    }
+                }
+                return out;
+            }
+        }
         ShardSearcher s;
         synchronized (this) {
             s = restored != null ? restored : opened(); // the docs are of the searcher the keys came from
@@ -220,6 +284,14 @@ final class ArchivedDaySearcher implements ShardSearcher {
         long[] n = columns(q, null, deadlineNanos);
         if (n != null) {
             return n[0];
+        }
+        List<Integer> candidates = index.candidates(q);
+        if (candidates.isEmpty()) {
+            return 0;
+        }
+        List<NeedleScan.Match> all = scan(q, candidates, deadlineNanos);
+        if (all != null) {
+            return all.size();
         }
         ShardSearcher s = forQuery(q);
         return s == null ? 0 : s.count(q, deadlineNanos);

@@ -59,6 +59,21 @@ public final class TieredShardSource implements ShardSource, Closeable {
     private final LinkedHashMap<String, BlockIndex> indexes = new LinkedHashMap<>(16, 0.75f, true);
 
     private long indexBytes;
+    private final java.util.concurrent.locks.ReentrantLock restoring = new java.util.concurrent.locks.ReentrantLock();
+    /** Restores the blocks a needle query scanned, after its answer, so the next query finds them in the cache. */
+    private final java.util.concurrent.ThreadPoolExecutor prefetch = new java.util.concurrent.ThreadPoolExecutor(
+            1,
+            1,
+            0,
+            java.util.concurrent.TimeUnit.SECONDS,
+            new java.util.concurrent.ArrayBlockingQueue<>(16),
+            r -> {
+                Thread t = new Thread(r, "archive-prefetch");
+                t.setDaemon(true);
+                return t;
+            },
+            new java.util.concurrent.ThreadPoolExecutor.DiscardPolicy());
+
     private final java.util.concurrent.atomic.AtomicLong daysSkipped = new java.util.concurrent.atomic.AtomicLong();
     private final java.util.concurrent.atomic.AtomicLong restores = new java.util.concurrent.atomic.AtomicLong();
     private final java.util.concurrent.atomic.AtomicLong blocksRestored = new java.util.concurrent.atomic.AtomicLong();
@@ -138,15 +153,21 @@ public final class TieredShardSource implements ShardSource, Closeable {
     }
 
     /** True when the whole day is in the cache shard as of its state now. */
-    private synchronized boolean isRestored(TierPlan.Day day, ShardId shard) throws IOException {
-        Restored r = restored.get(shard);
-        return r != null && r.whole() && r.state().equals(state(day, shard));
+    private boolean isRestored(TierPlan.Day day, ShardId shard) throws IOException {
+        String state = state(day, shard);
+        synchronized (restored) {
+            Restored r = restored.get(shard);
+            return r != null && r.whole() && r.state().equals(state);
+        }
     }
 
     /** True when the blocks {@code wanted} are in the cache shard as of the day's state now. */
-    private synchronized boolean holds(TierPlan.Day day, ShardId shard, BitSet wanted) throws IOException {
-        Restored r = restored.get(shard);
-        return r != null && r.holds(wanted) && r.state().equals(state(day, shard));
+    private boolean holds(TierPlan.Day day, ShardId shard, BitSet wanted) throws IOException {
+        String state = state(day, shard);
+        synchronized (restored) {
+            Restored r = restored.get(shard);
+            return r != null && r.holds(wanted) && r.state().equals(state);
+        }
     }
 
     private String state(TierPlan.Day day, ShardId shard) throws IOException {
@@ -220,7 +241,24 @@ public final class TieredShardSource implements ShardSource, Closeable {
                             .open(shard)
                             .orElseThrow(() -> new IOException("restored day " + shard + " has no shard"));
                 },
-                daysSkipped::incrementAndGet));
+                daysSkipped::incrementAndGet,
+                blocks -> {
+                    try {
+                        return holds(day, shard, blocks);
+                    } catch (IOException e) {
+                        return false;
+                    }
+                },
+                blocks -> prefetch.execute(() -> {
+                    try {
+                        if (!holds(day, shard, blocks)) {
+                            restore(day, shard, blocks);
+                        }
+                    } catch (IOException | RuntimeException e) {
+                        org.slf4j.LoggerFactory.getLogger(TieredShardSource.class)
+                                .warn("restoring blocks of {} after a scan failed: {}", shard, e.toString());
+                    }
+                })));
     }
 
     /** The archive's {@link BlockIndex}, from memory when this process read it before (bounded in bytes). */
@@ -267,13 +305,27 @@ public final class TieredShardSource implements ShardSource, Closeable {
      * Restores blocks of the day's archive into the cache shard: {@code needed} (all when null, or when the day has
      * hot records to merge), adding to blocks restored before as long as the day's state is unchanged.
      */
-    private synchronized void restore(TierPlan.Day day, ShardId shard, BitSet needed) throws IOException {
+    private void restore(TierPlan.Day day, ShardId shard, BitSet needed) throws IOException {
+        restoring.lock(); // one restore at a time; reads of what is restored do not wait for it
+        try {
+            restoreLocked(day, shard, needed);
+        } finally {
+            restoring.unlock();
+        }
+    }
+
+    private void restoreLocked(TierPlan.Day day, ShardId shard, BitSet needed) throws IOException {
         CatalogEntry entry = day.archive().orElseThrow();
         String state = state(day, shard);
-        Restored was = restored.get(shard);
+        Restored was;
+        synchronized (restored) {
+            was = restored.get(shard);
+            if (was != null && !was.state().equals(state)) {
+                restored.remove(shard);
+            }
+        }
         if (was != null && !was.state().equals(state)) {
             cache.delete(shard);
-            restored.remove(shard);
             was = null;
         }
         int total = blockIndex(entry).blocks();
@@ -327,11 +379,17 @@ public final class TieredShardSource implements ShardSource, Closeable {
         cache.refresh();
         BitSet now = was == null ? new BitSet(total) : (BitSet) was.blocks().clone();
         now.or(want);
-        restored.put(shard, new Restored(state, now, total));
-        while (restored.size() > maxCachedDays) {
-            ShardId eldest = restored.keySet().iterator().next();
-            restored.remove(eldest);
-            cache.delete(eldest);
+        List<ShardId> evicted = new ArrayList<>();
+        synchronized (restored) {
+            restored.put(shard, new Restored(state, now, total));
+            while (restored.size() > maxCachedDays) {
+                ShardId eldest = restored.keySet().iterator().next();
+                restored.remove(eldest);
+                evicted.add(eldest);
+            }
+        }
+        for (ShardId e : evicted) {
+            cache.delete(e);
         }
     }
 
@@ -368,12 +426,21 @@ public final class TieredShardSource implements ShardSource, Closeable {
     }
 
     /** The days restored now, for tests and the status API. */
-    public synchronized List<ShardId> restoredDays() {
-        return new ArrayList<>(restored.keySet());
+    public List<ShardId> restoredDays() {
+        synchronized (restored) {
+            return new ArrayList<>(restored.keySet());
+        }
     }
 
     @Override
     public void close() throws IOException {
-        cache.close();
+        prefetch.getQueue().clear();
+        prefetch.shutdown(); // never interrupted: Lucene's channels close on an interrupt
+        restoring.lock(); // a prefetch under way finishes first
+        try {
+            cache.close();
+        } finally {
+            restoring.unlock();
+        }
     }
 }
