@@ -392,6 +392,43 @@ class LokiApiTest {
                 .isEqualTo(count(i -> service(i).equals("api")));
         assertThat(stats.get("streams").asLong()).isEqualTo(4); // two levels × two tiers
         assertThat(stats.get("bytes").asLong()).isPositive();
+        JsonNode volume = ok(get(
+                q,
+                "/loki/api/v1/index/volume?" + range + "&query=" + enc("{service=~\".+\"}") + "&limit=1",
+                null,
+                "Authorization",
+                basic(ACME_KEY)));
+        assertThat(volume.at("/data/resultType").asText()).isEqualTo("vector");
+        assertThat(volume.at("/data/result")).hasSize(1); // limit=1: the largest service only
+        JsonNode all = ok(get(
+                q,
+                "/loki/api/v1/index/volume?" + range + "&query=" + enc("{service=~\".+\"}"),
+                null,
+                "Authorization",
+                basic(ACME_KEY)));
+        long apiBytes = 0;
+        for (JsonNode v : all.at("/data/result")) {
+            assertThat(v.get("metric").fieldNames()).toIterable().containsExactly("service");
+            if (v.at("/metric/service").asText().equals("api")) {
+                apiBytes = Long.parseLong(v.at("/value/1").asText());
+            }
+        }
+        assertThat(apiBytes).isEqualTo(stats.get("bytes").asLong()); // the selector's bytes, as index/stats counts them
+        assertThat(volume.at("/data/result/0/value/1").asLong())
+                .isEqualTo(all.at("/data/result/0/value/1").asLong());
+        JsonNode byLevel = ok(get(
+                q,
+                "/loki/api/v1/index/volume?" + range + "&query=" + enc("{service=\"api\"}")
+                        + "&targetLabels=level&aggregateBy=labels",
+                null,
+                "Authorization",
+                basic(ACME_KEY)));
+        assertThat(byLevel.at("/data/result")).hasSize(2); // api's two levels
+        long levelBytes = 0;
+        for (JsonNode v : byLevel.at("/data/result")) {
+            levelBytes += Long.parseLong(v.at("/value/1").asText());
+        }
+        assertThat(levelBytes).isEqualTo(apiBytes);
     }
 
     @Test
@@ -447,7 +484,8 @@ class LokiApiTest {
                 "/loki/api/v1/labels",
                 "/loki/api/v1/label/service/values",
                 "/loki/api/v1/series?match[]=" + enc("{service=\"api\"}"),
-                "/loki/api/v1/index/stats?query=" + enc("{service=\"api\"}"));
+                "/loki/api/v1/index/stats?query=" + enc("{service=\"api\"}"),
+                "/loki/api/v1/index/volume?query=" + enc("{service=\"api\"}"));
         for (String path : paths) {
             HttpResponse<String> r = get(q, path, null, "Authorization", basic(GLOBEX_KEY), "X-Scope-OrgID", "acme");
             assertThat(r.statusCode()).as(path).isEqualTo(403);
@@ -473,7 +511,8 @@ class LokiApiTest {
                         "loki_labels",
                         "loki_label_values",
                         "loki_series",
-                        "loki_index_stats");
+                        "loki_index_stats",
+                        "loki_index_volume");
     }
 
     @Test

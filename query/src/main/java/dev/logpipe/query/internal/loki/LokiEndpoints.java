@@ -34,10 +34,12 @@ public final class LokiEndpoints {
     private static final long NANOS_PER_MILLI = 1_000_000L;
     private final Env env;
     private final LabelEndpoints labels;
+    private final VolumeEndpoint volume;
 
     public LokiEndpoints(Env env) {
         this.env = env;
         this.labels = new LabelEndpoints(env, this);
+        this.volume = new VolumeEndpoint(env, this);
     }
 
     /** The endpoint name of a Loki path ({@code loki_query_range}, ...), or null when it is not one of ours. */
@@ -52,6 +54,7 @@ public final class LokiEndpoints {
             case "labels", "label" -> "loki_labels";
             case "series" -> "loki_series";
             case "index/stats" -> "loki_index_stats";
+            case "index/volume" -> "loki_index_volume";
             default ->
                 rest.startsWith("label/") && rest.endsWith("/values") && rest.length() > 13
                         ? "loki_label_values"
@@ -67,6 +70,7 @@ public final class LokiEndpoints {
             case "loki_label_values" -> labels.labelValues(call, bounds);
             case "loki_series" -> labels.series(call, bounds);
             case "loki_index_stats" -> labels.indexStats(call, bounds);
+            case "loki_index_volume" -> volume.volume(call, bounds);
             default -> throw new AssertionError(call.endpoint());
         };
     }
