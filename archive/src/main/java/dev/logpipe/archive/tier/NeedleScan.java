@@ -12,15 +12,11 @@ import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.record.RecordCodec;
 import dev.logpipe.record.RecordFormatException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.analysis.TokenStream;
-import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 
 /**
  * A one-token query ({@code zqxneedle}, {@code message:CO-9931}) answered from an archive's candidate blocks without
@@ -29,8 +25,6 @@ import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
  * archived day, when restoring even a few blocks into Lucene would cost more than reading them.
  */
 final class NeedleScan {
-    private static final Analyzer INDEXING = LogAnalyzer.forIndexing();
-    private static final Analyzer QUERY = LogAnalyzer.forQuery();
     private static final RecordCodec CODEC = new RecordCodec();
     private static final Comparator<Match> NEWEST_FIRST =
             Comparator.comparingLong(Match::eventTimeMillis).reversed().thenComparing(Match::id);
@@ -48,7 +42,7 @@ final class NeedleScan {
                 || (t.field() != null && !t.field().equals(Fields.MESSAGE))) {
             return Optional.empty();
         }
-        List<String> tokens = tokens(QUERY, t.text());
+        List<String> tokens = LogAnalyzer.queryTokens(t.text());
         return tokens.size() == 1 ? Optional.of(tokens.get(0)) : Optional.empty();
     }
 
@@ -76,7 +70,7 @@ final class NeedleScan {
                     throw new IOException(
                             "a source in archive " + index.reader().name() + " does not decode: " + e.getMessage(), e);
                 }
-                if (tokens(INDEXING, message).contains(token)) {
+                if (LogAnalyzer.indexTokens(message).contains(token)) {
                     out.add(new Match(t, IdBytes.of(block.recordId(i)), source));
                 }
             }
@@ -114,20 +108,5 @@ final class NeedleScan {
         }
         int byId = m.id().compareTo(id);
         return order == ShardSearcher.Order.NEWEST_FIRST ? byId > 0 : byId < 0;
-    }
-
-    private static List<String> tokens(Analyzer analyzer, String text) {
-        List<String> out = new ArrayList<>();
-        try (TokenStream ts = analyzer.tokenStream(Fields.MESSAGE, text)) {
-            CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
-            ts.reset();
-            while (ts.incrementToken()) {
-                out.add(term.toString());
-            }
-            ts.end();
-        } catch (IOException e) {
-            throw new UncheckedIOException("reading a string cannot fail", e);
-        }
-        return out;
     }
 }

@@ -20,6 +20,35 @@ public final class LogAnalyzer extends Analyzer {
         this.parts = parts;
     }
 
+    private static final LogAnalyzer INDEXING = forIndexing();
+    private static final LogAnalyzer QUERY = forQuery();
+
+    /** The tokens the index holds for a message: wholes and parts, lower-case, in order. */
+    public static java.util.List<String> indexTokens(String text) {
+        return tokens(INDEXING, text);
+    }
+
+    /** The tokens a query term of the message reads as: wholes, lower-case, in order. */
+    public static java.util.List<String> queryTokens(String text) {
+        return tokens(QUERY, text);
+    }
+
+    private static java.util.List<String> tokens(Analyzer analyzer, String text) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        try (TokenStream ts = analyzer.tokenStream("message", text)) {
+            org.apache.lucene.analysis.tokenattributes.CharTermAttribute term =
+                    ts.addAttribute(org.apache.lucene.analysis.tokenattributes.CharTermAttribute.class);
+            ts.reset();
+            while (ts.incrementToken()) {
+                out.add(term.toString());
+            }
+            ts.end();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("reading a string cannot fail", e);
+        }
+        return out;
+    }
+
     public static LogAnalyzer forIndexing() {
         return new LogAnalyzer(true);
     }

@@ -7,15 +7,10 @@ import dev.logpipe.index.query.QueryNode.Clause;
 import dev.logpipe.index.query.QueryNode.Occur;
 import dev.logpipe.index.query.QueryNode.Text;
 import dev.logpipe.index.schema.Fields;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.analysis.TokenStream;
-import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 
 /**
  * The message tokens a query requires, so a tier that keeps a token filter per block (the archive) can skip blocks
@@ -27,8 +22,6 @@ import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
  * answer never drops a record that could match.
  */
 final class RequiredTokens {
-    private static final Analyzer QUERY = LogAnalyzer.forQuery();
-
     private RequiredTokens() {}
 
     static List<Set<String>> of(QueryNode n) {
@@ -83,17 +76,6 @@ final class RequiredTokens {
     }
 
     private static List<String> analyze(String text) {
-        List<String> out = new ArrayList<>();
-        try (TokenStream ts = QUERY.tokenStream(Fields.MESSAGE, text)) {
-            CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
-            ts.reset();
-            while (ts.incrementToken()) {
-                out.add(term.toString());
-            }
-            ts.end();
-        } catch (IOException e) {
-            throw new UncheckedIOException("reading a string cannot fail", e);
-        }
-        return out;
+        return LogAnalyzer.queryTokens(text);
     }
 }
