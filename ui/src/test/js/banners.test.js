@@ -38,3 +38,10 @@ test("a corrupt archive is named in the partial banner", () => {
     "Partial results: 1 day(s) could not be read because their archive is damaged (2026-11-20): " +
     "archive records/acme/2026-11-20/g1.lpa is corrupt: block 3 checksum mismatch; tell the operator.");
 });
+
+test("archived days over the archive read budget are named in the partial banner", () => {
+  const skipped = [{ day: "2026-11-20", reason: "max_archive_bytes" }, { day: "2026-11-19", reason: "max_archive_bytes" }];
+  assert.equal(partialText({ partial: true, partial_reasons: ["max_archive_bytes"], shards: { skipped } }),
+    "Partial results: 2 archived day(s) were skipped to stay within the archive read budget (2026-11-20, " +
+    "2026-11-19); narrow the range or the query, or search again once the newer days are cached.");
+});

@@ -40,6 +40,9 @@ export function partialText(r) {
     } else if (reason === "max_shards") {
       said.push(ds.length + " day(s) were skipped to stay within the query budget (" + days(ds) +
         "); narrow the range to search them");
+    } else if (reason === "max_archive_bytes") {
+      said.push(ds.length + " archived day(s) were skipped to stay within the archive read budget (" + days(ds) +
+        "); narrow the range or the query, or search again once the newer days are cached");
     } else if (reason === "timeout") {
       said.push(ds.length + " day(s) did not answer in time (" + days(ds) + ")");
     } else if (reason === "corrupt") {

@@ -133,7 +133,7 @@ public final class QueryService implements AutoCloseable {
         Env env = new Env(
                 config,
                 source,
-                new QueryPlanner(source, l.maxShards(), l.maxDocuments()),
+                new QueryPlanner(source, l.maxShards(), l.maxDocuments(), l.maxArchiveBytes()),
                 new FanOut(source, pool),
                 new Cursor.Codec(cursorKey),
                 clock,

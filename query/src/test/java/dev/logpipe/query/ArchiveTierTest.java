@@ -186,6 +186,88 @@ class ArchiveTierTest {
         }
     }
 
+    /** The answers of a query service over {@code source} to {@code paths} (acme's key), in order. */
+    private static List<JsonNode> served(QueryConfig config, ShardSource source, List<String> paths) throws Exception {
+        List<JsonNode> answers = new ArrayList<>();
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        try (QueryService service = QueryService.create(
+                config,
+                source,
+                new ConfiguredKeys(config.keys())::authenticate,
+                IndexerProgress.NONE,
+                InstantSource.fixed(NOW),
+                registry)) {
+            QueryServer server = new QueryServer(config.listen(), service, registry, () -> true, 32);
+            server.start();
+            try {
+                for (String path : paths) {
+                    answers.add(get(server, path, ACME_KEY));
+                }
+            } finally {
+                server.close();
+            }
+        }
+        return answers;
+    }
+
+    @Test
+    void archivedDaysPastTheArchiveByteBudgetAreLeftOutAndNamedAndCostNothingOnceCached() throws Exception {
+        Path data = Files.createDirectories(dir.resolve("data"));
+        LocalDate d1 = LocalDate.parse("2026-11-28");
+        LocalDate d2 = LocalDate.parse("2026-11-29");
+        try (LuceneStore store =
+                        new LuceneStore(new ShardLayout(data), StoreSettings.defaults(), InstantSource.fixed(NOW));
+                DirectoryStore objects = new DirectoryStore(dir.resolve("archive"))) {
+            List<LogRecord> all = new ArrayList<>(records("acme", d1, 240));
+            all.addAll(records("acme", d2, 160));
+            QueryFixture.write(store, all);
+            store.commit(Map.of("t-0", (long) all.size()));
+            store.refresh();
+            LiveShards hot = new LiveShards(store);
+            ArchiveCatalog catalog = ArchiveCatalog.load(dir.resolve("catalog.json"));
+            Archiver archiver = new Archiver(
+                    store,
+                    hot,
+                    objects,
+                    catalog,
+                    new ArchiveWriter.Settings(16 << 10, 3),
+                    dir.resolve("work"),
+                    InstantSource.fixed(NOW),
+                    Archiver.Checkpoint.NONE);
+            archiver.archive(ShardId.records("acme", d1));
+            archiver.archive(ShardId.records("acme", d2));
+            long olderDay = 0;
+            String key = catalog.entry("acme", d1).orElseThrow().key();
+            for (var b : dev.logpipe.archive.format.ArchiveReader.open(key, objects.open(key))
+                    .footer()
+                    .blocks()) {
+                olderDay += b.rawBytes();
+            }
+            // room for either day's blocks, not both (the older day has more records, so more bytes)
+            QueryConfig config = QueryFixture.config(data, "limits:\n  max_archive_bytes: " + olderDay + "\n");
+
+            try (TieredShardSource tiered =
+                    new TieredShardSource(hot, catalog, objects, dir.resolve("cache"), 4, InstantSource.fixed(NOW))) {
+                String search = "/api/v1/search?q=&limit=1000" + RANGE;
+                List<JsonNode> answers = served(config, tiered, List.of(search, search));
+                JsonNode first = answers.get(0);
+                assertThat(first.get("hits")).as("the newer day answers").hasSize(160);
+                assertThat(first.get("partial").asBoolean()).isTrue();
+                assertThat(first.get("partial_reasons").toString()).contains("max_archive_bytes");
+                JsonNode skipped = first.get("shards").get("skipped");
+                assertThat(skipped).hasSize(1);
+                assertThat(skipped.get(0).get("day").asText()).isEqualTo(d1.toString());
+                assertThat(skipped.get(0).get("reason").asText()).isEqualTo("max_archive_bytes");
+
+                JsonNode again = answers.get(1);
+                assertThat(again.get("hits"))
+                        .as("the newer day is cached now: the budget is the older day's")
+                        .hasSize(400);
+                assertThat(again.get("partial").asBoolean()).isFalse();
+            }
+        }
+    }
+
     @Test
     void aCorruptArchiveMakesTheAnswerPartialNamingItWhileTheOtherDaysStillAnswer() throws Exception {
         Path data = Files.createDirectories(dir.resolve("data"));
@@ -221,24 +303,10 @@ class ArchiveTierTest {
 
             try (TieredShardSource tiered =
                     new TieredShardSource(hot, catalog, objects, dir.resolve("cache"), 4, InstantSource.fixed(NOW))) {
-                List<JsonNode> answers = new ArrayList<>();
-                PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-                try (QueryService service = QueryService.create(
+                List<JsonNode> answers = served(
                         config,
                         tiered,
-                        new ConfiguredKeys(config.keys())::authenticate,
-                        IndexerProgress.NONE,
-                        InstantSource.fixed(NOW),
-                        registry)) {
-                    QueryServer server = new QueryServer(config.listen(), service, registry, () -> true, 32);
-                    server.start();
-                    try {
-                        answers.add(get(server, "/api/v1/search?q=&limit=1000" + RANGE, ACME_KEY));
-                        answers.add(get(server, "/api/v1/histogram?q=&interval=1d" + RANGE, ACME_KEY));
-                    } finally {
-                        server.close();
-                    }
-                }
+                        List.of("/api/v1/search?q=&limit=1000" + RANGE, "/api/v1/histogram?q=&interval=1d" + RANGE));
                 JsonNode search = answers.get(0);
                 assertThat(search.get("hits"))
                         .as("the intact day still answers")

@@ -10,6 +10,7 @@ import dev.logpipe.index.shard.ShardMetadata;
 import dev.logpipe.index.store.lucene.LiveShards;
 import dev.logpipe.index.store.lucene.LuceneStore;
 import dev.logpipe.index.store.lucene.StoreSettings;
+import dev.logpipe.index.store.read.ShardQuery;
 import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.index.store.read.ShardSource;
 import dev.logpipe.index.store.write.IndexRecord;
@@ -259,6 +260,43 @@ public final class TieredShardSource implements ShardSource, Closeable {
                                 .warn("restoring blocks of {} after a scan failed: {}", shard, e.toString());
                     }
                 })));
+    }
+
+    /**
+     * The raw bytes of the candidate blocks of {@code q} (every block when the day has late hot records, which
+     * restore it whole) that the cache does not hold: what a search may fetch and decompress, at most.
+     */
+    @Override
+    public long archiveBytes(ShardId shard, ShardQuery q) throws IOException {
+        Optional<TierPlan.Day> d = day(shard);
+        if (d.isEmpty() || isRestored(d.get(), shard)) {
+            return 0;
+        }
+        TierPlan.Day day = d.get();
+        BlockIndex index = blockIndex(day.archive().orElseThrow());
+        BitSet held = new BitSet();
+        String state = state(day, shard);
+        synchronized (restored) {
+            Restored r = restored.get(shard);
+            if (r != null && r.state().equals(state)) {
+                held.or(r.blocks());
+            }
+        }
+        List<Integer> blocks = new ArrayList<>();
+        if (day.searchHot()) {
+            for (int b = 0; b < index.blocks(); b++) {
+                blocks.add(b);
+            }
+        } else {
+            blocks = index.candidates(q);
+        }
+        long bytes = 0;
+        for (int b : blocks) {
+            if (!held.get(b)) {
+                bytes += index.block(b).rawBytes();
+            }
+        }
+        return bytes;
     }
 
     /** The archive's {@link BlockIndex}, from memory when this process read it before (bounded in bytes). */

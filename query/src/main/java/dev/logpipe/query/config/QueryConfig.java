@@ -196,7 +196,9 @@ public record QueryConfig(
      * per tenant), search threads, the tail's poll; the bytes of one answer's records, of all answers in flight, and
      * of one tenant's answers in flight; queries running at once in all and per tenant (the rest wait, within their
      * deadline, and waiting tenants are served in turn); how long after its observed time a record may first become
-     * searchable (a tail's window); how long a search may spend, after its page, counting its total exactly.
+     * searchable (a tail's window); how long a search may spend, after its page, counting its total exactly; the
+     * archive bytes one query may fetch and decompress (blocks of archived days not in the cache, counted at plan
+     * time).
      */
     public record Limits(
             int maxShards,
@@ -214,7 +216,8 @@ public record QueryConfig(
             int maxRunningQueries,
             int tenantRunningQueries,
             Duration tailLag,
-            Duration exactTotalBudget) {
+            Duration exactTotalBudget,
+            long maxArchiveBytes) {
         public Limits {
             if (tenantRunningQueries > maxRunningQueries) {
                 throw new IllegalArgumentException("tenant_running_queries " + tenantRunningQueries
@@ -265,6 +268,7 @@ public record QueryConfig(
                 16,
                 2,
                 Duration.ofMinutes(1),
-                Duration.ofMillis(250));
+                Duration.ofMillis(250),
+                4L << 30);
     }
 }

@@ -100,7 +100,8 @@ public final class QueryConfigLoader {
                 running,
                 (int) l.integer("tenant_running_queries", Math.min(d.tenantRunningQueries(), running), 1, running),
                 tailLag,
-                l.duration("exact_total_budget", d.exactTotalBudget(), Duration.ZERO));
+                l.duration("exact_total_budget", d.exactTotalBudget(), Duration.ZERO),
+                l.bytes("max_archive_bytes", d.maxArchiveBytes(), 1, Long.MAX_VALUE));
         l.rejectUnknownKeys();
         List<QueryConfig.Tenant> tenants = new ArrayList<>();
         Set<String> ids = new HashSet<>();

@@ -37,4 +37,13 @@ public interface ShardSource {
      * exist or holds no commit yet. The caller closes it.
      */
     Optional<ShardSearcher> open(ShardId shard) throws IOException;
+
+    /**
+     * Bytes a search of {@code q} on the shard would fetch from an archive and decompress now, at most (0 when it
+     * reads none: a hot shard, or archive blocks a cache holds already): what the planner's archive budget counts
+     * before anything is dispatched.
+     */
+    default long archiveBytes(ShardId shard, ShardQuery q) throws IOException {
+        return 0;
+    }
 }

@@ -5,6 +5,7 @@ import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.shard.ShardMetadata;
 import dev.logpipe.index.store.read.After;
+import dev.logpipe.index.store.read.ShardQuery;
 import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.index.store.read.ShardSource;
 import java.io.IOException;
@@ -20,7 +21,7 @@ import java.util.Set;
 /**
  * The planner (docs/query.md, "The planner"), steps 2 to 4: clamp the range to the tenant's window, plan the tenant's day shards that overlap
  * it, prune by metadata (time range, label values, cursor position) without opening a shard, then fix the budget
- * (shards, documents) before anything is dispatched. The scope (step 1) is the caller's: it passes the tenant
+ * (shards, documents, archive bytes to fetch and decompress) before anything is dispatched. The scope (step 1) is the caller's: it passes the tenant
  * resolved from the credential.
  */
 public final class QueryPlanner {
@@ -28,11 +29,18 @@ public final class QueryPlanner {
     private final ShardSource source;
     private final int maxShards;
     private final long maxDocuments;
+    private final long maxArchiveBytes;
 
     public QueryPlanner(ShardSource source, int maxShards, long maxDocuments) {
+        this(source, maxShards, maxDocuments, Long.MAX_VALUE);
+    }
+
+    /** @param maxArchiveBytes archive bytes a query may fetch and decompress ({@link ShardSource#archiveBytes}) */
+    public QueryPlanner(ShardSource source, int maxShards, long maxDocuments, long maxArchiveBytes) {
         this.source = source;
         this.maxShards = maxShards;
         this.maxDocuments = maxDocuments;
+        this.maxArchiveBytes = maxArchiveBytes;
     }
 
     public Plan plan(
@@ -78,19 +86,26 @@ public final class QueryPlanner {
         Map<ShardId, Plan.Span> spans = new HashMap<>();
         List<Plan.Skipped> skipped = new ArrayList<>();
         long docs = 0;
+        long archiveBytes = 0;
+        ShardQuery probe = ShardQuery.of(tenant, query, range.fromMillis(), range.toMillis());
         for (int i : idx) {
             ShardId id = candidates.get(i);
             long d = metas.get(i) == null ? 0 : metas.get(i).docs();
+            long a = 0;
             if (!skipped.isEmpty()) {
                 skipped.add(new Plan.Skipped(id, skipped.get(0).reason()));
             } else if (searched.size() >= maxShards) {
                 skipped.add(new Plan.Skipped(id, "max_shards"));
             } else if (docs + d > maxDocuments) {
                 skipped.add(new Plan.Skipped(id, "max_documents"));
+            } else if (maxArchiveBytes != Long.MAX_VALUE
+                    && archiveBytes + (a = source.archiveBytes(id, probe)) > maxArchiveBytes) {
+                skipped.add(new Plan.Skipped(id, "max_archive_bytes"));
             } else {
                 searched.add(id);
                 spans.put(id, span(id, metas.get(i), d));
                 docs += d;
+                archiveBytes += a;
             }
         }
         After resume = null;
