@@ -32,7 +32,14 @@ final class ArchivedDays implements Closeable {
         ObjectStore objects = settings.openStore();
         try {
             return new ArchivedDays(
-                    new TieredShardSource(hot, catalog, objects, settings.cacheDir(), settings.cacheDays(), clock),
+                    new TieredShardSource(
+                            hot,
+                            catalog,
+                            objects,
+                            settings.cacheDir(),
+                            settings.cacheDays(),
+                            settings.cacheBytes(),
+                            clock),
                     objects,
                     closeHot);
         } catch (RuntimeException e) {

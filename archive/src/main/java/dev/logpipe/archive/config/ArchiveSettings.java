@@ -21,6 +21,7 @@ import java.util.Optional;
  * @param workDir       where the indexer writes an archive before uploading it
  * @param cacheDir      where the query service restores archived days it searches
  * @param cacheDays     how many restored days the query service keeps, least recently used evicted
+ * @param cacheBytes    how many bytes of restored days (on disk) the query service keeps, least recently used evicted
  * @param grace         how long after a day ends before it may be archived (late records)
  * @param checkInterval how often the indexer looks for due days (the first check one interval after start)
  * @param restoreSettle after a day restored into the hot tier is committed, how long before its archive is forgotten
@@ -34,6 +35,7 @@ public record ArchiveSettings(
         Path workDir,
         Path cacheDir,
         int cacheDays,
+        long cacheBytes,
         Duration grace,
         Duration checkInterval,
         Duration restoreSettle,
@@ -48,6 +50,9 @@ public record ArchiveSettings(
         Objects.requireNonNull(checkInterval, "checkInterval");
         Objects.requireNonNull(restoreSettle, "restoreSettle");
         Objects.requireNonNull(writer, "writer");
+        if (cacheBytes < 1) {
+            throw new IllegalArgumentException("cacheBytes must be >= 1, was " + cacheBytes);
+        }
         if (cacheDays < 1) {
             throw new IllegalArgumentException("cacheDays must be >= 1, was " + cacheDays);
         }
@@ -62,6 +67,7 @@ public record ArchiveSettings(
                 dataDir.resolve("archive-work"),
                 dataDir.resolve("archive-cache"),
                 ArchiveSettingsLoader.DEFAULT_CACHE_DAYS,
+                ArchiveSettingsLoader.DEFAULT_CACHE_BYTES,
                 ArchiveSettingsLoader.DEFAULT_GRACE,
                 ArchiveSettingsLoader.DEFAULT_CHECK_INTERVAL,
                 ArchiveSettingsLoader.DEFAULT_RESTORE_SETTLE,

@@ -19,6 +19,7 @@ import java.util.function.UnaryOperator;
  */
 public final class ArchiveSettingsLoader {
     static final int DEFAULT_CACHE_DAYS = 4;
+    static final long DEFAULT_CACHE_BYTES = 8L << 30;
     static final Duration DEFAULT_GRACE = Duration.ofHours(2);
     static final Duration DEFAULT_CHECK_INTERVAL = Duration.ofMinutes(10);
     static final Duration DEFAULT_RESTORE_SETTLE = Duration.ofMinutes(1);
@@ -55,6 +56,7 @@ public final class ArchiveSettingsLoader {
         Path work = n.path("work_dir", base, d.workDir());
         Path cache = n.path("cache_dir", base, d.cacheDir());
         int cacheDays = (int) n.integer("cache_days", DEFAULT_CACHE_DAYS, 1, 10_000);
+        long cacheBytes = n.bytes("cache_bytes", DEFAULT_CACHE_BYTES, 1 << 20, Long.MAX_VALUE);
         Duration grace = n.duration("grace", DEFAULT_GRACE, Duration.ZERO);
         Duration check = n.duration("check_interval", DEFAULT_CHECK_INTERVAL, Duration.ofMillis(100));
         Duration settle = n.duration("restore_settle", DEFAULT_RESTORE_SETTLE, Duration.ZERO);
@@ -69,6 +71,7 @@ public final class ArchiveSettingsLoader {
                 work,
                 cache,
                 cacheDays,
+                cacheBytes,
                 grace,
                 check,
                 settle,

@@ -54,6 +54,7 @@ public final class TieredShardSource implements ShardSource, Closeable {
     private final LuceneStore cache;
     private final LiveShards cacheReads;
     private final int maxCachedDays;
+    private final long maxCacheBytes;
     /** Restored day → what it was restored from (archive key + the hot state merged in), in access order. */
     private final LinkedHashMap<ShardId, Restored> restored = new LinkedHashMap<>(16, 0.75f, true);
     /** Archive key → its block index, in access order; at most {@link #MAX_INDEX_BYTES} held. */
@@ -86,9 +87,25 @@ public final class TieredShardSource implements ShardSource, Closeable {
             Path cacheDir,
             int maxCachedDays,
             InstantSource clock) {
+        this(hot, catalog, objects, cacheDir, maxCachedDays, Long.MAX_VALUE, clock);
+    }
+
+    /**
+     * @param maxCachedDays  restored days kept at most, least recently used evicted
+     * @param maxCacheBytes  bytes of restored days on disk kept at most (the day just restored always stays)
+     */
+    public TieredShardSource(
+            ShardSource hot,
+            ArchiveCatalog catalog,
+            ObjectStore objects,
+            Path cacheDir,
+            int maxCachedDays,
+            long maxCacheBytes,
+            InstantSource clock) {
         if (maxCachedDays < 1) {
             throw new IllegalArgumentException("maxCachedDays must be >= 1, was " + maxCachedDays);
         }
+        this.maxCacheBytes = maxCacheBytes;
         this.hot = hot;
         this.catalog = catalog;
         this.objects = objects;
@@ -417,13 +434,21 @@ public final class TieredShardSource implements ShardSource, Closeable {
         cache.refresh();
         BitSet now = was == null ? new BitSet(total) : (BitSet) was.blocks().clone();
         now.or(want);
+        long disk = sizeOnDisk(shard);
         List<ShardId> evicted = new ArrayList<>();
         synchronized (restored) {
-            restored.put(shard, new Restored(state, now, total));
-            while (restored.size() > maxCachedDays) {
-                ShardId eldest = restored.keySet().iterator().next();
-                restored.remove(eldest);
-                evicted.add(eldest);
+            restored.put(shard, new Restored(state, now, total, disk));
+            long cached =
+                    restored.values().stream().mapToLong(Restored::diskBytes).sum();
+            var eldest = restored.entrySet().iterator();
+            while ((restored.size() > maxCachedDays || cached > maxCacheBytes) && restored.size() > 1) {
+                var e = eldest.next();
+                if (e.getKey().equals(shard)) {
+                    continue; // the day just restored stays
+                }
+                cached -= e.getValue().diskBytes();
+                evicted.add(e.getKey());
+                eldest.remove();
             }
         }
         for (ShardId e : evicted) {
@@ -431,8 +456,25 @@ public final class TieredShardSource implements ShardSource, Closeable {
         }
     }
 
-    /** What a day's cache shard holds: restored from which state, which blocks of how many. */
-    private record Restored(String state, BitSet blocks, int total) {
+    /** The bytes of a restored day's shard on disk. */
+    private long sizeOnDisk(ShardId shard) throws IOException {
+        Path dir = Path.of(cache.location(shard));
+        if (!Files.isDirectory(dir)) {
+            return 0;
+        }
+        long bytes = 0;
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path p : (Iterable<Path>) files::iterator) {
+                if (Files.isRegularFile(p)) {
+                    bytes += Files.size(p);
+                }
+            }
+        }
+        return bytes;
+    }
+
+    /** What a day's cache shard holds: restored from which state, which blocks of how many, its bytes on disk. */
+    private record Restored(String state, BitSet blocks, int total, long diskBytes) {
         boolean whole() {
             return blocks.cardinality() == total;
         }

@@ -30,6 +30,8 @@ class ArchiveSettingsLoaderTest {
         assertThat(s.directory()).isEqualTo(DATA.resolve("archive"));
         assertThat(s.catalog()).isEqualTo(DATA.resolve("archive-catalog.json"));
         assertThat(s.cacheDays()).isEqualTo(4);
+        assertThat(s.cacheBytes()).isEqualTo(8L << 30);
+        assertThat(s.restoreSettle()).isEqualTo(Duration.ofMinutes(1));
         assertThat(s.grace()).isEqualTo(Duration.ofHours(2));
         assertThat(s.checkInterval()).isEqualTo(Duration.ofMinutes(10));
         assertThat(s.describe()).isEqualTo("directory /var/lib/logpipe/archive");
@@ -77,6 +79,8 @@ class ArchiveSettingsLoaderTest {
                 .hasMessageStartingWith("archive.s3.endpoint:");
         assertThatThrownBy(() -> read("archive:\n  cache_days: 0\n", Map.of()))
                 .hasMessageStartingWith("archive.cache_days:");
+        assertThatThrownBy(() -> read("archive:\n  cache_bytes: 1KiB\n", Map.of()))
+                .hasMessageStartingWith("archive.cache_bytes:");
         assertThatThrownBy(() -> read("archive:\n  block_size: 1MiB\n", Map.of()))
                 .hasMessageContaining("archive.block_size");
     }

@@ -233,6 +233,48 @@ class TieredSearchContractTest {
         }
     }
 
+    @Test
+    void aCacheBoundedInBytesKeepsTheDayJustRestoredEvictsTheRestAndStillAnswersExactly() throws IOException {
+        InstantSource clock = InstantSource.fixed(NOW);
+        try (LuceneStore store =
+                        new LuceneStore(new ShardLayout(data.resolve("hot")), StoreSettings.defaults(), clock);
+                ObjectStore objects = new DirectoryStore(data.resolve("archive"))) {
+            write(store, "acme", D1, 0, 700);
+            write(store, "acme", D2, 0, 400);
+            store.commit(Map.of());
+            store.refresh();
+            LiveShards hot = new LiveShards(store);
+            Map<String, Object> before = answers(hot, "acme", List.of("", "level:ERROR"), true);
+            ArchiveCatalog catalog = ArchiveCatalog.load(data.resolve("catalog.json"));
+            Archiver archiver = new Archiver(
+                    store,
+                    hot,
+                    objects,
+                    catalog,
+                    new ArchiveWriter.Settings(16 << 10, 3),
+                    data.resolve("work"),
+                    clock,
+                    Archiver.Checkpoint.NONE);
+            archiver.archive(ShardId.records("acme", D1));
+            archiver.archive(ShardId.records("acme", D2));
+            try (TieredShardSource tiered =
+                    new TieredShardSource(hot, catalog, objects, data.resolve("cache"), 10, 1, clock)) {
+                assertThat(answers(tiered, "acme", List.of("", "level:ERROR"), true))
+                        .isEqualTo(before);
+                assertThat(tiered.restoredDays())
+                        .as("one byte of cache: only the day just restored")
+                        .hasSize(1);
+                assertThat(data.resolve("cache")
+                                .resolve("index")
+                                .resolve("acme")
+                                .toFile()
+                                .list())
+                        .as("the evicted day's files are gone")
+                        .hasSize(1);
+            }
+        }
+    }
+
     /** Every key of a day through one searcher per page, pages of {@code limit} in the given order. */
     private static List<String> pages(
             ShardSource source, ShardId day, String query, ShardSearcher.Order order, int limit) throws IOException {

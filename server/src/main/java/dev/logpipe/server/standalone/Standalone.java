@@ -123,6 +123,7 @@ public final class Standalone implements AutoCloseable {
                         tier.objects(),
                         tier.settings().cacheDir(),
                         tier.settings().cacheDays(),
+                        tier.settings().cacheBytes(),
                         clock);
                 started.add(tiered);
                 shards = tiered;
