@@ -17,12 +17,7 @@ import dev.logpipe.index.store.lucene.StoreSettings;
 import dev.logpipe.query.QueryProcess;
 import dev.logpipe.query.auth.ConfiguredKeys;
 import dev.logpipe.query.config.QueryConfigLoader;
-import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -55,7 +50,7 @@ import java.util.Map;
  */
 public final class ArchiveQueryBench {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String KEY = "bench-key-0123456789";
+    private static final String KEY = QueryBench.KEY;
 
     public static void main(String[] args) throws Exception {
         long records = 2_000_000;
@@ -233,19 +228,11 @@ public final class ArchiveQueryBench {
     }
 
     private static String get(HttpClient http, String uri) throws Exception {
-        HttpResponse<String> r = http.send(
-                HttpRequest.newBuilder(URI.create(uri))
-                        .header("Authorization", "Bearer " + KEY)
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
-        if (r.statusCode() != 200) {
-            throw new IllegalStateException(uri + " -> " + r.statusCode() + " " + r.body());
-        }
-        return r.body();
+        return QueryBench.get(http, uri);
     }
 
     private static String enc(String s) {
-        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+        return QueryBench.enc(s);
     }
 
     private static void copy(Path from, Path to) throws Exception {

@@ -54,7 +54,7 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class QueryBench {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String KEY = "bench-key-0123456789";
+    static final String KEY = "bench-key-0123456789";
     static final Instant NOW = Instant.parse("2026-12-11T00:00:00Z");
 
     public static void main(String[] args) throws Exception {
@@ -217,7 +217,7 @@ public final class QueryBench {
                 ns[ns.length - 1] / 1e6);
     }
 
-    private static String get(HttpClient http, String uri) throws Exception {
+    static String get(HttpClient http, String uri) throws Exception {
         HttpResponse<String> r = http.send(
                 HttpRequest.newBuilder(URI.create(uri))
                         .header("Authorization", "Bearer " + KEY)
@@ -229,7 +229,7 @@ public final class QueryBench {
         return r.body();
     }
 
-    private static String enc(String s) {
+    static String enc(String s) {
         return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }
 

@@ -152,26 +152,13 @@ class ArchiveTierTest {
             List<LogRecord> all = new ArrayList<>(records("acme", d1, 240));
             all.addAll(records("acme", d2, 160));
             all.addAll(records("globex", d1, 90));
-            QueryFixture.write(store, all);
-            store.commit(Map.of("t-0", (long) all.size()));
-            store.refresh();
+            writeAndCommit(store, all);
             LiveShards hot = new LiveShards(store);
             String contextId = "acme-2026-11-28-" + Integer.toHexString(100 * 7919);
             List<JsonNode> acmeBefore = answers(config, hot, ACME_KEY, contextId);
             List<JsonNode> globexBefore = answers(config, hot, GLOBEX_KEY, null);
 
-            ArchiveCatalog catalog = ArchiveCatalog.load(dir.resolve("catalog.json"));
-            Archiver archiver = new Archiver(
-                    store,
-                    hot,
-                    objects,
-                    catalog,
-                    new ArchiveWriter.Settings(16 << 10, 3),
-                    dir.resolve("work"),
-                    InstantSource.fixed(NOW),
-                    Archiver.Checkpoint.NONE);
-            archiver.archive(ShardId.records("acme", d1));
-            archiver.archive(ShardId.records("acme", d2));
+            ArchiveCatalog catalog = archive(store, hot, objects, d1, d2);
             assertThat(hot.shards(ShardKind.RECORDS, "acme")).isEmpty();
 
             try (TieredShardSource tiered =
@@ -184,6 +171,31 @@ class ArchiveTierTest {
                 assertThat(globexAfter).isEqualTo(globexBefore);
             }
         }
+    }
+
+    private static void writeAndCommit(LuceneStore store, List<LogRecord> all) throws Exception {
+        QueryFixture.write(store, all);
+        store.commit(Map.of("t-0", (long) all.size()));
+        store.refresh();
+    }
+
+    /** Archives acme's days (16 KiB blocks) into {@code objects}; returns the catalog. */
+    private ArchiveCatalog archive(LuceneStore store, LiveShards hot, DirectoryStore objects, LocalDate... days)
+            throws Exception {
+        ArchiveCatalog catalog = ArchiveCatalog.load(dir.resolve("catalog.json"));
+        Archiver archiver = new Archiver(
+                store,
+                hot,
+                objects,
+                catalog,
+                new ArchiveWriter.Settings(16 << 10, 3),
+                dir.resolve("work"),
+                InstantSource.fixed(NOW),
+                Archiver.Checkpoint.NONE);
+        for (LocalDate day : days) {
+            archiver.archive(ShardId.records("acme", day));
+        }
+        return catalog;
     }
 
     /** The answers of a query service over {@code source} to {@code paths} (acme's key), in order. */
@@ -220,22 +232,9 @@ class ArchiveTierTest {
                 DirectoryStore objects = new DirectoryStore(dir.resolve("archive"))) {
             List<LogRecord> all = new ArrayList<>(records("acme", d1, 240));
             all.addAll(records("acme", d2, 160));
-            QueryFixture.write(store, all);
-            store.commit(Map.of("t-0", (long) all.size()));
-            store.refresh();
+            writeAndCommit(store, all);
             LiveShards hot = new LiveShards(store);
-            ArchiveCatalog catalog = ArchiveCatalog.load(dir.resolve("catalog.json"));
-            Archiver archiver = new Archiver(
-                    store,
-                    hot,
-                    objects,
-                    catalog,
-                    new ArchiveWriter.Settings(16 << 10, 3),
-                    dir.resolve("work"),
-                    InstantSource.fixed(NOW),
-                    Archiver.Checkpoint.NONE);
-            archiver.archive(ShardId.records("acme", d1));
-            archiver.archive(ShardId.records("acme", d2));
+            ArchiveCatalog catalog = archive(store, hot, objects, d1, d2);
             long olderDay = 0;
             String key = catalog.entry("acme", d1).orElseThrow().key();
             for (var b : dev.logpipe.archive.format.ArchiveReader.open(key, objects.open(key))
@@ -279,22 +278,9 @@ class ArchiveTierTest {
                 DirectoryStore objects = new DirectoryStore(dir.resolve("archive"))) {
             List<LogRecord> all = new ArrayList<>(records("acme", d1, 240));
             all.addAll(records("acme", d2, 160));
-            QueryFixture.write(store, all);
-            store.commit(Map.of("t-0", (long) all.size()));
-            store.refresh();
+            writeAndCommit(store, all);
             LiveShards hot = new LiveShards(store);
-            ArchiveCatalog catalog = ArchiveCatalog.load(dir.resolve("catalog.json"));
-            Archiver archiver = new Archiver(
-                    store,
-                    hot,
-                    objects,
-                    catalog,
-                    new ArchiveWriter.Settings(16 << 10, 3),
-                    dir.resolve("work"),
-                    InstantSource.fixed(NOW),
-                    Archiver.Checkpoint.NONE);
-            archiver.archive(ShardId.records("acme", d1));
-            archiver.archive(ShardId.records("acme", d2));
+            ArchiveCatalog catalog = archive(store, hot, objects, d1, d2);
             String key = catalog.entry("acme", d1).orElseThrow().key();
             Path file = dir.resolve("archive").resolve(key);
             byte[] bytes = Files.readAllBytes(file);

@@ -73,6 +73,19 @@ class TieredSearchContractTest {
         store.write(ShardId.records(tenant, day), batch);
     }
 
+    private Archiver archiver(
+            LuceneStore store, LiveShards hot, ObjectStore objects, ArchiveCatalog catalog, int blockBytes) {
+        return new Archiver(
+                store,
+                hot,
+                objects,
+                catalog,
+                new ArchiveWriter.Settings(blockBytes, 3),
+                data.resolve("work"),
+                InstantSource.fixed(NOW),
+                Archiver.Checkpoint.NONE);
+    }
+
     /** Everything the contract compares, read through one source. */
     private static Map<String, Object> answers(ShardSource source, String tenant) throws IOException {
         return answers(source, tenant, QUERIES, true);
@@ -136,15 +149,7 @@ class TieredSearchContractTest {
             Map<String, Object> betaBefore = answers(hot, "beta");
 
             ArchiveCatalog catalog = ArchiveCatalog.load(data.resolve("catalog.json"));
-            Archiver archiver = new Archiver(
-                    store,
-                    hot,
-                    objects,
-                    catalog,
-                    new ArchiveWriter.Settings(16 << 10, 3),
-                    data.resolve("work"),
-                    clock,
-                    Archiver.Checkpoint.NONE);
+            Archiver archiver = archiver(store, hot, objects, catalog, 16 << 10);
             archiver.archive(ShardId.records("acme", D1));
             archiver.archive(ShardId.records("acme", D2));
             assertThat(hot.shards(ShardKind.RECORDS, "acme")).isEmpty();
@@ -193,15 +198,7 @@ class TieredSearchContractTest {
                 before.put(q, answers(hot, "acme", List.of(q), false));
             }
             ArchiveCatalog catalog = ArchiveCatalog.load(data.resolve("catalog.json"));
-            Archiver archiver = new Archiver(
-                    store,
-                    hot,
-                    objects,
-                    catalog,
-                    new ArchiveWriter.Settings(4 << 10, 3),
-                    data.resolve("work"),
-                    clock,
-                    Archiver.Checkpoint.NONE);
+            Archiver archiver = archiver(store, hot, objects, catalog, 4 << 10);
             archiver.archive(ShardId.records("acme", D1));
             archiver.archive(ShardId.records("acme", D2));
 
@@ -246,15 +243,7 @@ class TieredSearchContractTest {
             LiveShards hot = new LiveShards(store);
             Map<String, Object> before = answers(hot, "acme", List.of("", "level:ERROR"), true);
             ArchiveCatalog catalog = ArchiveCatalog.load(data.resolve("catalog.json"));
-            Archiver archiver = new Archiver(
-                    store,
-                    hot,
-                    objects,
-                    catalog,
-                    new ArchiveWriter.Settings(16 << 10, 3),
-                    data.resolve("work"),
-                    clock,
-                    Archiver.Checkpoint.NONE);
+            Archiver archiver = archiver(store, hot, objects, catalog, 16 << 10);
             archiver.archive(ShardId.records("acme", D1));
             archiver.archive(ShardId.records("acme", D2));
             try (TieredShardSource tiered =
@@ -327,16 +316,7 @@ class TieredSearchContractTest {
             }
             assertThat(before.get(" NEWEST_FIRST")).hasSize(300);
             ArchiveCatalog catalog = ArchiveCatalog.load(data.resolve("catalog.json"));
-            new Archiver(
-                            store,
-                            hot,
-                            objects,
-                            catalog,
-                            new ArchiveWriter.Settings(4 << 10, 3),
-                            data.resolve("work"),
-                            clock,
-                            Archiver.Checkpoint.NONE)
-                    .archive(day);
+            archiver(store, hot, objects, catalog, 4 << 10).archive(day);
             int n = 0;
             for (String query : List.of("", "tick")) {
                 for (ShardSearcher.Order order : ShardSearcher.Order.values()) {
@@ -362,16 +342,7 @@ class TieredSearchContractTest {
             store.refresh();
             LiveShards hot = new LiveShards(store);
             ArchiveCatalog catalog = ArchiveCatalog.load(data.resolve("catalog.json"));
-            new Archiver(
-                            store,
-                            hot,
-                            objects,
-                            catalog,
-                            new ArchiveWriter.Settings(16 << 10, 3),
-                            data.resolve("work"),
-                            clock,
-                            Archiver.Checkpoint.NONE)
-                    .archive(ShardId.records("acme", D1));
+            archiver(store, hot, objects, catalog, 16 << 10).archive(ShardId.records("acme", D1));
 
             write(store, "acme", D1, 495, 520); // 5 replays of archived records, 20 late ones
             store.commit(Map.of());
