@@ -100,9 +100,14 @@ class ArchiveTierTest {
         return n;
     }
 
-    private static List<JsonNode> answers(QueryConfig config, ShardSource source, String key, String contextId)
-            throws Exception {
-        List<JsonNode> out = new ArrayList<>();
+    /** What the tests do with a running query service. */
+    @FunctionalInterface
+    private interface Use {
+        void with(QueryServer server) throws Exception;
+    }
+
+    /** Runs a query service over {@code source} on a free port for {@code use}. */
+    private static void serve(QueryConfig config, ShardSource source, Use use) throws Exception {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         try (QueryService service = QueryService.create(
                 config,
@@ -114,29 +119,36 @@ class ArchiveTierTest {
             QueryServer server = new QueryServer(config.listen(), service, registry, () -> true, 32);
             server.start();
             try {
-                for (String search :
-                        List.of("/api/v1/search?q=&limit=7", "/api/v1/search?q=level:ERROR&limit=3&order=asc")) {
-                    String cursor = null;
-                    do {
-                        JsonNode page =
-                                get(server, search + RANGE + (cursor == null ? "" : "&cursor=" + enc(cursor)), key);
-                        out.add(page);
-                        cursor = page.hasNonNull("next_cursor")
-                                ? page.get("next_cursor").asText()
-                                : null;
-                    } while (cursor != null);
-                }
-                out.add(get(server, "/api/v1/histogram?q=took&interval=1h" + RANGE, key));
-                out.add(get(server, "/api/v1/fields?x=1" + RANGE, key));
-                out.add(get(server, "/api/v1/fields/top?field=service&q=" + enc("level:INFO") + RANGE, key));
-                out.add(get(server, "/api/v1/fields/top?field=fields.http.status" + RANGE, key));
-                if (contextId != null) {
-                    out.add(get(server, "/api/v1/context/" + enc(contextId) + "?before=6&after=6", key));
-                }
+                use.with(server);
             } finally {
                 server.close();
             }
         }
+    }
+
+    private static List<JsonNode> answers(QueryConfig config, ShardSource source, String key, String contextId)
+            throws Exception {
+        List<JsonNode> out = new ArrayList<>();
+        serve(config, source, server -> {
+            for (String search :
+                    List.of("/api/v1/search?q=&limit=7", "/api/v1/search?q=level:ERROR&limit=3&order=asc")) {
+                String cursor = null;
+                do {
+                    JsonNode page = get(server, search + RANGE + (cursor == null ? "" : "&cursor=" + enc(cursor)), key);
+                    out.add(page);
+                    cursor = page.hasNonNull("next_cursor")
+                            ? page.get("next_cursor").asText()
+                            : null;
+                } while (cursor != null);
+            }
+            out.add(get(server, "/api/v1/histogram?q=took&interval=1h" + RANGE, key));
+            out.add(get(server, "/api/v1/fields?x=1" + RANGE, key));
+            out.add(get(server, "/api/v1/fields/top?field=service&q=" + enc("level:INFO") + RANGE, key));
+            out.add(get(server, "/api/v1/fields/top?field=fields.http.status" + RANGE, key));
+            if (contextId != null) {
+                out.add(get(server, "/api/v1/context/" + enc(contextId) + "?before=6&after=6", key));
+            }
+        });
         return out;
     }
 
@@ -201,24 +213,11 @@ class ArchiveTierTest {
     /** The answers of a query service over {@code source} to {@code paths} (acme's key), in order. */
     private static List<JsonNode> served(QueryConfig config, ShardSource source, List<String> paths) throws Exception {
         List<JsonNode> answers = new ArrayList<>();
-        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        try (QueryService service = QueryService.create(
-                config,
-                source,
-                new ConfiguredKeys(config.keys())::authenticate,
-                IndexerProgress.NONE,
-                InstantSource.fixed(NOW),
-                registry)) {
-            QueryServer server = new QueryServer(config.listen(), service, registry, () -> true, 32);
-            server.start();
-            try {
-                for (String path : paths) {
-                    answers.add(get(server, path, ACME_KEY));
-                }
-            } finally {
-                server.close();
+        serve(config, source, server -> {
+            for (String path : paths) {
+                answers.add(get(server, path, ACME_KEY));
             }
-        }
+        });
         return answers;
     }
 
