@@ -1,7 +1,9 @@
-// The expanded record: every field, Copy as JSON, and the records around it (context).
+// The expanded record: every field (each value can filter the query), the record as pretty JSON, Copy as JSON, and
+// the records around it (context).
 import { api, segment } from "./api.js";
 import { button, text } from "./dom.js";
 import { line } from "./line.js";
+import { filterButtons } from "./record-filters.js";
 
 /** A record's fields as [dotted name, value] pairs; arrays stay values. */
 export function flatten(obj, prefix = "", out = []) {
@@ -49,10 +51,19 @@ export function toggle(li) {
     const tv = document.createElement("td");
     tv.className = "v";
     tv.appendChild(text(typeof v === "string" ? v : JSON.stringify(v)));
-    tr.append(tk, tv);
+    const tf = document.createElement("td");
+    tf.className = "f";
+    tf.append(...filterButtons(k, v));
+    tr.append(tk, tv, tf);
     table.appendChild(tr);
   }
-  d.appendChild(table);
+  const pretty = document.createElement("pre");
+  pretty.className = "pretty-json";
+  pretty.appendChild(text(JSON.stringify(h, null, 2))); // bidirectional controls as markers, as everywhere
+  const views = document.createElement("div");
+  views.className = "views";
+  views.append(table, pretty);
+  d.appendChild(views);
   li.appendChild(d);
 }
 

@@ -401,6 +401,35 @@ class SearchBrowserTest {
     }
 
     @Test
+    void theExpandedRecordShowsPrettyJsonAndAnyValueFiltersTheQueryInOrOut() throws Exception {
+        open("range=now-1h&q=needlexyz");
+        waiting.until(d -> rows().size() == 1);
+        WebElement row = rows().get(0);
+        String id = row.getAttribute("data-record-id");
+        String service = row.findElement(By.cssSelector(".svc")).getText();
+        row.findElement(By.cssSelector(".line")).click();
+        WebElement pretty = waiting.until(d -> row.findElement(By.cssSelector(".detail pre.pretty-json")));
+        assertThat(pretty.isDisplayed()).isTrue();
+        assertThat(JSON.readTree(pretty.getText()).path("record_id").asText()).isEqualTo(id);
+        assertThat(pretty.getText()).as("indented, one field a line").contains("\n  \"record_id\"");
+        row.findElement(By.cssSelector("button.exclude[title='filter out service:" + service + "']"))
+                .click();
+        waiting.until(d -> d.getCurrentUrl().contains("-service%3A" + service));
+        assertThat(browser.driver.findElement(By.id("q")).getAttribute("value"))
+                .isEqualTo("needlexyz -service:" + service);
+        waiting.until(d -> rows().isEmpty());
+        search("needlexyz");
+        waiting.until(d -> rows().size() == 1);
+        WebElement again = rows().get(0);
+        again.findElement(By.cssSelector(".line")).click();
+        waiting.until(d -> again.findElement(By.cssSelector("button.include[title='filter for level:ERROR']")))
+                .click();
+        waiting.until(d -> d.getCurrentUrl().contains("level%3AERROR"));
+        assertThat(browser.driver.findElement(By.id("q")).getAttribute("value")).isEqualTo("needlexyz AND level:ERROR");
+        waiting.until(d -> rows().size() == 1);
+    }
+
+    @Test
     void theDeadLettersViewShowsARejectedRecordWithItsReason() throws Exception {
         Http.Answer a = Http.post(
                 standalone.baseUrl() + "/api/v1/logs",
@@ -689,6 +718,10 @@ class SearchBrowserTest {
                 .executeScript("return /[\\u202A-\\u202E\\u2066-\\u2069\\u200E\\u200F\\u061C]/"
                         + ".test(document.getElementById('results').textContent)");
         assertThat(left).isEqualTo(false);
+        Object inTitles = ((JavascriptExecutor) browser.driver)
+                .executeScript("return [...document.querySelectorAll('#results [title]')]"
+                        + ".some(e => /[\\u202A-\\u202E\\u2066-\\u2069\\u200E\\u200F\\u061C]/.test(e.title))");
+        assertThat(inTitles).as("nor in a tooltip (the value filters' titles)").isEqualTo(false);
         // and the word reads left to right as sent: "evil" is laid out before... its own letters in order
         Object order = ((JavascriptExecutor) browser.driver)
                 .executeScript(
