@@ -73,7 +73,8 @@ class CredentialsTest {
             new Api("GET", "/api/v1/whoami", null, KEY),
             new Api("GET", "/api/v1/admin/tenants", null, ADMIN),
             new Api("POST", "/api/v1/logs", "{\"message\":\"two keys\"}\n", KEY),
-            new Api("GET", "/api/v1/admin/legal-holds", null, ADMIN));
+            new Api("GET", "/api/v1/admin/legal-holds", null, ADMIN),
+            new Api("GET", "/api/v1/admin/archives", null, ADMIN));
 
     private static HttpResponse<String> send(Api api, String... authorizations) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(standalone.baseUrl() + api.path()))

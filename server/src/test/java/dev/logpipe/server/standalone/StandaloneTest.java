@@ -212,6 +212,12 @@ class StandaloneTest {
                     .isEqualTo(200);
             assertThat(Http.get(s.baseUrl() + "/api/v1/admin/legal-holds", KEY).status())
                     .isIn(401, 403);
+            // and the archive tier's (the standalone archives under DATA/archive)
+            Http.Answer archives = Http.get(s.baseUrl() + "/api/v1/admin/archives", ADMIN);
+            assertThat(archives.status()).as(archives.body()).isEqualTo(200);
+            assertThat(archives.body()).startsWith("{\"archives\":[");
+            assertThat(Http.get(s.baseUrl() + "/api/v1/admin/archives", KEY).status())
+                    .isIn(401, 403);
         }
     }
 
