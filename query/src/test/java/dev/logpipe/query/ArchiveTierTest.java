@@ -44,6 +44,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The query service's endpoints answer the same after a tenant's days move to the archive tier (issue 28): every page
@@ -266,8 +268,10 @@ class ArchiveTierTest {
         }
     }
 
-    @Test
-    void aCorruptArchiveMakesTheAnswerPartialNamingItWhileTheOtherDaysStillAnswer() throws Exception {
+    /** A byte flipped inside the first block (its checksum no longer matches), or in the footer's trailer. */
+    @ParameterizedTest(name = "a byte flipped in the {0}")
+    @ValueSource(strings = {"block", "footer"})
+    void aCorruptArchiveMakesTheAnswerPartialNamingItWhileTheOtherDaysStillAnswer(String where) throws Exception {
         Path data = Files.createDirectories(dir.resolve("data"));
         QueryConfig config = QueryFixture.config(data, "");
         LocalDate d1 = LocalDate.parse("2026-11-28");
@@ -283,7 +287,7 @@ class ArchiveTierTest {
             String key = catalog.entry("acme", d1).orElseThrow().key();
             Path file = dir.resolve("archive").resolve(key);
             byte[] bytes = Files.readAllBytes(file);
-            bytes[200] ^= 0x5a; // inside the first block: its checksum no longer matches
+            bytes[where.equals("block") ? 200 : bytes.length - 12] ^= 0x5a;
             Files.write(file, bytes);
 
             try (TieredShardSource tiered =

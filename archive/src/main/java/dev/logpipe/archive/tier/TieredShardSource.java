@@ -10,6 +10,7 @@ import dev.logpipe.index.shard.ShardMetadata;
 import dev.logpipe.index.store.lucene.LiveShards;
 import dev.logpipe.index.store.lucene.LuceneStore;
 import dev.logpipe.index.store.lucene.StoreSettings;
+import dev.logpipe.index.store.read.CorruptShardException;
 import dev.logpipe.index.store.read.ShardQuery;
 import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.index.store.read.ShardSource;
@@ -290,7 +291,12 @@ public final class TieredShardSource implements ShardSource, Closeable {
             return 0;
         }
         TierPlan.Day day = d.get();
-        BlockIndex index = blockIndex(day.archive().orElseThrow());
+        BlockIndex index;
+        try {
+            index = blockIndex(day.archive().orElseThrow());
+        } catch (CorruptShardException e) {
+            return 0; // reading nothing: the search of the day reports it as corrupt, naming the archive
+        }
         BitSet held = new BitSet();
         String state = state(day, shard);
         synchronized (restored) {
