@@ -429,6 +429,25 @@ class LokiApiTest {
             levelBytes += Long.parseLong(v.at("/value/1").asText());
         }
         assertThat(levelBytes).isEqualTo(apiBytes);
+        JsonNode overTime = ok(get(
+                q,
+                "/loki/api/v1/index/volume_range?" + range + "&query=" + enc("{service=\"api\"}") + "&step=600",
+                null,
+                "Authorization",
+                basic(ACME_KEY)));
+        assertThat(overTime.at("/data/resultType").asText()).isEqualTo("matrix");
+        assertThat(overTime.at("/data/result")).hasSize(1);
+        long stepBytes = 0;
+        long previous = Long.MIN_VALUE;
+        for (JsonNode point : overTime.at("/data/result/0/values")) {
+            long at = point.get(0).asLong();
+            assertThat(at).as("steps of 600 s from start, in order").isGreaterThan(previous);
+            assertThat((at - NOW.minusSeconds(7200).getEpochSecond()) % 600).isZero();
+            previous = at;
+            stepBytes += Long.parseLong(point.get(1).asText());
+        }
+        assertThat(stepBytes).as("every line counted in one step").isEqualTo(apiBytes);
+        assertThat(overTime.at("/data/result/0/values").size()).isGreaterThan(1);
     }
 
     @Test
@@ -485,7 +504,8 @@ class LokiApiTest {
                 "/loki/api/v1/label/service/values",
                 "/loki/api/v1/series?match[]=" + enc("{service=\"api\"}"),
                 "/loki/api/v1/index/stats?query=" + enc("{service=\"api\"}"),
-                "/loki/api/v1/index/volume?query=" + enc("{service=\"api\"}"));
+                "/loki/api/v1/index/volume?query=" + enc("{service=\"api\"}"),
+                "/loki/api/v1/index/volume_range?query=" + enc("{service=\"api\"}"));
         for (String path : paths) {
             HttpResponse<String> r = get(q, path, null, "Authorization", basic(GLOBEX_KEY), "X-Scope-OrgID", "acme");
             assertThat(r.statusCode()).as(path).isEqualTo(403);
@@ -512,7 +532,8 @@ class LokiApiTest {
                         "loki_label_values",
                         "loki_series",
                         "loki_index_stats",
-                        "loki_index_volume");
+                        "loki_index_volume",
+                        "loki_index_volume_range");
     }
 
     @Test

@@ -55,6 +55,7 @@ public final class LokiEndpoints {
             case "series" -> "loki_series";
             case "index/stats" -> "loki_index_stats";
             case "index/volume" -> "loki_index_volume";
+            case "index/volume_range" -> "loki_index_volume_range";
             default ->
                 rest.startsWith("label/") && rest.endsWith("/values") && rest.length() > 13
                         ? "loki_label_values"
@@ -71,6 +72,7 @@ public final class LokiEndpoints {
             case "loki_series" -> labels.series(call, bounds);
             case "loki_index_stats" -> labels.indexStats(call, bounds);
             case "loki_index_volume" -> volume.volume(call, bounds);
+            case "loki_index_volume_range" -> volume.volumeRange(call, bounds);
             default -> throw new AssertionError(call.endpoint());
         };
     }
@@ -345,7 +347,7 @@ public final class LokiEndpoints {
     }
 
     /** A step's time as Prometheus writes it: Unix seconds with the milliseconds as a fraction. */
-    private static RawValue seconds(long millis) {
+    static RawValue seconds(long millis) {
         return new RawValue(BigDecimal.valueOf(millis, 3).stripTrailingZeros().toPlainString());
     }
 
