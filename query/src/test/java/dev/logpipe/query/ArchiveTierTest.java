@@ -249,6 +249,12 @@ class ArchiveTierTest {
             try (TieredShardSource tiered =
                     new TieredShardSource(hot, catalog, objects, dir.resolve("cache"), 4, InstantSource.fixed(NOW))) {
                 String search = "/api/v1/search?q=&limit=1000" + RANGE;
+                String noSuchService = "/api/v1/search?q=" + enc("service:nosuch") + "&limit=10" + RANGE;
+                JsonNode pruned = served(config, tiered, List.of(noSuchService)).get(0);
+                assertThat(pruned.get("shards").get("pruned").asInt())
+                        .as("both archived days pruned by their footers' service values, nothing read")
+                        .isEqualTo(2);
+                assertThat(tiered.stats().restores()).isZero();
                 List<JsonNode> answers = served(config, tiered, List.of(search, search));
                 JsonNode first = answers.get(0);
                 assertThat(first.get("hits")).as("the newer day answers").hasSize(160);

@@ -75,6 +75,23 @@ final class BlockIndex {
         return new BlockIndex(reader, filters, bytes);
     }
 
+    /**
+     * The day's values of each label, as the footers list them per block (unioned), into {@code values}; a label
+     * some block lists only partly into {@code truncated}.
+     */
+    void labels(
+            java.util.SortedMap<String, java.util.SortedSet<String>> values, java.util.SortedSet<String> truncated) {
+        for (ArchiveFooter.BlockInfo b : footer.blocks()) {
+            b.truncatedLabels().forEach(l -> truncated.add(l.field()));
+            b.labels().forEach((l, v) -> {
+                if (!v.isEmpty()) {
+                    values.computeIfAbsent(l.field(), k -> new java.util.TreeSet<>())
+                            .addAll(v);
+                }
+            });
+        }
+    }
+
     /** Memory this index holds, for the cache's bound. */
     long bytes() {
         return bytes;

@@ -156,8 +156,9 @@ public final class TieredShardSource implements ShardSource, Closeable {
 
     /**
      * For planning: an archived day restored already answers with its restored shard's metadata; one not restored
-     * answers from the catalog (records, time range; its labels unknown, so never pruned by label), so planning
-     * restores nothing and a day the plan leaves out (outside the time range, past the budget) is never fetched.
+     * answers from the catalog (records, time range) and its footers (each label's values, unioned over the blocks;
+     * a label a block truncates is truncated), so planning restores nothing and a day the plan leaves out (outside the
+     * time range, a label value it lacks, past the budget) is never fetched.
      */
     @Override
     public Optional<ShardMetadata> metadata(ShardId shard) throws IOException {
@@ -199,6 +200,13 @@ public final class TieredShardSource implements ShardSource, Closeable {
         long docs = e.records();
         long min = e.minEventTimeMillis();
         long max = e.maxEventTimeMillis();
+        java.util.TreeMap<String, java.util.SortedSet<String>> labels = new java.util.TreeMap<>();
+        java.util.TreeSet<String> truncated = new java.util.TreeSet<>();
+        try {
+            blockIndex(e).labels(labels, truncated); // the footers' label lists: the planner prunes on them
+        } catch (dev.logpipe.index.store.read.CorruptShardException corrupt) {
+            truncated.addAll(Fields.LABELS); // unknown: never pruned on; the search reports the day as corrupt
+        }
         if (day.searchHot()) {
             Optional<ShardMetadata> h = hot.metadata(shard);
             if (h.isPresent()) {
@@ -207,6 +215,13 @@ public final class TieredShardSource implements ShardSource, Closeable {
                     min = Math.min(min, h.get().minEventTime().toEpochMilli());
                     max = Math.max(max, h.get().maxEventTime().toEpochMilli());
                 }
+                h.get()
+                        .labels()
+                        .forEach((k, v) -> labels.computeIfAbsent(k, x -> new java.util.TreeSet<>())
+                                .addAll(v));
+                truncated.addAll(h.get().truncatedLabels());
+            } else {
+                truncated.addAll(Fields.LABELS);
             }
         }
         boolean empty = docs == 0 || min > max;
@@ -217,8 +232,8 @@ public final class TieredShardSource implements ShardSource, Closeable {
                 docs,
                 empty ? null : Instant.ofEpochMilli(min),
                 empty ? null : Instant.ofEpochMilli(max),
-                new java.util.TreeMap<>(),
-                new java.util.TreeSet<>(Fields.LABELS),
+                labels,
+                truncated,
                 new java.util.TreeMap<>(),
                 true,
                 ShardMetadata.FieldsNotIndexed.NONE,

@@ -9,6 +9,7 @@ import dev.logpipe.index.query.ParsedQuery;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.shard.ShardLayout;
+import dev.logpipe.index.shard.ShardMetadata;
 import dev.logpipe.index.store.aggregate.Histogram;
 import dev.logpipe.index.store.aggregate.Values;
 import dev.logpipe.index.store.lucene.LiveShards;
@@ -248,6 +249,14 @@ class TieredSearchContractTest {
             archiver.archive(ShardId.records("acme", D2));
             try (TieredShardSource tiered =
                     new TieredShardSource(hot, catalog, objects, data.resolve("cache"), 10, 1, clock)) {
+                ShardMetadata planned =
+                        tiered.metadata(ShardId.records("acme", D1)).orElseThrow();
+                assertThat(planned.labels().get("service"))
+                        .as("the footers' label values, for the planner, nothing restored")
+                        .containsExactly("checkout", "payments");
+                assertThat(planned.labels().get("level")).containsExactly("ERROR", "INFO", "WARN");
+                assertThat(planned.truncatedLabels()).isEmpty();
+                assertThat(tiered.restoredDays()).isEmpty();
                 assertThat(answers(tiered, "acme", List.of("", "level:ERROR"), true))
                         .isEqualTo(before);
                 assertThat(tiered.restoredDays())
