@@ -212,6 +212,15 @@ class ArchiveTierTest {
         return catalog;
     }
 
+    /** Acme's two days (240 and 160 records) written hot, then archived; returns the catalog. */
+    private ArchiveCatalog twoArchivedDays(
+            LuceneStore store, LiveShards hot, DirectoryStore objects, LocalDate d1, LocalDate d2) throws Exception {
+        List<LogRecord> all = new ArrayList<>(records("acme", d1, 240));
+        all.addAll(records("acme", d2, 160));
+        writeAndCommit(store, all);
+        return archive(store, hot, objects, d1, d2);
+    }
+
     /** The answers of a query service over {@code source} to {@code paths} (acme's key), in order. */
     private static List<JsonNode> served(QueryConfig config, ShardSource source, List<String> paths) throws Exception {
         List<JsonNode> answers = new ArrayList<>();
@@ -231,11 +240,8 @@ class ArchiveTierTest {
         try (LuceneStore store =
                         new LuceneStore(new ShardLayout(data), StoreSettings.defaults(), InstantSource.fixed(NOW));
                 DirectoryStore objects = new DirectoryStore(dir.resolve("archive"))) {
-            List<LogRecord> all = new ArrayList<>(records("acme", d1, 240));
-            all.addAll(records("acme", d2, 160));
-            writeAndCommit(store, all);
             LiveShards hot = new LiveShards(store);
-            ArchiveCatalog catalog = archive(store, hot, objects, d1, d2);
+            ArchiveCatalog catalog = twoArchivedDays(store, hot, objects, d1, d2);
             long olderDay = 0;
             String key = catalog.entry("acme", d1).orElseThrow().key();
             for (var b : dev.logpipe.archive.format.ArchiveReader.open(key, objects.open(key))
@@ -285,11 +291,8 @@ class ArchiveTierTest {
         try (LuceneStore store =
                         new LuceneStore(new ShardLayout(data), StoreSettings.defaults(), InstantSource.fixed(NOW));
                 DirectoryStore objects = new DirectoryStore(dir.resolve("archive"))) {
-            List<LogRecord> all = new ArrayList<>(records("acme", d1, 240));
-            all.addAll(records("acme", d2, 160));
-            writeAndCommit(store, all);
             LiveShards hot = new LiveShards(store);
-            ArchiveCatalog catalog = archive(store, hot, objects, d1, d2);
+            ArchiveCatalog catalog = twoArchivedDays(store, hot, objects, d1, d2);
             String key = catalog.entry("acme", d1).orElseThrow().key();
             Path file = dir.resolve("archive").resolve(key);
             byte[] bytes = Files.readAllBytes(file);

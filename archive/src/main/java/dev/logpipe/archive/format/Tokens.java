@@ -2,13 +2,8 @@ package dev.logpipe.archive.format;
 
 import dev.logpipe.index.analysis.LogAnalyzer;
 import dev.logpipe.record.LogRecord;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.Map;
 import java.util.Set;
-import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.analysis.TokenStream;
-import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 
 /**
  * The tokens a block's filter holds for a record (docs/archive-format.md#token-filter): {@code m:} + each token of the
@@ -17,8 +12,6 @@ import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
  * its value as text). A query's probe is built with the same two functions.
  */
 public final class Tokens {
-    private static final Analyzer ANALYZER = LogAnalyzer.forIndexing();
-
     private Tokens() {}
 
     /** The probe of one message token (already lower-case, as the query analyzer reads it). */
@@ -32,15 +25,8 @@ public final class Tokens {
     }
 
     static void addAll(LogRecord r, Set<String> out) {
-        try (TokenStream ts = ANALYZER.tokenStream("message", r.message())) {
-            CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
-            ts.reset();
-            while (ts.incrementToken()) {
-                out.add(message(term.toString()));
-            }
-            ts.end();
-        } catch (IOException e) {
-            throw new UncheckedIOException("reading a string cannot fail", e);
+        for (String token : LogAnalyzer.indexTokens(r.message())) {
+            out.add(message(token));
         }
         out.add(keyword("level", r.level().name()));
         keywordIfSet("service", r.service(), out);
