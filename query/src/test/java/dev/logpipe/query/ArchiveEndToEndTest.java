@@ -53,6 +53,22 @@ import picocli.CommandLine;
 @Integration
 class ArchiveEndToEndTest {
     private static final String ADMIN_KEY = "archive-admin-key-0123456789";
+    /** The day the tests archive: three days back, so archive_after 1 makes it due at once. */
+    private static final Instant DAY_START =
+            Instant.now().truncatedTo(ChronoUnit.DAYS).minus(Duration.ofDays(3));
+    /** Every "payment" record of that day. */
+    private static final String SEARCH =
+            "/api/v1/search?limit=1000&from=" + enc(DAY_START.minusSeconds(60).toString()) + "&to="
+                    + enc(DAY_START.plus(Duration.ofDays(1)).toString()) + "&q=" + enc("payment");
+
+    /** Waits until acme's day is catalogued and its hot shard deleted. */
+    private static void awaitArchived(ArchiveTier tier, LocalDate day) {
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> tier.catalog().entry("acme", day).isPresent()
+                        && tier.catalog().entry("acme", day).get().coveredHot() == null);
+    }
 
     @RegisterExtension
     static final EmbeddedBrokerExtension KAFKA = new EmbeddedBrokerExtension();
@@ -63,22 +79,16 @@ class ArchiveEndToEndTest {
     @Test
     void aClosedDayMovesToTheArchiveWhileAQueryProcessBesideTheIndexerKeepsFindingEveryRecordOnce() throws Exception {
         String yaml = yaml("ae", "");
-        Instant dayStart = Instant.now().truncatedTo(ChronoUnit.DAYS).minus(Duration.ofDays(3));
+        Instant dayStart = DAY_START;
         LocalDate day = LocalDate.ofInstant(dayStart, ZoneOffset.UTC);
-        String search = "/api/v1/search?limit=1000&from="
-                + enc(dayStart.minusSeconds(60).toString()) + "&to="
-                + enc(dayStart.plus(Duration.ofDays(1)).toString()) + "&q=" + enc("payment");
+        String search = SEARCH;
         try (Indexer indexer = Indexer.start(new IndexerConfigLoader().parse(yaml, "test"), Clock.systemUTC());
                 KafkaProducer<byte[], byte[]> producer = producer();
                 QueryProcess query = QueryFixture.start(data, "", Clock.systemUTC())) {
             ArchiveTier tier = indexer.archive().orElseThrow();
             send(producer, records(dayStart, 0, 300));
 
-            Awaitility.await()
-                    .atMost(Duration.ofSeconds(60))
-                    .pollInterval(Duration.ofMillis(200))
-                    .until(() -> tier.catalog().entry("acme", day).isPresent()
-                            && tier.catalog().entry("acme", day).get().coveredHot() == null);
+            awaitArchived(tier, day);
             CatalogEntry first = tier.catalog().entry("acme", day).get();
             assertThat(first.records()).isEqualTo(150);
             assertThat(indexer.store().shards(ShardKind.RECORDS))
@@ -136,28 +146,29 @@ class ArchiveEndToEndTest {
                 admin:
                   api_key_sha256: [%s]
                 """.formatted(HoldsHandler.sha256(ADMIN_KEY)));
-        Instant dayStart = Instant.now().truncatedTo(ChronoUnit.DAYS).minus(Duration.ofDays(3));
+        Instant dayStart = DAY_START;
         LocalDate day = LocalDate.ofInstant(dayStart, ZoneOffset.UTC);
-        String search = "/api/v1/search?limit=1000&from="
-                + enc(dayStart.minusSeconds(60).toString()) + "&to="
-                + enc(dayStart.plus(Duration.ofDays(1)).toString()) + "&q=" + enc("payment");
+        String search = SEARCH;
         try (Indexer indexer = Indexer.start(new IndexerConfigLoader().parse(yaml, "test"), Clock.systemUTC());
                 KafkaProducer<byte[], byte[]> producer = producer();
                 QueryProcess query = QueryFixture.start(data, "", Clock.systemUTC())) {
             ArchiveTier tier = indexer.archive().orElseThrow();
             String url = "http://127.0.0.1:" + indexer.address().getPort();
             send(producer, "op.records", records(dayStart, 0, 300));
-            Awaitility.await()
-                    .atMost(Duration.ofSeconds(60))
-                    .pollInterval(Duration.ofMillis(200))
-                    .until(() -> tier.catalog().entry("acme", day).isPresent()
-                            && tier.catalog().entry("acme", day).get().coveredHot() == null);
+            awaitArchived(tier, day);
 
             Cli list = cli(url, ADMIN_KEY, "list", "--tenant", "acme");
             assertThat(list.code()).isZero();
             JsonNode listed = QueryFixture.JSON.readTree(list.out()).get("archives");
             assertThat(listed).hasSize(1);
             assertThat(listed.get(0).get("day").asText()).isEqualTo(day.toString());
+            JsonNode capped = QueryFixture.JSON.readTree(
+                    cli(url, ADMIN_KEY, "list", "--limit", "1").out());
+            assertThat(capped.get("total").asInt()).isEqualTo(1);
+            assertThat(capped.get("truncated").asBoolean()).isFalse();
+            Cli tooMany = cli(url, ADMIN_KEY, "list", "--limit", "10001");
+            assertThat(tooMany.code()).isEqualTo(1);
+            assertThat(tooMany.err()).contains("400").contains("limit");
             assertThat(listed.get(0).get("records").asLong()).isEqualTo(150);
 
             Cli restore =
@@ -182,11 +193,7 @@ class ArchiveEndToEndTest {
             assertThat(cli(url, ADMIN_KEY, "archive", "--tenant", "acme", "--day", day.toString())
                             .code())
                     .isZero();
-            Awaitility.await()
-                    .atMost(Duration.ofSeconds(60))
-                    .pollInterval(Duration.ofMillis(200))
-                    .until(() -> tier.catalog().entry("acme", day).isPresent()
-                            && tier.catalog().entry("acme", day).get().coveredHot() == null);
+            awaitArchived(tier, day);
             assertThat(indexer.store().shards(ShardKind.RECORDS)).doesNotContain(ShardId.records("acme", day));
             Awaitility.await()
                     .atMost(Duration.ofSeconds(30))

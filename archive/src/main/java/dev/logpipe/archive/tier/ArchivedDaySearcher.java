@@ -78,6 +78,13 @@ final class ArchivedDaySearcher implements ShardSearcher {
         if (restored != null && missing.isEmpty() || cached.test(wanted)) {
             return null; // the cache shard holds them: Lucene answers faster than a scan
         }
+        long raw = 0;
+        for (int b : candidates) {
+            raw += index.block(b).rawBytes();
+        }
+        if (raw > NeedleScan.MAX_BYTES) {
+            return null; // not a needle: restoring the blocks bounds the memory, a scan would hold every match
+        }
         List<NeedleScan.Match> all = NeedleScan.scan(shard, index, candidates, q, token.get(), deadlineNanos);
         prefetch.accept(wanted);
         return all;
@@ -203,8 +210,8 @@ final class ArchivedDaySearcher implements ShardSearcher {
                 long last = keys.get(keys.size() - 1).eventTimeMillis();
                 boolean settled = true;
                 for (int b : candidates.subList(take, candidates.size())) {
-                    ArchiveFooterView v = view(b);
-                    if (newest ? v.max() >= last : v.min() <= last) {
+                    var block = index.block(b);
+                    if (newest ? block.maxEventTimeMillis() >= last : block.minEventTimeMillis() <= last) {
                         settled = false;
                         break;
                     }
@@ -218,13 +225,6 @@ final class ArchivedDaySearcher implements ShardSearcher {
             }
             take = Math.min(candidates.size(), take * 2);
         }
-    }
-
-    private record ArchiveFooterView(long min, long max) {}
-
-    private ArchiveFooterView view(int block) {
-        var b = index.block(block);
-        return new ArchiveFooterView(b.minEventTimeMillis(), b.maxEventTimeMillis());
     }
 
     /** A searcher over a cache shard holding at least {@code wanted} (restored now when needed). */

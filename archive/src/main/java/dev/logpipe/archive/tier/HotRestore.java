@@ -44,7 +44,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class HotRestore implements Closeable {
     private static final Logger log = LoggerFactory.getLogger(HotRestore.class);
-    static final int BATCH = 2000;
     private static final int QUEUED_BATCHES = 4;
 
     /** What one step finished: days now hot, and restores that failed (day: cause). */
@@ -60,18 +59,13 @@ public final class HotRestore implements Closeable {
     /** A restore under way, for the admin API: its phase and how many records it wrote. */
     public record Progress(KeptHot day, String phase, long written) {}
 
-    /** Where the audit log takes an event (the indexer's audit log). */
-    public interface Audit {
-        void append(String event, Map<String, Object> fields) throws IOException;
-    }
-
     private final ShardStore hot;
     private final ObjectStore objects;
     private final ArchiveCatalog catalog;
     private final InstantSource clock;
     private final Duration settle;
     private final int batchesPerStep;
-    private final Audit audit;
+    private final ArchiveRetention.Audit audit;
     private final ExecutorService reader;
     private final Queue<KeptHot> requested = new ConcurrentLinkedQueue<>();
     private final Set<ShardId> inFlight = ConcurrentHashMap.newKeySet();
@@ -109,7 +103,7 @@ public final class HotRestore implements Closeable {
             InstantSource clock,
             Duration settle,
             int batchesPerStep,
-            Audit audit) {
+            ArchiveRetention.Audit audit) {
         if (batchesPerStep < 1) {
             throw new IllegalArgumentException("batchesPerStep must be >= 1, was " + batchesPerStep);
         }
@@ -296,17 +290,15 @@ public final class HotRestore implements Closeable {
 
     /** The reader thread: the archive's records in batches, then END, or the failure. */
     private void read(Current c) {
-        List<IndexRecord> batch = new ArrayList<>(BATCH);
+        RecordBatch batch = new RecordBatch();
         try {
             ArchivedDayRecords.read(objects, c.entry, r -> {
-                batch.add(r);
-                if (batch.size() == BATCH) {
-                    put(c, new Item(List.copyOf(batch), null));
-                    batch.clear();
+                if (batch.add(r)) {
+                    put(c, new Item(batch.take(), null));
                 }
             });
             if (!batch.isEmpty()) {
-                put(c, new Item(List.copyOf(batch), null));
+                put(c, new Item(batch.take(), null));
             }
             put(c, Item.END);
         } catch (IOException | RuntimeException e) {

@@ -22,12 +22,19 @@ import java.util.Optional;
  * A one-token query ({@code zqxneedle}, {@code message:CO-9931}) answered from an archive's candidate blocks without
  * a restore: each block read and decoded, each record's message tokenized by the hot index's analyzer, a record
  * matching when the token is among them, exactly as the hot index's term query matches. For the first search of an
- * archived day, when restoring even a few blocks into Lucene would cost more than reading them.
+ * archived day, when restoring even a few blocks into Lucene would cost more than reading them, and only over at most
+ * {@link #MAX_BYTES} of blocks.
  */
 final class NeedleScan {
     private static final RecordCodec CODEC = new RecordCodec();
     private static final Comparator<Match> NEWEST_FIRST =
             Comparator.comparingLong(Match::eventTimeMillis).reversed().thenComparing(Match::id);
+
+    /**
+     * Raw bytes of candidate blocks a scan reads at most for one day: what it decodes and the most its matches can
+     * hold. More is not a needle; the blocks are restored into the cache instead.
+     */
+    static final long MAX_BYTES = 16L << 20;
 
     /** A matching record: its sort key and source. */
     record Match(long eventTimeMillis, IdBytes id, String source) {}

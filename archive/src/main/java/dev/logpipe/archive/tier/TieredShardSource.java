@@ -45,7 +45,6 @@ import java.util.stream.Stream;
  * by the first query of the day). Dead-letter days are the hot source's. Thread-safe.
  */
 public final class TieredShardSource implements ShardSource, Closeable {
-    private static final int BATCH = 2000;
     /** Memory the archives' block indexes (footers and token filters) may hold; least recently used dropped. */
     static final long MAX_INDEX_BYTES = 64L << 20;
 
@@ -420,11 +419,10 @@ public final class TieredShardSource implements ShardSource, Closeable {
         }
         restores.incrementAndGet();
         blocksRestored.addAndGet(missing.cardinality());
-        List<IndexRecord> batch = new ArrayList<>(BATCH);
+        RecordBatch batch = new RecordBatch();
         ArchivedDayRecords.Sink sink = r -> {
-            batch.add(r);
-            if (batch.size() == BATCH) {
-                write(shard, batch);
+            if (batch.add(r)) {
+                write(shard, batch.take());
             }
         };
         if (was == null && missing.cardinality() == total) {
@@ -437,20 +435,19 @@ public final class TieredShardSource implements ShardSource, Closeable {
                     hot.open(shard).orElseThrow(() -> new IOException("hot shard " + shard + " vanished"))) {
                 HotDay.read(s, shard.tenant(), (r, decoded) -> {
                     byte[] source = r.source().getBytes(StandardCharsets.UTF_8);
-                    batch.add(new IndexRecord(
+                    if (batch.add(new IndexRecord(
                             decoded,
                             Instant.ofEpochMilli(r.eventTimeMillis()),
                             Instant.ofEpochMilli(r.observedTimeMillis()),
                             source,
                             0,
-                            source.length));
-                    if (batch.size() == BATCH) {
-                        write(shard, batch);
+                            source.length))) {
+                        write(shard, batch.take());
                     }
                 });
             }
         }
-        write(shard, batch);
+        write(shard, batch.take());
         cache.commit(Map.of());
         cache.refresh();
         BitSet now = was == null ? new BitSet(total) : (BitSet) was.blocks().clone();
@@ -477,21 +474,26 @@ public final class TieredShardSource implements ShardSource, Closeable {
         }
     }
 
-    /** The bytes of a restored day's shard on disk. */
+    /** The bytes of a restored day's shard on disk (files a merge removes meanwhile do not count). */
     private long sizeOnDisk(ShardId shard) throws IOException {
-        Path dir = Path.of(cache.location(shard));
-        if (!Files.isDirectory(dir)) {
-            return 0;
-        }
-        long bytes = 0;
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path p : (Iterable<Path>) files::iterator) {
-                if (Files.isRegularFile(p)) {
-                    bytes += Files.size(p);
+        return sizeOf(Path.of(cache.location(shard)));
+    }
+
+    private static long sizeOf(Path path) throws IOException {
+        try {
+            if (!Files.isDirectory(path)) {
+                return Files.size(path);
+            }
+            long bytes = 0;
+            try (java.nio.file.DirectoryStream<Path> entries = Files.newDirectoryStream(path)) {
+                for (Path p : entries) {
+                    bytes += sizeOf(p);
                 }
             }
+            return bytes;
+        } catch (java.nio.file.NoSuchFileException gone) {
+            return 0;
         }
-        return bytes;
     }
 
     /** What a day's cache shard holds: restored from which state, which blocks of how many, its bytes on disk. */
@@ -517,7 +519,6 @@ public final class TieredShardSource implements ShardSource, Closeable {
                     "restoring " + shard + " refused " + written.rejections().size() + " records: "
                             + written.rejections().get(0));
         }
-        batch.clear();
     }
 
     /** The tenant's days per tier now, for the status API. */

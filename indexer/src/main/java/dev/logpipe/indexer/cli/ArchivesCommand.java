@@ -67,11 +67,30 @@ public final class ArchivesCommand implements Callable<Integer> {
         @Option(names = "--tenant", description = "only this tenant's")
         String tenant;
 
+        @Option(names = "--limit", description = "archived days shown at most (the indexer's default 1,000)")
+        Integer limit;
+
         @Override
         public Integer call() {
-            String query = tenant == null ? "" : "?tenant_id=" + URLEncoder.encode(tenant, StandardCharsets.UTF_8);
-            return parent.send("GET", "/api/v1/admin/archives" + query, null);
+            StringBuilder query = new StringBuilder();
+            if (tenant != null) {
+                query.append("&tenant_id=").append(URLEncoder.encode(tenant, StandardCharsets.UTF_8));
+            }
+            if (limit != null) {
+                query.append("&limit=").append(limit);
+            }
+            return parent.send(
+                    "GET", "/api/v1/admin/archives" + query.toString().replaceFirst("^&", "?"), null);
         }
+    }
+
+    /** The tenant and UTC day an archive or restore names. */
+    static final class Day {
+        @Option(names = "--tenant", required = true)
+        String tenant;
+
+        @Option(names = "--day", required = true, description = "the UTC day, e.g. 2026-11-20")
+        String day;
     }
 
     @Command(name = "archive", description = "archive a closed hot day now, whatever its archive_after")
@@ -79,15 +98,12 @@ public final class ArchivesCommand implements Callable<Integer> {
         @CommandLine.ParentCommand
         ArchivesCommand parent;
 
-        @Option(names = "--tenant", required = true)
-        String tenant;
-
-        @Option(names = "--day", required = true, description = "the UTC day, e.g. 2026-11-20")
-        String day;
+        @CommandLine.Mixin
+        Day target;
 
         @Override
         public Integer call() {
-            return parent.send("POST", "/api/v1/admin/archives", body(tenant, day, null));
+            return parent.send("POST", "/api/v1/admin/archives", body(target, null));
         }
     }
 
@@ -96,11 +112,8 @@ public final class ArchivesCommand implements Callable<Integer> {
         @CommandLine.ParentCommand
         ArchivesCommand parent;
 
-        @Option(names = "--tenant", required = true)
-        String tenant;
-
-        @Option(names = "--day", required = true, description = "the UTC day, e.g. 2026-11-20")
-        String day;
+        @CommandLine.Mixin
+        Day target;
 
         @Option(
                 names = "--keep-days",
@@ -110,15 +123,15 @@ public final class ArchivesCommand implements Callable<Integer> {
 
         @Override
         public Integer call() {
-            return parent.send("POST", "/api/v1/admin/archives/restore", body(tenant, day, keepDays));
+            return parent.send("POST", "/api/v1/admin/archives/restore", body(target, keepDays));
         }
     }
 
-    private static String body(String tenant, String day, Integer keepDays) {
+    private static String body(Day target, Integer keepDays) {
         var o = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance
                 .objectNode()
-                .put("tenant_id", tenant)
-                .put("day", day);
+                .put("tenant_id", target.tenant)
+                .put("day", target.day);
         if (keepDays != null) {
             o.put("keep_hot_days", keepDays);
         }

@@ -22,8 +22,9 @@ import java.util.concurrent.Callable;
 
 /**
  * The archive tier's admin API (docs/archive.md#admin-api-and-cli), behind the admin key ({@link AdminGate}):
- * {@code GET /api/v1/admin/archives[?tenant_id=T]} lists archived days, days kept hot, and the work asked and not
- * done; {@code POST /api/v1/admin/archives} with {@code {"tenant_id":T,"day":"2026-11-20"}} archives a closed hot day
+ * {@code GET /api/v1/admin/archives[?tenant_id=T][&limit=N]} lists archived days (the oldest {@code limit}, default
+ * 1,000, at most 10,000; {@code total} and {@code truncated} say how many there are), days kept hot, and the work asked
+ * and not done; {@code POST /api/v1/admin/archives} with {@code {"tenant_id":T,"day":"2026-11-20"}} archives a closed hot day
  * now (202); {@code POST /api/v1/admin/archives/restore} with {@code {"tenant_id":T,"day":D,"keep_hot_days":7}}
  * restores an archived day into the hot tier (202). 404 when the indexer runs no archive tier.
  */
@@ -33,6 +34,10 @@ public final class ArchivesHandler {
     private static final int MAX_BODY = 4096;
     private static final int DEFAULT_KEEP_DAYS = 7;
     private static final int MAX_KEEP_DAYS = 3650;
+    /** Archived days one listing shows at most by default, and at most with {@code limit}: the answer's memory. */
+    private static final int DEFAULT_LIST = 1000;
+
+    private static final int MAX_LIST = 10_000;
 
     private final Optional<ArchiveAdmin> tier;
     private final AdminGate gate;
@@ -82,8 +87,19 @@ public final class ArchivesHandler {
 
     private IndexerServer.Answer list(String query) {
         Optional<String> tenant = Optional.empty();
+        int limit = DEFAULT_LIST;
         if (query != null) {
             for (String pair : query.split("&")) {
+                if (pair.startsWith("limit=")) {
+                    try {
+                        limit = Integer.parseInt(pair.substring("limit=".length()));
+                    } catch (NumberFormatException e) {
+                        limit = -1;
+                    }
+                    if (limit < 1 || limit > MAX_LIST) {
+                        return AdminGate.error(400, "limit must be a whole number from 1 to " + MAX_LIST);
+                    }
+                }
                 if (pair.startsWith("tenant_id=")) {
                     String t = java.net.URLDecoder.decode(
                             pair.substring("tenant_id=".length()), java.nio.charset.StandardCharsets.UTF_8);
@@ -98,7 +114,10 @@ public final class ArchivesHandler {
         ArchiveAdmin.Listing l = tier.get().list(tenant);
         ObjectNode root = JsonNodeFactory.instance.objectNode();
         ArrayNode archives = root.putArray("archives");
-        for (CatalogEntry e : l.archives()) {
+        root.put("total", l.archives().size());
+        root.put("truncated", l.archives().size() > limit); // the oldest first; narrow by tenant_id or raise limit
+        for (CatalogEntry e :
+                l.archives().subList(0, Math.min(limit, l.archives().size()))) {
             archives.addObject()
                     .put("tenant_id", e.tenant())
                     .put("day", e.day().toString())
