@@ -11,7 +11,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -83,6 +89,35 @@ class QueryConfigLoaderTest {
         CursorSecret.loadOrCreate(secret);
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(secret)))
                 .isEqualTo("rw-------");
+    }
+
+    @Test
+    void replicasStartingAtOnceAllCreateOrReadTheSameCursorSecret() throws Exception {
+        int replicas = 8;
+        ExecutorService pool = Executors.newFixedThreadPool(replicas);
+        try {
+            for (int round = 0; round < 20; round++) {
+                Path secret = dir.resolve("round-" + round).resolve("cursor.key");
+                CyclicBarrier together = new CyclicBarrier(replicas);
+                List<Future<String>> keys = new ArrayList<>();
+                for (int r = 0; r < replicas; r++) {
+                    keys.add(pool.submit(() -> {
+                        together.await();
+                        return HexFormat.of().formatHex(CursorSecret.loadOrCreate(secret));
+                    }));
+                }
+                String first = keys.get(0).get();
+                for (Future<String> k : keys) {
+                    assertThat(k.get()).isEqualTo(first);
+                }
+                assertThat(Files.readString(secret)).isEqualTo(first);
+                try (var left = Files.list(secret.getParent())) {
+                    assertThat(left.map(p -> p.getFileName().toString())).containsExactly("cursor.key");
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     @Test

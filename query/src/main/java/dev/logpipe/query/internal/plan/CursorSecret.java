@@ -13,8 +13,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The key that signs cursors: 32 random bytes, hex, in a file under the data directory, created atomically on first
- * start (temp, fsync, rename) and readable by its owner only ({@code rw-------} from creation on), so every restart,
- * and every replica sharing the file, accepts earlier cursors and nobody else can forge them.
+ * start (a temp file of the starting process's own, fsync, link) and readable by its owner only ({@code rw-------}
+ * from creation on), so every restart, and every replica sharing the file, accepts earlier cursors and nobody else
+ * can forge them.
  */
 public final class CursorSecret {
     private CursorSecret() {}
@@ -25,7 +26,11 @@ public final class CursorSecret {
             byte[] key = new byte[32];
             new SecureRandom().nextBytes(key);
             Files.createDirectories(file.toAbsolutePath().getParent());
-            Path tmp = file.resolveSibling(file.getFileName() + ".new");
+            // a name of its own: replicas starting at once must not write (or delete) each other's temp file
+            byte[] nonce = new byte[8];
+            new SecureRandom().nextBytes(nonce);
+            Path tmp = file.resolveSibling(
+                    file.getFileName() + ".new-" + HexFormat.of().formatHex(nonce));
             AtomicFile.write(
                     tmp,
                     HexFormat.of().formatHex(key).getBytes(StandardCharsets.US_ASCII),
