@@ -20,11 +20,13 @@ import java.util.TreeSet;
  * holds, its record count, time range and {@link DayDigest}, and per block where it lies, its checksum, its time range,
  * its label values and where its token filter lies.
  *
+ * @param format the format it was written in (1 or 2: {@link Column#count})
  * @param minEventTimeMillis the oldest record's event time ({@link Long#MAX_VALUE} when empty)
  * @param maxEventTimeMillis the newest record's event time ({@link Long#MIN_VALUE} when empty)
  * @param sourceBytes the UTF-8 bytes of every record's source (the raw text archived)
  */
 public record ArchiveFooter(
+        int format,
         ShardId day,
         long records,
         long minEventTimeMillis,
@@ -85,7 +87,7 @@ public record ArchiveFooter(
     byte[] toBytes() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeInt(ArchiveWriter.FORMAT);
+            out.writeInt(format);
             out.writeUTF(day.kind().name());
             out.writeUTF(day.tenant());
             out.writeUTF(day.day().toString());
@@ -128,8 +130,8 @@ public record ArchiveFooter(
 
     static ArchiveFooter fromBytes(DataInputStream in) throws IOException {
         int format = in.readInt();
-        if (format != ArchiveWriter.FORMAT) {
-            throw new IOException("footer of format " + format + ", this build reads " + ArchiveWriter.FORMAT);
+        if (format < 1 || format > ArchiveWriter.FORMAT) {
+            throw new IOException("footer of format " + format + ", this build reads 1 to " + ArchiveWriter.FORMAT);
         }
         ShardId day = new ShardId(
                 dev.logpipe.index.shard.ShardKind.valueOf(in.readUTF()), in.readUTF(), LocalDate.parse(in.readUTF()));
@@ -148,9 +150,9 @@ public record ArchiveFooter(
             long bmin = in.readLong();
             long bmax = in.readLong();
             int columns = in.readInt();
-            if (columns != Column.values().length) {
-                throw new IOException(
-                        "block " + i + " has " + columns + " columns, expected " + Column.values().length);
+            if (columns != Column.count(format)) {
+                throw new IOException("block " + i + " has " + columns + " columns, format " + format + " has "
+                        + Column.count(format));
             }
             int[] compressed = new int[columns];
             int[] raw = new int[columns];
@@ -188,6 +190,6 @@ public record ArchiveFooter(
                     in.readInt(),
                     in.readInt()));
         }
-        return new ArchiveFooter(day, records, min, max, sourceBytes, digest, blocks);
+        return new ArchiveFooter(format, day, records, min, max, sourceBytes, digest, blocks);
     }
 }

@@ -161,20 +161,27 @@ public final class ArchiveReader {
         if (bytes.length != b.length() || ArchiveWriter.crc(bytes, 0, bytes.length) != b.crc()) {
             throw new CorruptArchiveException(name, "block " + index + " checksum mismatch");
         }
-        Block block = new Block(b.records());
+        Block block = new Block(name, index, b.records());
         int at = 0;
         try {
-            Bytes.Reader[] columns = new Bytes.Reader[Column.values().length];
-            for (Column c : Column.values()) {
-                int len = b.compressedLengths()[c.ordinal()];
-                byte[] plain = Zstd.decompress(Arrays.copyOfRange(bytes, at, at + len), b.rawLengths()[c.ordinal()]);
-                if (plain.length != b.rawLengths()[c.ordinal()]) {
-                    throw new IllegalArgumentException(
-                            c + " decompressed to " + plain.length + " bytes, expected " + b.rawLengths()[c.ordinal()]);
+            int count = Column.count(footer.format());
+            Bytes.Reader[] columns = new Bytes.Reader[count];
+            for (int c = 0; c < count; c++) {
+                int len = b.compressedLengths()[c];
+                byte[] plain = Zstd.decompress(Arrays.copyOfRange(bytes, at, at + len), b.rawLengths()[c]);
+                if (plain.length != b.rawLengths()[c]) {
+                    throw new IllegalArgumentException(Column.values()[c] + " decompressed to " + plain.length
+                            + " bytes, expected " + b.rawLengths()[c]);
                 }
-                columns[c.ordinal()] = new Bytes.Reader(plain);
+                columns[c] = new Bytes.Reader(plain);
                 at += len;
             }
+            MessageColumns.Reader messages = count > Column.FORMAT_1_COLUMNS
+                    ? new MessageColumns.Reader(
+                            columns[Column.MESSAGE.ordinal()],
+                            columns[Column.LITERALS.ordinal()],
+                            columns[Column.NUMBERS.ordinal()])
+                    : null;
             long time = 0;
             for (int i = 0; i < b.records(); i++) {
                 time += columns[Column.EVENT_TIME.ordinal()].zigzag();
@@ -187,9 +194,16 @@ public final class ArchiveReader {
                 block.regions[i] = columns[Column.REGION.ordinal()].string();
                 block.traceIds[i] = columns[Column.TRACE_ID.ordinal()].string();
                 block.spanIds[i] = columns[Column.SPAN_ID.ordinal()].string();
+                if (block.recordIds[i] == null) {
+                    throw new IllegalArgumentException("record " + i + " has no id");
+                }
                 block.sources[i] = columns[Column.SOURCE.ordinal()].string();
-                if (block.recordIds[i] == null || block.sources[i] == null) {
-                    throw new IllegalArgumentException("record " + i + " has no id or no source");
+                if (block.sources[i] == null && messages != null) {
+                    SourceRebuild.Parts parts = SourceRebuild.read(
+                            columns[Column.REBUILD.ordinal()], messages, columns[Column.FIELDS.ordinal()]);
+                    block.rebuilt[i] = SourceRebuild.record(footer.day().tenant(), block.withoutSource(i), parts);
+                } else if (block.sources[i] == null) {
+                    throw new IllegalArgumentException("record " + i + " has no source");
                 }
             }
             for (Bytes.Reader column : columns) {
@@ -197,7 +211,7 @@ public final class ArchiveReader {
                     throw new IllegalArgumentException("a column holds more than " + b.records() + " records");
                 }
             }
-        } catch (ZstdException | IllegalArgumentException | ArrayIndexOutOfBoundsException e) {
+        } catch (ZstdException | IllegalArgumentException | ArithmeticException | ArrayIndexOutOfBoundsException e) {
             throw new CorruptArchiveException(name, "block " + index + " undecodable: " + e.getMessage(), e);
         }
         return block;

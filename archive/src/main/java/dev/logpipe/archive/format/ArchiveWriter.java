@@ -23,12 +23,14 @@ import java.util.zip.CRC32C;
  * Writes one day of one tenant as an archive (docs/archive-format.md): records must come in the read seam's
  * {@code OLDEST_FIRST} order (event time ascending, then record id descending as unsigned UTF-8 bytes: the exact
  * reverse of {@code NEWEST_FIRST}), each id once; they are cut into blocks of about
- * {@link Settings#blockSourceBytes} of source, each column compressed with zstd, then the footer and the trailer.
+ * {@link Settings#blockSourceBytes} of source, each column compressed with zstd, then the footer and the trailer. A
+ * source that the record codec's encoding of its decoded record reproduces byte for byte is kept as columns and
+ * rebuilt on read ({@link SourceRebuild}); any other is stored as it came.
  * {@link #finish} returns the footer; the stream is the caller's to close. Not thread-safe.
  */
 public final class ArchiveWriter {
     /** The format version written in the footer. */
-    public static final int FORMAT = 1;
+    public static final int FORMAT = 2;
 
     static final byte[] HEADER_MAGIC = "LPARCHV1".getBytes(StandardCharsets.US_ASCII);
     static final byte[] TRAILER_MAGIC = "LPAREND1".getBytes(StandardCharsets.US_ASCII);
@@ -58,18 +60,20 @@ public final class ArchiveWriter {
     private final DayDigest digest = new DayDigest();
     private final Bytes[] columns = new Bytes[Column.values().length];
     private final Set<String> tokens = new HashSet<>();
+    private final List<String> blockMessages = new ArrayList<>();
     private final Map<Label, SortedSet<String>> labels = new EnumMap<>(Label.class);
     private final Set<Label> truncated = new HashSet<>();
     private final List<ArchiveFooter.BlockInfo> blocks = new ArrayList<>();
     private long position;
     private long records;
     private long sourceBytes;
+    private long rebuilt;
     private long minTime = Long.MAX_VALUE;
     private long maxTime = Long.MIN_VALUE;
     private int blockRecords;
     private long blockMin;
     private long blockMax;
-    private int blockSource;
+    private long blockSource;
     private long lastTime = Long.MIN_VALUE;
     private IdBytes lastId;
     private boolean finished;
@@ -79,7 +83,7 @@ public final class ArchiveWriter {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.out = Objects.requireNonNull(out, "out");
         for (int i = 0; i < columns.length; i++) {
-            columns[i] = new Bytes(i == Column.SOURCE.ordinal() ? settings.blockSourceBytes() + 4096 : 4096);
+            columns[i] = new Bytes(4096);
         }
         write(HEADER_MAGIC);
     }
@@ -117,9 +121,16 @@ public final class ArchiveWriter {
         columns[Column.REGION.ordinal()].string(r.region());
         columns[Column.TRACE_ID.ordinal()].string(r.traceId());
         columns[Column.SPAN_ID.ordinal()].string(r.spanId());
-        Bytes source = columns[Column.SOURCE.ordinal()];
-        int before = source.size();
-        source.string(r.source());
+        byte[] source = r.source().getBytes(StandardCharsets.UTF_8);
+        SourceRebuild.Parts parts = SourceRebuild.partsOf(day.tenant(), r, decoded, source);
+        if (parts == null) {
+            columns[Column.SOURCE.ordinal()].string(r.source());
+        } else {
+            columns[Column.SOURCE.ordinal()].string(null);
+            SourceRebuild.write(parts, columns[Column.REBUILD.ordinal()], columns[Column.FIELDS.ordinal()]);
+            blockMessages.add(parts.message());
+            rebuilt++;
+        }
         for (Label label : Label.values()) {
             String v = label.of(r);
             if (v == null || truncated.contains(label)) {
@@ -135,9 +146,8 @@ public final class ArchiveWriter {
         }
         Tokens.addAll(decoded, tokens);
         digest.add(r.eventTimeMillis(), r.recordId(), r.source());
-        int sourceLength = source.size() - before;
-        blockSource += sourceLength;
-        sourceBytes += r.source().getBytes(StandardCharsets.UTF_8).length;
+        blockSource += source.length;
+        sourceBytes += source.length;
         blockRecords++;
         records++;
         minTime = Math.min(minTime, r.eventTimeMillis());
@@ -147,6 +157,11 @@ public final class ArchiveWriter {
         }
     }
 
+    /** How many of the records so far are kept as columns their source is rebuilt from (the rest verbatim). */
+    public long rebuiltRecords() {
+        return rebuilt;
+    }
+
     /** Writes the last block, the footer and the trailer, flushes, and returns the footer. */
     public ArchiveFooter finish() throws IOException {
         if (finished) {
@@ -154,7 +169,8 @@ public final class ArchiveWriter {
         }
         flushBlock();
         finished = true;
-        ArchiveFooter footer = new ArchiveFooter(day, records, minTime, maxTime, sourceBytes, digest.hex(), blocks);
+        ArchiveFooter footer =
+                new ArchiveFooter(FORMAT, day, records, minTime, maxTime, sourceBytes, digest.hex(), blocks);
         byte[] bytes = footer.toBytes();
         write(bytes);
         ByteBuffer trailer = ByteBuffer.allocate(TRAILER_LENGTH);
@@ -168,6 +184,12 @@ public final class ArchiveWriter {
         if (blockRecords == 0) {
             return;
         }
+        MessageColumns.write(
+                blockMessages,
+                columns[Column.MESSAGE.ordinal()],
+                columns[Column.LITERALS.ordinal()],
+                columns[Column.NUMBERS.ordinal()]);
+        blockMessages.clear();
         long offset = position;
         CRC32C crc = new CRC32C();
         int[] compressed = new int[columns.length];

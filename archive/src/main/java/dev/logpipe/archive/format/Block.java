@@ -1,12 +1,23 @@
 package dev.logpipe.archive.format;
 
 import dev.logpipe.record.Level;
+import dev.logpipe.record.LogRecord;
+import dev.logpipe.record.RecordCodec;
+import dev.logpipe.record.RecordFormatException;
+import java.nio.charset.StandardCharsets;
 
 /**
- * One block decoded: its records in {@code OLDEST_FIRST} order (time ascending, id descending), as parallel columns (row {@code i} of each is record
- * {@code i}). Immutable after {@link ArchiveReader#block} returns it; read-only arrays by convention.
+ * One block decoded: its records in {@code OLDEST_FIRST} order (time ascending, id descending), as parallel columns
+ * (row {@code i} of each is record {@code i}). A format 2 record whose source is rebuilt from columns comes as its
+ * {@link LogRecord} (no JSON to parse: {@link #decoded}); its source text is made on first use ({@link #source}).
+ * Read-only after {@link ArchiveReader#block} returns it, apart from that cache of sources, which any thread may fill
+ * (the same immutable string each time).
  */
 public final class Block {
+    private static final RecordCodec CODEC = new RecordCodec();
+
+    private final String archive;
+    private final int index;
     final long[] eventTimes;
     final long[] observedTimes;
     final String[] recordIds;
@@ -16,9 +27,14 @@ public final class Block {
     final String[] regions;
     final String[] traceIds;
     final String[] spanIds;
+    /** The source of each record; for a rebuilt one null until first asked for. */
     final String[] sources;
+    /** The record each rebuilt source is made of; null for a source stored as it came. */
+    final LogRecord[] rebuilt;
 
-    Block(int n) {
+    Block(String archive, int index, int n) {
+        this.archive = archive;
+        this.index = index;
         eventTimes = new long[n];
         observedTimes = new long[n];
         recordIds = new String[n];
@@ -29,22 +45,70 @@ public final class Block {
         traceIds = new String[n];
         spanIds = new String[n];
         sources = new String[n];
+        rebuilt = new LogRecord[n];
     }
 
     public int size() {
-        return sources.length;
+        return eventTimes.length;
     }
 
     public long eventTimeMillis(int i) {
         return eventTimes[i];
     }
 
+    public long observedTimeMillis(int i) {
+        return observedTimes[i];
+    }
+
     public String recordId(int i) {
         return recordIds[i];
     }
 
+    /** Record {@code i}'s source exactly as accepted. */
     public String source(int i) {
-        return sources[i];
+        String s = sources[i];
+        if (s == null) {
+            s = new String(SourceRebuild.source(rebuilt[i]), StandardCharsets.UTF_8);
+            sources[i] = s;
+        }
+        return s;
+    }
+
+    /**
+     * Record {@code i}'s source decoded.
+     *
+     * @throws CorruptArchiveException a source stored as it came does not decode (names the archive, block and row)
+     */
+    public LogRecord decoded(int i) throws CorruptArchiveException {
+        if (rebuilt[i] != null) {
+            return rebuilt[i];
+        }
+        try {
+            return CODEC.decode(sources[i].getBytes(StandardCharsets.UTF_8));
+        } catch (RecordFormatException e) {
+            throw new CorruptArchiveException(
+                    archive, "record " + i + " of block " + index + " does not decode: " + e.getMessage(), e);
+        }
+    }
+
+    /** Record {@code i}'s message (see {@link #decoded}). */
+    public String message(int i) throws CorruptArchiveException {
+        return decoded(i).message();
+    }
+
+    /** Record {@code i}'s keys and labels, its source empty (what a source is rebuilt around). */
+    ArchivedRecord withoutSource(int i) {
+        return new ArchivedRecord(
+                eventTimes[i],
+                observedTimes[i],
+                recordIds[i],
+                levels[i],
+                services[i],
+                instanceIds[i],
+                regions[i],
+                traceIds[i],
+                spanIds[i],
+                "");
     }
 
     /** Record {@code i} as written. */
@@ -59,6 +123,6 @@ public final class Block {
                 regions[i],
                 traceIds[i],
                 spanIds[i],
-                sources[i]);
+                source(i));
     }
 }

@@ -49,6 +49,13 @@ final class Bytes {
         varint((v << 1) ^ (v >> 63));
     }
 
+    /** Eight bytes, big-endian. */
+    void fixed64(long v) {
+        for (int shift = 56; shift >= 0; shift -= 8) {
+            add((byte) (v >>> shift));
+        }
+    }
+
     /** A string as varint (UTF-8 length + 1) then its bytes; null as 0. */
     void string(String s) {
         if (s == null) {
@@ -75,6 +82,10 @@ final class Bytes {
             this.b = b;
         }
 
+        int remaining() {
+            return b.length - pos;
+        }
+
         boolean atEnd() {
             return pos == b.length;
         }
@@ -96,6 +107,14 @@ final class Bytes {
                 }
             }
             throw new IllegalArgumentException("varint longer than 10 bytes at byte " + pos);
+        }
+
+        long fixed64() {
+            long v = 0;
+            for (int i = 0; i < 8; i++) {
+                v = (v << 8) | (next() & 0xFF);
+            }
+            return v;
         }
 
         long zigzag() {

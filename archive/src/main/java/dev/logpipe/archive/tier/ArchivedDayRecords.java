@@ -6,8 +6,6 @@ import dev.logpipe.archive.format.CorruptArchiveException;
 import dev.logpipe.archive.format.DayDigest;
 import dev.logpipe.archive.store.ObjectStore;
 import dev.logpipe.index.store.write.IndexRecord;
-import dev.logpipe.record.RecordCodec;
-import dev.logpipe.record.RecordFormatException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -19,7 +17,6 @@ import java.time.Instant;
  * archive that differs from what was verified when it was written.
  */
 final class ArchivedDayRecords {
-    private static final RecordCodec CODEC = new RecordCodec();
 
     /** Takes each record; may throw to stop the read. */
     interface Sink {
@@ -39,7 +36,7 @@ final class ArchivedDayRecords {
             Block block = reader.block(b);
             for (int i = 0; i < block.size(); i++) {
                 digest.add(block.eventTimeMillis(i), block.recordId(i), block.source(i));
-                sink.accept(record(block, i, entry.key()));
+                sink.accept(record(block, i));
             }
         }
         if (digest.records() != entry.records() || !digest.hex().equals(entry.digest())) {
@@ -57,23 +54,15 @@ final class ArchivedDayRecords {
         for (int b = blocks.nextSetBit(0); b >= 0; b = blocks.nextSetBit(b + 1)) {
             Block block = reader.block(b);
             for (int i = 0; i < block.size(); i++) {
-                sink.accept(record(block, i, entry.key()));
+                sink.accept(record(block, i));
             }
         }
     }
 
-    private static IndexRecord record(Block block, int i, String key) throws IOException {
+    private static IndexRecord record(Block block, int i) throws IOException {
         byte[] source = block.source(i).getBytes(StandardCharsets.UTF_8);
         Instant eventTime = Instant.ofEpochMilli(block.eventTimeMillis(i));
-        Instant observed = Instant.ofEpochMilli(block.record(i).observedTimeMillis());
-        return new IndexRecord(decode(source, key), eventTime, observed, source, 0, source.length);
-    }
-
-    private static dev.logpipe.record.LogRecord decode(byte[] source, String key) throws IOException {
-        try {
-            return CODEC.decode(source);
-        } catch (RecordFormatException e) {
-            throw new IOException("a source in archive " + key + " does not decode: " + e.getMessage(), e);
-        }
+        Instant observed = Instant.ofEpochMilli(block.observedTimeMillis(i));
+        return new IndexRecord(block.decoded(i), eventTime, observed, source, 0, source.length);
     }
 }

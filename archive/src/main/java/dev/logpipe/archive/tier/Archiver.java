@@ -15,12 +15,9 @@ import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.index.store.read.ShardSource;
 import dev.logpipe.index.store.write.ShardStore;
 import dev.logpipe.record.LogRecord;
-import dev.logpipe.record.RecordCodec;
-import dev.logpipe.record.RecordFormatException;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.InstantSource;
@@ -54,7 +51,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class Archiver {
     private static final Logger log = LoggerFactory.getLogger(Archiver.class);
-    private static final RecordCodec CODEC = new RecordCodec();
 
     /** The steps of {@link #archive}, in order. */
     public enum Step {
@@ -328,7 +324,7 @@ public final class Archiver {
                     sink.accept(late.get(li), lateDecoded.get(li));
                     li++;
                 }
-                sink.accept(r, decode(r, previous.key()));
+                sink.accept(r, block.decoded(i));
             }
         }
         for (; li < late.size(); li++) {
@@ -340,13 +336,5 @@ public final class Archiver {
         return a.eventTimeMillis() != b.eventTimeMillis()
                 ? a.eventTimeMillis() < b.eventTimeMillis()
                 : IdBytes.of(a.recordId()).compareTo(IdBytes.of(b.recordId())) > 0;
-    }
-
-    private static LogRecord decode(ArchivedRecord r, String key) throws IOException {
-        try {
-            return CODEC.decode(r.source().getBytes(StandardCharsets.UTF_8));
-        } catch (RecordFormatException e) {
-            throw new IOException("a source in archive " + key + " does not decode: " + e.getMessage(), e);
-        }
     }
 }

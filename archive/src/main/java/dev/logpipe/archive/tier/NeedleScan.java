@@ -9,10 +9,7 @@ import dev.logpipe.index.store.read.After;
 import dev.logpipe.index.store.read.IdBytes;
 import dev.logpipe.index.store.read.ShardQuery;
 import dev.logpipe.index.store.read.ShardSearcher;
-import dev.logpipe.record.RecordCodec;
-import dev.logpipe.record.RecordFormatException;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -26,7 +23,6 @@ import java.util.Optional;
  * {@link #MAX_BYTES} of blocks.
  */
 final class NeedleScan {
-    private static final RecordCodec CODEC = new RecordCodec();
     private static final Comparator<Match> NEWEST_FIRST =
             Comparator.comparingLong(Match::eventTimeMillis).reversed().thenComparing(Match::id);
 
@@ -68,17 +64,8 @@ final class NeedleScan {
                 if (t < q.fromMillis() || t >= q.toMillis()) {
                     continue;
                 }
-                String source = block.source(i);
-                String message;
-                try {
-                    message = CODEC.decode(source.getBytes(StandardCharsets.UTF_8))
-                            .message();
-                } catch (RecordFormatException e) {
-                    throw new IOException(
-                            "a source in archive " + index.reader().name() + " does not decode: " + e.getMessage(), e);
-                }
-                if (LogAnalyzer.indexTokens(message).contains(token)) {
-                    out.add(new Match(t, IdBytes.of(block.recordId(i)), source));
+                if (LogAnalyzer.indexTokens(block.message(i)).contains(token)) {
+                    out.add(new Match(t, IdBytes.of(block.recordId(i)), block.source(i)));
                 }
             }
         }

@@ -1,0 +1,162 @@
+package dev.logpipe.archive.format;
+
+import dev.logpipe.record.LogRecord;
+import dev.logpipe.record.RecordCodec;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Format 2's way of not storing a record's source twice (docs/archive-format.md#rebuilt-sources): what the key and
+ * label columns do not hold (schema version, the source's own event time, sub-millisecond times, message, fields) is
+ * kept in three columns, and the source is the record codec's encoding of the record those columns make. The writer
+ * keeps a source this way only when that encoding equals the source byte for byte; any other source is stored as it
+ * came. Thread-safe (stateless).
+ */
+final class SourceRebuild {
+    private static final RecordCodec CODEC = new RecordCodec();
+    private static final byte STRING = 0;
+    private static final byte LONG = 1;
+    private static final byte DOUBLE = 2;
+    private static final byte TRUE = 3;
+    private static final byte FALSE = 4;
+
+    /**
+     * What the source columns hold of a record beyond {@link ArchivedRecord}.
+     *
+     * @param eventOffsetMillis the source's event time minus the time the record is indexed under (0 unless clamped)
+     * @param eventNanos the source event time's nanoseconds within its millisecond
+     * @param observedNanos the observed time's nanoseconds within its millisecond
+     */
+    record Parts(
+            int schemaVersion,
+            long eventOffsetMillis,
+            int eventNanos,
+            int observedNanos,
+            String message,
+            Map<String, Object> fields) {}
+
+    private SourceRebuild() {}
+
+    /** The parts of {@code r} ({@code decoded} is its source decoded), or null when its source does not rebuild. */
+    static Parts partsOf(String tenant, ArchivedRecord r, LogRecord decoded, byte[] source) {
+        if (decoded.eventTime() == null
+                || decoded.observedTime() == null
+                || decoded.observedTime().toEpochMilli() != r.observedTimeMillis()
+                || decoded.fields().size() > RecordCodec.MAX_FIELDS) {
+            return null;
+        }
+        Parts p = new Parts(
+                decoded.schemaVersion(),
+                decoded.eventTime().toEpochMilli() - r.eventTimeMillis(),
+                decoded.eventTime().getNano() % 1_000_000,
+                decoded.observedTime().getNano() % 1_000_000,
+                decoded.message(),
+                decoded.fields());
+        try {
+            return Arrays.equals(source(tenant, r, p), source) ? p : null;
+        } catch (IllegalArgumentException | ArithmeticException e) {
+            return null;
+        }
+    }
+
+    /** The source of the record {@link #record} makes of the same arguments. */
+    static byte[] source(String tenant, ArchivedRecord r, Parts p) {
+        return CODEC.encode(record(tenant, r, p));
+    }
+
+    /** The source of a record {@link #record} made. */
+    static byte[] source(LogRecord rebuilt) {
+        return CODEC.encode(rebuilt);
+    }
+
+    /**
+     * The record {@code r}'s keys and labels and {@code p} make (r's own source is not read).
+     *
+     * @throws IllegalArgumentException the parts make no valid record (a damaged column)
+     * @throws ArithmeticException the event-time offset overflows (a damaged column)
+     */
+    static LogRecord record(String tenant, ArchivedRecord r, Parts p) {
+        Instant event = Instant.ofEpochMilli(Math.addExact(r.eventTimeMillis(), p.eventOffsetMillis()))
+                .plusNanos(p.eventNanos());
+        Instant observed = Instant.ofEpochMilli(r.observedTimeMillis()).plusNanos(p.observedNanos());
+        return new LogRecord(
+                p.schemaVersion(),
+                r.recordId(),
+                event,
+                observed,
+                tenant,
+                r.traceId(),
+                r.spanId(),
+                r.service(),
+                r.instanceId(),
+                r.region(),
+                r.level(),
+                p.message(),
+                p.fields());
+    }
+
+    /** Writes all but the message (a block's messages are written together: {@link MessageColumns}). */
+    static void write(Parts p, Bytes rebuild, Bytes fields) {
+        rebuild.varint(p.schemaVersion());
+        rebuild.zigzag(p.eventOffsetMillis());
+        rebuild.varint(p.eventNanos());
+        rebuild.varint(p.observedNanos());
+        fields.varint(p.fields().size());
+        for (Map.Entry<String, Object> e : p.fields().entrySet()) {
+            fields.string(e.getKey());
+            Object v = e.getValue();
+            if (v instanceof String s) {
+                fields.add(STRING);
+                fields.string(s);
+            } else if (v instanceof Boolean b) {
+                fields.add(b ? TRUE : FALSE);
+            } else if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {
+                fields.add(LONG);
+                fields.zigzag(((Number) v).longValue());
+            } else {
+                fields.add(DOUBLE);
+                fields.fixed64(Double.doubleToRawLongBits(((Number) v).doubleValue()));
+            }
+        }
+    }
+
+    /** @throws IllegalArgumentException the columns are damaged */
+    static Parts read(Bytes.Reader rebuild, MessageColumns.Reader message, Bytes.Reader fields) {
+        int schemaVersion = Math.toIntExact(rebuild.varint());
+        long offset = rebuild.zigzag();
+        int eventNanos = nanos(rebuild.varint());
+        int observedNanos = nanos(rebuild.varint());
+        String text = message.next();
+        long n = fields.varint();
+        if (n > RecordCodec.MAX_FIELDS) {
+            throw new IllegalArgumentException(n + " fields, more than a record has");
+        }
+        Map<String, Object> map = new LinkedHashMap<>();
+        for (long i = 0; i < n; i++) {
+            String key = fields.string();
+            byte tag = fields.next();
+            Object value = switch (tag) {
+                case STRING -> fields.string();
+                case LONG -> fields.zigzag();
+                case DOUBLE -> Double.longBitsToDouble(fields.fixed64());
+                case TRUE -> Boolean.TRUE;
+                case FALSE -> Boolean.FALSE;
+                default -> throw new IllegalArgumentException("unknown field type " + tag);
+            };
+            if (key == null || value == null) {
+                throw new IllegalArgumentException("a field without name or value");
+            }
+            map.put(key, value);
+        }
+        return new Parts(schemaVersion, offset, eventNanos, observedNanos, text, map);
+    }
+
+    private static int nanos(long v) {
+        if (v < 0 || v >= 1_000_000) {
+            throw new IllegalArgumentException("sub-millisecond nanoseconds " + v + " out of range");
+        }
+        return (int) v;
+    }
+}
