@@ -42,7 +42,7 @@ export async function startTail() {
   stopTail();
   const ctrl = new AbortController();
   abort = ctrl;
-  banner("tail", "Live tail on: new matching records appear at the top.");
+  const shown = banner("tail", "Starting live tail…");
   try {
     const url = new URL("/api/v1/tail", location.origin);
     if (state.q) url.searchParams.set("q", state.q);
@@ -51,6 +51,9 @@ export async function startTail() {
       const b = await res.json().catch(() => ({}));
       throw new Error(res.status === 429 ? refusedFor(b, res.headers.get("Retry-After")) : (errorMessage(b) || "HTTP " + res.status));
     }
+    // the server fixed the tail's starting point before answering: from here on, every new matching record comes
+    shown.textContent = "Live tail on: new matching records appear at the top.";
+    shown.dataset.live = "on";
     const reader = res.body.getReader();
     const dec = new TextDecoder();
     let buf = "";

@@ -249,8 +249,8 @@ class SearchBrowserTest {
     void liveTailShowsALineIngestedDuringTheTest() throws Exception {
         open("range=now-1h&q=tailmarker");
         browser.driver.findElement(By.id("tail")).click();
-        waiting.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector(".banner.tail")));
-        Thread.sleep(500); // the tail's first poll sets its starting point; give it one
+        // the banner says "on" once the server has fixed the tail's starting point: a record written after it comes
+        waiting.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector(".banner.tail[data-live='on']")));
         Http.Answer a = Http.post(
                 standalone.baseUrl() + "/api/v1/logs",
                 KEY,
