@@ -226,7 +226,7 @@ public final class ArchiveReader {
         for (int i = 0; i < footer.blocks().size(); i++) {
             Block b = block(i);
             for (int r = 0; r < b.size(); r++) {
-                digest.add(b.eventTimeMillis(r), b.recordId(r), b.source(r));
+                digest.add(b.eventTimeMillis(r), b.recordId(r), b.sourceUtf8(r));
             }
         }
         String hex = digest.hex();

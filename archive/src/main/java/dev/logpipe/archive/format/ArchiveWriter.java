@@ -3,6 +3,7 @@ package dev.logpipe.archive.format;
 import com.github.luben.zstd.Zstd;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.store.read.IdBytes;
+import dev.logpipe.record.JsonBuffer;
 import dev.logpipe.record.LogRecord;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -61,6 +62,7 @@ public final class ArchiveWriter {
     private final Bytes[] columns = new Bytes[Column.values().length];
     private final Set<String> tokens = new HashSet<>();
     private final List<String> blockMessages = new ArrayList<>();
+    private final JsonBuffer scratch = new JsonBuffer(4096);
     private final Map<Label, SortedSet<String>> labels = new EnumMap<>(Label.class);
     private final Set<Label> truncated = new HashSet<>();
     private final List<ArchiveFooter.BlockInfo> blocks = new ArrayList<>();
@@ -122,7 +124,7 @@ public final class ArchiveWriter {
         columns[Column.TRACE_ID.ordinal()].string(r.traceId());
         columns[Column.SPAN_ID.ordinal()].string(r.spanId());
         byte[] source = r.source().getBytes(StandardCharsets.UTF_8);
-        SourceRebuild.Parts parts = SourceRebuild.partsOf(day.tenant(), r, decoded, source);
+        SourceRebuild.Parts parts = SourceRebuild.partsOf(day.tenant(), r, decoded, source, scratch);
         if (parts == null) {
             columns[Column.SOURCE.ordinal()].string(r.source());
         } else {
@@ -145,7 +147,7 @@ public final class ArchiveWriter {
             }
         }
         Tokens.addAll(decoded, tokens);
-        digest.add(r.eventTimeMillis(), r.recordId(), r.source());
+        digest.add(r.eventTimeMillis(), r.recordId(), source);
         blockSource += source.length;
         sourceBytes += source.length;
         blockRecords++;

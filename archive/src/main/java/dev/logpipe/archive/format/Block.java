@@ -74,6 +74,12 @@ public final class Block {
         return s;
     }
 
+    /** Record {@code i}'s source as UTF-8 (a rebuilt one made again, not kept: for a caller that needs bytes once). */
+    public byte[] sourceUtf8(int i) {
+        String s = sources[i];
+        return s != null ? s.getBytes(StandardCharsets.UTF_8) : SourceRebuild.source(rebuilt[i]);
+    }
+
     /**
      * Record {@code i}'s source decoded.
      *

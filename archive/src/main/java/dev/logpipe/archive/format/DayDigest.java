@@ -27,10 +27,15 @@ public final class DayDigest {
     }
 
     public void add(long eventTimeMillis, String recordId, String source) {
+        add(eventTimeMillis, recordId, source.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The same, {@code source} as UTF-8. */
+    public void add(long eventTimeMillis, String recordId, byte[] source) {
         scratch.clear();
         sha.update(scratch.putLong(eventTimeMillis).array(), 0, 8);
         bytes(recordId.getBytes(StandardCharsets.UTF_8));
-        bytes(source.getBytes(StandardCharsets.UTF_8));
+        bytes(source);
         records++;
     }
 

@@ -1,11 +1,13 @@
 package dev.logpipe.archive.format;
 
+import dev.logpipe.record.JsonBuffer;
 import dev.logpipe.record.LogRecord;
 import dev.logpipe.record.RecordCodec;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Format 2's way of not storing a record's source twice (docs/archive-format.md#rebuilt-sources): what the key and
@@ -39,31 +41,39 @@ final class SourceRebuild {
 
     private SourceRebuild() {}
 
-    /** The parts of {@code r} ({@code decoded} is its source decoded), or null when its source does not rebuild. */
-    static Parts partsOf(String tenant, ArchivedRecord r, LogRecord decoded, byte[] source) {
+    /**
+     * The parts of {@code r} ({@code decoded} is its source decoded), or null when its source does not rebuild.
+     * {@code scratch} is the caller's buffer, reused. The record {@link #record} makes of r and the parts is the
+     * decoded one field for field (checked here: tenant, id, labels, times), so its encoding is compared.
+     */
+    static Parts partsOf(String tenant, ArchivedRecord r, LogRecord decoded, byte[] source, JsonBuffer scratch) {
         if (decoded.eventTime() == null
                 || decoded.observedTime() == null
                 || decoded.observedTime().toEpochMilli() != r.observedTimeMillis()
-                || decoded.fields().size() > RecordCodec.MAX_FIELDS) {
+                || decoded.fields().size() > RecordCodec.MAX_FIELDS
+                || !tenant.equals(decoded.tenantId())
+                || !r.recordId().equals(decoded.recordId())
+                || r.level() != decoded.level()
+                || !Objects.equals(r.service(), decoded.service())
+                || !Objects.equals(r.instanceId(), decoded.instanceId())
+                || !Objects.equals(r.region(), decoded.region())
+                || !Objects.equals(r.traceId(), decoded.traceId())
+                || !Objects.equals(r.spanId(), decoded.spanId())) {
             return null;
         }
-        Parts p = new Parts(
+        long offset = decoded.eventTime().toEpochMilli() - r.eventTimeMillis();
+        scratch.reset();
+        CODEC.encodeTo(decoded, scratch);
+        if (!Arrays.equals(scratch.array(), 0, scratch.size(), source, 0, source.length)) {
+            return null;
+        }
+        return new Parts(
                 decoded.schemaVersion(),
-                decoded.eventTime().toEpochMilli() - r.eventTimeMillis(),
+                offset,
                 decoded.eventTime().getNano() % 1_000_000,
                 decoded.observedTime().getNano() % 1_000_000,
                 decoded.message(),
                 decoded.fields());
-        try {
-            return Arrays.equals(source(tenant, r, p), source) ? p : null;
-        } catch (IllegalArgumentException | ArithmeticException e) {
-            return null;
-        }
-    }
-
-    /** The source of the record {@link #record} makes of the same arguments. */
-    static byte[] source(String tenant, ArchivedRecord r, Parts p) {
-        return CODEC.encode(record(tenant, r, p));
     }
 
     /** The source of a record {@link #record} made. */

@@ -7,7 +7,6 @@ import dev.logpipe.archive.format.DayDigest;
 import dev.logpipe.archive.store.ObjectStore;
 import dev.logpipe.index.store.write.IndexRecord;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 
 /**
@@ -35,8 +34,9 @@ final class ArchivedDayRecords {
         for (int b = 0; b < reader.footer().blocks().size(); b++) {
             Block block = reader.block(b);
             for (int i = 0; i < block.size(); i++) {
-                digest.add(block.eventTimeMillis(i), block.recordId(i), block.source(i));
-                sink.accept(record(block, i));
+                IndexRecord r = record(block, i);
+                digest.add(block.eventTimeMillis(i), block.recordId(i), r.source());
+                sink.accept(r);
             }
         }
         if (digest.records() != entry.records() || !digest.hex().equals(entry.digest())) {
@@ -60,7 +60,7 @@ final class ArchivedDayRecords {
     }
 
     private static IndexRecord record(Block block, int i) throws IOException {
-        byte[] source = block.source(i).getBytes(StandardCharsets.UTF_8);
+        byte[] source = block.sourceUtf8(i);
         Instant eventTime = Instant.ofEpochMilli(block.eventTimeMillis(i));
         Instant observed = Instant.ofEpochMilli(block.observedTimeMillis(i));
         return new IndexRecord(block.decoded(i), eventTime, observed, source, 0, source.length);
