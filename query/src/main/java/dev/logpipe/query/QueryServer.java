@@ -36,6 +36,7 @@ final class QueryServer implements AutoCloseable {
         QueuedThreadPool pool = new QueuedThreadPool(threads, 4);
         pool.setName("query-http");
         server = new Server(pool);
+        QueryService.prepare(server);
         HttpConfiguration http = new HttpConfiguration();
         http.setSendServerVersion(false);
         http.setRequestHeaderSize(QueryService.MAX_REQUEST_HEAD_BYTES);

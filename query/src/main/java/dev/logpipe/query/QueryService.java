@@ -21,6 +21,7 @@ import dev.logpipe.query.internal.audit.QueryAudit;
 import dev.logpipe.query.internal.http.Answer;
 import dev.logpipe.query.internal.http.Params;
 import dev.logpipe.query.internal.loki.LokiEndpoints;
+import dev.logpipe.query.internal.loki.LokiTail;
 import dev.logpipe.query.internal.memory.AnswerMemory;
 import dev.logpipe.query.internal.metrics.QueryMetrics;
 import dev.logpipe.query.internal.plan.Cursor;
@@ -99,6 +100,7 @@ public final class QueryService implements AutoCloseable {
     private final LokiEndpoints loki;
     private final RuleEvaluator rules;
     private final Tails tails;
+    private final LokiTail lokiTail;
     private final AnswerMemory memory;
     private final FairGate gate;
     private boolean closed;
@@ -153,6 +155,7 @@ public final class QueryService implements AutoCloseable {
                         clock,
                         new RuleQueries(config, audit, memory, this::admit, loki));
         this.tails = new Tails(env, memory);
+        this.lokiTail = new LokiTail(env, tails);
         metrics.gauge("logpipe_query.tails.active", "Live tails open now", tails::active);
         metrics.gauge(
                 "logpipe_query.answer.memory.bytes",
@@ -290,6 +293,14 @@ public final class QueryService implements AutoCloseable {
         return rules == null ? List.of() : rules.status();
     }
 
+    /**
+     * Readies {@code server} (before it starts) for what the query paths need of it beyond plain HTTP: websocket
+     * upgrades, for Loki's tail.
+     */
+    public static void prepare(org.eclipse.jetty.server.Server server) {
+        LokiTail.enableOn(server);
+    }
+
     /** A handler answering the query paths and declining (returning false for) every other one. */
     public Handler handler() {
         return new Handler.Abstract() {
@@ -367,6 +378,10 @@ public final class QueryService implements AutoCloseable {
                 if (endpoint.equals("tail")) {
                     tails.handle(call, request, response, callback, audited::write);
                     return; // the tail answers itself; it was audited when it started (its lease is unused)
+                }
+                if (endpoint.equals("loki_tail")) {
+                    lokiTail.handle(call, request, response, callback, audited::write);
+                    return; // upgraded to a websocket, audited when it started (refusals are answered below)
                 }
                 if (endpoint.equals("whoami")) { // the UI's sign-in: which tenant the key is for; no slot needed
                     a = Answer.ok(Answer.JSON_NODES

@@ -57,6 +57,7 @@ public final class StandaloneServer implements AutoCloseable {
         QueuedThreadPool pool = new QueuedThreadPool(threads, 4);
         pool.setName("standalone-http");
         server = new Server(pool);
+        dev.logpipe.query.QueryService.prepare(server);
         HttpConfiguration http = new HttpConfiguration();
         http.setSendServerVersion(false);
         http.setSendDateHeader(false);

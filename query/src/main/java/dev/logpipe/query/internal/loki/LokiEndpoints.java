@@ -56,6 +56,7 @@ public final class LokiEndpoints {
             case "index/stats" -> "loki_index_stats";
             case "index/volume" -> "loki_index_volume";
             case "index/volume_range" -> "loki_index_volume_range";
+            case "tail" -> "loki_tail";
             default ->
                 rest.startsWith("label/") && rest.endsWith("/values") && rest.length() > 13
                         ? "loki_label_values"

@@ -3,6 +3,7 @@ package dev.logpipe.query.internal.tail;
 import dev.logpipe.index.store.read.IdBytes;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Blocker;
 
@@ -11,7 +12,7 @@ import org.eclipse.jetty.util.Blocker;
  * whenever it fills and on {@link #flush}: a poll's answer is never copied whole (a builder, its string, its
  * bytes). Beyond the buffer it holds at most one record's bytes at a time. Used by the tail's thread only.
  */
-final class EventWriter {
+final class EventWriter implements TailOut {
     static final int CHUNK = 64 * 1024;
     private final Response response;
     private final ByteBuffer buffer = ByteBuffer.allocate(CHUNK);
@@ -21,7 +22,8 @@ final class EventWriter {
     }
 
     /** A record: its id (CR and LF left out, so no id can end the event early) and its source. */
-    void record(IdBytes id, String source) throws Exception {
+    @Override
+    public void record(IdBytes id, String source) throws Exception {
         text("event: record\nid: ");
         for (int i = 0; i < id.length(); i++) {
             byte b = id.byteAt(i);
@@ -39,12 +41,26 @@ final class EventWriter {
         bytes(s.getBytes(StandardCharsets.UTF_8));
     }
 
-    boolean isEmpty() {
+    @Override
+    public void skipped(long missed, long fromMillis, long toMillis) throws Exception {
+        text("event: skipped\ndata: {\"skipped\":" + missed + ",\"observed_from\":\"" + Instant.ofEpochMilli(fromMillis)
+                + "\",\"observed_to\":\"" + Instant.ofEpochMilli(toMillis) + "\"}\n\n");
+    }
+
+    @Override
+    public void keepAlive() throws Exception {
+        text(": keep-alive\n\n");
+        flush();
+    }
+
+    @Override
+    public boolean isEmpty() {
         return buffer.position() == 0;
     }
 
     /** Writes what is buffered; returns once the client's connection took it (throws when the client is gone). */
-    void flush() throws Exception {
+    @Override
+    public void flush() throws Exception {
         if (buffer.position() > 0) {
             buffer.flip();
             write(buffer);

@@ -15,7 +15,6 @@ import dev.logpipe.query.internal.memory.AnswerMemory;
 import dev.logpipe.query.internal.search.SourceReader;
 import java.io.Closeable;
 import java.io.IOException;
-import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -105,25 +104,7 @@ public final class Tails implements Closeable {
     public void handle(Call call, Request request, Response response, Callback callback, Runnable started) {
         ParsedQuery q = Scope.query(call.params()); // parsed once, for every poll of the tail
         String tenant = call.tenant();
-        if (closed.get()) {
-            throw new Answer.Refusal(429, "tail_cap", "the query service is stopping; retry later");
-        }
-        synchronized (byTenant) {
-            if (byTenant.getOrDefault(tenant, 0) >= perTenant) {
-                throw new Answer.Refusal(
-                        429,
-                        "tail_tenant_cap",
-                        "tenant " + tenant + " has " + perTenant + " live tails open (limits.max_tails_per_tenant); "
-                                + "close one or retry later");
-            }
-            if (!slots.tryAcquire()) {
-                throw new Answer.Refusal(
-                        429, "tail_cap", "too many live tails are open (limits.max_tails); retry later");
-            }
-            byTenant.merge(tenant, 1, Integer::sum);
-        }
-        try {
-            active.incrementAndGet();
+        try (Slot slot = admit(tenant)) {
             AtomicBoolean gone = new AtomicBoolean();
             Thread self = Thread.currentThread();
             request.addFailureListener(
@@ -145,18 +126,62 @@ public final class Tails implements Closeable {
                 EventWriter out = new EventWriter(response);
                 out.text(": tail of " + tenant + "\n\n");
                 out.flush();
-                run(tenant, q, out, gone, began);
+                follow(tenant, q, out, gone, began);
                 callback.succeeded();
             } catch (Exception e) { // the client went away, or the service stops
                 callback.failed(e);
             }
-        } finally {
-            active.decrementAndGet();
-            synchronized (byTenant) {
-                byTenant.computeIfPresent(tenant, (k, n) -> n == 1 ? null : n - 1);
-                slots.release();
+        }
+    }
+
+    /**
+     * A tail's place among the open ones, taken by {@link #admit} and given back by {@link #close} (once; again is
+     * harmless).
+     */
+    public final class Slot implements AutoCloseable {
+        private final String tenant;
+        private final AtomicBoolean released = new AtomicBoolean();
+
+        private Slot(String tenant) {
+            this.tenant = tenant;
+        }
+
+        @Override
+        public void close() {
+            if (released.compareAndSet(false, true)) {
+                synchronized (byTenant) {
+                    byTenant.computeIfPresent(tenant, (k, n) -> n == 1 ? null : n - 1);
+                    slots.release();
+                }
             }
         }
+    }
+
+    /**
+     * Takes a slot for a tail of {@code tenant}.
+     *
+     * @throws Answer.Refusal 429 when the service stops, or {@code limits.max_tails} or
+     *     {@code limits.max_tails_per_tenant} tails are open
+     */
+    public Slot admit(String tenant) {
+        if (closed.get()) {
+            throw new Answer.Refusal(429, "tail_cap", "the query service is stopping; retry later");
+        }
+        synchronized (byTenant) {
+            if (byTenant.getOrDefault(tenant, 0) >= perTenant) {
+                throw new Answer.Refusal(
+                        429,
+                        "tail_tenant_cap",
+                        "tenant " + tenant + " has " + perTenant + " live tails open (limits.max_tails_per_tenant); "
+                                + "close one or retry later");
+            }
+            if (!slots.tryAcquire()) {
+                throw new Answer.Refusal(
+                        429, "tail_cap", "too many live tails are open (limits.max_tails); retry later");
+            }
+            byTenant.merge(tenant, 1, Integer::sum);
+        }
+        return new Slot(tenant);
     }
 
     /** One not yet sent: where to read it, when it was observed, its id's hash. */
@@ -190,14 +215,28 @@ public final class Tails implements Closeable {
     private record Sent(List<Unsent> records, String[] sources) {
         static final Sent NONE = new Sent(List.of(), new String[0]);
 
-        void writeTo(EventWriter out) throws Exception {
+        void writeTo(TailOut out) throws Exception {
             for (int i = 0; i < sources.length; i++) {
                 out.record(records.get(i).id(), sources[i]);
             }
         }
     }
 
-    private void run(String tenant, ParsedQuery q, EventWriter out, AtomicBoolean gone, long began) throws Exception {
+    /**
+     * Follows {@code q} for {@code tenant} from {@code began} (epoch millis, observed time) into {@code out} until
+     * {@code gone} is set, the service stops, or a write fails (thrown), on the calling thread: the caller holds a
+     * {@link Slot} for it.
+     */
+    public void follow(String tenant, ParsedQuery q, TailOut out, AtomicBoolean gone, long began) throws Exception {
+        active.incrementAndGet();
+        try {
+            run(tenant, q, out, gone, began);
+        } finally {
+            active.decrementAndGet();
+        }
+    }
+
+    private void run(String tenant, ParsedQuery q, TailOut out, AtomicBoolean gone, long began) throws Exception {
         long lag = env.config().limits().tailLag().toMillis();
         State st = new State(new SentWindow(windowBytes));
         st.cursorTime = began; // records observed before the tail began are not sent
@@ -234,9 +273,7 @@ public final class Tails implements Closeable {
                     sent.writeTo(out);
                     if (missed > 0) {
                         env.metrics().tailSkipped(missed);
-                        out.text("event: skipped\ndata: {\"skipped\":" + missed + ",\"observed_from\":\""
-                                + Instant.ofEpochMilli(from) + "\",\"observed_to\":\"" + Instant.ofEpochMilli(next)
-                                + "\"}\n\n");
+                        out.skipped(missed, from, next);
                     }
                     if (!out.isEmpty()) {
                         out.flush();
@@ -244,8 +281,7 @@ public final class Tails implements Closeable {
                     }
                 }
                 if (System.nanoTime() - lastWrite > HEARTBEAT_NANOS) {
-                    out.text(": keep-alive\n\n");
-                    out.flush(); // fails once the client is gone: the slot is given back
+                    out.keepAlive(); // fails once the client is gone: the slot is given back
                     lastWrite = System.nanoTime();
                 }
                 LockSupport.parkNanos(env.config().limits().tailPoll().toNanos());
