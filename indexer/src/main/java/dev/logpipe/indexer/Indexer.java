@@ -21,7 +21,9 @@ import dev.logpipe.indexer.internal.retention.AuditLog;
 import dev.logpipe.indexer.internal.retention.Housekeeping;
 import dev.logpipe.indexer.internal.retention.LegalHolds;
 import dev.logpipe.indexer.internal.retention.Retention;
+import dev.logpipe.indexer.stage.SearchLag;
 import dev.logpipe.indexer.stage.StageOffsets;
+import io.micrometer.core.instrument.binder.jvm.DiskSpaceMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -186,6 +188,18 @@ public final class Indexer implements AutoCloseable {
                     registry,
                     loop::ready);
             metrics.gauge("logpipe_indexer.shards.open", "Shards open now", openShards::getAsInt);
+            String deadLetters = config.kafka().deadLetterTopic();
+            metrics.gauge(
+                    "logpipe_indexer.search.behind.records",
+                    "Records durable in Kafka and not searchable yet (QUERYABLE behind DURABLE), this indexer's "
+                            + "record partitions",
+                    () -> SearchLag.of(stages.snapshot(), deadLetters).records());
+            metrics.gauge(
+                    "logpipe_indexer.search.behind.seconds",
+                    "While records wait to become searchable, the age of the newest searchable one (0 when none "
+                            + "wait)",
+                    () -> SearchLag.of(stages.snapshot(), deadLetters).seconds());
+            new DiskSpaceMetrics(layout.dataDir().toFile()).bindTo(registry);
             metrics.gauge(
                     "logpipe_indexer.partitions.write_failed",
                     "Partitions paused after a store failure, waiting out their backoff or retrying",
