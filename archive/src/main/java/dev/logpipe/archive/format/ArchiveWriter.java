@@ -1,5 +1,6 @@
 package dev.logpipe.archive.format;
 
+import com.carrotsearch.hppc.LongHashSet;
 import com.github.luben.zstd.Zstd;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.store.read.IdBytes;
@@ -60,7 +61,7 @@ public final class ArchiveWriter {
     private final OutputStream out;
     private final DayDigest digest = new DayDigest();
     private final Bytes[] columns = new Bytes[Column.values().length];
-    private final Set<String> tokens = new HashSet<>();
+    private final LongHashSet tokens = new LongHashSet();
     private final List<String> blockMessages = new ArrayList<>();
     private final JsonBuffer scratch = new JsonBuffer(4096);
     private final Map<Label, SortedSet<String>> labels = new EnumMap<>(Label.class);
@@ -207,7 +208,7 @@ public final class ArchiveWriter {
             length += z.length;
             columns[i].clear();
         }
-        byte[] filter = TokenFilter.of(tokens).toBytes();
+        byte[] filter = TokenFilter.ofHashes(tokens).toBytes();
         long filterOffset = position;
         write(filter);
         blocks.add(new ArchiveFooter.BlockInfo(

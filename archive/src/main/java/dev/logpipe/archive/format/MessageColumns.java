@@ -90,12 +90,14 @@ final class MessageColumns {
         return out;
     }
 
+    private static final long[] NONE = new long[0];
+
     private static Word shape(String w) {
         if (w.indexOf(NUMBER) >= 0) {
-            return new Word(w, new long[0], true);
+            return new Word(w, NONE, true);
         }
         StringBuilder shape = null;
-        long[] numbers = new long[0];
+        long[] numbers = NONE;
         int copied = 0;
         for (int i = 0; i < w.length(); ) {
             if (!digit(w.charAt(i))) {

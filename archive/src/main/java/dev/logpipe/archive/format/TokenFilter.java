@@ -1,5 +1,7 @@
 package dev.logpipe.archive.format;
 
+import com.carrotsearch.hppc.LongHashSet;
+import com.carrotsearch.hppc.cursors.LongCursor;
 import java.nio.ByteBuffer;
 import java.util.Collection;
 
@@ -24,10 +26,19 @@ public final class TokenFilter {
 
     /** A filter holding every token of {@code tokens} (distinct). */
     public static TokenFilter of(Collection<String> tokens) {
-        long m = Math.max(64, ((long) tokens.size() * BITS_PER_TOKEN + 63) / 64 * 64);
-        TokenFilter f = new TokenFilter(new long[(int) (m / 64)], PROBES);
+        LongHashSet hashes = new LongHashSet(tokens.size());
         for (String t : tokens) {
-            f.put(t);
+            hashes.add(hash(t));
+        }
+        return ofHashes(hashes);
+    }
+
+    /** A filter holding the tokens whose {@link #hash}es are {@code hashes} (distinct tokens, distinct hashes). */
+    static TokenFilter ofHashes(LongHashSet hashes) {
+        long m = Math.max(64, ((long) hashes.size() * BITS_PER_TOKEN + 63) / 64 * 64);
+        TokenFilter f = new TokenFilter(new long[(int) (m / 64)], PROBES);
+        for (LongCursor h : hashes) {
+            f.put(h.value);
         }
         return f;
     }
@@ -55,8 +66,7 @@ public final class TokenFilter {
         return b.array();
     }
 
-    private void put(String token) {
-        long h = hash(token);
+    private void put(long h) {
         long h2 = fmix(h ^ 0x9E3779B97F4A7C15L) | 1;
         long m = bits.length * 64L;
         for (int i = 0; i < probes; i++) {
@@ -84,12 +94,28 @@ public final class TokenFilter {
     }
 
     static long hash(String s) {
-        long h = 0xcbf29ce484222325L;
+        return fmix(fnv(FNV_OFFSET, s));
+    }
+
+    /** The hash of the concatenation of the parts, without making it. */
+    static long hash(String a, String b) {
+        return fmix(fnv(fnv(FNV_OFFSET, a), b));
+    }
+
+    /** The hash of the concatenation of the parts, without making it. */
+    static long hash(String a, String b, String c, String d) {
+        return fmix(fnv(fnv(fnv(fnv(FNV_OFFSET, a), b), c), d));
+    }
+
+    private static final long FNV_OFFSET = 0xcbf29ce484222325L;
+
+    /** FNV-1a over the UTF-16 chars of {@code s}, continuing from {@code h}. */
+    private static long fnv(long h, String s) {
         for (int i = 0; i < s.length(); i++) {
             h ^= s.charAt(i);
             h *= 0x100000001b3L;
         }
-        return fmix(h);
+        return h;
     }
 
     private static long fmix(long k) {

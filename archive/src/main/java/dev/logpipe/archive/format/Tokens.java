@@ -1,9 +1,9 @@
 package dev.logpipe.archive.format;
 
+import com.carrotsearch.hppc.LongHashSet;
 import dev.logpipe.index.analysis.LogAnalyzer;
 import dev.logpipe.record.LogRecord;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The tokens a block's filter holds for a record (docs/archive-format.md#token-filter): {@code m:} + each token of the
@@ -12,36 +12,40 @@ import java.util.Set;
  * its value as text). A query's probe is built with the same two functions.
  */
 public final class Tokens {
+    private static final String MESSAGE = "m:";
+    private static final String KEYWORD = "k:";
+
     private Tokens() {}
 
     /** The probe of one message token (already lower-case, as the query analyzer reads it). */
     public static String message(String token) {
-        return "m:" + token;
+        return MESSAGE + token;
     }
 
     /** The probe of one keyword value. */
     public static String keyword(String field, String value) {
-        return "k:" + field + "=" + value;
+        return KEYWORD + field + "=" + value;
     }
 
-    static void addAll(LogRecord r, Set<String> out) {
+    /** Adds the hash ({@link TokenFilter#hash}) of every token of {@code r} to {@code out}, no token string made. */
+    static void addAll(LogRecord r, LongHashSet out) {
         for (String token : LogAnalyzer.indexTokens(r.message())) {
-            out.add(message(token));
+            out.add(TokenFilter.hash(MESSAGE, token));
         }
-        out.add(keyword("level", r.level().name()));
+        out.add(TokenFilter.hash(KEYWORD, "level", "=", r.level().name()));
         keywordIfSet("service", r.service(), out);
         keywordIfSet("instance_id", r.instanceId(), out);
         keywordIfSet("region", r.region(), out);
         keywordIfSet("trace_id", r.traceId(), out);
         keywordIfSet("span_id", r.spanId(), out);
         for (Map.Entry<String, Object> f : r.fields().entrySet()) {
-            out.add(keyword("fields." + f.getKey(), String.valueOf(f.getValue())));
+            out.add(TokenFilter.hash(KEYWORD, "fields." + f.getKey(), "=", String.valueOf(f.getValue())));
         }
     }
 
-    private static void keywordIfSet(String field, String value, Set<String> out) {
+    private static void keywordIfSet(String field, String value, LongHashSet out) {
         if (value != null) {
-            out.add(keyword(field, value));
+            out.add(TokenFilter.hash(KEYWORD, field, "=", value));
         }
     }
 }
