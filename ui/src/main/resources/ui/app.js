@@ -6,6 +6,7 @@ import { api, refusedFor, setKey, storedKey, whenUnauthorized, whoami } from "./
 import { banner, clearBanners, lagText, partialBanner } from "./banners.js";
 import { deadLetters } from "./dead-letters.js";
 import { $, text } from "./dom.js";
+import { exportSearch } from "./export.js";
 import { fields } from "./fields.js";
 import { matchesText, zoneLabel } from "./format.js";
 import { clearHistogram, histogram } from "./histogram.js";
@@ -244,6 +245,11 @@ $("range").addEventListener("change", () => {
   }
 });
 $("order").addEventListener("change", () => navigate({ order: $("order").value }));
+$("export").addEventListener("change", () => {
+  const format = $("export").value;
+  $("export").value = "";
+  if (format) exportSearch(format);
+});
 $("refresh").addEventListener("change", () => navigate({ refresh: $("refresh").value }));
 $("zone").addEventListener("click", () => navigate({ zone: state.zone === "local" ? "utc" : "local" }));
 $("tail").addEventListener("change", () => {

@@ -14,6 +14,7 @@ import dev.logpipe.query.internal.api.Bounds;
 import dev.logpipe.query.internal.api.Call;
 import dev.logpipe.query.internal.api.ContextEndpoint;
 import dev.logpipe.query.internal.api.Env;
+import dev.logpipe.query.internal.api.ExportEndpoint;
 import dev.logpipe.query.internal.api.Scope;
 import dev.logpipe.query.internal.api.SearchEndpoint;
 import dev.logpipe.query.internal.api.StatusEndpoint;
@@ -101,6 +102,7 @@ public final class QueryService implements AutoCloseable {
     private final RuleEvaluator rules;
     private final Tails tails;
     private final LokiTail lokiTail;
+    private final ExportEndpoint exports;
     private final AnswerMemory memory;
     private final FairGate gate;
     private boolean closed;
@@ -156,6 +158,7 @@ public final class QueryService implements AutoCloseable {
                         new RuleQueries(config, audit, memory, this::admit, loki));
         this.tails = new Tails(env, memory);
         this.lokiTail = new LokiTail(env, tails);
+        this.exports = new ExportEndpoint(env);
         metrics.gauge("logpipe_query.tails.active", "Live tails open now", tails::active);
         metrics.gauge(
                 "logpipe_query.answer.memory.bytes",
@@ -294,6 +297,44 @@ public final class QueryService implements AutoCloseable {
     }
 
     /**
+     * Streams an export under one of the tenant's query slots. A refusal before the first byte is thrown (answered
+     * as every refusal); a failure after it cuts the response (its last chunk never comes) and is audited.
+     */
+    private void export(
+            Call call,
+            Response response,
+            Callback callback,
+            AnswerMemory.Lease lease,
+            QueryConfig.Tenant policy,
+            long deadline,
+            QueryAudit.Line audited,
+            long arrived)
+            throws Exception {
+        ObjectNode line = audited.node();
+        int status = 200;
+        try (FairGate.Permit admitted = admit(policy, deadline)) {
+            ExportEndpoint.Result r = exports.handle(call, response, lease);
+            line.put("outcome", "exported");
+            line.put("bytes", r.bytes());
+            callback.succeeded();
+        } catch (Exception e) {
+            if (!response.isCommitted()) {
+                response.reset(); // nothing was sent: the export's headers go, the refusal or error is answered
+                throw e;
+            }
+            log.warn("export for tenant {} cut after it began: {}", call.tenant(), e.toString());
+            line.put("outcome", "export_cut");
+            line.put("error", e.toString());
+            status = 500;
+            callback.failed(e);
+        }
+        line.put("status", status);
+        line.put("duration_ms", (System.nanoTime() - arrived) / 1_000_000);
+        audited.write();
+        metrics.request("export", status, System.nanoTime() - arrived);
+    }
+
+    /**
      * Readies {@code server} (before it starts) for what the query paths need of it beyond plain HTTP: websocket
      * upgrades, for Loki's tail.
      */
@@ -378,6 +419,10 @@ public final class QueryService implements AutoCloseable {
                 if (endpoint.equals("tail")) {
                     tails.handle(call, request, response, callback, audited::write);
                     return; // the tail answers itself; it was audited when it started (its lease is unused)
+                }
+                if (endpoint.equals("export")) {
+                    export(call, response, callback, lease, policy, deadline, audited, arrived);
+                    return; // streamed and audited; a refusal before the first byte is answered below
                 }
                 if (endpoint.equals("loki_tail")) {
                     lokiTail.handle(call, request, response, callback, audited::write);
@@ -523,7 +568,7 @@ public final class QueryService implements AutoCloseable {
             return null;
         }
         String rest = path.substring("/api/v1/".length());
-        for (String e : List.of("search", "histogram", "dead-letters", "tail", "status", "whoami")) {
+        for (String e : List.of("search", "histogram", "dead-letters", "tail", "export", "status", "whoami")) {
             if (rest.equals(e)) {
                 return e;
             }

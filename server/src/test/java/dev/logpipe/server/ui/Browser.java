@@ -23,6 +23,9 @@ final class Browser implements AutoCloseable {
     static final Path SCREENSHOTS = Path.of("target", "screenshots");
     final ChromeDriver driver;
 
+    /** Where the browser saves what it downloads (a fresh temp directory). */
+    final java.nio.file.Path downloads;
+
     Browser() {
         String driverPath = System.getenv().getOrDefault("CHROMEDRIVER", "/usr/bin/chromedriver");
         String chromium = System.getenv().getOrDefault("CHROMIUM", "/usr/bin/chromium");
@@ -32,6 +35,15 @@ final class Browser implements AutoCloseable {
         }
         ChromeOptions o = new ChromeOptions();
         o.setBinary(chromium);
+        try {
+            downloads = java.nio.file.Files.createTempDirectory("logpipe-downloads");
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        o.setExperimentalOption(
+                "prefs",
+                java.util.Map.of(
+                        "download.default_directory", downloads.toString(), "download.prompt_for_download", false));
         o.addArguments(
                 "--headless=new",
                 "--no-sandbox",

@@ -542,6 +542,25 @@ class SearchBrowserTest {
     }
 
     @Test
+    void exportDownloadsTheRecordsOfTheSearchAsCsvWithTheShownColumns() throws Exception {
+        open("range=now-1h&q=request");
+        waiting.until(d -> rows().size() == 100);
+        long total = summaryCount();
+        new org.openqa.selenium.support.ui.Select(browser.driver.findElement(By.id("export"))).selectByValue("csv");
+        WebElement status = browser.driver.findElement(By.id("status"));
+        waiting.until(d -> status.getText().startsWith("Exported"));
+        assertThat(status.getText()).isEqualTo("Exported " + total + " record(s) as CSV");
+        String name = browser.driver.findElement(By.id("export-link")).getAttribute("download");
+        java.nio.file.Path file = browser.downloads.resolve(name);
+        browser.waitUpTo(Duration.ofSeconds(15)).until(d -> java.nio.file.Files.isRegularFile(file));
+        String[] lines = java.nio.file.Files.readString(file).split("\r\n");
+        assertThat(lines[0]).isEqualTo("event_time,level,service,message");
+        assertThat(lines).hasSize((int) total + 1);
+        assertThat(lines[1]).matches("\\d{4}-.*Z,(INFO|WARN|ERROR),[a-z-]+,request \\d+ handled by .*");
+        assertThat(name).startsWith("logpipe-default-").endsWith(".csv");
+    }
+
+    @Test
     void oldestFirstListsTheOldestRecordFirstAndStaysInTheLink() {
         open("range=now-1h&q=request");
         waiting.until(d -> rows().size() == 100);
