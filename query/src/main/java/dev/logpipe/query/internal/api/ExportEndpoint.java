@@ -40,6 +40,9 @@ public final class ExportEndpoint {
     public static final int MAX_RECORDS = 100_000;
 
     static final int PAGE = 1000;
+    /** The longest one export may stream (a client reading slowly cannot hold its query slot longer). */
+    static final long MAX_NANOS = java.util.concurrent.TimeUnit.MINUTES.toNanos(5);
+
     static final List<String> DEFAULT_COLUMNS = List.of("event_time", "level", "service", "instance_id", "message");
     private static final ObjectMapper JSON = new ObjectMapper();
     private final Env env;
@@ -108,7 +111,12 @@ public final class ExportEndpoint {
         long written = 0;
         long bytes = 0;
         After after = null;
+        long began = System.nanoTime();
         while (written < limit) {
+            if (System.nanoTime() - began > MAX_NANOS) {
+                throw new IOException("the export streamed for longer than 5 minutes (a slow client?): cut after "
+                        + written + " records");
+            }
             if (after != null) {
                 plan = env.planner()
                         .plan(
