@@ -1,6 +1,7 @@
 package dev.logpipe.indexer;
 
 import dev.logpipe.auth.AuthFailures;
+import dev.logpipe.index.opensearch.ClusterDocuments;
 import dev.logpipe.index.opensearch.OpenSearchStore;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
@@ -158,7 +159,11 @@ public final class Indexer implements AutoCloseable {
         AuditLog audit = new AuditLog(config.auditLog(), clock);
         ArchiveTier archive = null;
         try {
-            LegalHolds holds = new LegalHolds(layout.dataDir().resolve("legal-holds.json"), audit, clock);
+            // with OpenSearch every indexer shares the cluster's holds; with Lucene they are this indexer's own
+            LegalHolds holds = config.opensearch().isPresent()
+                    ? LegalHolds.inCluster(
+                            ClusterDocuments.open(config.opensearch().get(), "legal-holds"), audit, clock)
+                    : LegalHolds.inFile(layout.dataDir().resolve("legal-holds.json"), audit, clock);
             StageOffsets stages = new StageOffsets(clock);
             Retention retention = new Retention(writes, config.retention(), holds, audit, metrics, clock);
             List<Housekeeping> housekeeping = new ArrayList<>(List.of(retention));

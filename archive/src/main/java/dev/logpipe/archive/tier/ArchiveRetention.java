@@ -20,7 +20,7 @@ public final class ArchiveRetention {
     /** The legal hold covering a tenant's day, if any (its id). */
     @FunctionalInterface
     public interface Holds {
-        Optional<String> holding(String tenant, LocalDate day);
+        Optional<String> holding(String tenant, LocalDate day) throws IOException;
     }
 
     /** Appends one audit line: an event and its fields. */

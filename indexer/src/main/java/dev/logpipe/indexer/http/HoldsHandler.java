@@ -42,24 +42,28 @@ public final class HoldsHandler {
             return admitted.refused();
         }
         String who = admitted.who();
-        if (path.equals(PATH)) {
-            return switch (method) {
-                case "GET" -> new IndexerServer.Answer(200, list());
-                case "POST" -> create(body, who);
-                default -> error(405, "use GET or POST");
-            };
+        try {
+            if (path.equals(PATH)) {
+                return switch (method) {
+                    case "GET" -> new IndexerServer.Answer(200, list());
+                    case "POST" -> create(body, who);
+                    default -> error(405, "use GET or POST");
+                };
+            }
+            String id = path.substring(PATH.length() + 1);
+            if (!method.equals("DELETE")) {
+                return error(405, "use DELETE");
+            }
+            Optional<LegalHold> removed = holds.remove(id, who);
+            return removed.isEmpty()
+                    ? error(404, "no legal hold " + id)
+                    : new IndexerServer.Answer(200, hold(removed.get()).toString());
+        } catch (java.io.IOException e) { // the holds' store (the OpenSearch cluster, a full disk) did not answer
+            return error(503, "the legal holds cannot be read or changed now: " + e.getMessage());
         }
-        String id = path.substring(PATH.length() + 1);
-        if (!method.equals("DELETE")) {
-            return error(405, "use DELETE");
-        }
-        Optional<LegalHold> removed = holds.remove(id, who);
-        return removed.isEmpty()
-                ? error(404, "no legal hold " + id)
-                : new IndexerServer.Answer(200, hold(removed.get()).toString());
     }
 
-    private String list() {
+    private String list() throws java.io.IOException {
         ObjectNode root = JSON.createObjectNode();
         ArrayNode a = root.putArray("holds");
         holds.list().forEach(h -> a.add(hold(h)));

@@ -13,6 +13,7 @@ import dev.logpipe.indexer.Indexer;
 import dev.logpipe.indexer.IndexerFixture;
 import dev.logpipe.indexer.config.IndexerConfigLoader;
 import dev.logpipe.testkit.Integration;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -87,6 +88,39 @@ class IndexerOpenSearchTest {
             assertThatThrownBy(indexer::store)
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("OpenSearch");
+        }
+    }
+
+    @Test
+    void aLegalHoldPlacedThroughOneIndexerKeepsTheDayFromEveryIndexerOnTheCluster(OpenSearchExtension.Node node)
+            throws Exception {
+        KAFKA.createTopic("holds.records", 2);
+        KAFKA.createTopic("holds.dead-letter", 1);
+        java.time.LocalDate day = java.time.LocalDate.parse("2026-11-20");
+        Instant from = day.atStartOfDay(java.time.ZoneOffset.UTC).toInstant();
+        try (Indexer a = IndexerFixture.start(
+                        KAFKA.bootstrapServers(),
+                        "holds",
+                        data.resolve("a"),
+                        opensearch(node, "holdsidx"),
+                        Clock.systemUTC());
+                Indexer b = IndexerFixture.start(
+                        KAFKA.bootstrapServers(),
+                        "holds",
+                        data.resolve("b"),
+                        opensearch(node, "holdsidx"),
+                        Clock.systemUTC())) {
+            var hold = a.holds().add("acme", from, from.plusSeconds(3600), "case 42", "legal@example.com");
+
+            // the other indexer's retention sees it (it reads the cluster's holds at each decision)
+            assertThat(b.holds().holding("acme", day)).contains(hold);
+            assertThat(b.holds().holding("globex", day)).isEmpty();
+            assertThat(b.holds().list()).containsExactly(hold);
+            assertThat(b.holds().remove(hold.id(), "legal@example.com")).contains(hold);
+            assertThat(a.holds().holding("acme", day)).isEmpty();
+            assertThat(a.holds().remove(hold.id(), "legal@example.com")).isEmpty();
+            assertThat(Files.exists(data.resolve("a").resolve("legal-holds.json")))
+                    .isFalse();
         }
     }
 

@@ -24,6 +24,33 @@ public record LegalHold(
         }
     }
 
+    /** The hold as stored (file or cluster) and audited. */
+    void toJson(com.fasterxml.jackson.databind.node.ObjectNode o) {
+        o.put("id", id);
+        o.put("tenant_id", tenant);
+        o.put("from", from.toString());
+        o.put("to", to.toString());
+        o.put("reason", reason);
+        o.put("who", who);
+        o.put("created", created.toString());
+    }
+
+    /**
+     * A hold as {@link #toJson} stores it.
+     *
+     * @throws RuntimeException a field is missing or unreadable
+     */
+    static LegalHold fromJson(com.fasterxml.jackson.databind.JsonNode h) {
+        return new LegalHold(
+                h.get("id").asText(),
+                h.get("tenant_id").asText(),
+                Instant.parse(h.get("from").asText()),
+                Instant.parse(h.get("to").asText()),
+                h.get("reason").asText(),
+                h.get("who").asText(),
+                Instant.parse(h.get("created").asText()));
+    }
+
     /** True when the hold covers any instant of the UTC day. */
     public boolean covers(String tenantId, LocalDate day) {
         Instant start = day.atStartOfDay().toInstant(ZoneOffset.UTC);

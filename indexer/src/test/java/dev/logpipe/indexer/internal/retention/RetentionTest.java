@@ -87,7 +87,7 @@ class RetentionTest {
                     store.commit(Map.of());
                 }
             }
-            LegalHolds holds = new LegalHolds(data.resolve("legal-holds.json"), audit, clock);
+            LegalHolds holds = LegalHolds.inFile(data.resolve("legal-holds.json"), audit, clock);
             IndexerConfig.Retention config = new IndexerConfig.Retention(30, Map.of("short", 1), Duration.ofHours(1));
             Retention retention = new Retention(store, config, holds, audit, new IndexerMetrics(registry), clock);
             try (IndexerServer server = new IndexerServer(
@@ -160,7 +160,7 @@ class RetentionTest {
         Files.writeString(data.resolve("legal-holds.json"), "{not json");
         try (AuditLog audit = new AuditLog(auditFile, InstantSource.fixed(NOW))) {
             Assertions.assertThatThrownBy(
-                            () -> new LegalHolds(data.resolve("legal-holds.json"), audit, InstantSource.fixed(NOW)))
+                            () -> LegalHolds.inFile(data.resolve("legal-holds.json"), audit, InstantSource.fixed(NOW)))
                     .hasMessageContaining("legal-holds.json is corrupt");
         }
     }

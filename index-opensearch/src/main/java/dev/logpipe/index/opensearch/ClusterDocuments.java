@@ -1,0 +1,99 @@
+package dev.logpipe.index.opensearch;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A small index of logpipe's own documents in the cluster ({@code <prefix>-<name>}: one shard, as many replicas as
+ * the record indices, nothing of it indexed), shared by every process that reaches the cluster: what must be the same
+ * for all indexers (the legal holds) lives here instead of in one indexer's data directory. Writes wait until a read
+ * sees them ({@code refresh=wait_for}), so once {@link #put} or {@link #delete} returns, every process's {@link #all}
+ * has it. For a handful of documents: {@link #all} reads at most {@link #MAX_DOCUMENTS} and refuses more. Thread-safe.
+ */
+public final class ClusterDocuments {
+    public static final int MAX_DOCUMENTS = 10_000;
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final OpenSearchClient client;
+    private final String index;
+
+    private ClusterDocuments(OpenSearchClient client, String index) {
+        this.client = client;
+        this.index = index;
+    }
+
+    /**
+     * Reaches the cluster and makes the index {@code <prefix>-<name>} when it does not exist.
+     *
+     * @throws IOException no host answers, or the cluster refuses the index (its answer is in the message)
+     */
+    public static ClusterDocuments open(OpenSearchSettings settings, String name) throws IOException {
+        OpenSearchClient client = new OpenSearchClient(settings);
+        String index = settings.indexPrefix() + "-" + name;
+        ObjectNode body = JSON.createObjectNode();
+        body.putObject("settings")
+                .putObject("index")
+                .put("number_of_shards", 1)
+                .put("number_of_replicas", settings.replicas());
+        body.putObject("mappings").put("dynamic", false);
+        OpenSearchClient.Response r = client.sendJson("PUT", "/" + index, JSON.writeValueAsBytes(body));
+        if (!r.ok() && !r.text().contains("resource_already_exists_exception")) {
+            OpenSearchStore.expect(r, "creating the index " + index);
+        }
+        return new ClusterDocuments(client, index);
+    }
+
+    /** The index's name. */
+    public String index() {
+        return index;
+    }
+
+    /** Writes the document {@code id} (replacing one of that id); returns once reads see it. */
+    public void put(String id, ObjectNode document) throws IOException {
+        OpenSearchStore.expect(
+                client.sendJson("PUT", path(id) + "?refresh=wait_for", JSON.writeValueAsBytes(document)),
+                "storing " + id + " in " + index);
+    }
+
+    /** Deletes the document {@code id}; false when there was none. Returns once reads no longer see it. */
+    public boolean delete(String id) throws IOException {
+        OpenSearchClient.Response r = client.send("DELETE", path(id) + "?refresh=wait_for", null, null);
+        if (r.status() == 404) {
+            return false;
+        }
+        OpenSearchStore.expect(r, "deleting " + id + " from " + index);
+        return true;
+    }
+
+    /**
+     * Every document, as stored.
+     *
+     * @throws IOException the cluster does not answer, or holds more than {@link #MAX_DOCUMENTS}
+     */
+    public List<JsonNode> all() throws IOException {
+        ObjectNode q = JSON.createObjectNode();
+        q.put("size", MAX_DOCUMENTS);
+        q.put("track_total_hits", true);
+        q.putObject("query").putObject("match_all");
+        OpenSearchClient.Response r = client.sendJson("POST", "/" + index + "/_search", JSON.writeValueAsBytes(q));
+        OpenSearchStore.expect(r, "reading " + index);
+        JsonNode hits = JSON.readTree(r.body()).path("hits");
+        if (hits.path("total").path("value").asLong() > MAX_DOCUMENTS) {
+            throw new IOException(index + " holds more than " + MAX_DOCUMENTS + " documents");
+        }
+        List<JsonNode> out = new ArrayList<>();
+        for (JsonNode h : hits.path("hits")) {
+            out.add(h.path("_source"));
+        }
+        return out;
+    }
+
+    private String path(String id) {
+        return "/" + index + "/_doc/" + URLEncoder.encode(id, StandardCharsets.UTF_8);
+    }
+}
