@@ -8,15 +8,8 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.logpipe.index.shard.ShardLayout;
-import dev.logpipe.index.store.lucene.LiveShards;
 import dev.logpipe.index.store.lucene.LuceneStore;
-import dev.logpipe.index.store.lucene.StoreSettings;
-import dev.logpipe.query.auth.ConfiguredKeys;
-import dev.logpipe.query.config.QueryConfig;
 import dev.logpipe.record.Level;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -54,26 +47,7 @@ class LokiTailTest {
     }
 
     void withService(String limits, Body body) throws Exception {
-        Clock clock = Clock.systemUTC();
-        QueryConfig config = QueryFixture.config(data, limits);
-        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        try (LuceneStore store = new LuceneStore(new ShardLayout(data), StoreSettings.defaults(), clock);
-                QueryService service = QueryService.create(
-                        config,
-                        new LiveShards(store),
-                        new ConfiguredKeys(config.keys()),
-                        IndexerProgress.NONE,
-                        clock,
-                        registry)) {
-            QueryServer server = new QueryServer(config.listen(), service, registry, () -> true, 32);
-            server.start();
-            try {
-                body.run(store, "127.0.0.1:" + server.address().getPort(), HttpClient.newHttpClient());
-            } finally {
-                service.close();
-                server.close();
-            }
-        }
+        LiveService.run(data, limits, 32, (store, shards, port, http) -> body.run(store, "127.0.0.1:" + port, http));
     }
 
     static String basic(String key) {

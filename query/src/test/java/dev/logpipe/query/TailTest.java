@@ -169,26 +169,10 @@ class TailTest {
     private LiveShards shards;
 
     void withService(String limits, Body body) throws Exception {
-        Clock clock = Clock.systemUTC();
-        QueryConfig config = QueryFixture.config(data, limits);
-        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        try (LuceneStore store = new LuceneStore(new ShardLayout(data), StoreSettings.defaults(), clock);
-                QueryService service = QueryService.create(
-                        config,
-                        shards = new LiveShards(store),
-                        new ConfiguredKeys(config.keys()),
-                        IndexerProgress.NONE,
-                        clock,
-                        registry)) {
-            QueryServer server = new QueryServer(config.listen(), service, registry, () -> true, 64);
-            server.start();
-            try {
-                body.run(store, "http://127.0.0.1:" + server.address().getPort(), HttpClient.newHttpClient());
-            } finally {
-                service.close();
-                server.close();
-            }
-        }
+        LiveService.run(data, limits, 64, (store, live, port, http) -> {
+            shards = live;
+            body.run(store, "http://127.0.0.1:" + port, http);
+        });
     }
 
     static void burst(LuceneStore store, String prefix, int n, String pad) throws Exception {

@@ -104,21 +104,15 @@ public final class Block {
 
     /** Record {@code i}'s keys and labels, its source empty (what a source is rebuilt around). */
     ArchivedRecord withoutSource(int i) {
-        return new ArchivedRecord(
-                eventTimes[i],
-                observedTimes[i],
-                recordIds[i],
-                levels[i],
-                services[i],
-                instanceIds[i],
-                regions[i],
-                traceIds[i],
-                spanIds[i],
-                "");
+        return row(i, "");
     }
 
     /** Record {@code i} as written. */
     public ArchivedRecord record(int i) {
+        return row(i, source(i));
+    }
+
+    private ArchivedRecord row(int i, String source) {
         return new ArchivedRecord(
                 eventTimes[i],
                 observedTimes[i],
@@ -129,6 +123,6 @@ public final class Block {
                 regions[i],
                 traceIds[i],
                 spanIds[i],
-                source(i));
+                source);
     }
 }

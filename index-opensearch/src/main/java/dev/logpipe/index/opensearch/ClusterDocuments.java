@@ -35,6 +35,15 @@ public final class ClusterDocuments {
     public static ClusterDocuments open(OpenSearchSettings settings, String name) throws IOException {
         OpenSearchClient client = new OpenSearchClient(settings);
         String index = settings.indexPrefix() + "-" + name;
+        create(client, settings, index);
+        return new ClusterDocuments(client, index);
+    }
+
+    /**
+     * Makes {@code index} for logpipe's own documents when it does not exist: one shard, as many replicas as the
+     * record indices (the default of 1 would keep a one-node cluster yellow for ever), nothing of it indexed.
+     */
+    static void create(OpenSearchClient client, OpenSearchSettings settings, String index) throws IOException {
         ObjectNode body = JSON.createObjectNode();
         body.putObject("settings")
                 .putObject("index")
@@ -45,7 +54,6 @@ public final class ClusterDocuments {
         if (!r.ok() && !r.text().contains("resource_already_exists_exception")) {
             OpenSearchStore.expect(r, "creating the index " + index);
         }
-        return new ClusterDocuments(client, index);
     }
 
     /** The index's name. */

@@ -88,17 +88,7 @@ public final class OpenSearchStore implements ShardStore {
                         "/_index_template/" + settings.indexPrefix(),
                         JSON.writeValueAsBytes(IndexTemplate.body(settings))),
                 "putting the index template " + settings.indexPrefix());
-        ObjectNode offsets = JSON.createObjectNode();
-        // as many replicas as the record indices: the default (1) would keep a one-node cluster yellow for ever
-        offsets.putObject("settings")
-                .putObject("index")
-                .put("number_of_shards", 1)
-                .put("number_of_replicas", settings.replicas());
-        offsets.putObject("mappings").put("dynamic", false);
-        OpenSearchClient.Response r = client.sendJson("PUT", "/" + offsetsIndex, JSON.writeValueAsBytes(offsets));
-        if (!r.ok() && !r.text().contains("resource_already_exists_exception")) {
-            expect(r, "creating the offsets index " + offsetsIndex);
-        }
+        ClusterDocuments.create(client, settings, offsetsIndex);
     }
 
     /** The index a shard lives in (for messages and the status API). */

@@ -61,11 +61,7 @@ public final class ExportEndpoint {
     public Result handle(Call call, Response response, AnswerMemory.Lease lease) throws Exception {
         Params p = call.params();
         ParsedQuery q = Scope.query(p);
-        ShardSearcher.Order order = switch (p.get("order", "desc")) {
-            case "desc" -> ShardSearcher.Order.NEWEST_FIRST;
-            case "asc" -> ShardSearcher.Order.OLDEST_FIRST;
-            default -> throw Params.bad("order: must be desc or asc, was \"" + p.get("order") + "\"");
-        };
+        ShardSearcher.Order order = Scope.order(p);
         String format = p.get("format", "ndjson");
         if (!format.equals("ndjson") && !format.equals("csv")) {
             throw Params.bad("format: must be ndjson or csv, was \"" + format + "\"");

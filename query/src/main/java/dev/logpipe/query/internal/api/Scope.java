@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.logpipe.index.query.InvalidQuery;
 import dev.logpipe.index.query.ParsedQuery;
 import dev.logpipe.index.shard.ShardId;
+import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.query.internal.http.Answer;
 import dev.logpipe.query.internal.http.Params;
 import dev.logpipe.query.internal.plan.Plan;
@@ -52,6 +53,15 @@ public final class Scope {
     }
 
     /** The requested [from, to) resolved against now (RFC 3339 or relative). */
+    /** The {@code order} parameter: {@code desc} (newest first, the default) or {@code asc}. */
+    public static ShardSearcher.Order order(Params p) {
+        return switch (p.get("order", "desc")) {
+            case "desc" -> ShardSearcher.Order.NEWEST_FIRST;
+            case "asc" -> ShardSearcher.Order.OLDEST_FIRST;
+            default -> throw Params.bad("order: must be desc or asc, was \"" + p.get("order") + "\"");
+        };
+    }
+
     public static TimeRange range(Params p, Instant now) {
         Instant from = parse("from", p.get("from", DEFAULT_FROM), now);
         Instant to = parse("to", p.get("to", DEFAULT_TO), now);

@@ -41,11 +41,7 @@ public final class SearchEndpoint {
         long started = System.nanoTime();
         Params p = call.params();
         ParsedQuery q = Scope.query(p);
-        ShardSearcher.Order order = switch (p.get("order", "desc")) {
-            case "desc" -> ShardSearcher.Order.NEWEST_FIRST;
-            case "asc" -> ShardSearcher.Order.OLDEST_FIRST;
-            default -> throw Params.bad("order: must be desc or asc, was \"" + p.get("order") + "\"");
-        };
+        ShardSearcher.Order order = Scope.order(p);
         int limit = p.integer("limit", 100, 1, env.config().limits().maxLimit());
         Instant now = env.clock().instant();
         Cursor.Binding binding =

@@ -293,13 +293,7 @@ public final class LokiEndpoints {
         ObjectNode root = envelope();
         ObjectNode data = root.putObject("data");
         data.put("resultType", "streams");
-        ArrayNode result = data.putArray("result");
-        streams.forEach((labels, values) -> {
-            ObjectNode s = result.addObject();
-            ObjectNode stream = s.putObject("stream");
-            labels.forEach(stream::put);
-            s.set("values", values);
-        });
+        Streams.write(streams, data.putArray("result"));
         List<String> warnings = new ArrayList<>(describe(r, call));
         if (r.timedOut()) {
             warnings.add("the query did not finish within limits.query_timeout: the lines shown are the first found");

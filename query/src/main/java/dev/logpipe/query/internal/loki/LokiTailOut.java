@@ -81,13 +81,7 @@ final class LokiTailOut implements TailOut {
             return;
         }
         ObjectNode root = Answer.JSON_NODES.objectNode();
-        ArrayNode list = root.putArray("streams");
-        streams.forEach((labels, values) -> {
-            ObjectNode s = list.addObject();
-            ObjectNode stream = s.putObject("stream");
-            labels.forEach(stream::put);
-            s.set("values", values);
-        });
+        Streams.write(streams, root.putArray("streams"));
         if (skipped > 0) {
             ObjectNode d = root.putArray("dropped_entries").addObject();
             d.putObject("labels").put("logpipe_skipped", Long.toString(skipped));

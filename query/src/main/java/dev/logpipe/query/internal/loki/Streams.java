@@ -1,5 +1,7 @@
 package dev.logpipe.query.internal.loki;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.logpipe.index.query.ParsedQuery;
 import dev.logpipe.index.query.QueryNode;
 import dev.logpipe.index.schema.Fields;
@@ -64,6 +66,16 @@ final class Streams {
             }
         });
         return out;
+    }
+
+    /** Adds each stream to {@code result} as Loki writes it: {@code {"stream":{labels},"values":[["<ns>","<line>"],...]}}. */
+    static void write(Map<SortedMap<String, String>, ArrayNode> streams, ArrayNode result) {
+        streams.forEach((labels, values) -> {
+            ObjectNode s = result.addObject();
+            ObjectNode stream = s.putObject("stream");
+            labels.forEach(stream::put);
+            s.set("values", values);
+        });
     }
 
     /**
