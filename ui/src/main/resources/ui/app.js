@@ -4,10 +4,11 @@
 import { listenToAdmin, showAdmin } from "./admin.js";
 import { api, refusedFor, setKey, storedKey, whenUnauthorized, whoami } from "./api.js";
 import { banner, clearBanners, lagText, partialBanner } from "./banners.js";
+import { cachedValues, completions, lastWordStart, topValues } from "./autocomplete.js";
 import { deadLetters } from "./dead-letters.js";
 import { $, text } from "./dom.js";
 import { exportSearch } from "./export.js";
-import { fields } from "./fields.js";
+import { fields, knownFields } from "./fields.js";
 import { matchesText, zoneLabel } from "./format.js";
 import { clearHistogram, histogram } from "./histogram.js";
 import { listenToKeys, resetSelection } from "./keyboard.js";
@@ -231,6 +232,19 @@ $("search-form").addEventListener("submit", (e) => {
   run();
 });
 $("q").addEventListener("input", clearQueryError);
+let completing = null;
+$("q").addEventListener("input", () => {
+  clearTimeout(completing);
+  completing = setTimeout(suggest, 120); // after a pause in typing, not on every key
+});
+
+async function suggest() {
+  const q = $("q").value;
+  const word = q.slice(lastWordStart(q));
+  if (word.indexOf(":") > 0) await topValues(word.slice(0, word.indexOf(":")));
+  if ($("q").value !== q) return; // typed on meanwhile: the next pause suggests
+  queryHistory.show(queryHistory.load(tenant), completions(q, knownFields(), cachedValues));
+}
 $("range").addEventListener("change", () => {
   state.range = $("range").value;
   if (state.range === "absolute" && !state.from) {

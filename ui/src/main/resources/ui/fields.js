@@ -5,6 +5,12 @@ import { withFilter } from "./query.js";
 import { navigate, session, state, timeParams, toggledColumn } from "./state.js";
 
 const HIDDEN = new Set(["message", "record_id", "tenant_id"]);
+let known = [];
+
+/** The field names of the range as the sidebar last listed them (what the query box completes to). */
+export function knownFields() {
+  return known;
+}
 
 export async function fields(gen) {
   const ul = $("fields");
@@ -13,6 +19,7 @@ export async function fields(gen) {
     const r = await api("/api/v1/fields", timeParams(state));
     if (gen !== session.generation) return;
     const list = Array.isArray(r) ? r : (r.fields || []);
+    known = list.map((f) => (typeof f === "string" ? f : f.name)).filter((n) => n && n !== "record_id" && n !== "tenant_id");
     for (const f of list) {
       const name = typeof f === "string" ? f : f.name;
       if (!name || HIDDEN.has(name)) continue;

@@ -28,10 +28,11 @@ export function remember(tenant, q) {
   show(list);
 }
 
-export function show(list) {
+/** The box's suggestions: completions of what is being typed first, then the history. */
+export function show(list, completions = []) {
   const dl = document.getElementById("q-history");
   dl.textContent = "";
-  for (const q of list) {
+  for (const q of completions.concat(list.filter((h) => !completions.includes(h)))) {
     const o = document.createElement("option");
     o.value = q;
     dl.appendChild(o);

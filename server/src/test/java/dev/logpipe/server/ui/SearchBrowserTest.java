@@ -542,6 +542,27 @@ class SearchBrowserTest {
     }
 
     @Test
+    void theQueryBoxCompletesFieldNamesAndThenTheFieldsTopValues() {
+        open("range=now-1h");
+        waiting.until(d -> !d.findElements(By.cssSelector("#fields button.field[data-field='service']"))
+                .isEmpty());
+        WebElement q = browser.driver.findElement(By.id("q"));
+        q.clear();
+        q.sendKeys("level:ERROR AND serv");
+        waiting.until(d -> suggestions().contains("level:ERROR AND service:"));
+        q.sendKeys("ice:pay");
+        waiting.until(d -> suggestions().contains("level:ERROR AND service:payments"));
+        assertThat(suggestions()).doesNotContain("level:ERROR AND service:auth");
+    }
+
+    /** The query box's suggestions, read at once (the box re-renders them as it completes what is typed). */
+    @SuppressWarnings("unchecked")
+    private List<String> suggestions() {
+        return (List<String>) browser.driver.executeScript(
+                "return [...document.querySelectorAll('#q-history option')].map((o) => o.value)");
+    }
+
+    @Test
     void exportDownloadsTheRecordsOfTheSearchAsCsvWithTheShownColumns() throws Exception {
         open("range=now-1h&q=request");
         waiting.until(d -> rows().size() == 100);
@@ -647,12 +668,9 @@ class SearchBrowserTest {
             search("historymarker-one");
             waiting.until(d -> "historymarker-one".equals(hash().get("q")));
             search("historymarker-two");
-            waiting.until(
-                    d -> d.findElements(By.cssSelector("#q-history option")).size() >= 2);
-            List<String> offered = browser.driver.findElements(By.cssSelector("#q-history option")).stream()
-                    .map(o -> o.getAttribute("value"))
-                    .toList();
-            assertThat(offered).startsWith("historymarker-two", "historymarker-one");
+            waiting.until(d -> suggestions().size() >= 2
+                    && suggestions().subList(0, 2).equals(List.of("historymarker-two", "historymarker-one")));
+            assertThat(suggestions()).startsWith("historymarker-two", "historymarker-one");
         } finally {
             browser.driver.executeScript("localStorage.clear()");
         }
