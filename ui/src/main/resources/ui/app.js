@@ -21,14 +21,27 @@ import { startTail, stopTail, whenRecordsArrive } from "./tail.js";
 import { listenToTheme } from "./theme.js";
 import { tiersText } from "./tiers.js";
 import * as queryHistory from "./history.js";
+import { absoluteOf, isRelative, relativeLabel } from "./ranges.js";
 import { schedule } from "./refresh.js";
 
 const PAGE = 100;
 let cursor = null, loading = false, shown = 0, lowerBound = false, took = null;
 
+/** The range picker shows a relative range it has no option for (now-3h from a link) as an option of its own. */
+function rangeOption(range) {
+  const select = $("range");
+  if (!isRelative(range) || [...select.options].some((o) => o.value === range)) return;
+  const o = document.createElement("option");
+  o.value = range;
+  o.textContent = relativeLabel(range);
+  select.insertBefore(o, select.querySelector("option[value='custom']"));
+}
+
 function syncControls() {
   $("q").value = state.q;
+  rangeOption(state.range);
   $("range").value = state.range;
+  $("relative").hidden = true;
   $("absolute").hidden = state.range !== "absolute";
   $("from").value = toLocalInput(state.from);
   $("to").value = toLocalInput(state.to);
@@ -246,17 +259,44 @@ async function suggest() {
   queryHistory.show(queryHistory.load(tenant), completions(q, knownFields(), cachedValues));
 }
 $("range").addEventListener("change", () => {
+  if ($("range").value === "custom") { // typed in the box beside it; the search runs on Enter
+    $("relative").value = isRelative(state.range) ? state.range : "";
+    $("relative").hidden = false;
+    $("relative").focus();
+    return;
+  }
+  const span = absoluteOf(state.range, Date.now()); // the range being left, for Absolute… to start from
   state.range = $("range").value;
-  if (state.range === "absolute" && !state.from) {
-    const now = Date.now();
-    state.to = isoSeconds(now);
-    state.from = isoSeconds(now - 3600e3);
+  if (state.range === "absolute") {
+    const [from, to] = span || [Date.now() - 3600e3, Date.now()];
+    if (span || !state.from) {
+      state.from = isoSeconds(from);
+      state.to = isoSeconds(to);
+    }
   }
   syncControls();
   if (state.range !== "absolute") {
     writeHash();
     run();
   }
+});
+$("relative").addEventListener("keydown", (e) => {
+  if (e.key === "Escape") {
+    syncControls();
+    return;
+  }
+  if (e.key !== "Enter") return;
+  e.preventDefault();
+  const v = $("relative").value.trim();
+  if (!isRelative(v)) {
+    $("relative").classList.add("invalid");
+    return;
+  }
+  $("relative").classList.remove("invalid");
+  state.range = v;
+  syncControls();
+  writeHash();
+  run();
 });
 $("order").addEventListener("change", () => navigate({ order: $("order").value }));
 $("export").addEventListener("change", () => {

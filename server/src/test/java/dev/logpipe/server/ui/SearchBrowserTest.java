@@ -542,6 +542,36 @@ class SearchBrowserTest {
     }
 
     @Test
+    void aRelativeRangeFromTheLinkIsShownAnotherIsTypedAndAbsoluteStartsFromIt() {
+        open("range=now-3h&q=request");
+        waiting.until(d -> rows().size() == 100);
+        org.openqa.selenium.support.ui.Select range =
+                new org.openqa.selenium.support.ui.Select(browser.driver.findElement(By.id("range")));
+        assertThat(range.getFirstSelectedOption().getText()).isEqualTo("Last 3 hours");
+
+        range.selectByValue("custom");
+        WebElement relative = browser.driver.findElement(By.id("relative"));
+        waiting.until(d -> relative.isDisplayed());
+        assertThat(relative.getAttribute("value")).isEqualTo("now-3h");
+        relative.clear();
+        relative.sendKeys("now-2x", org.openqa.selenium.Keys.ENTER);
+        waiting.until(d -> relative.getAttribute("class").contains("invalid"));
+        assertThat(hash().get("range")).isEqualTo("now-3h");
+        relative.clear();
+        relative.sendKeys("now-90m", org.openqa.selenium.Keys.ENTER);
+        waiting.until(d -> "now-90m".equals(hash().get("range")));
+        assertThat(range.getFirstSelectedOption().getText()).isEqualTo("Last 90 minutes");
+        assertThat(relative.isDisplayed()).isFalse();
+
+        range.selectByValue("absolute");
+        java.time.LocalDateTime from = java.time.LocalDateTime.parse(
+                browser.driver.findElement(By.id("from")).getAttribute("value"));
+        java.time.LocalDateTime to = java.time.LocalDateTime.parse(
+                browser.driver.findElement(By.id("to")).getAttribute("value"));
+        assertThat(java.time.Duration.between(from, to)).isEqualTo(Duration.ofMinutes(90));
+    }
+
+    @Test
     void theQueryBoxCompletesFieldNamesAndThenTheFieldsTopValues() {
         open("range=now-1h");
         waiting.until(d -> !d.findElements(By.cssSelector("#fields button.field[data-field='service']"))
