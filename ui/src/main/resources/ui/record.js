@@ -79,6 +79,15 @@ function fallbackCopy(s) {
   }
 }
 
+/** How many more records a "load more" of the context asks for on its side, and the most one side shows. */
+export const CONTEXT_STEP = 20;
+export const CONTEXT_MAX = 500;
+
+/** The side's next count after a "load more": one step more, at most the most a side shows. */
+export function moreContext(n) {
+  return Math.min(CONTEXT_MAX, n + CONTEXT_STEP);
+}
+
 /** Shows (or hides) the records around a row's record, from the same file or instance, in source order. */
 export async function context(li) {
   const h = li._hit;
@@ -93,15 +102,28 @@ export async function context(li) {
   box.className = "context";
   box.textContent = "Loading context…";
   d.appendChild(box);
+  await loadContext(box, h, 10, 10);
+}
+
+// "load more" asks for the side again with more records: a side that came back full may have more
+async function loadContext(box, h, wantBefore, wantAfter) {
   try {
-    const r = await api("/api/v1/context/" + segment(h.record_id), { before: 10, after: 10 });
+    const r = await api("/api/v1/context/" + segment(h.record_id), { before: wantBefore, after: wantAfter });
     box.textContent = "";
     const before = r.before || [], after = r.after || [];
     const all = r.hits || before.concat([r.record || h], after);
+    if (before.length >= wantBefore && wantBefore < CONTEXT_MAX) {
+      box.appendChild(button("context-earlier", "▲ " + CONTEXT_STEP + " earlier", "load earlier records",
+        () => loadContext(box, h, moreContext(wantBefore), wantAfter)));
+    }
     for (const x of all) {
       const l = line(x);
       if (x.record_id === h.record_id) l.classList.add("anchor");
       box.appendChild(l);
+    }
+    if (after.length >= wantAfter && wantAfter < CONTEXT_MAX) {
+      box.appendChild(button("context-later", "▼ " + CONTEXT_STEP + " later", "load later records",
+        () => loadContext(box, h, wantBefore, moreContext(wantAfter))));
     }
     if (!all.length) box.textContent = "No neighbouring records.";
   } catch (e) {

@@ -344,6 +344,50 @@ class SearchBrowserTest {
     }
 
     @Test
+    void contextLoadsMoreRecordsOnEitherSideUntilASideHasNoMore() throws Exception {
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        StringBuilder body = new StringBuilder();
+        for (int i = 0; i < 60; i++) {
+            body.append(JSON.writeValueAsString(Map.of(
+                            "event_time", now.minusSeconds(300 - i).toString(),
+                            "level", "INFO",
+                            "service", "ctxmore",
+                            "instance_id", "ctx-more-1",
+                            "message", i == 30 ? "ctxmoreanchor step 30" : "ctxmore step " + i)))
+                    .append('\n');
+        }
+        assertThat(Http.post(standalone.baseUrl() + "/api/v1/logs", KEY, body.toString())
+                        .status())
+                .isEqualTo(200);
+        open("range=now-1h&q=ctxmoreanchor");
+        browser.waitUpTo(Duration.ofSeconds(15)).until(d -> {
+            if (rows().size() == 1) {
+                return true;
+            }
+            browser.driver.findElement(By.id("search-button")).click(); // searchable within a second or two
+            return false;
+        });
+        WebElement row = rows().get(0);
+        row.findElement(By.cssSelector(".line")).click();
+        waiting.until(d -> row.findElement(By.cssSelector("button.show-context")))
+                .click();
+        waiting.until(d -> row.findElements(By.cssSelector(".context .line")).size() == 21); // 10, itself, 10
+
+        row.findElement(By.cssSelector(".context button.context-earlier")).click();
+        waiting.until(d -> row.findElements(By.cssSelector(".context .line")).size() == 41); // 30 earlier
+        row.findElement(By.cssSelector(".context button.context-later")).click();
+        waiting.until(d -> row.findElements(By.cssSelector(".context .line")).size() == 60); // all 29 later
+        assertThat(row.findElements(By.cssSelector(".context button.context-later")))
+                .isEmpty();
+        List<String> lines = row.findElements(By.cssSelector(".context .line .msg")).stream()
+                .map(WebElement::getText)
+                .toList();
+        assertThat(lines.get(0)).isEqualTo("ctxmore step 0");
+        assertThat(lines.get(30)).isEqualTo("ctxmoreanchor step 30");
+        assertThat(lines.get(59)).isEqualTo("ctxmore step 59");
+    }
+
+    @Test
     void showContextListsTheInstancesNeighboursInOrderAroundTheRecord() {
         open("range=now-1h&q=ctxanchor");
         waiting.until(d -> rows().size() == 1);
@@ -371,6 +415,9 @@ class SearchBrowserTest {
                         "context step 6",
                         "context step 7");
         assertThat(box.findElement(By.cssSelector(".line.anchor")).getText()).contains("ctxanchor");
+        assertThat(box.findElements(By.cssSelector("button.context-earlier, button.context-later")))
+                .as("fewer neighbours than asked for: none more to load")
+                .isEmpty();
         browser.screenshot("show-context");
     }
 
