@@ -2,6 +2,7 @@
 // wires the page; each concern is a module of its own (state.js, api.js, query-box.js, histogram.js, results.js,
 // record.js, fields.js, tail.js, dead-letters.js, keyboard.js).
 import { listenToAdmin, showAdmin } from "./admin.js";
+import { alertsText } from "./alerts.js";
 import { api, refusedFor, setKey, storedKey, whenUnauthorized, whoami } from "./api.js";
 import { banner, clearBanners, lagText, partialBanner } from "./banners.js";
 import { cachedValues, completions, lastWordStart, topValues } from "./autocomplete.js";
@@ -119,6 +120,11 @@ async function lagBanner() {
     $("tiers").hidden = !tiers;
     $("tiers").textContent = tiers ? tiers.text : "";
     $("tiers").title = tiers ? tiers.title : "";
+    const alerts = alertsText(s);
+    $("alerts").hidden = !alerts;
+    $("alerts").textContent = alerts ? alerts.text : "";
+    $("alerts").title = alerts ? alerts.title : "";
+    $("alerts").dataset.state = alerts ? alerts.state : "";
   } catch {
     /* the status API is optional for the view */
   }

@@ -47,6 +47,7 @@ class QueryProcessBrowserTest {
 
     static QueryProcess query;
     static Browser browser;
+    static com.sun.net.httpserver.HttpServer hooks;
 
     @BeforeAll
     static void start() throws Exception {
@@ -72,14 +73,45 @@ class QueryProcessBrowserTest {
             }
             store.commit(Map.of("t-0", 3L));
         }
+        // one rule that fires on the ERROR record, its alerts to a webhook nobody reads (a JDK server answering 200)
+        hooks = com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        hooks.createContext("/", ex -> {
+            ex.getRequestBody().readAllBytes();
+            ex.sendResponseHeaders(200, -1);
+            ex.close();
+        });
+        hooks.start();
+        Path rules = data.resolve("acme-rules.yaml");
+        java.nio.file.Files.writeString(rules, """
+                groups:
+                  - name: errors
+                    interval: 1s
+                    rules:
+                      - alert: QpErrors
+                        expr: sum(count_over_time({level="ERROR"} |= "qpmarker" [1h])) > 0
+                      - alert: QpQuiet
+                        expr: sum(count_over_time({level="ERROR"} |= "nothing-like-this" [1h])) > 0
+                """);
         query = QueryProcess.start(
-                new QueryConfigLoader().parse("""
+                new QueryConfigLoader()
+                        .parse(
+                                """
                                 listen: 127.0.0.1:0
                                 data_dir: %s
                                 tenants:
                                   - id: acme
                                     api_key_sha256: [%s]
-                                """.formatted(data, ConfiguredKeys.sha256(KEY)), "test"),
+                                alerting:
+                                  webhook_url: http://127.0.0.1:%d/hook
+                                  rules:
+                                    - tenant: acme
+                                      file: %s
+                                """.formatted(
+                                                data,
+                                                ConfiguredKeys.sha256(KEY),
+                                                hooks.getAddress().getPort(),
+                                                rules),
+                                "test"),
                 Clock.systemUTC());
         browser = new Browser();
     }
@@ -91,6 +123,9 @@ class QueryProcessBrowserTest {
         }
         if (query != null) {
             query.close();
+        }
+        if (hooks != null) {
+            hooks.stop(0);
         }
     }
 
@@ -121,6 +156,19 @@ class QueryProcessBrowserTest {
         });
         assertThat(rows.get(0).findElement(By.cssSelector(".lvl")).getText()).isEqualTo("ERROR");
         assertThat(rows.get(0).findElement(By.cssSelector("mark")).getText()).isEqualTo("qpmarker");
+        // the tenant's alert rules at a glance: one fires on the ERROR record, one stays quiet
+        browser.waitUpTo(Duration.ofSeconds(20)).until(x -> {
+            if (x.findElement(By.id("alerts")).getText().equals("Alerts: 1 firing")) {
+                return true;
+            }
+            x.findElement(By.id("search-button")).click(); // the status (and the rules' state) is read per search
+            return false;
+        });
+        WebElement alerts = d.findElement(By.id("alerts"));
+        assertThat(alerts.getAttribute("data-state")).isEqualTo("firing");
+        assertThat(alerts.getAttribute("title"))
+                .contains("errors / QpErrors: firing")
+                .contains("errors / QpQuiet: inactive");
         browser.screenshot("query-process-ui");
     }
 }
