@@ -4,13 +4,13 @@ import { fromLocalInput, hashOf, parseHash, timeParams, toggledColumn, toLocalIn
 
 test("an empty hash is the last 15 minutes of the search view", () => {
   assert.deepEqual(parseHash(""), { q: "", range: "now-15m", from: "", to: "", view: "search", tail: false,
-    order: "desc", zone: "utc", cols: ["service"], refresh: "off" });
+    order: "desc", zone: "utc", cols: ["service"], refresh: "off", lang: "native" });
 });
 
 test("a state survives its own link", () => {
   const s = { q: "level:ERROR AND message:\"a&b=c\"", range: "absolute", from: "2026-12-01T10:00:00Z",
     to: "2026-12-01T11:00:00Z", view: "dead-letters", tail: true, order: "asc", zone: "local",
-    cols: ["fields.took_ms", "host"], refresh: "1m" };
+    cols: ["fields.took_ms", "host"], refresh: "1m", lang: "logql" };
   assert.deepEqual(parseHash(hashOf(s)), s);
 });
 

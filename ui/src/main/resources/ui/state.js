@@ -18,6 +18,7 @@ export function parseHash(hash) {
     zone: h.get("tz") === "local" ? "local" : "utc",
     cols: h.has("cols") ? h.get("cols").split(",").filter((c) => c) : DEFAULT_COLUMNS.slice(),
     refresh: ["5s", "30s", "1m"].includes(h.get("refresh")) ? h.get("refresh") : "off",
+    lang: h.get("lang") === "logql" ? "logql" : "native",
   };
 }
 
@@ -35,6 +36,7 @@ export function hashOf(s) {
   if (s.zone === "local") h.set("tz", "local");
   if (s.cols.join(",") !== DEFAULT_COLUMNS.join(",")) h.set("cols", s.cols.join(","));
   if (s.refresh && s.refresh !== "off") h.set("refresh", s.refresh);
+  if (s.lang === "logql") h.set("lang", "logql");
   return "#" + h.toString();
 }
 

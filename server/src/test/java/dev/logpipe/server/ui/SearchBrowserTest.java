@@ -619,6 +619,37 @@ class SearchBrowserTest {
     }
 
     @Test
+    void logqlModeShowsALogQuerysLinesAndAMetricQuerysSeriesThroughTheLokiApi() {
+        String logQuery = "{service=\"payments\"} |= \"handled\"";
+        open("range=now-1h&lang=logql&q=" + URLEncoder.encode(logQuery, StandardCharsets.UTF_8));
+        waiting.until(d -> rows().size() > 10);
+        assertThat(browser.driver.findElement(By.id("logql")).isSelected()).isTrue();
+        assertThat(rows()).allSatisfy(r -> assertThat(r.getText()).contains("handled by payments"));
+        assertThat(browser.driver.findElement(By.id("summary")).getText()).isEqualTo(rows().size() + " line(s)");
+        assertThat(browser.driver.findElement(By.id("histogram")).isDisplayed()).isFalse();
+
+        String metric = "sum by (level) (count_over_time({service=\"payments\"} |= \"handled\" [1h]))";
+        WebElement q = browser.driver.findElement(By.id("q"));
+        q.clear();
+        q.sendKeys(metric, org.openqa.selenium.Keys.ENTER);
+        waiting.until(
+                d -> !d.findElements(By.cssSelector("#results > li.series")).isEmpty());
+        assertThat(browser.driver.findElements(By.cssSelector("#results > li.series")).stream()
+                        .map(WebElement::getText)
+                        .toList())
+                .anySatisfy(l -> assertThat(l).startsWith("{level=\"ERROR\"} = "));
+
+        q.clear();
+        q.sendKeys("{service=\"payments\"", org.openqa.selenium.Keys.ENTER); // broken: the error under the box
+        WebElement error = waiting.until(ExpectedConditions.visibilityOfElementLocated(By.id("q-error")));
+        assertThat(error.getText()).contains("parse error");
+
+        browser.driver.findElement(By.id("logql")).click(); // back to the native language
+        waiting.until(d -> !"logql".equals(hash().get("lang")));
+        assertThat(browser.driver.findElement(By.id("histogram")).isDisplayed()).isTrue();
+    }
+
+    @Test
     void theQueryBoxCompletesFieldNamesAndThenTheFieldsTopValues() {
         open("range=now-1h");
         waiting.until(d -> !d.findElements(By.cssSelector("#fields button.field[data-field='service']"))
