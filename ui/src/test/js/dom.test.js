@@ -43,3 +43,10 @@ test("a limit of 0 is shown as unlimited", () => {
   assert.equal(limitText(0), "unlimited");
   assert.equal(limitText(5000), "5,000");
 });
+
+test("a legal hold's form values become the admin API's body, times in UTC", async () => {
+  const { holdBody } = await import("../../main/resources/ui/admin.js");
+  assert.deepEqual(holdBody(" acme ", "2026-11-01T00:00", "2026-11-02T12:30:15", " case 42 ", " legal "), {
+    tenant_id: "acme", from: "2026-11-01T00:00:00Z", to: "2026-11-02T12:30:15Z", reason: "case 42", who: "legal",
+  });
+});

@@ -72,7 +72,14 @@ async function load() {
     const h = await api("/api/v1/admin/legal-holds");
     for (const x of h.holds || []) {
       const li = document.createElement("li");
+      li.dataset.holdId = x.id;
       li.appendChild(text(x.tenant_id + ": " + x.from + " → " + x.to + " — " + (x.reason || "") + " (" + (x.who || "") + ")"));
+      li.appendChild(button("remove-hold", "remove", "remove this hold: its days fall under retention again", () => {
+        if (confirm("Remove the hold on " + x.tenant_id + " (" + x.reason + ")? Its days fall under retention again.")) {
+          act("Removing the hold", () =>
+            api("/api/v1/admin/legal-holds/" + encodeURIComponent(x.id), null, { method: "DELETE" }));
+        }
+      }));
       holds.appendChild(li);
     }
     if (!holds.children.length) holds.textContent = "No legal holds.";
@@ -93,8 +100,23 @@ export async function showAdmin(who) {
   }
 }
 
+/** The body of a new hold from the form's values (datetime-local values are UTC here). */
+export function holdBody(tenant, from, to, reason, who) {
+  const utc = (v) => (v.length === 16 ? v + ":00" : v) + "Z";
+  return { tenant_id: tenant.trim(), from: utc(from), to: utc(to), reason: reason.trim(), who: who.trim() };
+}
+
 export function listenToAdmin(signOut) {
   $("admin-signout").addEventListener("click", () => signOut(""));
+  $("admin-new-hold").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const body = holdBody($("hold-tenant").value, $("hold-from").value, $("hold-to").value,
+      $("hold-reason").value, $("hold-who").value);
+    act("Placing the hold", async () => {
+      await api("/api/v1/admin/legal-holds", null, { method: "POST", body: JSON.stringify(body) });
+      $("admin-new-hold").reset();
+    });
+  });
   $("admin-new-key").addEventListener("submit", async (e) => {
     e.preventDefault();
     const tenant = $("admin-tenant").value.trim();

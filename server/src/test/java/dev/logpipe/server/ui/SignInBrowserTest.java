@@ -2,6 +2,7 @@ package dev.logpipe.server.ui;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.logpipe.server.standalone.Http;
 import dev.logpipe.server.standalone.Standalone;
 import dev.logpipe.server.standalone.StandaloneConfigLoader;
 import dev.logpipe.testkit.Integration;
@@ -106,5 +107,44 @@ class SignInBrowserTest {
                 .isEmpty());
         d.findElement(By.id("admin-signout")).click();
         wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("signin-key")));
+    }
+
+    @Test
+    void theAdminPlacesAndRemovesALegalHoldFromTheUi() throws Exception {
+        var d = browser.driver;
+        d.get(standalone.baseUrl() + "/");
+        d.executeScript("sessionStorage.clear()");
+        d.navigate().refresh();
+        var wait = browser.waitUpTo(Duration.ofSeconds(15));
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("signin-key")))
+                .sendKeys(ADMIN);
+        d.findElement(By.id("signin-submit")).click();
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("admin")));
+        d.findElement(By.id("hold-tenant")).sendKeys("default");
+        // a datetime-local takes its value through script: key input differs between locales
+        d.executeScript("document.getElementById('hold-from').value = '2026-11-01T00:00:00';"
+                + "document.getElementById('hold-to').value = '2026-11-03T00:00:00';");
+        d.findElement(By.id("hold-reason")).sendKeys("case 42 from the ui");
+        d.findElement(By.id("hold-who")).sendKeys("legal@example.com");
+        d.findElement(By.cssSelector("#admin-new-hold button[type=submit]")).click();
+        var hold = wait.until(x -> x.findElements(By.cssSelector("#admin-holds li[data-hold-id]")).stream()
+                .filter(li -> li.getText().contains("case 42 from the ui"))
+                .findFirst()
+                .orElse(null));
+        assertThat(hold.getText()).startsWith("default: 2026-11-01T00:00:00Z → 2026-11-03T00:00:00Z");
+        String id = hold.getAttribute("data-hold-id");
+        assertThat(Http.get(standalone.baseUrl() + "/api/v1/admin/legal-holds", ADMIN)
+                        .body())
+                .contains(id)
+                .contains("legal@example.com");
+
+        hold.findElement(By.cssSelector("button.remove-hold")).click();
+        d.switchTo().alert().accept();
+        wait.until(x ->
+                x.findElements(By.cssSelector("li[data-hold-id='" + id + "']")).isEmpty());
+        assertThat(Http.get(standalone.baseUrl() + "/api/v1/admin/legal-holds", ADMIN)
+                        .body())
+                .doesNotContain(id);
+        d.findElement(By.id("admin-signout")).click();
     }
 }
