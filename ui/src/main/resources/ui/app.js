@@ -50,6 +50,9 @@ function syncControls() {
   $("to").value = toLocalInput(state.to);
   $("tail").checked = state.tail;
   $("logql").checked = state.lang === "logql";
+  // export and live tail speak the native language: off while the box holds LogQL
+  $("export").disabled = state.lang === "logql";
+  $("tail").disabled = state.lang === "logql";
   $("q").placeholder = state.lang === "logql"
     ? '{service="payments"} |= "timeout" | logfmt   (LogQL; press / to focus)'
     : "level:ERROR AND service:payments   (press / to focus)";

@@ -162,7 +162,10 @@ public final class Indexer implements AutoCloseable {
             // with OpenSearch every indexer shares the cluster's holds; with Lucene they are this indexer's own
             LegalHolds holds = config.opensearch().isPresent()
                     ? LegalHolds.inCluster(
-                            ClusterDocuments.open(config.opensearch().get(), "legal-holds"), audit, clock)
+                            ClusterDocuments.open(config.opensearch().get(), "legal-holds"),
+                            layout.dataDir().resolve("legal-holds.json"),
+                            audit,
+                            clock)
                     : LegalHolds.inFile(layout.dataDir().resolve("legal-holds.json"), audit, clock);
             StageOffsets stages = new StageOffsets(clock);
             Retention retention = new Retention(writes, config.retention(), holds, audit, metrics, clock);

@@ -87,6 +87,31 @@ class ExportTest {
     }
 
     @Test
+    void oldestFirstTheBudgetsCutIsContinuedDayAfterDayToo() throws Exception {
+        start("limits:\n  max_shards: 1\n");
+
+        HttpResponse<String> r =
+                get(q, "/api/v1/export?q=" + enc("done") + "&from=now-4d&order=asc&limit=100000", ACME_KEY);
+
+        assertThat(r.statusCode()).isEqualTo(200);
+        List<String> ids = ids(r.body());
+        assertThat(ids).hasSize(3 * PER_DAY).doesNotHaveDuplicates();
+        assertThat(ids.get(0)).isEqualTo("a-2-" + (PER_DAY - 1));
+        assertThat(ids.get(ids.size() - 1)).isEqualTo("a-0-0");
+    }
+
+    @Test
+    void anExportTheBudgetCannotCoverWholeIsRefusedNotCut() throws Exception {
+        start("limits:\n  max_documents: 1000\n"); // each day holds 2,600 records (two tenants)
+
+        HttpResponse<String> r = get(q, "/api/v1/export?q=" + enc("done") + "&from=now-4d", ACME_KEY);
+
+        assertThat(r.statusCode()).isEqualTo(400);
+        assertThat(r.body()).contains("export_over_budget").contains("max_documents");
+        assertThat(r.headers().firstValue("Content-Disposition")).isEmpty();
+    }
+
+    @Test
     void anExportStopsAtItsLimitOldestFirstWhenAsked() throws Exception {
         start("");
 

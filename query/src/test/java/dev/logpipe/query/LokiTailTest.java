@@ -236,4 +236,28 @@ class LokiTailTest {
             stalled.abort();
         });
     }
+
+    @Test
+    void aClientThatDropsRightAfterTheUpgradeGivesItsSlotBack() throws Exception {
+        withService("limits:\n  max_tails: 1\n  tail_poll: 100ms\n", (store, host, http) -> {
+            String[] hp = host.split(":");
+            try (java.net.Socket raw = new java.net.Socket(hp[0], Integer.parseInt(hp[1]))) {
+                String query = URLEncoder.encode("{service=\"api\"}", StandardCharsets.UTF_8);
+                raw.getOutputStream()
+                        .write(("GET /loki/api/v1/tail?query=" + query + " HTTP/1.1\r\nHost: " + host + "\r\n"
+                                        + "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                                        + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+                                        + "Authorization: " + basic(ACME_KEY) + "\r\n\r\n")
+                                .getBytes(StandardCharsets.US_ASCII));
+                byte[] head = new byte[12];
+                assertThat(raw.getInputStream().readNBytes(head, 0, 12)).isEqualTo(12);
+                assertThat(new String(head, StandardCharsets.US_ASCII)).isEqualTo("HTTP/1.1 101");
+            } // dropped without a close frame
+            URI uri = tail(host, "{service=\"api\"}");
+            Awaitility.await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() -> {
+                WebSocket again = open(http, uri, basic(GLOBEX_KEY), new Messages());
+                again.sendClose(WebSocket.NORMAL_CLOSURE, "bye").get(5, TimeUnit.SECONDS);
+            });
+        });
+    }
 }

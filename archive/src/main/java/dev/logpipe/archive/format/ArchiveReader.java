@@ -1,7 +1,6 @@
 package dev.logpipe.archive.format;
 
 import com.github.luben.zstd.Zstd;
-import com.github.luben.zstd.ZstdException;
 import dev.logpipe.record.Level;
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
@@ -136,7 +135,7 @@ public final class ArchiveReader {
                 levels[i] = LEVELS[l.next()];
             }
             return new TimesAndLevels(eventTimes, levels);
-        } catch (ZstdException | IllegalArgumentException | ArrayIndexOutOfBoundsException e) {
+        } catch (RuntimeException e) { // zstd, a column cut short or holding nonsense
             throw new CorruptArchiveException(name, "block " + index + " undecodable: " + e.getMessage(), e);
         }
     }
@@ -211,8 +210,8 @@ public final class ArchiveReader {
                     throw new IllegalArgumentException("a column holds more than " + b.records() + " records");
                 }
             }
-        } catch (ZstdException | IllegalArgumentException | ArithmeticException | ArrayIndexOutOfBoundsException e) {
-            throw new CorruptArchiveException(name, "block " + index + " undecodable: " + e.getMessage(), e);
+        } catch (RuntimeException e) { // zstd, a column cut short or holding nonsense: the block is damaged
+            throw new CorruptArchiveException(name, "block " + index + " undecodable: " + e, e);
         }
         return block;
     }

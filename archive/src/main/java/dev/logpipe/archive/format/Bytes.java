@@ -128,7 +128,7 @@ final class Bytes {
                 return null;
             }
             int len = Math.toIntExact(n - 1);
-            if (len > b.length - pos) {
+            if (len < 0 || len > b.length - pos) {
                 throw new IllegalArgumentException("string of " + len + " bytes past the column's end at " + pos);
             }
             String s = new String(b, pos, len, StandardCharsets.UTF_8);

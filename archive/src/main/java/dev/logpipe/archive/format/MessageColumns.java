@@ -148,7 +148,7 @@ final class MessageColumns {
             this.literals = literals;
             this.numbers = numbers;
             long n = words.varint();
-            if (n > words.remaining()) {
+            if (n < 0 || n > words.remaining()) {
                 throw new IllegalArgumentException("a shape list of " + n + " in a column of fewer bytes");
             }
             list = new String[(int) n];

@@ -78,9 +78,14 @@ final class ArchivedDaySearcher implements ShardSearcher {
         if (restored != null && missing.isEmpty() || cached.test(wanted)) {
             return null; // the cache shard holds them: Lucene answers faster than a scan
         }
+        // what a scan holds: the blocks' columns, or (format 2 rebuilds them) their sources, whichever is more; a
+        // block's sources are estimated as its share of the day's
+        var footer = index.reader().footer();
         long raw = 0;
         for (int b : candidates) {
-            raw += index.block(b).rawBytes();
+            var block = index.block(b);
+            long sources = footer.records() == 0 ? 0 : footer.sourceBytes() * block.records() / footer.records();
+            raw += Math.max(block.rawBytes(), sources);
         }
         if (raw > NeedleScan.MAX_BYTES) {
             return null; // not a needle: restoring the blocks bounds the memory, a scan would hold every match

@@ -98,6 +98,12 @@ class IndexerOpenSearchTest {
         KAFKA.createTopic("holds.dead-letter", 1);
         java.time.LocalDate day = java.time.LocalDate.parse("2026-11-20");
         Instant from = day.atStartOfDay(java.time.ZoneOffset.UTC).toInstant();
+        // a hold an earlier version kept in indexer b's data directory is moved into the cluster, not lost
+        Files.createDirectories(data.resolve("b"));
+        Files.writeString(data.resolve("b").resolve("legal-holds.json"), """
+                {"holds":[{"id":"old-1","tenant_id":"globex","from":"2026-10-01T00:00:00Z","to":"2026-10-02T00:00:00Z",
+                "reason":"from the file","who":"legal","created":"2026-10-01T00:00:00Z"}]}
+                """);
         try (Indexer a = IndexerFixture.start(
                         KAFKA.bootstrapServers(),
                         "holds",
@@ -110,6 +116,13 @@ class IndexerOpenSearchTest {
                         data.resolve("b"),
                         opensearch(node, "holdsidx"),
                         Clock.systemUTC())) {
+            assertThat(a.holds().holding("globex", java.time.LocalDate.parse("2026-10-01")))
+                    .get()
+                    .extracting(h -> h.reason())
+                    .isEqualTo("from the file");
+            assertThat(Files.exists(data.resolve("b").resolve("legal-holds.json.imported")))
+                    .isTrue();
+            assertThat(a.holds().remove("old-1", "legal")).isPresent();
             var hold = a.holds().add("acme", from, from.plusSeconds(3600), "case 42", "legal@example.com");
 
             // the other indexer's retention sees it (it reads the cluster's holds at each decision)

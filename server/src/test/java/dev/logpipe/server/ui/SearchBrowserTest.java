@@ -627,6 +627,9 @@ class SearchBrowserTest {
         assertThat(rows()).allSatisfy(r -> assertThat(r.getText()).contains("handled by payments"));
         assertThat(browser.driver.findElement(By.id("summary")).getText()).isEqualTo(rows().size() + " line(s)");
         assertThat(browser.driver.findElement(By.id("histogram")).isDisplayed()).isFalse();
+        // export and live tail speak the native language: off in this mode
+        assertThat(browser.driver.findElement(By.id("export")).isEnabled()).isFalse();
+        assertThat(browser.driver.findElement(By.id("tail")).isEnabled()).isFalse();
 
         String metric = "sum by (level) (count_over_time({service=\"payments\"} |= \"handled\" [1h]))";
         WebElement q = browser.driver.findElement(By.id("q"));

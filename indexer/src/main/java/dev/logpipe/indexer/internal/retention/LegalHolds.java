@@ -33,9 +33,32 @@ public final class LegalHolds {
         return new LegalHolds(new FileHolds(file), audit, clock);
     }
 
-    /** Holds in the cluster's {@code documents}, shared by every indexer that reaches it. */
-    public static LegalHolds inCluster(ClusterDocuments documents, AuditLog audit, InstantSource clock) {
-        return new LegalHolds(new ClusterHolds(documents), audit, clock);
+    /**
+     * Holds in the cluster's {@code documents}, shared by every indexer that reaches it. Holds an earlier version kept
+     * in this indexer's {@code file} are copied into the cluster first (by id: copying twice changes nothing), and
+     * only then is the file renamed to {@code <file>.imported}: no hold is lost by the move, even across a crash.
+     */
+    public static LegalHolds inCluster(ClusterDocuments documents, Path file, AuditLog audit, InstantSource clock)
+            throws IOException {
+        ClusterHolds cluster = new ClusterHolds(documents);
+        if (java.nio.file.Files.exists(file)) {
+            List<LegalHold> local = new FileHolds(file).all();
+            for (LegalHold h : local) {
+                cluster.add(h);
+            }
+            java.nio.file.Files.move(
+                    file,
+                    file.resolveSibling(file.getFileName() + ".imported"),
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            org.slf4j.LoggerFactory.getLogger(LegalHolds.class)
+                    .info(
+                            "copied {} legal hold(s) from {} into {} (shared by every indexer); the file is now {}.imported",
+                            local.size(),
+                            file,
+                            documents.index(),
+                            file.getFileName());
+        }
+        return new LegalHolds(cluster, audit, clock);
     }
 
     public List<LegalHold> list() throws IOException {

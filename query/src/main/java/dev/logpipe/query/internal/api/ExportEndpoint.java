@@ -7,6 +7,7 @@ import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.store.read.After;
 import dev.logpipe.index.store.read.ShardSearcher;
+import dev.logpipe.query.internal.http.Answer;
 import dev.logpipe.query.internal.http.BodyStream;
 import dev.logpipe.query.internal.http.Params;
 import dev.logpipe.query.internal.memory.AnswerMemory;
@@ -81,6 +82,7 @@ public final class ExportEndpoint {
                         q,
                         order,
                         null);
+        refuseUnreachable(plan);
         TimeRange range = plan.range();
         response.setStatus(200);
         response.getHeaders()
@@ -123,6 +125,7 @@ public final class ExportEndpoint {
                                 q,
                                 order,
                                 after);
+                refuseUnreachable(plan);
             }
             int want = (int) Math.min(PAGE, limit - written);
             long deadline =
@@ -154,14 +157,34 @@ public final class ExportEndpoint {
             if (sources.length < winners.size() || winners.size() == want) {
                 ShardSearcher.Key last = winners.get(sources.length - 1).key();
                 after = new After(last.eventTimeMillis(), last.recordId().text());
-            } else if (plan.resumeAfter() != null) {
+            } else if (plan.resumeAfter() != null && !plan.resumeAfter().equals(after)) {
                 after = plan.resumeAfter();
+            } else if (plan.resumeAfter() != null) { // planned the same cut again: it would never end
+                throw new IOException("the export made no progress past " + after + "; cut after " + written);
             } else {
                 break;
             }
         }
         call.audit().put("hits", written);
         return new Result(written, bytes);
+    }
+
+    /**
+     * An export is whole or refused: when the budget leaves out a shard that no later page can reach (one day alone
+     * over {@code max_documents} or {@code max_archive_bytes}: nothing searched, nothing to resume from), it is
+     * refused (before the first byte) or cut (after it), never ended as if complete.
+     */
+    private static void refuseUnreachable(Plan plan) {
+        if (!plan.skipped().isEmpty() && plan.resumeAfter() == null) {
+            Plan.Skipped first = plan.skipped().get(0);
+            throw new Answer.Refusal(
+                    400,
+                    "export_over_budget",
+                    "the query's budget leaves out " + plan.skipped().size() + " day(s) from "
+                            + first.shard().day()
+                            + " (" + first.reason() + ") that an export cannot reach; an export is whole or "
+                            + "refused: narrow the range or the query");
+        }
     }
 
     private static void failIfAnyFailed(Map<ShardId, FanOut.Outcome<?>> outcomes) throws IOException {

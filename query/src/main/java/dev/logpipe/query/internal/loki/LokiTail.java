@@ -34,6 +34,9 @@ import org.slf4j.LoggerFactory;
 public final class LokiTail {
     private static final Logger log = LoggerFactory.getLogger(LokiTail.class);
     private static final AtomicInteger THREADS = new AtomicInteger();
+    /** How long an upgraded tail waits for its socket to open before it gives its slot back. */
+    static final long OPEN_WAIT_MILLIS = 10_000;
+
     private final Env env;
     private final Tails tails;
 
@@ -71,16 +74,18 @@ public final class LokiTail {
         String tenant = call.tenant();
         Tails.Slot slot = tails.admit(tenant);
         boolean upgraded = false;
+        boolean handedOver = false;
         try {
             long began = env.clock().millis(); // before the client sees the upgrade: what it writes after comes
+            Socket socket = new Socket(tenant, engine, pipeline, slot, began);
             upgraded = container.upgrade(
-                    (upgradeRequest, upgradeResponse, upgradeCallback) ->
-                            new Socket(tenant, engine, pipeline, slot, began),
-                    request,
-                    response,
-                    callback);
+                    (upgradeRequest, upgradeResponse, upgradeCallback) -> socket, request, response, callback);
+            if (upgraded) {
+                socket.start(); // owns the slot from here: gives it back when done, or when the socket never opens
+                handedOver = true;
+            }
         } finally {
-            if (!upgraded) {
+            if (!handedOver) {
                 slot.close();
             }
         }
@@ -97,8 +102,9 @@ public final class LokiTail {
     }
 
     /**
-     * One websocket tail: its thread starts when the socket opens and ends it when done. Public only because Jetty
-     * calls its listener methods through method handles.
+     * One websocket tail and its thread, started once the upgrade is answered: the thread waits for the socket to
+     * open (at most {@link #OPEN_WAIT_MILLIS}), follows the tail, and gives the slot back whatever happens. Public only
+     * because Jetty calls its listener methods through method handles.
      */
     public final class Socket implements Session.Listener.AutoDemanding {
         private final String tenant;
@@ -107,6 +113,8 @@ public final class LokiTail {
         private final Tails.Slot slot;
         private final long began;
         private final AtomicBoolean gone = new AtomicBoolean();
+        private final java.util.concurrent.CompletableFuture<Session> opened =
+                new java.util.concurrent.CompletableFuture<>();
         private final AtomicReference<Thread> thread = new AtomicReference<>();
 
         Socket(String tenant, ParsedQuery engine, Pipeline pipeline, Tails.Slot slot, long began) {
@@ -117,12 +125,33 @@ public final class LokiTail {
             this.began = began;
         }
 
-        @Override
-        public void onWebSocketOpen(Session session) {
-            Thread t = new Thread(() -> follow(session), "loki-tail-" + THREADS.incrementAndGet());
+        void start() {
+            Thread t = new Thread(this::run, "loki-tail-" + THREADS.incrementAndGet());
             t.setDaemon(true); // ends with the tail; a stopping service ends the tail at its next poll
             thread.set(t);
             t.start();
+        }
+
+        @Override
+        public void onWebSocketOpen(Session session) {
+            opened.complete(session);
+        }
+
+        private void run() {
+            try {
+                Session session;
+                try {
+                    session = opened.get(OPEN_WAIT_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
+                } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+                    log.info("loki tail of tenant {} never opened after its upgrade; its slot is given back", tenant);
+                    return;
+                }
+                follow(session);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                slot.close();
+            }
         }
 
         private void follow(Session session) {
@@ -142,8 +171,6 @@ public final class LokiTail {
                     log.info("loki tail of tenant {} ended: {}", tenant, e.toString());
                     session.close(StatusCode.SERVER_ERROR, "tail ended", org.eclipse.jetty.websocket.api.Callback.NOOP);
                 }
-            } finally {
-                slot.close();
             }
         }
 
@@ -159,11 +186,10 @@ public final class LokiTail {
 
         private void stop() {
             gone.set(true);
+            opened.completeExceptionally(new IllegalStateException("closed before it opened"));
             Thread t = thread.get();
             if (t != null) {
                 LockSupport.unpark(t);
-            } else {
-                slot.close(); // never opened: no thread will give the slot back
             }
         }
     }

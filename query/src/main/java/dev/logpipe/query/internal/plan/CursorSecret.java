@@ -40,6 +40,15 @@ public final class CursorSecret {
             } catch (FileAlreadyExistsException e) {
                 // another replica won the race
             } catch (UnsupportedOperationException | IOException e) {
+                // no hard links here: a rename cannot refuse an existing file, so replicas starting at this very
+                // moment could each keep their own key; say so, and how to avoid it
+                LoggerFactory.getLogger(CursorSecret.class)
+                        .warn(
+                                "cannot link the new cursor secret into place on this file system ({}); renaming it. "
+                                        + "With several query replicas sharing {}, create it before starting them "
+                                        + "(64 hex digits, mode 600)",
+                                e.toString(),
+                                file);
                 if (!Files.exists(file)) {
                     Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
                 }

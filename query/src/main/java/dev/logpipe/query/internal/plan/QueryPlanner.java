@@ -172,9 +172,12 @@ public final class QueryPlanner {
             return true;
         }
         if (after != null) {
+            // oldest first, after (t, ""): nothing at t sorts after it (ids run descending), so max == t is done too
             return order == ShardSearcher.Order.NEWEST_FIRST
                     ? min > after.eventTimeMillis()
-                    : max < after.eventTimeMillis();
+                    : max < after.eventTimeMillis()
+                            || (max == after.eventTimeMillis()
+                                    && after.recordId().isEmpty());
         }
         return false;
     }
