@@ -159,7 +159,9 @@ async function run() {
   if (state.view === "dead-letters") {
     $("histogram").hidden = true;
     $("sidebar").hidden = true;
-    return deadLetters(gen);
+    await deadLetters(gen);
+    if (state.tail && gen === session.generation) startTail(); // live: new dead letters on top
+    return;
   }
   if (state.lang === "logql") {
     $("histogram").hidden = true;
@@ -267,7 +269,7 @@ listenToTheme();
 // during live tail the histogram follows: counted again at most every two seconds while records arrive
 let recount = null;
 whenRecordsArrive(() => {
-  if (recount) return;
+  if (recount || state.view !== "search") return; // the dead letters view has no histogram
   const gen = session.generation;
   recount = setTimeout(() => {
     recount = null;

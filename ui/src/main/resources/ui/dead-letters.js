@@ -15,6 +15,19 @@ export function reasonOf(h) {
   return h.reason || (h.fields && (h.fields.reason || h.fields["dead_letter.reason"])) || "";
 }
 
+/** A dead letter's row: its reason (the detail on hover) before the rejected line; fresh when it arrived live. */
+export function deadRow(h, fresh) {
+  // the level is the rejected record's own when it had one, never made up (a rejection is not an ERROR record)
+  const li = row(Object.assign({}, h.record || {}, h, { message: shownLine(h) }), fresh);
+  li._hit = h;
+  li.dataset.context = "no"; // a dead letter is not in the index of records: it has no context to show
+  li.classList.add("dead");
+  const reason = span("reason", reasonOf(h));
+  if (h.detail) reason.title = h.detail;
+  li.querySelector(".line").insertBefore(reason, li.querySelector(".msg"));
+  return li;
+}
+
 export async function deadLetters(gen) {
   $("status").textContent = "Loading…";
   try {
@@ -23,17 +36,7 @@ export async function deadLetters(gen) {
     partialBanner(r);
     const hits = r.hits || r.dead_letters || [];
     $("summary").textContent = hits.length + " rejected record(s) in this range";
-    for (const h of hits) {
-      // the level is the rejected record's own when it had one, never made up (a rejection is not an ERROR record)
-      const li = row(Object.assign({}, h.record || {}, h, { message: shownLine(h) }), false);
-      li._hit = h;
-      li.dataset.context = "no"; // a dead letter is not in the index of records: it has no context to show
-      li.classList.add("dead");
-      const reason = span("reason", reasonOf(h));
-      if (h.detail) reason.title = h.detail;
-      li.querySelector(".line").insertBefore(reason, li.querySelector(".msg"));
-      $("results").appendChild(li);
-    }
+    for (const h of hits) $("results").appendChild(deadRow(h, false));
     $("status").textContent = hits.length ? "" : "No dead letters in this range.";
   } catch (e) {
     if (gen !== session.generation) return;

@@ -2,6 +2,7 @@
 import { authHeader, errorMessage, refusedFor } from "./api.js";
 import { banner, clearBanners } from "./banners.js";
 import { $ } from "./dom.js";
+import { deadRow } from "./dead-letters.js";
 import { row } from "./results.js";
 import { state } from "./state.js";
 
@@ -46,6 +47,7 @@ export async function startTail() {
   try {
     const url = new URL("/api/v1/tail", location.origin);
     if (state.q) url.searchParams.set("q", state.q);
+    if (state.view === "dead-letters") url.searchParams.set("kind", "dead-letters");
     const res = await fetch(url, { headers: { Authorization: authHeader(), Accept: "text/event-stream" }, signal: ctrl.signal });
     if (!res.ok) {
       const b = await res.json().catch(() => ({}));
@@ -103,7 +105,9 @@ function skipped(data) {
 
 function record(r) {
   const list = $("results");
-  for (const h of (Array.isArray(r) ? r : (r.hits || [r]))) list.insertBefore(row(h, true), list.firstChild);
+  for (const h of (Array.isArray(r) ? r : (r.hits || [r]))) {
+    list.insertBefore(state.view === "dead-letters" ? deadRow(h, true) : row(h, true), list.firstChild);
+  }
   while (list.children.length > MAX_ROWS) list.lastChild.remove();
   onRecords();
 }

@@ -9,6 +9,7 @@ import dev.logpipe.index.shard.ShardLayout;
 import dev.logpipe.index.store.lucene.LiveShards;
 import dev.logpipe.index.store.lucene.LuceneStore;
 import dev.logpipe.index.store.lucene.StoreSettings;
+import dev.logpipe.index.store.write.DeadLetterEntry;
 import dev.logpipe.query.auth.ConfiguredKeys;
 import dev.logpipe.query.config.QueryConfig;
 import dev.logpipe.record.LogRecord;
@@ -284,6 +285,40 @@ class TailTest {
             for (Open t : open) {
                 t.response().body().close();
             }
+        });
+    }
+
+    @Test
+    void aDeadLetterTailGetsFreshDeadLettersOnlyAndAnUnknownKindIsRefused() throws Exception {
+        withService("limits:\n  tail_poll: 100ms\n", (store, base, http) -> {
+            Open dead = open(http, base + "/api/v1/tail?kind=dead-letters", ACME_KEY);
+            assertThat(dead.response().statusCode()).isEqualTo(200);
+            Instant now = Instant.now();
+            byte[] src = "{\"reason\":\"SCHEMA_INVALID\",\"tenant_id\":\"acme\",\"raw\":\"broken live\"}"
+                    .getBytes(StandardCharsets.UTF_8);
+            store.writeDeadLetters(
+                    dev.logpipe.index.shard.ShardId.deadLetters(
+                            "acme", java.time.LocalDate.ofInstant(now, java.time.ZoneOffset.UTC)),
+                    List.of(new DeadLetterEntry(
+                            "dl-live", "acme", "SCHEMA_INVALID", "bad json", "broken live", now, src, 0, src.length)));
+            QueryFixture.write(
+                    store,
+                    List.of(record("acme", "rec-live", now, "a record, not a dead letter")
+                            .build()));
+            store.refresh();
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(5))
+                    .until(() -> dead.lines().stream().anyMatch(l -> l.contains("broken live")));
+            assertThat(String.join("\n", dead.lines())).doesNotContain("rec-live");
+            dead.response().body().close();
+
+            HttpResponse<String> bogus = http.send(
+                    HttpRequest.newBuilder(URI.create(base + "/api/v1/tail?kind=everything"))
+                            .header("Authorization", "Bearer " + ACME_KEY)
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(bogus.statusCode()).isEqualTo(400);
+            assertThat(bogus.body()).contains("kind: records or dead-letters");
         });
     }
 }

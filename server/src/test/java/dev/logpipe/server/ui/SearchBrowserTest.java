@@ -477,6 +477,25 @@ class SearchBrowserTest {
     }
 
     @Test
+    void liveDeadLettersShowARecordRejectedDuringTheTestOnTop() throws Exception {
+        open("range=now-1h&view=dead-letters&q=" + URLEncoder.encode("deadlive", StandardCharsets.UTF_8));
+        browser.driver.findElement(By.id("tail")).click();
+        waiting.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector(".banner.tail[data-live='on']")));
+        Http.Answer a = Http.post(
+                standalone.baseUrl() + "/api/v1/logs",
+                KEY,
+                "{\"level\":\"INFO\",\"service\":\"dl\",\"note\":\"deadlive no message\"}\n");
+        assertThat(JSON.readTree(a.body()).path("dead_lettered").asInt()).isEqualTo(1);
+        WebElement dead = browser.waitUpTo(Duration.ofSeconds(15))
+                .until(d -> d.findElements(By.cssSelector("#results > li.row.dead.fresh")).stream()
+                        .filter(r -> r.getText().contains("deadlive"))
+                        .findFirst()
+                        .orElse(null));
+        assertThat(dead.findElement(By.cssSelector(".reason")).getText()).isEqualTo("SCHEMA_INVALID");
+        browser.driver.findElement(By.id("tail")).click();
+    }
+
+    @Test
     void theDeadLettersViewShowsARejectedRecordWithItsReason() throws Exception {
         Http.Answer a = Http.post(
                 standalone.baseUrl() + "/api/v1/logs",

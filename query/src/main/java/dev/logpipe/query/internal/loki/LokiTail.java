@@ -1,6 +1,7 @@
 package dev.logpipe.query.internal.loki;
 
 import dev.logpipe.index.query.ParsedQuery;
+import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.query.internal.api.Call;
 import dev.logpipe.query.internal.api.Env;
 import dev.logpipe.query.internal.http.Answer;
@@ -158,6 +159,7 @@ public final class LokiTail {
             try {
                 tails.follow(
                         tenant,
+                        ShardKind.RECORDS,
                         engine,
                         new LokiTailOut(session, pipeline, env.config().limits().queryTimeout()),
                         gone,

@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -104,6 +105,13 @@ public final class Tails implements Closeable {
     public void handle(Call call, Request request, Response response, Callback callback, Runnable started) {
         ParsedQuery q = Scope.query(call.params()); // parsed once, for every poll of the tail
         String tenant = call.tenant();
+        ShardKind kind = switch (call.params().get("kind", "records")) {
+            case "records" -> ShardKind.RECORDS;
+            case "dead-letters" -> ShardKind.DEAD_LETTERS;
+            default ->
+                throw dev.logpipe.query.internal.http.Params.bad(
+                        "kind: records or dead-letters, was \"" + call.params().get("kind") + "\"");
+        };
         try (Slot slot = admit(tenant)) {
             AtomicBoolean gone = new AtomicBoolean();
             Thread self = Thread.currentThread();
@@ -113,6 +121,7 @@ public final class Tails implements Closeable {
                         LockSupport.unpark(self);
                     });
             call.audit().put("query", q.text());
+            call.audit().put("kind", kind.name().toLowerCase(Locale.ROOT));
             call.audit().put("outcome", "tail_started");
             call.audit().put("status", 200);
             env.metrics().request("tail", 200, 0);
@@ -126,7 +135,7 @@ public final class Tails implements Closeable {
                 EventWriter out = new EventWriter(response);
                 out.text(": tail of " + tenant + "\n\n");
                 out.flush();
-                follow(tenant, q, out, gone, began);
+                follow(tenant, kind, q, out, gone, began);
                 callback.succeeded();
             } catch (Exception e) { // the client went away, or the service stops
                 callback.failed(e);
@@ -227,16 +236,18 @@ public final class Tails implements Closeable {
      * {@code gone} is set, the service stops, or a write fails (thrown), on the calling thread: the caller holds a
      * {@link Slot} for it.
      */
-    public void follow(String tenant, ParsedQuery q, TailOut out, AtomicBoolean gone, long began) throws Exception {
+    public void follow(String tenant, ShardKind kind, ParsedQuery q, TailOut out, AtomicBoolean gone, long began)
+            throws Exception {
         active.incrementAndGet();
         try {
-            run(tenant, q, out, gone, began);
+            run(tenant, kind, q, out, gone, began);
         } finally {
             active.decrementAndGet();
         }
     }
 
-    private void run(String tenant, ParsedQuery q, TailOut out, AtomicBoolean gone, long began) throws Exception {
+    private void run(String tenant, ShardKind kind, ParsedQuery q, TailOut out, AtomicBoolean gone, long began)
+            throws Exception {
         long lag = env.config().limits().tailLag().toMillis();
         State st = new State(new SentWindow(windowBytes));
         st.cursorTime = began; // records observed before the tail began are not sent
@@ -252,7 +263,7 @@ public final class Tails implements Closeable {
                     long from = Math.max(st.floor, began);
                     long missed = 0;
                     long next;
-                    try (Poll p = new Poll(query, from, lagFloor)) {
+                    try (Poll p = new Poll(query, kind, from, lagFloor)) {
                         sent = send(p.unsent(st), st, lease);
                         // records observed before next can no longer appear (tail_lag), or no longer be remembered
                         // (the window's budget, room kept for the next poll; never past the cursor's millisecond,
@@ -340,12 +351,12 @@ public final class Tails implements Closeable {
                 System.nanoTime() + env.config().limits().queryTimeout().toNanos();
 
         /** {@code from}: where the window starts; {@code split}: where it is about to start (counts split there). */
-        Poll(ShardQuery query, long from, long split) throws IOException {
+        Poll(ShardQuery query, ShardKind kind, long from, long split) throws IOException {
             this.query = query;
             this.from = from;
             this.split = split;
             LocalDate today = LocalDate.ofInstant(env.clock().instant(), ZoneOffset.UTC);
-            for (ShardId id : env.source().shards(ShardKind.RECORDS, query.tenant())) {
+            for (ShardId id : env.source().shards(kind, query.tenant())) {
                 if (!id.day().isBefore(today.minusDays(1))) {
                     Optional<ShardSearcher> s = env.source().open(id);
                     s.ifPresent(searchers::add);
