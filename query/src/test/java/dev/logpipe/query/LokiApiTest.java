@@ -200,6 +200,33 @@ class LokiApiTest {
     }
 
     @Test
+    void aSumOverAStreamPerRecordIsCountedPerGroupNotRefused() throws Exception {
+        // | json makes took_ms a label: 300 streams × 7,201 one-second steps is past the 2,000,000 series × steps
+        // cap, but the outer sum needs one series only (counted per group while reading)
+        JsonNode r = ok(range(
+                ACME_KEY,
+                "sum(count_over_time({service=~\"api|billing\"} |= \"\\\"msg\\\"\" | json [1s]))",
+                NOW.minusSeconds(7200),
+                NOW,
+                1000,
+                ""));
+        assertThat(r.at("/data/result")).hasSize(1);
+        long total = 0;
+        for (JsonNode v : r.at("/data/result/0/values")) {
+            total += Long.parseLong(v.get(1).asText());
+        }
+        assertThat(total).isEqualTo(count(i -> message(i).contains("\"msg\"")));
+        JsonNode byStatus = ok(range(
+                ACME_KEY,
+                "sum by (status) (count_over_time({service=~\"api|billing\"} |= \"\\\"msg\\\"\" | json [1s]))",
+                NOW.minusSeconds(7200),
+                NOW,
+                1000,
+                ""));
+        assertThat(byStatus.at("/data/result")).hasSize(2); // 200 and 500
+    }
+
+    @Test
     void theVolumeHistogramAddsUpToTheNativeCounts() throws Exception {
         // Explore's logs volume query, as the data source sends it (step in ms, Source=logvolhist)
         JsonNode r = ok(range(

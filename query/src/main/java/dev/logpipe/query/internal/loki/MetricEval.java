@@ -37,6 +37,10 @@ final class MetricEval {
     private final Call call;
     private final Bounds bounds;
     private final Steps steps;
+    /** The range functions a sum can be pushed into: each is linear in the samples of its window. */
+    private static final java.util.Set<RangeFn> ADDITIVE = java.util.EnumSet.of(
+            RangeFn.COUNT_OVER_TIME, RangeFn.RATE, RangeFn.BYTES_OVER_TIME, RangeFn.BYTES_RATE, RangeFn.SUM_OVER_TIME);
+
     private final List<RecordScan.Result> scans = new ArrayList<>();
     private long samples;
 
@@ -77,6 +81,16 @@ final class MetricEval {
                 if (counted != null) {
                     return counted;
                 }
+            }
+            if (a.op() == LogQl.VectorOp.SUM
+                    && a.inner() instanceof RangeAgg r
+                    && r.grouping() == null
+                    && ADDITIVE.contains(r.fn())) {
+                // a sum of additive range functions is the function over the group's merged samples: count per
+                // group while reading, instead of a series per stream summed afterwards (records' fields are stream
+                // labels: a series per stream can run into the millions)
+                LogQl.Grouping g = a.grouping() == null ? new LogQl.Grouping(false, List.of()) : a.grouping();
+                return Aggregations.apply(a, (Value.Vector) range(r, g), steps.count());
             }
             Value inner = eval(a.inner());
             if (!(inner instanceof Value.Vector v)) {
@@ -133,6 +147,11 @@ final class MetricEval {
     }
 
     private Value range(RangeAgg r) throws IOException {
+        return range(r, r.grouping());
+    }
+
+    /** The range function per series, the series being the lines' labels grouped by {@code grouping}. */
+    private Value range(RangeAgg r, LogQl.Grouping grouping) throws IOException {
         long range = r.rangeMillis();
         TimeRange window = new TimeRange(steps.startMillis() - range + 1, steps.endMillis() + 1);
         Pipeline pipeline = new Pipeline(r.query());
@@ -172,7 +191,7 @@ final class MetricEval {
                         throw refuse("pipeline error: " + error + " on a line of " + Streams.identity(line.labels)
                                 + "; drop such lines with | __error__=\"\"");
                     }
-                    SortedMap<String, String> key = Aggregations.group(Streams.identity(line.labels), r.grouping());
+                    SortedMap<String, String> key = Aggregations.group(Streams.identity(line.labels), grouping);
                     Cells c = series.get(key);
                     if (c == null) {
                         if ((series.size() + 1L) * steps.count() > MAX_CELLS) {
