@@ -3,17 +3,12 @@ package dev.logpipe.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.logpipe.query.QueryProcess;
-import dev.logpipe.query.auth.ConfiguredKeys;
-import dev.logpipe.query.config.QueryConfigLoader;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.InstantSource;
-import java.util.Comparator;
 import java.util.Locale;
 
 /**
@@ -47,27 +42,8 @@ public final class ExportBench {
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
-        Path data = dir.resolve("data");
-        if (!reuse || !Files.isDirectory(data)) {
-            if (Files.exists(dir)) {
-                try (var s = Files.walk(dir)) {
-                    s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-                }
-            }
-            QueryBench.write(data, records);
-        }
-        String yaml = """
-                listen: 127.0.0.1:0
-                data_dir: %s
-                tenants:
-                  - id: bench
-                    api_key_sha256: [%s]
-                    max_concurrent_queries: 8
-                limits:
-                  max_limit: 1000
-                """.formatted(data, ConfiguredKeys.sha256(QueryBench.KEY));
-        try (QueryProcess q =
-                QueryProcess.start(new QueryConfigLoader().parse(yaml, "bench"), InstantSource.fixed(QueryBench.NOW))) {
+        Path data = QueryBench.data(dir, records, reuse);
+        try (QueryProcess q = QueryBench.process(data, "limits:\n  max_limit: 1000\n")) {
             HttpClient http = HttpClient.newHttpClient();
             String base = "http://127.0.0.1:" + q.address().getPort();
             String range = "from=now-10d&to=now";

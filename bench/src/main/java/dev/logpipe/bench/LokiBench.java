@@ -1,14 +1,9 @@
 package dev.logpipe.bench;
 
 import dev.logpipe.query.QueryProcess;
-import dev.logpipe.query.auth.ConfiguredKeys;
-import dev.logpipe.query.config.QueryConfigLoader;
 import java.net.http.HttpClient;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.InstantSource;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -43,23 +38,7 @@ public final class LokiBench {
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
-        Path data = dir.resolve("data");
-        if (!reuse || !Files.isDirectory(data)) {
-            if (Files.exists(dir)) {
-                try (var s = Files.walk(dir)) {
-                    s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-                }
-            }
-            QueryBench.write(data, records);
-        }
-        String yaml = """
-                listen: 127.0.0.1:0
-                data_dir: %s
-                tenants:
-                  - id: bench
-                    api_key_sha256: [%s]
-                    max_concurrent_queries: 8
-                """.formatted(data, ConfiguredKeys.sha256(QueryBench.KEY));
+        Path data = QueryBench.data(dir, records, reuse);
         long end = QueryBench.NOW.toEpochMilli() * 1_000_000L;
         long start = end - 10L * 86_400_000L * 1_000_000L;
         String span = "&start=" + start + "&end=" + end;
@@ -86,8 +65,7 @@ public final class LokiBench {
             "/loki/api/v1/query_range?limit=100&query=" + QueryBench.enc("{level=\"ERROR\"}") + span,
             "/api/v1/search?limit=100&q=" + QueryBench.enc("level:ERROR") + native10d
         });
-        try (QueryProcess q =
-                QueryProcess.start(new QueryConfigLoader().parse(yaml, "bench"), InstantSource.fixed(QueryBench.NOW))) {
+        try (QueryProcess q = QueryBench.process(data, "")) {
             HttpClient http = HttpClient.newHttpClient();
             String base = "http://127.0.0.1:" + q.address().getPort();
             for (int i = 0; i < warmup; i++) {

@@ -233,6 +233,36 @@ public final class QueryBench {
         return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }
 
+    /**
+     * The query set's day shards under {@code dir/data}: {@code records} of them written afresh (the directory
+     * emptied first), or those already there when {@code reuse}.
+     */
+    static Path data(Path dir, long records, boolean reuse) throws Exception {
+        Path data = dir.resolve("data");
+        if (!reuse || !Files.isDirectory(data)) {
+            if (Files.exists(dir)) {
+                try (var s = Files.walk(dir)) {
+                    s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                }
+            }
+            write(data, records);
+        }
+        return data;
+    }
+
+    /** A query process over {@code data} for the bench tenant at {@link #NOW}; {@code extra} is YAML added. */
+    static QueryProcess process(Path data, String extra) throws Exception {
+        String yaml = """
+                listen: 127.0.0.1:0
+                data_dir: %s
+                tenants:
+                  - id: bench
+                    api_key_sha256: [%s]
+                    max_concurrent_queries: 8
+                """.formatted(data, ConfiguredKeys.sha256(KEY)) + extra;
+        return QueryProcess.start(new QueryConfigLoader().parse(yaml, "bench"), InstantSource.fixed(NOW));
+    }
+
     /** Writes {@link QueryRecords} (n of them) into day shards under {@code data}; returns their NDJSON bytes. */
     static long write(Path data, long n) throws Exception {
         RecordCodec codec = new RecordCodec();

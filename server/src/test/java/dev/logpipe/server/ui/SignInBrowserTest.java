@@ -80,14 +80,7 @@ class SignInBrowserTest {
     @Test
     void theAdminKeySignsInToTenantsAndKeysAndMakesAndRevokesAKey() {
         var d = browser.driver;
-        d.get(standalone.baseUrl() + "/");
-        d.executeScript("sessionStorage.clear()");
-        d.navigate().refresh();
-        var wait = browser.waitUpTo(Duration.ofSeconds(15));
-        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("signin-key")))
-                .sendKeys(ADMIN);
-        d.findElement(By.id("signin-submit")).click();
-        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("admin")));
+        var wait = signInAsAdmin();
         wait.until(x -> !x.findElements(By.cssSelector("#admin-tenants tr[data-tenant='default']"))
                 .isEmpty());
         d.findElement(By.id("admin-tenant")).sendKeys("ops");
@@ -112,14 +105,7 @@ class SignInBrowserTest {
     @Test
     void theAdminPlacesAndRemovesALegalHoldFromTheUi() throws Exception {
         var d = browser.driver;
-        d.get(standalone.baseUrl() + "/");
-        d.executeScript("sessionStorage.clear()");
-        d.navigate().refresh();
-        var wait = browser.waitUpTo(Duration.ofSeconds(15));
-        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("signin-key")))
-                .sendKeys(ADMIN);
-        d.findElement(By.id("signin-submit")).click();
-        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("admin")));
+        var wait = signInAsAdmin();
         d.findElement(By.id("hold-tenant")).sendKeys("default");
         // a datetime-local takes its value through script: key input differs between locales
         d.executeScript("document.getElementById('hold-from').value = '2026-11-01T00:00:00';"
@@ -146,5 +132,19 @@ class SignInBrowserTest {
                         .body())
                 .doesNotContain(id);
         d.findElement(By.id("admin-signout")).click();
+    }
+
+    /** Signs in with the admin key from a fresh page; returns a wait for what follows. */
+    private org.openqa.selenium.support.ui.WebDriverWait signInAsAdmin() {
+        var d = browser.driver;
+        d.get(standalone.baseUrl() + "/");
+        d.executeScript("sessionStorage.clear()");
+        d.navigate().refresh();
+        var wait = browser.waitUpTo(Duration.ofSeconds(15));
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("signin-key")))
+                .sendKeys(ADMIN);
+        d.findElement(By.id("signin-submit")).click();
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("admin")));
+        return wait;
     }
 }
