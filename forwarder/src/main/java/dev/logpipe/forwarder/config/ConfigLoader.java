@@ -247,7 +247,8 @@ public final class ConfigLoader {
                 keyList(n, "time", d.time()),
                 keyList(n, "trace_id", d.traceId()),
                 keyList(n, "span_id", d.spanId()),
-                keyList(n, "service", d.service()));
+                keyList(n, "service", d.service()),
+                keyList(n, "region", d.region()));
         n.rejectUnknownKeys();
         return keys;
     }

@@ -127,14 +127,16 @@ public record ForwarderConfig(
             List<String> time,
             List<String> traceId,
             List<String> spanId,
-            List<String> service) {
+            List<String> service,
+            List<String> region) {
         public static final KeyMapping DEFAULT = new KeyMapping(
                 List.of("message", "msg", "log"),
                 List.of("level", "severity", "lvl"),
                 List.of("time", "timestamp", "ts", "@timestamp"),
                 List.of("trace_id", "traceId"),
                 List.of("span_id", "spanId"),
-                List.of("service", "service.name"));
+                List.of("service", "service.name"),
+                List.of("region", "cloud.region"));
 
         public KeyMapping {
             message = List.copyOf(message);
@@ -143,6 +145,7 @@ public record ForwarderConfig(
             traceId = List.copyOf(traceId);
             spanId = List.copyOf(spanId);
             service = List.copyOf(service);
+            region = List.copyOf(region);
         }
     }
 

@@ -60,7 +60,7 @@ class RecordProcessingTest extends WorkspaceTest {
         ws.config()
                 .set("transform.extract.pattern", "^(?P<level>[A-Za-z]+) (?P<user>u\\d+) ")
                 .set("transform.extract.on_no_match", "skip")
-                .set("transform.add_fields", Map.of("env", "test"));
+                .set("transform.add_fields", Map.of("env", "test", "region", "eu-west-1"));
         LogFile app = ws.logFile("app.log")
                 .lines("warning u1 disk almost full", "no structure here", "ERROR u2 disk full", "trailing junk");
         ForwarderProcess p = ws.startAndAwait();
@@ -78,5 +78,8 @@ class RecordProcessingTest extends WorkspaceTest {
         assertThat(raw).extracting(n -> n.get("level").textValue()).containsExactly("WARN", "ERROR");
         assertThat(raw).extracting(n -> n.get("fields").get("user").textValue()).containsExactly("u1", "u2");
         assertThat(raw).extracting(n -> n.get("fields").get("env").textValue()).containsExactly("test", "test");
+        assertThat(raw).extracting(n -> n.get("region").textValue()).containsExactly("eu-west-1", "eu-west-1");
+        assertThat(raw)
+                .allSatisfy(n -> assertThat(n.get("fields").has("region")).isFalse());
     }
 }

@@ -56,11 +56,17 @@ class DemoTest {
                             && search(s, "level:ERROR AND TimeoutException")
                                             .path("hits")
                                             .size()
-                                    > 0);
+                                    > 0
+                            && search(s, "region:us-east-1").path("hits").size() > 0);
             JsonNode trace =
                     search(s, "level:ERROR AND TimeoutException").path("hits").get(0);
             assertThat(trace.path("message").asText()).contains("\n\tat ");
             assertThat(trace.path("tenant_id").asText()).isEqualTo("default");
+            // the checkout service's "region" key is the schema's region, as the UI's region: filter expects
+            JsonNode inRegion = search(s, "region:us-east-1").path("hits").get(0);
+            assertThat(inRegion.path("service").asText()).isEqualTo("checkout");
+            assertThat(inRegion.path("region").asText()).isEqualTo("us-east-1");
+            assertThat(inRegion.path("fields").has("region")).isFalse();
             // the demo's key lives only in this process
             assertThat(Files.readString(data.resolve("keys.json"))).doesNotContain("internal-demo");
             assertThat(demo.linesWritten()).isGreaterThan(1000); // the 30 minutes of backfill

@@ -405,6 +405,12 @@ final class JsonFastPath extends JsonCursor {
                         }
                         out.service = services.get(b, start, len);
                     }
+                    case REGION -> {
+                        if (out.region != null) {
+                            return false;
+                        }
+                        out.region = services.get(b, start, len);
+                    }
                     case TRACE_ID -> {
                         if (out.hasTraceId()) {
                             return false;

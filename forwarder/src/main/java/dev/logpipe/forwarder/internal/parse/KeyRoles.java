@@ -13,7 +13,8 @@ final class KeyRoles {
         TIME,
         TRACE_ID,
         SPAN_ID,
-        SERVICE
+        SERVICE,
+        REGION
     }
 
     private final Map<String, Role> roles = new HashMap<>();
@@ -26,6 +27,7 @@ final class KeyRoles {
         put(keys.traceId(), Role.TRACE_ID);
         put(keys.spanId(), Role.SPAN_ID);
         put(keys.service(), Role.SERVICE);
+        put(keys.region(), Role.REGION);
     }
 
     private void put(List<String> names, Role role) {

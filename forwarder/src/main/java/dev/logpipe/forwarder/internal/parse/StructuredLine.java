@@ -28,6 +28,7 @@ public final class StructuredLine {
     private static final int FEW_NAMES = 16;
     String level;
     String service;
+    String region;
     String traceId;
     String spanId;
     /** Set instead of the Strings by the fast path: ranges of {@link #src} holding the raw (unescaped) ids. */
@@ -60,6 +61,7 @@ public final class StructuredLine {
         }
         level = null;
         service = null;
+        region = null;
         traceId = null;
         spanId = null;
         src = null;
@@ -126,6 +128,10 @@ public final class StructuredLine {
 
     public String service() {
         return service;
+    }
+
+    public String region() {
+        return region;
     }
 
     public String traceId() {

@@ -32,7 +32,7 @@ public abstract class StructuredReader {
     private final KeyRoles roles;
     private final TimeParser time;
     private final byte[] ascii = new byte[64];
-    /** Level and service values repeat: their Strings are cached. */
+    /** Level, service and region values repeat: their Strings are cached (service and region share a cache). */
     private final TextCache levels = new TextCache();
 
     private final TextCache services = new TextCache();
@@ -225,7 +225,7 @@ public abstract class StructuredReader {
             case LEVEL -> {
                 return assignText(role, levels.get(b, off, len));
             }
-            case SERVICE -> {
+            case SERVICE, REGION -> {
                 return assignText(role, services.get(b, off, len));
             }
             default -> throw new AssertionError(role);
@@ -245,6 +245,12 @@ public abstract class StructuredReader {
                     return false;
                 }
                 out.service = v;
+            }
+            case REGION -> {
+                if (out.region != null) {
+                    return false;
+                }
+                out.region = v;
             }
             case TRACE_ID -> {
                 if (out.hasTraceId()) {

@@ -9,7 +9,7 @@ import java.util.Map;
 
 /**
  * Applies the configured transforms: static fields, an RE2 extract pattern whose named groups become
- * fields (groups named service, level, trace_id or span_id set those schema fields), and renames of
+ * fields (groups named service, level, trace_id, span_id or region set those schema fields), and renames of
  * field names. With {@code on_no_match: skip} a record the pattern does not match is skipped (it still
  * advances the watermark). Thread-safe.
  */
@@ -56,6 +56,15 @@ public final class Transformer {
         if (staticAttributes.level() != null) {
             fields.put("level", staticAttributes.level());
         }
+        if (staticAttributes.traceId() != null) {
+            fields.put("trace_id", staticAttributes.traceId());
+        }
+        if (staticAttributes.spanId() != null) {
+            fields.put("span_id", staticAttributes.spanId());
+        }
+        if (staticAttributes.region() != null) {
+            fields.put("region", staticAttributes.region());
+        }
         for (Map.Entry<String, Integer> g : groups.entrySet()) {
             String v = m.group(g.getValue());
             if (v != null) {
@@ -71,6 +80,7 @@ public final class Transformer {
         String level = null;
         String traceId = null;
         String spanId = null;
+        String region = null;
         for (Map.Entry<String, String> e : raw.entrySet()) {
             String name = rename.getOrDefault(e.getKey(), e.getKey());
             switch (name) {
@@ -78,9 +88,10 @@ public final class Transformer {
                 case "level" -> level = e.getValue();
                 case "trace_id" -> traceId = e.getValue();
                 case "span_id" -> spanId = e.getValue();
+                case "region" -> region = e.getValue();
                 default -> fields.put(name, e.getValue());
             }
         }
-        return new Attributes(service, level, traceId, spanId, fields);
+        return new Attributes(service, level, traceId, spanId, region, fields);
     }
 }

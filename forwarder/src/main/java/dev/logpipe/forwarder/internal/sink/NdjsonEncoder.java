@@ -110,6 +110,10 @@ public final class NdjsonEncoder {
             out.ascii(",\"span_id\":");
             body.writeSpanId(out);
         }
+        String region = attrs != null && attrs.region() != null ? attrs.region() : structured ? body.region() : null;
+        if (region != null) {
+            out.ascii(",\"region\":").string(region);
+        }
         out.raw(MESSAGE);
         if (structured) {
             JsonBuffer m = body.messageJson();

@@ -52,6 +52,19 @@ class StructuredReaderTest {
     }
 
     @Test
+    void regionAndCloudRegionFeedTheSchemaRegionInJsonAndLogfmt() {
+        assertThat(json("{\"msg\":\"m\",\"cloud\":{\"region\":\"us-east-1\",\"zone\":\"a\"},\"region\":\"eu-west-1\"}"))
+                .isTrue();
+        assertThat(out.region()).isEqualTo("us-east-1");
+        assertThat(text(out.fieldsJson())).isEqualTo(",\"cloud.zone\":\"a\",\"region\":\"eu-west-1\"");
+        assertThat(logfmt("msg=m region=eu-west-1")).isTrue();
+        assertThat(out.region()).isEqualTo("eu-west-1");
+        assertThat(text(out.fieldsJson())).isEmpty();
+        assertThat(json("{\"msg\":\"m\"}")).isTrue();
+        assertThat(out.region()).isNull();
+    }
+
+    @Test
     void theFirstKeyForASchemaFieldWinsAndLaterOnesStayFields() {
         assertThat(json("{\"msg\":\"first\",\"message\":\"second\",\"level\":\"info\",\"severity\":\"high\"}"))
                 .isTrue();
@@ -104,17 +117,24 @@ class StructuredReaderTest {
     @Test
     void aConfiguredMappingReplacesTheDefaults() {
         KeyMapping keys = new KeyMapping(
-                List.of("text"), List.of("log.level"), List.of("when"), List.of(), List.of(), List.of("app"));
+                List.of("text"),
+                List.of("log.level"),
+                List.of("when"),
+                List.of(),
+                List.of(),
+                List.of("app"),
+                List.of("zone"));
         byte[] b =
-                "{\"text\":\"hi\",\"log\":{\"level\":\"ERROR\"},\"when\":\"2026-12-01T08:00:00Z\",\"msg\":\"x\",\"app\":\"a\"}"
+                "{\"text\":\"hi\",\"log\":{\"level\":\"ERROR\"},\"when\":\"2026-12-01T08:00:00Z\",\"msg\":\"x\",\"app\":\"a\",\"zone\":\"z1\",\"region\":\"r\"}"
                         .getBytes(StandardCharsets.UTF_8);
         assertThat(new JsonLineReader(keys, null, RFC3339).read(b, 0, b.length, Map.of(), out))
                 .isTrue();
         assertThat(text(out.messageJson())).isEqualTo("\"hi\"");
         assertThat(out.level()).isEqualTo("ERROR");
         assertThat(out.service()).isEqualTo("a");
+        assertThat(out.region()).isEqualTo("z1");
         assertThat(out.time()).isEqualTo(1796112000_000_000_000L);
-        assertThat(text(out.fieldsJson())).isEqualTo(",\"msg\":\"x\"");
+        assertThat(text(out.fieldsJson())).isEqualTo(",\"msg\":\"x\",\"region\":\"r\"");
     }
 
     @Test

@@ -62,6 +62,7 @@ class NdjsonEncoderAgreesWithRecordCodecTest {
                 .level(Level.normalize(a.level()))
                 .traceId(a.traceId())
                 .spanId(a.spanId())
+                .region(a.region())
                 .field("log.file.path", "/var/log/app \"x\".log")
                 .field("log.offset", offset);
         if (truncated) {
@@ -100,7 +101,12 @@ class NdjsonEncoderAgreesWithRecordCodecTest {
                         word)
                 .ofMaxSize(3);
         Arbitrary<Attributes> some = Combinators.combine(
-                        word.injectNull(0.3), level.injectNull(0.3), word.injectNull(0.5), word.injectNull(0.5), fields)
+                        word.injectNull(0.3),
+                        level.injectNull(0.3),
+                        word.injectNull(0.5),
+                        word.injectNull(0.5),
+                        word.injectNull(0.5),
+                        fields)
                 .as(Attributes::new);
         return some.injectNull(0.3);
     }

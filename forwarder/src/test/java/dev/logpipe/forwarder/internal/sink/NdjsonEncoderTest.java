@@ -31,7 +31,7 @@ class NdjsonEncoderTest {
                 111,
                 1,
                 true,
-                new Attributes("payments", "err", "t1", null, Map.of("env", "prod")));
+                new Attributes("payments", "err", "t1", null, "eu-west-1", Map.of("env", "prod")));
         String[] lines = new String(batch.wire().toByteArray(), StandardCharsets.UTF_8).split("\n");
         assertThat(batch.wireStart(1)).isEqualTo(lines[0].length() + 1);
         assertThat(batch.wireEnd(1)).isEqualTo(batch.wire().size() - 1);
@@ -43,6 +43,7 @@ class NdjsonEncoderTest {
         assertThat(first.message()).isEqualTo("plain \"quoted\" line\t");
         assertThat(first.service()).isEqualTo("billing");
         assertThat(first.instanceId()).isEqualTo("host-1");
+        assertThat(first.region()).isNull();
         assertThat(first.fields())
                 .containsEntry("log.file.path", "/var/log/app.log")
                 .containsEntry("log.offset", 0L);
@@ -52,6 +53,8 @@ class NdjsonEncoderTest {
         assertThat(second.service()).isEqualTo("payments");
         assertThat(second.level()).isEqualTo(Level.ERROR);
         assertThat(second.traceId()).isEqualTo("t1");
+        assertThat(second.region()).isEqualTo("eu-west-1");
+        assertThat(second.fields()).doesNotContainKey("region");
         assertThat(second.fields())
                 .containsEntry("env", "prod")
                 .containsEntry("log.truncated", true)
