@@ -31,6 +31,7 @@ import dev.logpipe.query.internal.plan.QueryPlanner;
 import dev.logpipe.query.internal.rules.RuleEvaluator;
 import dev.logpipe.query.internal.rules.RuleGroups;
 import dev.logpipe.query.internal.rules.RuleQueries;
+import dev.logpipe.query.internal.saved.SavedSearches;
 import dev.logpipe.query.internal.search.FanOut;
 import dev.logpipe.query.internal.tail.Tails;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -46,6 +47,7 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -103,6 +105,7 @@ public final class QueryService implements AutoCloseable {
     private final Tails tails;
     private final LokiTail lokiTail;
     private final ExportEndpoint exports;
+    private final SavedSearches saved;
     private final AnswerMemory memory;
     private final FairGate gate;
     private boolean closed;
@@ -159,6 +162,7 @@ public final class QueryService implements AutoCloseable {
         this.tails = new Tails(env, memory);
         this.lokiTail = new LokiTail(env, tails);
         this.exports = new ExportEndpoint(env);
+        this.saved = SavedSearches.open(config.opensearch(), config.dataDir(), clock);
         metrics.gauge("logpipe_query.tails.active", "Live tails open now", tails::active);
         metrics.gauge(
                 "logpipe_query.answer.memory.bytes",
@@ -402,7 +406,7 @@ public final class QueryService implements AutoCloseable {
         try {
             Answer a;
             try {
-                if (!request.getMethod().equals("GET")) {
+                if (!request.getMethod().equals("GET") && !endpoint.equals("saved-searches")) {
                     throw new Answer.Refusal(405, "method_not_allowed", "only GET is served here");
                 }
                 Params params = params(request);
@@ -428,7 +432,9 @@ public final class QueryService implements AutoCloseable {
                     lokiTail.handle(call, request, response, callback, audited::write);
                     return; // upgraded to a websocket, audited when it started (refusals are answered below)
                 }
-                if (endpoint.equals("whoami")) { // the UI's sign-in: which tenant the key is for; no slot needed
+                if (endpoint.equals("saved-searches")) { // the tenant's own small documents: no query slot
+                    a = saved.handle(request.getMethod(), call, () -> Content.Source.asInputStream(request));
+                } else if (endpoint.equals("whoami")) { // the UI's sign-in: which tenant the key is for; no slot needed
                     a = Answer.ok(Answer.JSON_NODES
                             .objectNode()
                             .put("tenant", cred.tenant())
@@ -580,6 +586,9 @@ public final class QueryService implements AutoCloseable {
         }
         if (rest.startsWith("context/") && rest.length() > 8) {
             return "context";
+        }
+        if (rest.equals("saved-searches") || rest.startsWith("saved-searches/")) {
+            return "saved-searches";
         }
         return null;
     }

@@ -154,4 +154,33 @@ class OpenSearchQueryTest {
             assertThat(ids).as("the cursor goes on past the searched day").containsExactly("d-0", "d-1", "d-2");
         }
     }
+
+    @Test
+    void aSearchSavedThroughOneQueryProcessOpensThroughAnotherOnTheSameClusterForItsTenantOnly(
+            OpenSearchExtension.Node node) throws Exception {
+        String yaml = "store: opensearch\nopensearch:\n  hosts: [\"" + node.base() + "\"]\n  index_prefix: ossaved\n";
+        String path = "/api/v1/saved-searches";
+        try (QueryProcess one = QueryFixture.start(data.resolve("one"), yaml, Clock.systemUTC());
+                QueryProcess two = QueryFixture.start(data.resolve("two"), yaml, Clock.systemUTC())) {
+            var saved = QueryFixture.send(
+                    one, "POST", path, ACME_KEY, "{\"name\":\"payments\",\"state\":\"q=payment&range=now-1h\"}");
+            assertThat(saved.statusCode()).as(saved.body()).isEqualTo(201);
+            String id = json(saved).get("id").asText();
+
+            JsonNode opened = json(get(two, path + "/" + id, ACME_KEY));
+            assertThat(opened.get("name").asText()).isEqualTo("payments");
+            assertThat(opened.get("state").asText()).isEqualTo("q=payment&range=now-1h");
+            assertThat(opened.has("tenant")).isFalse();
+            assertThat(get(two, path + "/" + id, GLOBEX_KEY).statusCode()).isEqualTo(404);
+            assertThat(json(get(two, path, GLOBEX_KEY)).get("saved_searches")).isEmpty();
+            assertThat(QueryFixture.send(two, "DELETE", path + "/" + id, GLOBEX_KEY, null)
+                            .statusCode())
+                    .isEqualTo(404);
+
+            assertThat(QueryFixture.send(two, "DELETE", path + "/" + id, ACME_KEY, null)
+                            .statusCode())
+                    .isEqualTo(200);
+            assertThat(json(get(one, path, ACME_KEY)).get("saved_searches")).isEmpty();
+        }
+    }
 }

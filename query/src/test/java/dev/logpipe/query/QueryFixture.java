@@ -111,6 +111,22 @@ public final class QueryFixture {
         return HTTP.send(b.GET().build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    /** A request of any method with a JSON body (null: none). */
+    public static HttpResponse<String> send(QueryProcess q, String method, String path, String key, String body)
+            throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + q.address().getPort() + path))
+                .timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json")
+                .method(
+                        method,
+                        body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        if (key != null) {
+            b.header("Authorization", "Bearer " + key);
+        }
+        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
     public static JsonNode json(HttpResponse<String> r) throws Exception {
         return JSON.readTree(r.body());
     }
