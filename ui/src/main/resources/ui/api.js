@@ -86,8 +86,8 @@ export function apiUrl(path, params, origin) {
 }
 
 export async function api(path, params, opts) {
-  const res = await fetch(apiUrl(path, params, location.origin),
-    Object.assign({ headers: { Authorization: authHeader(), Accept: "application/json" } }, opts));
+  const headers = Object.assign({ Authorization: authHeader(), Accept: "application/json" }, opts && opts.headers);
+  const res = await fetch(apiUrl(path, params, location.origin), Object.assign({}, opts, { headers }));
   let body;
   const text = await res.text();
   try {

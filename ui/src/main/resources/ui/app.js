@@ -16,7 +16,8 @@ import { listenToKeys, resetSelection } from "./keyboard.js";
 import { clearQueryError, showQueryError } from "./query-box.js";
 import { clearResults, row } from "./results.js";
 import {
-  fromLocalInput, isoSeconds, navigate, onNavigate, readHash, session, state, timeParams, toLocalInput, writeHash,
+  fromLocalInput, hashOf, isoSeconds, navigate, onNavigate, readHash, session, state, timeParams, toLocalInput,
+  writeHash,
 } from "./state.js";
 import { startTail, stopTail, whenRecordsArrive } from "./tail.js";
 import { listenToTheme } from "./theme.js";
@@ -26,6 +27,7 @@ import { absoluteOf, isRelative, relativeLabel } from "./ranges.js";
 import { rangeMs } from "./histogram-data.js";
 import { nanos, seriesLines, streamHits } from "./logql.js";
 import { schedule } from "./refresh.js";
+import { listenToSaved, savedIdOf, savedState } from "./saved.js";
 
 const PAGE = 100;
 let cursor = null, loading = false, shown = 0, lowerBound = false, took = null;
@@ -94,7 +96,7 @@ function signOut(message) {
 
 let tenant = "";
 
-function show(who) {
+async function show(who) {
   if (who.admin) {
     showAdmin(who);
     return;
@@ -105,9 +107,28 @@ function show(who) {
   $("tenant").appendChild(text(who.tenant));
   $("signin").hidden = true;
   $("app").hidden = false;
+  await showFromUrl();
+}
+
+/** Shows what the URL says: its state, or first the state of the saved search a "#saved=ID" link names. */
+async function showFromUrl() {
+  let notice = null;
+  const id = savedIdOf(location.hash);
+  if (id) {
+    try {
+      history.replaceState(null, "", "#" + (await savedState(id)));
+    } catch (e) {
+      history.replaceState(null, "", "#");
+      if (e.status === 401) return;
+      notice = e.status === 404
+        ? "The link's saved search is not one of this tenant's (deleted, or saved under another tenant)."
+        : "Could not open the saved search: " + e.message;
+    }
+  }
   readHash();
   syncControls();
   run();
+  if (notice) banner("error", notice); // after run() cleared the banners of the previous search
 }
 
 async function enter(key) {
@@ -394,12 +415,9 @@ for (const b of document.querySelectorAll(".tab")) {
   });
 }
 window.addEventListener("popstate", () => {
-  if (storedKey()) {
-    readHash();
-    syncControls();
-    run();
-  }
+  if (storedKey()) showFromUrl();
 });
+listenToSaved(() => hashOf(state));
 new IntersectionObserver((entries) => {
   if (entries.some((x) => x.isIntersecting) && cursor && !loading && state.view === "search") {
     page(session.generation, false);
