@@ -27,3 +27,16 @@ test("quiet rules say so", () => {
   assert.equal(a.text, "Alerts: all 1 quiet");
   assert.equal(a.state, "quiet");
 });
+
+test("recording rules are listed with their series but are not alerts", () => {
+  const a = alertsText({
+    rules: [
+      { group: "rec", record: "service:log_errors:count1m", state: "recording", active: 3 },
+      { group: "g", alert: "A", state: "inactive", active: 0 },
+    ],
+  });
+  assert.equal(a.text, "Alerts: all 1 quiet");
+  assert.match(a.title, /^rec \/ service:log_errors:count1m: recording \(3 series\)\n/);
+  const only = alertsText({ rules: [{ group: "rec", record: "a:b", state: "recording", active: 0 }] });
+  assert.equal(only.text, "Alerts: none (1 recording)");
+});

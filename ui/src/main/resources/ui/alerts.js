@@ -4,6 +4,7 @@
 export function alertsText(status) {
   const rules = Array.isArray(status && status.rules) ? status.rules : [];
   if (!rules.length) return null;
+  const alerting = rules.filter((r) => !r.record);
   const firing = rules.filter((r) => r.state === "firing").length;
   const pending = rules.filter((r) => r.state === "pending").length;
   const failing = rules.filter((r) => r.last_error).length;
@@ -11,12 +12,13 @@ export function alertsText(status) {
   if (firing) parts.push(firing + " firing");
   if (pending) parts.push(pending + " pending");
   if (failing) parts.push(failing + " failing to evaluate");
-  const title = rules.map((r) => r.group + " / " + r.alert + ": " + r.state
-    + (r.active ? " (" + r.active + " active)" : "")
+  const quiet = alerting.length ? "all " + alerting.length + " quiet" : "none (" + rules.length + " recording)";
+  const title = rules.map((r) => r.group + " / " + (r.record || r.alert) + ": " + r.state
+    + (r.active ? " (" + r.active + (r.record ? " series)" : " active)") : "")
     + (r.last_error ? "; last error: " + r.last_error : "")
     + (r.last_evaluation ? "; evaluated " + r.last_evaluation : "")).join("\n");
   return {
-    text: "Alerts: " + (parts.length ? parts.join(", ") : "all " + rules.length + " quiet"),
+    text: "Alerts: " + (parts.length ? parts.join(", ") : quiet),
     title,
     state: firing ? "firing" : failing ? "failing" : pending ? "pending" : "quiet",
   };

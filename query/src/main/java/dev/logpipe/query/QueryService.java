@@ -252,12 +252,21 @@ public final class QueryService implements AutoCloseable {
     /** The tenants' alert rules from their files (docs/loki.md#alert-rules); a bad file names itself and the key. */
     private static List<RuleGroups> rules(QueryConfig config) throws IOException {
         List<RuleGroups> out = new java.util.ArrayList<>();
-        for (QueryConfig.RuleFile f : config.alerting().ruleFiles()) {
+        QueryConfig.Alerting a = config.alerting();
+        for (QueryConfig.RuleFile f : a.ruleFiles()) {
+            RuleGroups groups;
             try {
-                out.add(RuleGroups.load(f.tenant(), f.file()));
+                groups = RuleGroups.load(f.tenant(), f.file());
             } catch (dev.logpipe.config.ConfigException e) {
                 throw new IOException("alerting.rules: " + e.getMessage(), e);
             }
+            if (groups.hasAlertingRules()
+                    && a.alertmanager().isEmpty()
+                    && a.webhook().isEmpty()) {
+                throw new IOException("alerting.rules: " + f.file() + " has alerting rules, which need "
+                        + "alerting.alertmanager_url or alerting.webhook_url to send their alerts to");
+            }
+            out.add(groups);
         }
         return out;
     }
@@ -283,7 +292,7 @@ public final class QueryService implements AutoCloseable {
             if (r.tenant().equals(tenant)) {
                 ObjectNode n = list.addObject();
                 n.put("group", r.group());
-                n.put("alert", r.alert());
+                n.put(r.recording() ? "record" : "alert", r.name());
                 n.put("state", r.state());
                 n.put("active", r.active());
                 n.put("last_evaluation", r.lastEvaluation().toString());
@@ -293,6 +302,14 @@ public final class QueryService implements AutoCloseable {
             }
         }
         return new Answer(a.status(), o.toString(), a.headers());
+    }
+
+    /**
+     * The recording rules' series in Prometheus text format, for {@code /metrics} after the registry's (empty when there
+     * are none).
+     */
+    public String recordedSeries() {
+        return rules == null ? "" : rules.recorded().render();
     }
 
     /** The alert rules' states (empty when there are none). */

@@ -192,7 +192,7 @@ class AlertingTest {
                 assertThat(status.at("/rules/0/state").asText()).isEqualTo("inactive");
                 assertThat(status.at("/rules/0/last_evaluation").asText()).isNotEmpty();
                 assertThat(q.service().ruleStatus())
-                        .extracting(s -> s.tenant() + "/" + s.alert() + "/" + s.state())
+                        .extracting(s -> s.tenant() + "/" + s.name() + "/" + s.state())
                         .containsExactlyInAnyOrder("acme/ErrorBurst/inactive", "globex/ErrorBurst/inactive");
             }
             for (JsonNode n : concat(fromAlertmanager, fromLogpipe)) {

@@ -175,10 +175,6 @@ public final class QueryConfigLoader {
             files.add(new QueryConfig.RuleFile(tenant, file));
         }
         a.rejectUnknownKeys();
-        if (!files.isEmpty() && alertmanager.isEmpty() && webhook.isEmpty()) {
-            throw new ConfigException(a.keyPath("rules") + ": rules need alerting.alertmanager_url or "
-                    + "alerting.webhook_url to send their alerts to");
-        }
         return new QueryConfig.Alerting(alertmanager, webhook, external, resend, files);
     }
 

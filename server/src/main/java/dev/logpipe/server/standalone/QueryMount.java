@@ -138,8 +138,10 @@ final class QueryMount implements AutoCloseable {
         current.service().failedOutside(request, status, reason, cause);
     }
 
+    /** The query service's metrics and its recording rules' series. */
     String scrape() {
-        return current.registry().scrape();
+        Current m = current;
+        return m.registry().scrape() + m.service().recordedSeries();
     }
 
     @Override

@@ -88,9 +88,28 @@ class MonitoringExampleTest {
         Files.writeString(
                 dir.resolve("logpipe-rules.yml"),
                 Files.readString(EXAMPLES.resolve("logpipe-rules.yml")).replaceAll("for: \\d+m", "for: 0s"));
+        // a recording rule of the tenant: its series reach Prometheus through the same scrape
+        Files.writeString(dir.resolve("recording.yml"), """
+                groups:
+                  - name: recorded
+                    interval: 1s
+                    rules:
+                      - record: service:log_lines:count5m
+                        expr: sum by (service) (count_over_time({level="ERROR"}[5m]))
+                        labels: {source: logpipe}
+                """);
+        Files.writeString(dir.resolve("standalone.yaml"), """
+                query:
+                  alerting:
+                    rules:
+                      - tenant: default
+                        file: %s
+                """.formatted(dir.resolve("recording.yml")));
         try (Standalone s = Standalone.start(
                 new StandaloneConfigLoader()
-                        .load(null, new StandaloneConfigLoader.Flags(dir.resolve("data"), 0, 0, false)),
+                        .load(
+                                dir.resolve("standalone.yaml"),
+                                new StandaloneConfigLoader.Flags(dir.resolve("data"), 0, 0, false)),
                 Map.of("LOGPIPE_API_KEY", KEY),
                 Clock.systemUTC())) {
             String target = s.baseUrl().replaceFirst("^http://", "").replaceFirst("/$", "");
@@ -144,6 +163,21 @@ class MonitoringExampleTest {
                 await().atMost(Duration.ofSeconds(60))
                         .alias("the alert reaches Alertmanager (see prometheus.log, alertmanager.log)")
                         .until(() -> firing(alerts).contains("LogpipeDeadLetters/SCHEMA_INVALID"));
+                // the recording rule's series, scraped from the standalone's /metrics, in Prometheus
+                assertThat(Http.post(
+                                        s.baseUrl() + "/api/v1/logs",
+                                        KEY,
+                                        "{\"message\":\"card declined\",\"level\":\"ERROR\",\"service\":\"checkout\"}\n")
+                                .status())
+                        .isEqualTo(200);
+                await().atMost(Duration.ofSeconds(60))
+                        .alias("the recorded series reaches Prometheus (see prometheus.log)")
+                        .until(() -> promQuery(
+                                        prom,
+                                        "service:log_lines:count5m{service=\"checkout\",tenant_id=\"default\","
+                                                + "source=\"logpipe\"} == 1")
+                                .size()
+                                == 1);
                 // a healthy standalone raises none of the alerts that page for a broken one
                 assertThat(firing(alerts))
                         .noneMatch(a -> a.startsWith("LogpipeDown/")

@@ -25,7 +25,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Evaluates the tenants' alert rules on schedule, one group after another on one owned thread (each group every
+ * Evaluates the tenants' alerting and recording rules on schedule, one group after another on one owned thread (each group every
  * {@code interval}; a slow group delays the others, never piles up), through {@link Queries} (the query service's
  * planner, budget, admission and audit, scoped to the rule's tenant only), and sends firing alerts (again every
  * {@code resend_interval}) and resolved ones through {@link AlertSender}. {@link #start()} starts the thread,
@@ -52,11 +52,15 @@ public final class RuleEvaluator implements AutoCloseable {
     /** How many matching lines {@code {{ $sample_lines }}} in an annotation shows. */
     static final int SAMPLE_LINES = 3;
 
-    /** What the status API shows of a rule. */
+    /**
+     * What the status API shows of a rule: an alerting rule's state is inactive, pending or firing and {@code active}
+     * its alerts; a recording rule's state is {@code recording} and {@code active} the series it wrote.
+     */
     public record RuleStatus(
             String tenant,
             String group,
-            String alert,
+            String name,
+            boolean recording,
             String state,
             Instant lastEvaluation,
             String lastError,
@@ -69,6 +73,7 @@ public final class RuleEvaluator implements AutoCloseable {
     private final AlertSender sender;
     private final Map<String, AlertState> states = new ConcurrentHashMap<>();
     private final Map<String, RuleStatus> status = new ConcurrentHashMap<>();
+    private final RecordedSeries recorded = new RecordedSeries();
     private ScheduledExecutorService thread;
     private boolean closed;
 
@@ -113,7 +118,11 @@ public final class RuleEvaluator implements AutoCloseable {
         Duration valid = Duration.ofMillis(
                 4 * Math.max(alerting.resendInterval().toMillis(), g.interval().toMillis()));
         for (RuleGroups.Rule rule : g.rules()) {
-            String key = tenant + "\u0000" + g.name() + "\u0000" + rule.alert();
+            String key = tenant + "\u0000" + g.name() + "\u0000" + rule.name();
+            if (rule.recording()) {
+                record(tenant, g, rule, key, now);
+                continue;
+            }
             AlertState state = states.computeIfAbsent(key, k -> new AlertState());
             Map<SortedMap<String, String>, Double> result;
             try {
@@ -124,7 +133,8 @@ public final class RuleEvaluator implements AutoCloseable {
                         new RuleStatus(
                                 tenant,
                                 g.name(),
-                                rule.alert(),
+                                rule.name(),
+                                false,
                                 phase(state),
                                 now,
                                 e.getMessage(),
@@ -135,7 +145,7 @@ public final class RuleEvaluator implements AutoCloseable {
             result.forEach((labels, value) -> {
                 SortedMap<String, String> l = new TreeMap<>(labels);
                 l.putAll(rule.labels());
-                l.put("alertname", rule.alert());
+                l.put("alertname", rule.name());
                 l.put("tenant_id", tenant);
                 alerts.put(l, value);
             });
@@ -159,13 +169,38 @@ public final class RuleEvaluator implements AutoCloseable {
                     new RuleStatus(
                             tenant,
                             g.name(),
-                            rule.alert(),
+                            rule.name(),
+                            false,
                             phase(state),
                             now,
                             null,
                             state.active().size()));
         }
         sender.send(out, now);
+    }
+
+    /**
+     * One evaluation of a recording rule: its series, named {@code record}, with the rule's labels and the tenant's
+     * {@code tenant_id} over the result's, replace the rule's last ones; a failure drops them (no stale values).
+     */
+    private void record(String tenant, RuleGroups.Group g, RuleGroups.Rule rule, String key, Instant now) {
+        String error = null;
+        int written = 0;
+        try {
+            List<RecordedSeries.Sample> samples = new ArrayList<>();
+            queries.evaluate(tenant, rule, now).forEach((labels, value) -> {
+                SortedMap<String, String> l = new TreeMap<>(labels);
+                l.putAll(rule.labels());
+                l.put("tenant_id", tenant);
+                samples.add(new RecordedSeries.Sample(rule.name(), l, value));
+            });
+            recorded.replace(key, samples);
+            written = samples.size();
+        } catch (Exception e) {
+            recorded.drop(key);
+            error = e.getMessage();
+        }
+        status.put(key, new RuleStatus(tenant, g.name(), rule.name(), true, "recording", now, error, written));
     }
 
     /** The newest lines behind a firing alert (once, when it first fires); none when they cannot be read. */
@@ -179,7 +214,7 @@ public final class RuleEvaluator implements AutoCloseable {
         try {
             return String.join("\n", queries.sampleLines(tenant, rule, labels, from, now, SAMPLE_LINES));
         } catch (Exception e) {
-            log.warn("sample lines for alert {} of tenant {} failed: {}", rule.alert(), tenant, e.toString());
+            log.warn("sample lines for alert {} of tenant {} failed: {}", rule.name(), tenant, e.toString());
             return "";
         }
     }
@@ -283,8 +318,13 @@ public final class RuleEvaluator implements AutoCloseable {
     /** Every rule's state, last evaluation and last error, sorted. */
     public List<RuleStatus> status() {
         List<RuleStatus> out = new ArrayList<>(status.values());
-        out.sort(java.util.Comparator.comparing((RuleStatus s) -> s.tenant() + s.group() + s.alert()));
+        out.sort(java.util.Comparator.comparing((RuleStatus s) -> s.tenant() + s.group() + s.name()));
         return out;
+    }
+
+    /** The recording rules' series, for {@code /metrics}. */
+    public RecordedSeries recorded() {
+        return recorded;
     }
 
     /** Sends that failed (Alertmanager or webhook). */

@@ -15,7 +15,7 @@ import java.util.Set;
 
 /**
  * A tenant's rule groups in the Prometheus/Loki ruler format ({@code groups: - name, interval, rules: - alert, expr,
- * for, labels, annotations}), with LogQL metric expressions; read and validated once, every error naming the file
+ * for, labels, annotations} or {@code - record, expr, labels}), with LogQL metric expressions; read and validated once, every error naming the file
  * and the key path ({@code rules.yaml: groups[0].rules[1].expr: parse error at position 7: ...}).
  */
 public record RuleGroups(String tenant, List<Group> groups) {
@@ -29,9 +29,14 @@ public record RuleGroups(String tenant, List<Group> groups) {
         }
     }
 
-    /** An alerting rule: its name, expression (text and tree), how long it must hold, its labels and annotations. */
+    /**
+     * A rule: an alerting rule ({@code alert:} its name, how long it must hold, its labels and annotations) or a
+     * recording rule ({@code record:} the series name its results get on {@code /metrics}, its labels; no hold, no
+     * annotations), with its expression as text and tree.
+     */
     public record Rule(
-            String alert,
+            String name,
+            boolean recording,
             String expr,
             LogQl.Expr tree,
             Duration holdFor,
@@ -42,6 +47,16 @@ public record RuleGroups(String tenant, List<Group> groups) {
             annotations = Map.copyOf(annotations);
         }
     }
+
+    /** Whether any rule is an alerting rule (those need alerting.alertmanager_url or webhook_url). */
+    public boolean hasAlertingRules() {
+        return groups.stream().flatMap(g -> g.rules().stream()).anyMatch(r -> !r.recording());
+    }
+
+    private static final String LABEL_NAME = "[A-Za-z_][A-Za-z0-9_]*";
+
+    /** A Prometheus metric name with a colon: the recording-rule convention, and never one of logpipe's own names. */
+    private static final String RECORD_NAME = "[A-Za-z_:][A-Za-z0-9_:]*";
 
     static final Duration DEFAULT_INTERVAL = Duration.ofMinutes(1);
 
@@ -69,14 +84,20 @@ public record RuleGroups(String tenant, List<Group> groups) {
             Duration interval = g.duration("interval", DEFAULT_INTERVAL, Duration.ofSeconds(1));
             List<Rule> rules = new ArrayList<>();
             for (ConfigNode r : g.children("rules")) {
-                if (r.has("record")) {
-                    throw new ConfigException(r.keyPath("record") + ": recording rules are not supported yet "
-                            + "(docs/loki.md#alert-rules); write an alerting rule");
+                boolean recording = r.has("record");
+                if (recording && r.has("alert")) {
+                    throw new ConfigException(r.keyPath("record") + ": a rule is either an alerting rule (alert) or "
+                            + "a recording rule (record), not both");
                 }
-                String alert = r.requiredString("alert");
-                if (!alert.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+                String ruleName = recording ? r.requiredString("record") : r.requiredString("alert");
+                if (recording && (!ruleName.matches(RECORD_NAME) || ruleName.indexOf(':') < 0)) {
+                    throw new ConfigException(r.keyPath("record") + ": must match " + RECORD_NAME
+                            + " with at least one colon (level:metric:operations, as Prometheus recording rules "
+                            + "are named, e.g. service:log_errors:count5m), was \"" + ruleName + "\"");
+                }
+                if (!recording && !ruleName.matches(LABEL_NAME)) {
                     throw new ConfigException(
-                            r.keyPath("alert") + ": must match [A-Za-z_][A-Za-z0-9_]*, was \"" + alert + "\"");
+                            r.keyPath("alert") + ": must match " + LABEL_NAME + ", was \"" + ruleName + "\"");
                 }
                 String expr = r.requiredString("expr");
                 LogQl.Query q;
@@ -89,11 +110,21 @@ public record RuleGroups(String tenant, List<Group> groups) {
                     throw new ConfigException(r.keyPath("expr") + ": must be a metric query such as "
                             + "sum(count_over_time({level=\"ERROR\"}[5m])) > 10, not a log query");
                 }
+                if (recording && (r.has("for") || r.has("annotations"))) {
+                    throw new ConfigException(r.keyPath(r.has("for") ? "for" : "annotations")
+                            + ": only for alerting rules; a recording rule has record, expr and labels");
+                }
                 Duration holdFor = r.duration("for", Duration.ZERO, Duration.ZERO);
                 Map<String, String> labels = r.stringMap("labels");
+                for (String l : labels.keySet()) {
+                    if (!l.matches(LABEL_NAME) || l.startsWith("__")) {
+                        throw new ConfigException(r.keyPath("labels") + ": label name \"" + l + "\" must match "
+                                + LABEL_NAME + " and not start with __");
+                    }
+                }
                 Map<String, String> annotations = r.stringMap("annotations");
                 r.rejectUnknownKeys();
-                rules.add(new Rule(alert, expr, tree, holdFor, labels, annotations));
+                rules.add(new Rule(ruleName, recording, expr, tree, holdFor, labels, annotations));
             }
             g.rejectUnknownKeys();
             groups.add(new Group(name, interval, rules));

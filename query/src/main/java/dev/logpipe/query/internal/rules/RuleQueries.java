@@ -75,7 +75,7 @@ public final class RuleQueries implements RuleEvaluator.Queries {
         long deadline = arrived + config.limits().queryTimeout().toNanos();
         QueryAudit.Line audited = audit.line(endpoint, "rules");
         ObjectNode line = audited.node();
-        Credential cred = new Credential(tenant, "rule:" + rule.alert());
+        Credential cred = new Credential(tenant, "rule:" + rule.name());
         line.put("tenant_id", tenant);
         line.put("credential_id", cred.credentialId());
         line.put("query", rule.expr());

@@ -57,19 +57,48 @@ class RuleGroupsTest {
                         groups:
                           - name: r
                             rules:
-                              - record: errors:rate5m
-                                expr: vector(1)
-                        """, "rules.yaml"))
-                .hasMessageContaining("recording rules are not supported");
-        assertThatThrownBy(() -> RuleGroups.parse("acme", """
-                        groups:
-                          - name: r
-                            rules:
                               - alert: X
                                 expr: vector(1)
                                 for: soon
                         """, "rules.yaml"))
                 .hasMessageContaining("groups[0].rules[0].for");
+    }
+
+    @Test
+    void recordingRulesAreReadAndTheirMistakesNamed() throws Exception {
+        RuleGroups g = RuleGroups.parse("acme", """
+                groups:
+                  - name: rec
+                    interval: 15s
+                    rules:
+                      - record: service:log_errors:count1m
+                        expr: sum by (service) (count_over_time({level="ERROR"}[1m]))
+                        labels: {team: pay}
+                """, "rules.yaml");
+        RuleGroups.Rule r = g.groups().get(0).rules().get(0);
+        assertThat(r.recording()).isTrue();
+        assertThat(r.name()).isEqualTo("service:log_errors:count1m");
+        assertThat(r.labels()).containsEntry("team", "pay");
+        assertThat(g.hasAlertingRules()).isFalse();
+
+        String[][] mistakes = {
+            {"record: errors_total", "groups[0].rules[0].record: must match", "with at least one colon"},
+            {"record: 'a:b-c'", "groups[0].rules[0].record: must match", "was \"a:b-c\""},
+            {"record: a:b\n    alert: X", "a rule is either an alerting rule (alert) or a recording rule", ""},
+            {"record: a:b\n    for: 1m", "groups[0].rules[0].for: only for alerting rules", ""},
+            {"record: a:b\n    annotations: {x: y}", "groups[0].rules[0].annotations: only for alerting", ""},
+            {"record: a:b\n    labels: {__name__: x}", "groups[0].rules[0].labels: label name \"__name__\"", ""},
+            {"record: a:b\n    labels: {bad-name: x}", "label name \"bad-name\" must match", ""},
+        };
+        for (String[] m : mistakes) {
+            String yaml = "groups:\n- name: r\n  rules:\n  - " + m[0] + "\n    expr: vector(1)\n";
+            assertThatThrownBy(() -> RuleGroups.parse("acme", yaml, "rules.yaml"))
+                    .as(m[0])
+                    .isInstanceOf(ConfigException.class)
+                    .hasMessageContaining("rules.yaml")
+                    .hasMessageContaining(m[1])
+                    .hasMessageContaining(m[2]);
+        }
     }
 
     @Test
