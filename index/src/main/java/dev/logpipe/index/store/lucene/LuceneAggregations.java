@@ -108,7 +108,8 @@ final class LuceneAggregations {
 
     /**
      * Counts one whole segment from its terms' document frequencies, without visiting a document, when that is exact:
-     * the query is everything, the segment has no deleted documents (a deleted document still counts in
+     * the query matches every document of the segment (everything, or {@link CoveringTerms}: the caller checks), the
+     * segment has no deleted documents (a deleted document still counts in
      * {@code docFreq}), every document is the tenant's and has an event time within [{@code fromMillis},
      * {@code toMillis}). Returns false (nothing added) otherwise: the caller counts the segment with the collector.
      */

@@ -217,19 +217,22 @@ final class LuceneShardSearcher implements ShardSearcher {
     }
 
     /**
-     * One count per bucket. When the query is everything, each segment whose documents are all the tenant's is counted
-     * from its points tree ({@link PointHistogram}) instead of document by document; the counts are the same.
+     * One count per bucket. When the query is everything, or a conjunction of exact terms ({@link CoveringTerms}), each
+     * segment whose documents are all the tenant's and all hold those terms is counted from its points tree ({@link
+     * PointHistogram}) instead of document by document; the counts are the same.
      */
     @Override
     public long[] histogram(ShardQuery q, Histogram h, long deadlineNanos) throws IOException {
-        if (!isMatchAll(q)) {
+        List<Term> terms = conjunction(q);
+        if (terms == null) {
             return run(searcher(deadlineNanos), query(q), LuceneAggregations.histogram(h));
         }
         long[] counts = new long[h.buckets()];
         Query all = null;
         for (LeafReaderContext leaf : reader.leaves()) {
             checkTime(deadlineNanos);
-            if (PointHistogram.count(leaf.reader(), q.tenant(), q.fromMillis(), q.toMillis(), h, counts)) {
+            if (CoveringTerms.coverSegment(leaf.reader(), terms)
+                    && PointHistogram.count(leaf.reader(), q.tenant(), q.fromMillis(), q.toMillis(), h, counts)) {
                 continue;
             }
             all = all == null ? query(q) : all;
@@ -242,8 +245,20 @@ final class LuceneShardSearcher implements ShardSearcher {
         return counts;
     }
 
-    private static boolean isMatchAll(ShardQuery q) {
-        return q.query().root() instanceof QueryNode.MatchAll && q.filters().isEmpty();
+    /** The exact terms the query (with its filters) is the conjunction of, none for everything; null otherwise. */
+    private List<Term> conjunction(ShardQuery q) {
+        List<Term> terms = new ArrayList<>();
+        for (ShardQuery.Filter f : q.filters()) {
+            if (!(f instanceof ShardQuery.Exact e)) {
+                return null;
+            }
+            terms.add(new Term(luceneKeyword(e.field()), Fields.cap(e.value())));
+        }
+        if (q.query().root() instanceof QueryNode.MatchAll) {
+            return terms;
+        }
+        String def = id.kind() == ShardKind.DEAD_LETTERS ? Fields.DL_RAW : Fields.MESSAGE;
+        return CoveringTerms.collect(queries.compile(def, q.query()), terms) ? terms : null;
     }
 
     private void checkTime(long deadlineNanos) {
@@ -263,23 +278,26 @@ final class LuceneShardSearcher implements ShardSearcher {
 
     /**
      * Counts of every value of a keyword field among the matches (at most {@code maxValues} kept). When the query is
-     * everything, a segment without deletions lying wholly in the range is counted from its terms' document
-     * frequencies instead of document by document; the counts are the same.
+     * everything or a conjunction of exact terms every document of a segment holds ({@link CoveringTerms}), a segment
+     * without deletions lying wholly in the range is counted from its terms' document frequencies instead of document
+     * by document; the counts are the same.
      */
     @Override
     public Values values(ShardQuery q, String field, int maxValues, long deadlineNanos) throws IOException {
         String lf = luceneKeyword(field);
         LuceneAggregations.Tally tally = new LuceneAggregations.Tally(maxValues);
         try {
-            if (!isMatchAll(q)) {
+            List<Term> terms = conjunction(q);
+            if (terms == null) {
                 return run(searcher(deadlineNanos), query(q), LuceneAggregations.values(lf, tally))
                         .values();
             }
             Query all = null;
             for (LeafReaderContext leaf : reader.leaves()) {
                 checkTime(deadlineNanos);
-                if (LuceneAggregations.countByDocFreq(
-                        leaf.reader(), lf, q.tenant(), q.fromMillis(), q.toMillis(), tally)) {
+                if (CoveringTerms.coverSegment(leaf.reader(), terms)
+                        && LuceneAggregations.countByDocFreq(
+                                leaf.reader(), lf, q.tenant(), q.fromMillis(), q.toMillis(), tally)) {
                     continue;
                 }
                 all = all == null ? query(q) : all;

@@ -41,6 +41,11 @@ class MatchAllHistogramTest {
     @TempDir
     Path data;
 
+    /** The first two commits are all api; the third alternates api and web. */
+    static String service(int i) {
+        return i < 2000 || i % 2 == 0 ? "api" : "web";
+    }
+
     static long time(int i) {
         return T.toEpochMilli() + i * 9_731L + (i % 7) * 1_000L; // 8 hours, not in order within a batch
     }
@@ -49,6 +54,8 @@ class MatchAllHistogramTest {
         Instant t = Instant.ofEpochMilli(time(i) + version * 3_600_000L);
         byte[] line = CODEC.encode(LogRecord.builder("call " + i + " v" + version)
                 .recordId("r-" + i)
+                .service(service(i))
+                .region("eu-west-1")
                 .tenantId("acme")
                 .eventTime(t)
                 .observedTime(t)
@@ -162,5 +169,39 @@ class MatchAllHistogramTest {
         Histogram day = new Histogram(FROM, 86_400_000, 1); // whole cells in one bucket, the range ends inside them
         assertThat(histogram("", from, to, day)).isEqualTo(truth(times, from, to, day));
         assertThat(histogram("", from, to, day)[0]).isEqualTo(1_399); // records 701 to 2,099
+    }
+
+    @Test
+    void aConjunctionOfTermsEverySegmentDocumentHoldsCountsThoseSegmentsAsEverythingWithTheSameBuckets()
+            throws Exception {
+        List<Long> times = write(true);
+        List<Long> api = new ArrayList<>();
+        for (int i = 0; i < RECORDS; i++) {
+            if (service(i).equals("api")) {
+                api.add(times.get(i));
+            }
+        }
+        Histogram h = new Histogram(FROM, 600_000L, 78);
+        assertThat(histogram("region:\"eu-west-1\"", FROM, TO, h)).isEqualTo(truth(times, FROM, TO, h));
+        assertThat(histogram("service:api", FROM, TO, h)).isEqualTo(truth(api, FROM, TO, h));
+        assertThat(histogram("service:api AND region:eu-west-1", FROM, TO, h)).isEqualTo(truth(api, FROM, TO, h));
+        assertThat(histogram("service:web OR region:eu-west-1", FROM, TO, h)).isEqualTo(truth(times, FROM, TO, h));
+
+        Map<String, Boolean> covered = new TreeMap<>();
+        try (Directory d = FSDirectory.open(new ShardLayout(data).luceneDir(DAY));
+                DirectoryReader r = DirectoryReader.open(d)) {
+            for (LeafReaderContext leaf : r.leaves()) {
+                covered.put(
+                        "segment " + leaf.ord + " of " + leaf.reader().maxDoc(),
+                        CoveringTerms.coverSegment(
+                                leaf.reader(),
+                                List.of(
+                                        new org.apache.lucene.index.Term("service", "api"),
+                                        new org.apache.lucene.index.Term("region", "eu-west-1"))));
+            }
+        }
+        assertThat(covered.values())
+                .as("the all-api segments are covered, the mixed ones are not: %s", covered)
+                .contains(true, false);
     }
 }

@@ -1,0 +1,61 @@
+package dev.logpipe.index.store.lucene;
+
+import java.io.IOException;
+import java.util.List;
+import org.apache.lucene.index.LeafReader;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.ConstantScoreQuery;
+import org.apache.lucene.search.MatchAllDocsQuery;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.TermQuery;
+
+/**
+ * A query that is a conjunction of exact terms ({@code region:"eu-west-1" AND service:api}, a LogQL selector of
+ * {@code =} matchers; a match-all is the conjunction of none) matches every document of a segment in which each of its
+ * terms is in every document (docFreq equal to maxDoc; docFreq counts deleted documents too, so every live one holds
+ * them). Such a segment can be counted as a match-all: from its points tree ({@link PointHistogram}).
+ */
+final class CoveringTerms {
+    private CoveringTerms() {}
+
+    /** Adds the terms {@code q} is the conjunction of to {@code into}; false (into unusable) when it is anything else. */
+    static boolean collect(Query q, List<Term> into) {
+        if (q instanceof TermQuery t) {
+            into.add(t.getTerm());
+            return true;
+        }
+        if (q instanceof MatchAllDocsQuery) {
+            return true;
+        }
+        if (q instanceof ConstantScoreQuery c) {
+            return collect(c.getQuery(), into);
+        }
+        if (q instanceof BooleanQuery b) {
+            if (b.clauses().isEmpty() || b.getMinimumNumberShouldMatch() > 0) {
+                return false; // an empty conjunction here matches nothing
+            }
+            for (BooleanClause c : b.clauses()) {
+                boolean required =
+                        c.getOccur() == BooleanClause.Occur.MUST || c.getOccur() == BooleanClause.Occur.FILTER;
+                if (!required || !collect(c.getQuery(), into)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        return false;
+    }
+
+    /** Whether every document of the segment holds every term. */
+    static boolean coverSegment(LeafReader leaf, List<Term> terms) throws IOException {
+        int maxDoc = leaf.maxDoc();
+        for (Term t : terms) {
+            if (leaf.docFreq(t) != maxDoc) {
+                return false;
+            }
+        }
+        return true;
+    }
+}
