@@ -19,6 +19,7 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * The separate query process's HTTP port: the {@link QueryService} handler (the query API and {@code /api/v1/whoami}),
+ * the rules' admin API ({@code /api/v1/admin/rules}, behind {@code admin.api_key_sha256}),
  * the web UI ({@link WebUi}: {@code /}, {@code /ui/...}), {@code /healthz} (the process serves), {@code /readyz} (the
  * shard source is open) and {@code /metrics} (Prometheus). Threads: enough for every live tail
  * and query slot, plus a reserve so health checks are answered whatever the clients do.
@@ -51,7 +52,7 @@ final class QueryServer implements AutoCloseable {
         server.setHandler(new Handler.Abstract() {
             @Override
             public boolean handle(Request request, Response response, Callback callback) throws Exception {
-                if (api.handle(request, response, callback)) {
+                if (api.handle(request, response, callback) || service.handleAdminRules(request, response, callback)) {
                     return true;
                 }
                 String path = Request.getPathInContext(request);

@@ -31,6 +31,8 @@ import dev.logpipe.query.internal.plan.QueryPlanner;
 import dev.logpipe.query.internal.rules.RuleEvaluator;
 import dev.logpipe.query.internal.rules.RuleGroups;
 import dev.logpipe.query.internal.rules.RuleQueries;
+import dev.logpipe.query.internal.rules.RuleSets;
+import dev.logpipe.query.internal.rules.RulesAdmin;
 import dev.logpipe.query.internal.saved.SavedSearches;
 import dev.logpipe.query.internal.search.FanOut;
 import dev.logpipe.query.internal.tail.Tails;
@@ -101,7 +103,8 @@ public final class QueryService implements AutoCloseable {
     private final ContextEndpoint context;
     private final StatusEndpoint status;
     private final LokiEndpoints loki;
-    private final RuleEvaluator rules;
+    private final RuleSets rules;
+    private final RulesAdmin rulesAdmin;
     private final Tails tails;
     private final LokiTail lokiTail;
     private final ExportEndpoint exports;
@@ -152,13 +155,14 @@ public final class QueryService implements AutoCloseable {
         this.context = new ContextEndpoint(env);
         this.status = new StatusEndpoint(env);
         this.loki = new LokiEndpoints(env);
-        this.rules = ruleGroups.isEmpty()
-                ? null
-                : new RuleEvaluator(
-                        ruleGroups,
-                        config.alerting(),
-                        clock,
-                        new RuleQueries(config, audit, memory, this::admit, loki));
+        this.rules = RuleSets.open(
+                ruleGroups,
+                config.opensearch(),
+                config.dataDir(),
+                config.alerting(),
+                clock,
+                new RuleQueries(config, audit, memory, this::admit, loki));
+        this.rulesAdmin = new RulesAdmin(rules, t -> config.tenant(t) != null);
         this.tails = new Tails(env, memory);
         this.lokiTail = new LokiTail(env, tails);
         this.exports = new ExportEndpoint(env);
@@ -272,18 +276,72 @@ public final class QueryService implements AutoCloseable {
     }
 
     /**
-     * Starts evaluating the alert rules on their schedule (nothing when there are none); {@link #close()} stops them.
-     * Idempotent.
+     * Starts evaluating the alert and recording rules on their schedule, those of the rule files and those stored
+     * through the admin API; {@link #close()} stops them. Idempotent.
      */
     public void startRules() {
-        if (rules != null) {
-            rules.start();
+        rules.start();
+    }
+
+    /** The path of the rules' admin API. */
+    public static final String ADMIN_RULES = "/api/v1/admin/rules";
+
+    /**
+     * {@code /api/v1/admin/rules...} on the query port ({@link QueryServer}): the admin key checked against {@code
+     * admin.api_key_sha256} as every API checks a key (401, 429 after too many failures), 403 when none is configured.
+     * False for any other path.
+     */
+    boolean handleAdminRules(Request request, Response response, Callback callback) {
+        String path = Request.getPathInContext(request);
+        if (!path.equals(ADMIN_RULES) && !path.startsWith(ADMIN_RULES + "/")) {
+            return false;
         }
+        AdminAnswer a;
+        if (config.adminKeyHashes().isEmpty()) {
+            a = new AdminAnswer(403, "{\"error\":\"the admin API is disabled: set admin.api_key_sha256\"}");
+        } else {
+            try {
+                String hash = Credentials.check(
+                        failures,
+                        request.getHeaders().getValuesList(HttpHeader.AUTHORIZATION),
+                        Request.getRemoteAddr(request),
+                        key -> java.util.Optional.of(dev.logpipe.query.auth.ConfiguredKeys.sha256(key))
+                                .filter(config.adminKeyHashes()::contains),
+                        "a valid admin key is required (Authorization: Bearer ADMIN_KEY)");
+                a = rulesAdmin(
+                        request.getMethod(),
+                        path.substring(ADMIN_RULES.length()),
+                        () -> Content.Source.asInputStream(request),
+                        "admin:" + hash.substring(0, 12));
+            } catch (Credentials.Refused r) {
+                a = new AdminAnswer(
+                        r.status(),
+                        Answer.error(r.status(), r.reason(), r.getMessage()).body());
+                if (r.status() == 429) {
+                    response.getHeaders().put(HttpHeader.RETRY_AFTER, Long.toString(r.retryAfterSeconds()));
+                }
+            }
+        }
+        send(response, callback, new Answer(a.status(), a.body(), Map.of()));
+        return true;
+    }
+
+    /** An admin API answer: status and JSON body. */
+    public record AdminAnswer(int status, String body) {}
+
+    /**
+     * {@code /api/v1/admin/rules...} for a caller the caller of this method has checked is an admin ({@code who}: the
+     * admin key's id, for the log); {@code rest} is the decoded path after {@code /api/v1/admin/rules}.
+     */
+    public AdminAnswer rulesAdmin(
+            String method, String rest, java.util.concurrent.Callable<java.io.InputStream> body, String who) {
+        RulesAdmin.Answer a = rulesAdmin.handle(method, rest, body, who);
+        return new AdminAnswer(a.status(), a.body());
     }
 
     /** The status answer with the caller's alert rules (state, last evaluation, last error) when there are rules. */
     private Answer withRules(Answer a, String tenant) throws IOException {
-        if (rules == null || a.status() != 200) {
+        if (!rules.any() || a.status() != 200) {
             return a;
         }
         ObjectNode o = (ObjectNode) LOKI_JSON.readTree(a.body());
@@ -309,12 +367,12 @@ public final class QueryService implements AutoCloseable {
      * are none).
      */
     public String recordedSeries() {
-        return rules == null ? "" : rules.recorded().render();
+        return rules.recorded();
     }
 
     /** The alert rules' states (empty when there are none). */
     public List<RuleEvaluator.RuleStatus> ruleStatus() {
-        return rules == null ? List.of() : rules.status();
+        return rules.status();
     }
 
     /**
@@ -726,9 +784,7 @@ public final class QueryService implements AutoCloseable {
             return;
         }
         closed = true;
-        if (rules != null) {
-            rules.close();
-        }
+        rules.close();
         tails.close();
         pool.shutdownNow();
         if (ownsShared) {

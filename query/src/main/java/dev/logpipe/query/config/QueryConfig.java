@@ -27,15 +27,45 @@ public record QueryConfig(
         AuthFailures.Policy auth,
         Optional<OpenSearchSettings> opensearch,
         Alerting alerting,
-        Optional<ArchiveSettings> archive) {
+        Optional<ArchiveSettings> archive,
+        List<String> adminKeyHashes) {
     public QueryConfig {
         tenants = List.copyOf(tenants);
+        adminKeyHashes = List.copyOf(adminKeyHashes);
         Objects.requireNonNull(archive, "archive");
         Objects.requireNonNull(alerting, "alerting");
         Objects.requireNonNull(limits, "limits");
         Objects.requireNonNull(audit, "audit");
         Objects.requireNonNull(auth, "auth");
         Objects.requireNonNull(opensearch, "opensearch");
+    }
+
+    /** Without an admin key: {@code /api/v1/admin/rules} answers 403 on the query port. */
+    public QueryConfig(
+            InetSocketAddress listen,
+            Path dataDir,
+            Duration reopenInterval,
+            List<Tenant> tenants,
+            Limits limits,
+            Path cursorSecretFile,
+            Audit audit,
+            AuthFailures.Policy auth,
+            Optional<OpenSearchSettings> opensearch,
+            Alerting alerting,
+            Optional<ArchiveSettings> archive) {
+        this(
+                listen,
+                dataDir,
+                reopenInterval,
+                tenants,
+                limits,
+                cursorSecretFile,
+                audit,
+                auth,
+                opensearch,
+                alerting,
+                archive,
+                List.of());
     }
 
     /** Without the archive tier (its days are not searched). */

@@ -151,9 +151,18 @@ public final class QueryConfigLoader {
             archive = Optional.of(ArchiveSettingsLoader.read(root.child("archive"), base, data));
         }
         QueryConfig.Alerting alerting = alerting(root.child("alerting"), base, ids);
+        ConfigNode admin = root.child("admin");
+        List<String> adminKeys = admin.strings("api_key_sha256");
+        admin.rejectUnknownKeys();
+        for (int i = 0; i < adminKeys.size(); i++) {
+            if (!adminKeys.get(i).matches("[0-9a-f]{64}")) {
+                throw new ConfigException(admin.keyPath("api_key_sha256") + "[" + i + "]: must be 64 lower-case hex "
+                        + "digits (the SHA-256 of the key, e.g. from `printf %s KEY | sha256sum`)");
+            }
+        }
         root.rejectUnknownKeys();
         return new QueryConfig(
-                listen, data, reopen, tenants, limits, secret, audit, auth, opensearch, alerting, archive);
+                listen, data, reopen, tenants, limits, secret, audit, auth, opensearch, alerting, archive, adminKeys);
     }
 
     private QueryConfig.Alerting alerting(ConfigNode a, Path base, Set<String> tenants) throws ConfigException {

@@ -32,15 +32,29 @@ public final class AdminHandler {
         }
     }
 
+    /** The query service's rules admin API ({@code /api/v1/admin/rules...}), reached through this handler's check. */
+    @FunctionalInterface
+    public interface RulesRoute {
+        dev.logpipe.query.QueryService.AdminAnswer handle(
+                String method, String rest, java.util.concurrent.Callable<InputStream> body, String who);
+    }
+
     private final KeyStore store;
     private final LiveKeys keys;
     private final AuthFailures failures;
+    private final RulesRoute rules;
 
     /** @param failures the failed-authentication limit, shared with the other APIs on the port */
     public AdminHandler(KeyStore store, LiveKeys keys, AuthFailures failures) {
+        this(store, keys, failures, null);
+    }
+
+    /** @param rules the rules' admin API, or null when there is none (404) */
+    public AdminHandler(KeyStore store, LiveKeys keys, AuthFailures failures, RulesRoute rules) {
         this.store = store;
         this.keys = keys;
         this.failures = failures;
+        this.rules = rules;
     }
 
     /**
@@ -73,7 +87,13 @@ public final class AdminHandler {
         if (!who.admin()) {
             return error(403, "key " + who.id() + " is a tenant key; the admin API needs an admin key");
         }
-        String[] parts = path.substring(PREFIX.length()).split("/", -1);
+        String sub = path.substring(PREFIX.length());
+        if (rules != null && (sub.equals("rules") || sub.startsWith("rules/"))) {
+            dev.logpipe.query.QueryService.AdminAnswer a =
+                    rules.handle(method, sub.substring("rules".length()), body::get, "admin:" + who.id());
+            return new Answer(a.status(), a.body());
+        }
+        String[] parts = sub.split("/", -1);
         try {
             if (parts.length == 1 && parts[0].equals("tenants")) {
                 return method.equals("GET") ? new Answer(200, tenants().toString()) : notAllowed("GET");

@@ -138,6 +138,12 @@ final class QueryMount implements AutoCloseable {
         current.service().failedOutside(request, status, reason, cause);
     }
 
+    /** The rules' admin API of the service serving now (the caller checked the admin key). */
+    dev.logpipe.query.QueryService.AdminAnswer rulesAdmin(
+            String method, String rest, java.util.concurrent.Callable<java.io.InputStream> body, String who) {
+        return current.service().rulesAdmin(method, rest, body, who);
+    }
+
     /** The query service's metrics and its recording rules' series. */
     String scrape() {
         Current m = current;

@@ -173,10 +173,10 @@ class MonitoringExampleTest {
                 await().atMost(Duration.ofSeconds(60))
                         .alias("the recorded series reaches Prometheus (see prometheus.log)")
                         .until(() -> promQuery(
-                                        prom,
-                                        "service:log_lines:count5m{service=\"checkout\",tenant_id=\"default\","
-                                                + "source=\"logpipe\"} == 1")
-                                .size()
+                                                prom,
+                                                "service:log_lines:count5m{service=\"checkout\",tenant_id=\"default\","
+                                                        + "source=\"logpipe\"} == 1")
+                                        .size()
                                 == 1);
                 // a healthy standalone raises none of the alerts that page for a broken one
                 assertThat(firing(alerts))

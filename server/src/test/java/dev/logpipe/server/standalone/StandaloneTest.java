@@ -222,6 +222,32 @@ class StandaloneTest {
     }
 
     @Test
+    void ruleGroupsAreManagedThroughTheAdminApiAndTheirSeriesReachMetrics() throws Exception {
+        try (Standalone s = start()) {
+            String rules = s.baseUrl() + "/api/v1/admin/rules";
+            String group = "name: counted\ninterval: 1s\nrules:\n  - record: service:lines:count1h\n"
+                    + "    expr: sum by (service) (count_over_time({service=\"billing\"}[1h]))\n";
+            assertThat(Http.send("PUT", rules + "/default/counted", KEY, group).status())
+                    .as("a tenant key manages no rules")
+                    .isEqualTo(403);
+            Http.Answer stored = Http.send("PUT", rules + "/default/counted", ADMIN, group);
+            assertThat(stored.status()).as(stored.body()).isEqualTo(201);
+            assertThat(Http.post(s.baseUrl() + "/api/v1/logs", KEY, "{\"message\":\"paid\",\"service\":\"billing\"}")
+                            .status())
+                    .isEqualTo(200);
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> Http.get(s.baseUrl() + "/metrics", null)
+                            .body()
+                            .contains("service:lines:count1h{service=\"billing\",tenant_id=\"default\"} 1"));
+            assertThat(Http.get(rules, ADMIN).body()).contains("\"source\":\"api\"");
+            assertThat(Http.send("DELETE", rules + "/default/counted", ADMIN, null)
+                            .status())
+                    .isEqualTo(200);
+            assertThat(Http.get(s.baseUrl() + "/metrics", null).body()).doesNotContain("service:lines:count1h");
+        }
+    }
+
+    @Test
     void aRestartKeepsKeysRecordsAndOffsets() throws Exception {
         try (Standalone s = start()) {
             for (int i = 0; i < 5; i++) {

@@ -94,9 +94,11 @@ class SavedSearchesBrowserTest {
         waiting.until(ExpectedConditions.visibilityOfElementLocated(By.id("saved-name")));
         saveAs("Checkout errors");
         waiting.until(x -> message().startsWith("Saved “Checkout errors”"));
-        String link = d.findElement(By.cssSelector("#saved-message .saved-link")).getAttribute("value");
+        String link =
+                d.findElement(By.cssSelector("#saved-message .saved-link")).getAttribute("value");
         assertThat(link).matches(java.util.regex.Pattern.quote(standalone.baseUrl()) + "/#saved=[a-z2-7]{16}");
-        waiting.until(x -> x.findElements(By.cssSelector("#saved-list li[data-id]")).size() == 1);
+        waiting.until(
+                x -> x.findElements(By.cssSelector("#saved-list li[data-id]")).size() == 1);
         assertThat(d.findElement(By.cssSelector("#saved-list .saved-what")).getText())
                 .isEqualTo("level:ERROR · now-6h");
         browser.screenshot("saved-search");
@@ -119,7 +121,8 @@ class SavedSearchesBrowserTest {
 
         // another tenant's key: the link opens nothing of it, and says so
         openAs(otherKey, link.substring(link.indexOf('#')));
-        WebElement banner = waiting.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector(".banner.error")));
+        WebElement banner =
+                waiting.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector(".banner.error")));
         assertThat(banner.getText()).contains("not one of this tenant's");
         assertThat(d.findElement(By.id("q")).getAttribute("value")).isEmpty();
         d.findElement(By.id("saved-toggle")).click();

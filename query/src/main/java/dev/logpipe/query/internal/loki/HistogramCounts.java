@@ -120,23 +120,45 @@ final class HistogramCounts {
                             bounds.deadlineNanos(),
                             (s, d) -> s.values(sq, label, MetricEval.MAX_VALUES, d));
             List<String> names = new ArrayList<>();
+            Map<String, Long> sizes = new LinkedHashMap<>();
+            boolean everyShardCounted = true;
+            long missing = 0;
             for (FanOut.Outcome<Values> o : values.values()) {
                 if (o.ok()) {
                     if (!o.value().complete() || o.value().overflow() > 0) {
                         return null;
                     }
-                    for (String v : o.value().counts().keySet()) {
+                    missing += o.value().missing();
+                    for (Map.Entry<String, Long> e : o.value().counts().entrySet()) {
+                        String v = e.getKey();
                         if (v.length() >= Fields.MAX_KEYWORD_CHARS) {
                             return null; // maybe capped in the index: the records tell the whole value
                         }
                         if (!names.contains(v)) {
                             names.add(v);
                         }
+                        sizes.merge(v, e.getValue(), Long::sum);
+                    }
+                } else {
+                    everyShardCounted = false;
+                }
+            }
+            // when every matching record has the label, the most frequent value is what the others leave of the
+            // total: one pass over most of the records saved (every record has a level, most are INFO)
+            String largest = null;
+            if (everyShardCounted && missing == 0 && !names.isEmpty()) {
+                largest = names.get(0);
+                for (String v : names) {
+                    if (sizes.get(v) > sizes.get(largest)) {
+                        largest = v;
                     }
                 }
             }
             long[] rest = total.clone();
             for (String v : names) {
+                if (v.equals(largest)) {
+                    continue;
+                }
                 long[] c = histogram(
                         env,
                         bounds,
@@ -149,7 +171,11 @@ final class HistogramCounts {
                     rest[k] -= c[k];
                 }
             }
-            groups.put(null, rest); // records without the label
+            if (largest != null) {
+                groups.put(largest, rest);
+            } else {
+                groups.put(null, rest); // records without the label
+            }
         }
         double seconds = range / 1000d;
         Value.Vector out = new Value.Vector();

@@ -229,6 +229,7 @@ public final class LokiEndpoints {
                 Streams.engineQuery(call.params().get("query", ""), q.selector()),
                 new TimeRange(fromMillis, toMillis + 1),
                 ShardSearcher.Order.NEWEST_FIRST,
+                n,
                 (t, record, bytes) -> {
                     Pipeline.Line line = new Pipeline.Line(Streams.labels(record), record.message());
                     if (!pipeline.run(line)) {
@@ -270,6 +271,7 @@ public final class LokiEndpoints {
                 engine,
                 range,
                 forward ? ShardSearcher.Order.OLDEST_FIRST : ShardSearcher.Order.NEWEST_FIRST,
+                limit,
                 (t, record, bytes) -> {
                     long ns = t * NANOS_PER_MILLI;
                     if (ns < start || ns >= end) {

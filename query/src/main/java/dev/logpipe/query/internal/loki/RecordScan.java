@@ -28,7 +28,9 @@ import java.util.function.LongSupplier;
 /**
  * Visits the records a LogQL query's engine part matches, in merge order, through the native search's planner
  * (clamp, pruning, budget) and its two-phase pages (the tenant filter, the deadline, the answer memory), a page at a
- * time: memory holds one page of sources plus what the visitor keeps ({@code retained}), never the whole range.
+ * time: memory holds one page of sources plus what the visitor keeps ({@code retained}), never the whole range. A
+ * scan that wants a few records (a log query's {@code limit}) starts with a page of that many and grows the pages
+ * fourfold up to {@link #PAGE}, so the newest 100 lines read about 100 sources, not 2,000.
  */
 final class RecordScan {
     static final int PAGE = 2000;
@@ -54,6 +56,22 @@ final class RecordScan {
             Visitor visitor,
             LongSupplier retained)
             throws IOException {
+        return scan(env, call, bounds, query, requested, order, PAGE, visitor, retained);
+    }
+
+    /** As above, the first page {@code firstPage} records (at most {@link #PAGE}), each next one four times larger. */
+    static Result scan(
+            Env env,
+            Call call,
+            Bounds bounds,
+            ParsedQuery query,
+            TimeRange requested,
+            ShardSearcher.Order order,
+            int firstPage,
+            Visitor visitor,
+            LongSupplier retained)
+            throws IOException {
+        int page = Math.max(1, Math.min(PAGE, firstPage));
         Plan plan = env.planner()
                 .plan(
                         call.tenant(),
@@ -80,7 +98,7 @@ final class RecordScan {
             List<KeyMerge.Pick> winners;
             SourceReader.Read read;
             try {
-                pages.collect(sq, after, PAGE);
+                pages.collect(sq, after, page);
                 outcomes.putAll(pages.outcomes());
                 winners = pages.winners();
                 if (winners.isEmpty()) {
@@ -118,9 +136,10 @@ final class RecordScan {
             } else {
                 from = Math.max(from, last.eventTimeMillis());
             }
-            if (sources.length < PAGE && sources.length == winners.size()) {
+            if (sources.length < page && sources.length == winners.size()) {
                 return new Result(plan, outcomes, records, bytes, false);
             }
+            page = Math.min(PAGE, page * 4);
         }
     }
 }

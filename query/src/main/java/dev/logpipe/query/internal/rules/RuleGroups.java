@@ -77,59 +77,77 @@ public record RuleGroups(String tenant, List<Group> groups) {
         List<Group> groups = new ArrayList<>();
         Set<String> names = new HashSet<>();
         for (ConfigNode g : root.children("groups")) {
-            String name = g.requiredString("name");
-            if (!names.add(name)) {
-                throw new ConfigException(g.keyPath("name") + ": group \"" + name + "\" is listed twice");
+            Group group = group(g);
+            if (!names.add(group.name())) {
+                throw new ConfigException(g.keyPath("name") + ": group \"" + group.name() + "\" is listed twice");
             }
-            Duration interval = g.duration("interval", DEFAULT_INTERVAL, Duration.ofSeconds(1));
-            List<Rule> rules = new ArrayList<>();
-            for (ConfigNode r : g.children("rules")) {
-                boolean recording = r.has("record");
-                if (recording && r.has("alert")) {
-                    throw new ConfigException(r.keyPath("record") + ": a rule is either an alerting rule (alert) or "
-                            + "a recording rule (record), not both");
-                }
-                String ruleName = recording ? r.requiredString("record") : r.requiredString("alert");
-                if (recording && (!ruleName.matches(RECORD_NAME) || ruleName.indexOf(':') < 0)) {
-                    throw new ConfigException(r.keyPath("record") + ": must match " + RECORD_NAME
-                            + " with at least one colon (level:metric:operations, as Prometheus recording rules "
-                            + "are named, e.g. service:log_errors:count5m), was \"" + ruleName + "\"");
-                }
-                if (!recording && !ruleName.matches(LABEL_NAME)) {
-                    throw new ConfigException(
-                            r.keyPath("alert") + ": must match " + LABEL_NAME + ", was \"" + ruleName + "\"");
-                }
-                String expr = r.requiredString("expr");
-                LogQl.Query q;
-                try {
-                    q = LogQlParser.parse(expr);
-                } catch (InvalidLogQl e) {
-                    throw new ConfigException(r.keyPath("expr") + ": " + e.getMessage());
-                }
-                if (!(q instanceof LogQl.Expr tree)) {
-                    throw new ConfigException(r.keyPath("expr") + ": must be a metric query such as "
-                            + "sum(count_over_time({level=\"ERROR\"}[5m])) > 10, not a log query");
-                }
-                if (recording && (r.has("for") || r.has("annotations"))) {
-                    throw new ConfigException(r.keyPath(r.has("for") ? "for" : "annotations")
-                            + ": only for alerting rules; a recording rule has record, expr and labels");
-                }
-                Duration holdFor = r.duration("for", Duration.ZERO, Duration.ZERO);
-                Map<String, String> labels = r.stringMap("labels");
-                for (String l : labels.keySet()) {
-                    if (!l.matches(LABEL_NAME) || l.startsWith("__")) {
-                        throw new ConfigException(r.keyPath("labels") + ": label name \"" + l + "\" must match "
-                                + LABEL_NAME + " and not start with __");
-                    }
-                }
-                Map<String, String> annotations = r.stringMap("annotations");
-                r.rejectUnknownKeys();
-                rules.add(new Rule(ruleName, recording, expr, tree, holdFor, labels, annotations));
-            }
-            g.rejectUnknownKeys();
-            groups.add(new Group(name, interval, rules));
+            groups.add(group);
         }
         root.rejectUnknownKeys();
         return new RuleGroups(tenant, groups);
+    }
+
+    /**
+     * One group in the ruler format ({@code name, interval, rules}) on its own, as the admin API takes it; errors
+     * name {@code origin} and the key path in the group ({@code rules[1].expr: ...}).
+     */
+    public static Group parseGroup(String yaml, String origin) throws ConfigException {
+        try {
+            ConfigNode root = ConfigNode.fromYaml(yaml, origin);
+            return group(root);
+        } catch (ConfigException e) {
+            throw e.getMessage().startsWith(origin) ? e : new ConfigException(origin + ": " + e.getMessage());
+        }
+    }
+
+    private static Group group(ConfigNode g) throws ConfigException {
+        String name = g.requiredString("name");
+        Duration interval = g.duration("interval", DEFAULT_INTERVAL, Duration.ofSeconds(1));
+        List<Rule> rules = new ArrayList<>();
+        for (ConfigNode r : g.children("rules")) {
+            boolean recording = r.has("record");
+            if (recording && r.has("alert")) {
+                throw new ConfigException(r.keyPath("record") + ": a rule is either an alerting rule (alert) or "
+                        + "a recording rule (record), not both");
+            }
+            String ruleName = recording ? r.requiredString("record") : r.requiredString("alert");
+            if (recording && (!ruleName.matches(RECORD_NAME) || ruleName.indexOf(':') < 0)) {
+                throw new ConfigException(r.keyPath("record") + ": must match " + RECORD_NAME
+                        + " with at least one colon (level:metric:operations, as Prometheus recording rules "
+                        + "are named, e.g. service:log_errors:count5m), was \"" + ruleName + "\"");
+            }
+            if (!recording && !ruleName.matches(LABEL_NAME)) {
+                throw new ConfigException(
+                        r.keyPath("alert") + ": must match " + LABEL_NAME + ", was \"" + ruleName + "\"");
+            }
+            String expr = r.requiredString("expr");
+            LogQl.Query q;
+            try {
+                q = LogQlParser.parse(expr);
+            } catch (InvalidLogQl e) {
+                throw new ConfigException(r.keyPath("expr") + ": " + e.getMessage());
+            }
+            if (!(q instanceof LogQl.Expr tree)) {
+                throw new ConfigException(r.keyPath("expr") + ": must be a metric query such as "
+                        + "sum(count_over_time({level=\"ERROR\"}[5m])) > 10, not a log query");
+            }
+            if (recording && (r.has("for") || r.has("annotations"))) {
+                throw new ConfigException(r.keyPath(r.has("for") ? "for" : "annotations")
+                        + ": only for alerting rules; a recording rule has record, expr and labels");
+            }
+            Duration holdFor = r.duration("for", Duration.ZERO, Duration.ZERO);
+            Map<String, String> labels = r.stringMap("labels");
+            for (String l : labels.keySet()) {
+                if (!l.matches(LABEL_NAME) || l.startsWith("__")) {
+                    throw new ConfigException(r.keyPath("labels") + ": label name \"" + l + "\" must match "
+                            + LABEL_NAME + " and not start with __");
+                }
+            }
+            Map<String, String> annotations = r.stringMap("annotations");
+            r.rejectUnknownKeys();
+            rules.add(new Rule(ruleName, recording, expr, tree, holdFor, labels, annotations));
+        }
+        g.rejectUnknownKeys();
+        return new Group(name, interval, rules);
     }
 }
