@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.logpipe.broker.BrokerMain;
+import dev.logpipe.server.monitoring.PrometheusStack;
 import dev.logpipe.server.standalone.Http;
 import dev.logpipe.testkit.ChildJvm;
 import dev.logpipe.testkit.Integration;
@@ -32,7 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
  * here). One broker cannot hold replication factor 3, so the test creates the two topics first with one replica
  * (the collector uses existing topics as they are); every other setting is the example's. Ingest through the
  * collector, find through the query service, SIGTERM the indexer, ingest while it is down, restart it: both
- * records are found.
+ * records are found. Debian's real Prometheus and Alertmanager run the shipped examples/monitoring/ setup beside
+ * them: the indexer's absence raises LogpipeDown in Alertmanager.
  */
 @Integration
 class DeploymentTest {
@@ -47,12 +49,22 @@ class DeploymentTest {
     Path dir;
 
     private final List<ChildJvm> children = new ArrayList<>();
+    private final List<AutoCloseable> closeLast = new ArrayList<>();
 
     @AfterEach
-    void stopAll() {
+    void stopAll() throws Exception {
         for (ChildJvm c : children) {
             c.close();
         }
+        for (AutoCloseable c : closeLast) {
+            c.close();
+        }
+    }
+
+    /** A scrape job of the shipped prometheus.yml as it is (no targets), or with one target. */
+    private static String job(String name, String... url) {
+        String target = url.length == 0 ? "" : "\"" + url[0].replaceFirst("^http://", "") + "\"";
+        return "- job_name: " + name + "\n    static_configs:\n      - targets: [" + target + "]";
     }
 
     private ChildJvm role(String name, List<String> heap, String... args) {
@@ -142,8 +154,19 @@ class DeploymentTest {
         ChildJvm indexer = role("indexer-1", roleHeap, "indexer", "--config", indexerYaml.toString());
         ChildJvm queryJvm = role("query", roleHeap, "query", "--config", queryYaml.toString());
         String collector = address(collectorJvm, "collector");
-        address(indexer, "indexer");
+        String indexerUrl = address(indexer, "indexer");
         String query = address(queryJvm, "query");
+        // the shipped Prometheus setup watches the three roles (a path that does not go through logpipe)
+        Path monitoring = dir.resolve("monitoring");
+        Files.createDirectories(monitoring);
+        PrometheusStack stack = PrometheusStack.start(
+                monitoring,
+                Map.of(
+                        job("logpipe-collector"), job("logpipe-collector", collector),
+                        job("logpipe-indexer"), job("logpipe-indexer", indexerUrl),
+                        job("logpipe-query"), job("logpipe-query", query)),
+                List.of("logpipe-collector", "logpipe-indexer", "logpipe-query"));
+        closeLast.add(stack);
 
         ingest(collector, "deploymarker one: payment declined");
         await().atMost(Duration.ofSeconds(30)).until(() -> found(query, "deploymarker") == 1);
@@ -154,6 +177,11 @@ class DeploymentTest {
         // SIGTERM the indexer: the query service still serves what was committed; the collector still accepts
         indexer.terminate(Duration.ofSeconds(20));
         assertThat(indexer.stderr()).contains("indexer stopped");
+        // and the indexer's absence pages through Prometheus and Alertmanager
+        await().atMost(Duration.ofSeconds(60))
+                .alias("LogpipeDown for the indexer reaches Alertmanager (see monitoring/*.log)")
+                .until(() -> stack.alerts("job").contains("LogpipeDown/logpipe-indexer"));
+        assertThat(stack.alerts("job")).doesNotContain("LogpipeDown/logpipe-collector", "LogpipeDown/logpipe-query");
         assertThat(found(query, "deploymarker")).isEqualTo(1);
         ingest(collector, "deploymarker two: written while the indexer was down");
         ChildJvm restarted = role("indexer-2", roleHeap, "indexer", "--config", indexerYaml.toString());
