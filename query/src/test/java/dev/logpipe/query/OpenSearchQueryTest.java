@@ -158,7 +158,9 @@ class OpenSearchQueryTest {
     @Test
     void aSearchSavedThroughOneQueryProcessOpensThroughAnotherOnTheSameClusterForItsTenantOnly(
             OpenSearchExtension.Node node) throws Exception {
-        String yaml = "store: opensearch\nopensearch:\n  hosts: [\"" + node.base() + "\"]\n  index_prefix: ossaved\n";
+        String admin = "admin-key-0123456789";
+        String yaml = "store: opensearch\nopensearch:\n  hosts: [\"" + node.base() + "\"]\n  index_prefix: ossaved\n"
+                + "admin:\n  api_key_sha256: [" + dev.logpipe.query.auth.ConfiguredKeys.sha256(admin) + "]\n";
         String path = "/api/v1/saved-searches";
         try (QueryProcess one = QueryFixture.start(data.resolve("one"), yaml, Clock.systemUTC());
                 QueryProcess two = QueryFixture.start(data.resolve("two"), yaml, Clock.systemUTC())) {
@@ -181,6 +183,19 @@ class OpenSearchQueryTest {
                             .statusCode())
                     .isEqualTo(200);
             assertThat(json(get(one, path, ACME_KEY)).get("saved_searches")).isEmpty();
+
+            // a rule group stored through one query process is in the cluster for the other
+            var stored = QueryFixture.send(
+                    one,
+                    "PUT",
+                    "/api/v1/admin/rules/acme/counted",
+                    admin,
+                    "name: counted\nrules:\n  - record: a:lines:count1h\n    expr: sum(count_over_time({service=\"api\"}[1h]))\n");
+            assertThat(stored.statusCode()).as(stored.body()).isEqualTo(201);
+            JsonNode groups = json(get(two, "/api/v1/admin/rules/acme", admin)).get("groups");
+            assertThat(groups).hasSize(1);
+            assertThat(groups.get(0).get("source").asText()).isEqualTo("api");
+            assertThat(groups.get(0).at("/rules/0/record").asText()).isEqualTo("a:lines:count1h");
         }
     }
 }

@@ -56,6 +56,36 @@ public final class ClusterDocuments {
         }
     }
 
+    /**
+     * The documents of {@code <prefix>-<name>}, reached on first use (and tried again on the next use after a
+     * failure): a process that keeps such documents starts while the cluster is away. Thread-safe.
+     */
+    public static final class Lazy {
+        private final OpenSearchSettings settings;
+        private final String name;
+        private volatile ClusterDocuments documents;
+
+        public Lazy(OpenSearchSettings settings, String name) {
+            this.settings = settings;
+            this.name = name;
+        }
+
+        /** The documents, opening the index the first time. */
+        public ClusterDocuments get() throws IOException {
+            ClusterDocuments d = documents;
+            if (d == null) {
+                synchronized (this) {
+                    d = documents;
+                    if (d == null) {
+                        d = open(settings, name);
+                        documents = d;
+                    }
+                }
+            }
+            return d;
+        }
+    }
+
     /** The index's name. */
     public String index() {
         return index;

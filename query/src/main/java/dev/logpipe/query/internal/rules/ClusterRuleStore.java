@@ -19,11 +19,10 @@ import java.util.List;
 final class ClusterRuleStore implements RuleStore {
     static final String NAME = "rule-groups";
     private static final ObjectMapper JSON = new ObjectMapper();
-    private final OpenSearchSettings settings;
-    private volatile ClusterDocuments documents;
+    private final ClusterDocuments.Lazy documents;
 
     ClusterRuleStore(OpenSearchSettings settings) {
-        this.settings = settings;
+        this.documents = new ClusterDocuments.Lazy(settings, NAME);
     }
 
     @Override
@@ -61,16 +60,6 @@ final class ClusterRuleStore implements RuleStore {
     }
 
     private ClusterDocuments documents() throws IOException {
-        ClusterDocuments d = documents;
-        if (d == null) {
-            synchronized (this) {
-                d = documents;
-                if (d == null) {
-                    d = ClusterDocuments.open(settings, NAME);
-                    documents = d;
-                }
-            }
-        }
-        return d;
+        return documents.get();
     }
 }

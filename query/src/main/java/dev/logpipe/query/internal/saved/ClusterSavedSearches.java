@@ -21,11 +21,10 @@ import java.util.Optional;
 final class ClusterSavedSearches implements SavedSearchStore {
     static final String NAME = "saved-searches";
     private static final ObjectMapper JSON = new ObjectMapper();
-    private final OpenSearchSettings settings;
-    private volatile ClusterDocuments documents;
+    private final ClusterDocuments.Lazy documents;
 
     ClusterSavedSearches(OpenSearchSettings settings) {
-        this.settings = settings;
+        this.documents = new ClusterDocuments.Lazy(settings, NAME);
     }
 
     @Override
@@ -66,16 +65,6 @@ final class ClusterSavedSearches implements SavedSearchStore {
     }
 
     private ClusterDocuments documents() throws IOException {
-        ClusterDocuments d = documents;
-        if (d == null) {
-            synchronized (this) {
-                d = documents;
-                if (d == null) {
-                    d = ClusterDocuments.open(settings, NAME);
-                    documents = d;
-                }
-            }
-        }
-        return d;
+        return documents.get();
     }
 }
