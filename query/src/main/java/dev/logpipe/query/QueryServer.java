@@ -48,11 +48,12 @@ final class QueryServer implements AutoCloseable {
         server.addConnector(connector);
         server.setErrorHandler(new JsonErrorHandler(registry, service::failedOutside));
         Handler api = service.handler();
+        AdminRulesPort adminRules = service.adminRulesPort();
         WebUi ui = new WebUi();
         server.setHandler(new Handler.Abstract() {
             @Override
             public boolean handle(Request request, Response response, Callback callback) throws Exception {
-                if (api.handle(request, response, callback) || service.handleAdminRules(request, response, callback)) {
+                if (api.handle(request, response, callback) || adminRules.handle(request, response, callback)) {
                     return true;
                 }
                 String path = Request.getPathInContext(request);

@@ -42,9 +42,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.InstantSource;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -54,7 +52,6 @@ import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
-import org.eclipse.jetty.util.Fields;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,13 +64,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class QueryService implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(QueryService.class);
-    /** Parameters and headers a client might use to name a tenant; any value but the caller's own is a 403. */
-    static final List<String> TENANT_PARAMS = List.of("tenant", "tenant_id", "tenantId", "org_id");
-
     private static final long HOUR_NANOS = 3_600_000_000_000L;
-
-    static final List<String> TENANT_HEADERS =
-            List.of("X-Tenant", "X-Tenant-Id", "X-Tenant-ID", "Tenant", "Tenant-Id", "X-Scope-OrgID", "X-Org-Id");
 
     /**
      * The request line and headers a port serving the query API accepts (Jetty's request header size): the longest
@@ -233,7 +224,8 @@ public final class QueryService implements AutoCloseable {
         byte[] key = CursorSecret.loadOrCreate(config.cursorSecretFile());
         AuthFailures failures = new AuthFailures(config.auth(), System::nanoTime).register(registry);
         Shared shared = Shared.open(config, clock, failures);
-        return new QueryService(config, source, auth, progress, clock, registry, key, shared, true, rules(config));
+        return new QueryService(
+                config, source, auth, progress, clock, registry, key, shared, true, RuleSets.loadFiles(config));
     }
 
     /**
@@ -250,29 +242,8 @@ public final class QueryService implements AutoCloseable {
             Shared shared)
             throws IOException {
         byte[] key = CursorSecret.loadOrCreate(config.cursorSecretFile());
-        return new QueryService(config, source, auth, progress, clock, registry, key, shared, false, rules(config));
-    }
-
-    /** The tenants' alert rules from their files (docs/loki.md#alert-rules); a bad file names itself and the key. */
-    private static List<RuleGroups> rules(QueryConfig config) throws IOException {
-        List<RuleGroups> out = new java.util.ArrayList<>();
-        QueryConfig.Alerting a = config.alerting();
-        for (QueryConfig.RuleFile f : a.ruleFiles()) {
-            RuleGroups groups;
-            try {
-                groups = RuleGroups.load(f.tenant(), f.file());
-            } catch (dev.logpipe.config.ConfigException e) {
-                throw new IOException("alerting.rules: " + e.getMessage(), e);
-            }
-            if (groups.hasAlertingRules()
-                    && a.alertmanager().isEmpty()
-                    && a.webhook().isEmpty()) {
-                throw new IOException("alerting.rules: " + f.file() + " has alerting rules, which need "
-                        + "alerting.alertmanager_url or alerting.webhook_url to send their alerts to");
-            }
-            out.add(groups);
-        }
-        return out;
+        return new QueryService(
+                config, source, auth, progress, clock, registry, key, shared, false, RuleSets.loadFiles(config));
     }
 
     /**
@@ -283,47 +254,9 @@ public final class QueryService implements AutoCloseable {
         rules.start();
     }
 
-    /** The path of the rules' admin API. */
-    public static final String ADMIN_RULES = "/api/v1/admin/rules";
-
-    /**
-     * {@code /api/v1/admin/rules...} on the query port ({@link QueryServer}): the admin key checked against {@code
-     * admin.api_key_sha256} as every API checks a key (401, 429 after too many failures), 403 when none is configured.
-     * False for any other path.
-     */
-    boolean handleAdminRules(Request request, Response response, Callback callback) {
-        String path = Request.getPathInContext(request);
-        if (!path.equals(ADMIN_RULES) && !path.startsWith(ADMIN_RULES + "/")) {
-            return false;
-        }
-        AdminAnswer a;
-        if (config.adminKeyHashes().isEmpty()) {
-            a = new AdminAnswer(403, "{\"error\":\"the admin API is disabled: set admin.api_key_sha256\"}");
-        } else {
-            try {
-                String hash = Credentials.check(
-                        failures,
-                        request.getHeaders().getValuesList(HttpHeader.AUTHORIZATION),
-                        Request.getRemoteAddr(request),
-                        key -> java.util.Optional.of(dev.logpipe.query.auth.ConfiguredKeys.sha256(key))
-                                .filter(config.adminKeyHashes()::contains),
-                        "a valid admin key is required (Authorization: Bearer ADMIN_KEY)");
-                a = rulesAdmin(
-                        request.getMethod(),
-                        path.substring(ADMIN_RULES.length()),
-                        () -> Content.Source.asInputStream(request),
-                        "admin:" + hash.substring(0, 12));
-            } catch (Credentials.Refused r) {
-                a = new AdminAnswer(
-                        r.status(),
-                        Answer.error(r.status(), r.reason(), r.getMessage()).body());
-                if (r.status() == 429) {
-                    response.getHeaders().put(HttpHeader.RETRY_AFTER, Long.toString(r.retryAfterSeconds()));
-                }
-            }
-        }
-        send(response, callback, new Answer(a.status(), a.body(), Map.of()));
-        return true;
+    /** The rules' admin API behind {@code admin.api_key_sha256}, for the query port. */
+    AdminRulesPort adminRulesPort() {
+        return new AdminRulesPort(this, config, failures);
     }
 
     /** An admin API answer: status and JSON body. */
@@ -333,33 +266,13 @@ public final class QueryService implements AutoCloseable {
      * {@code /api/v1/admin/rules...} for a caller the caller of this method has checked is an admin ({@code who}: the
      * admin key's id, for the log); {@code rest} is the decoded path after {@code /api/v1/admin/rules}.
      */
+    /** The path of the rules' admin API. */
+    public static final String ADMIN_RULES = AdminRulesPort.PATH;
+
     public AdminAnswer rulesAdmin(
             String method, String rest, java.util.concurrent.Callable<java.io.InputStream> body, String who) {
         RulesAdmin.Answer a = rulesAdmin.handle(method, rest, body, who);
         return new AdminAnswer(a.status(), a.body());
-    }
-
-    /** The status answer with the caller's alert rules (state, last evaluation, last error) when there are rules. */
-    private Answer withRules(Answer a, String tenant) throws IOException {
-        if (!rules.any() || a.status() != 200) {
-            return a;
-        }
-        ObjectNode o = (ObjectNode) LOKI_JSON.readTree(a.body());
-        com.fasterxml.jackson.databind.node.ArrayNode list = o.putArray("rules");
-        for (RuleEvaluator.RuleStatus r : rules.status()) {
-            if (r.tenant().equals(tenant)) {
-                ObjectNode n = list.addObject();
-                n.put("group", r.group());
-                n.put(r.recording() ? "record" : "alert", r.name());
-                n.put("state", r.state());
-                n.put("active", r.active());
-                n.put("last_evaluation", r.lastEvaluation().toString());
-                if (r.lastError() != null) {
-                    n.put("last_error", r.lastError());
-                }
-            }
-        }
-        return new Answer(a.status(), o.toString(), a.headers());
     }
 
     /**
@@ -437,7 +350,7 @@ public final class QueryService implements AutoCloseable {
      */
     public boolean handle(Request request, Response response, Callback callback) {
         String path = Request.getPathInContext(request);
-        String endpoint = endpoint(path);
+        String endpoint = QueryRequests.endpoint(path);
         if (endpoint == null) {
             return false;
         }
@@ -484,17 +397,17 @@ public final class QueryService implements AutoCloseable {
                 if (!request.getMethod().equals("GET") && !endpoint.equals("saved-searches")) {
                     throw new Answer.Refusal(405, "method_not_allowed", "only GET is served here");
                 }
-                Params params = params(request);
+                Params params = QueryRequests.params(request);
                 Credential cred = authenticate(request);
                 lease = memory.lease(cred.tenant());
                 line.put("tenant_id", cred.tenant());
                 line.put("credential_id", cred.credentialId());
-                refuseForeignTenant(request, params, cred.tenant());
+                QueryRequests.refuseForeignTenant(request, params, cred.tenant());
                 QueryConfig.Tenant policy = config.tenant(cred.tenant());
                 if (policy == null) {
                     throw new Answer.Refusal(401, "unauthenticated", "the key's tenant is not configured here");
                 }
-                Call call = new Call(endpoint, cred, policy, params, pathRest(path, endpoint), line);
+                Call call = new Call(endpoint, cred, policy, params, QueryRequests.pathRest(path, endpoint), line);
                 if (endpoint.equals("tail")) {
                     tails.handle(call, request, response, callback, audited::write);
                     return; // the tail answers itself; it was audited when it started (its lease is unused)
@@ -508,7 +421,11 @@ public final class QueryService implements AutoCloseable {
                     return; // upgraded to a websocket, audited when it started (refusals are answered below)
                 }
                 if (endpoint.equals("saved-searches")) { // the tenant's own small documents: no query slot
-                    a = saved.handle(request.getMethod(), call, () -> Content.Source.asInputStream(request));
+                    a = saved.handle(
+                            request.getMethod(),
+                            call.pathRest(),
+                            new SavedSearches.Caller(call.tenant(), cred.credentialId(), line),
+                            () -> Content.Source.asInputStream(request));
                 } else if (endpoint.equals("whoami")) { // the UI's sign-in: which tenant the key is for; no slot needed
                     a = Answer.ok(Answer.JSON_NODES
                             .objectNode()
@@ -536,7 +453,7 @@ public final class QueryService implements AutoCloseable {
                 line.put("outcome", "error");
             }
             if (endpoint.startsWith("loki_") && a.status() >= 400) {
-                a = lokiError(a);
+                a = QueryRequests.lokiError(a);
             }
             line.put("status", a.status());
             if (!line.has("outcome")) {
@@ -584,7 +501,7 @@ public final class QueryService implements AutoCloseable {
      * request} null) and every path that is not a query path (the standalone's ingest, admin and UI).
      */
     public void failedOutside(Request request, int status, String reason, Throwable cause) {
-        String endpoint = request == null ? null : endpoint(Request.getPathInContext(request));
+        String endpoint = request == null ? null : QueryRequests.endpoint(Request.getPathInContext(request));
         if (endpoint == null) {
             return;
         }
@@ -625,7 +542,7 @@ public final class QueryService implements AutoCloseable {
             case "histogram" -> aggregates.histogram(call, bounds);
             case "fields" -> call.pathRest().isEmpty() ? aggregates.fields(call) : aggregates.top(call, bounds);
             case "context" -> context.handle(call, bounds);
-            case "status" -> withRules(status.handle(call), call.tenant());
+            case "status" -> rules.withStatus(status.handle(call), call.tenant());
             default -> {
                 if (endpoint.startsWith("loki_")) {
                     yield loki.handle(call, bounds);
@@ -637,98 +554,7 @@ public final class QueryService implements AutoCloseable {
 
     /** True for the paths this service answers: the one definition of the query API's paths. */
     public static boolean isQueryPath(String path) {
-        return endpoint(path) != null;
-    }
-
-    /** The endpoint name of a query path, or null when the path is not one of ours. */
-    static String endpoint(String path) {
-        if (path != null && path.startsWith(LokiEndpoints.PREFIX)) {
-            return LokiEndpoints.endpoint(path);
-        }
-        if (path == null || !path.startsWith("/api/v1/")) {
-            return null;
-        }
-        String rest = path.substring("/api/v1/".length());
-        for (String e : List.of("search", "histogram", "dead-letters", "tail", "export", "status", "whoami")) {
-            if (rest.equals(e)) {
-                return e;
-            }
-        }
-        if (rest.equals("fields")
-                || rest.equals("fields/top")
-                || (rest.startsWith("fields/") && rest.endsWith("/top") && rest.length() > 11)) {
-            return "fields";
-        }
-        if (rest.startsWith("context/") && rest.length() > 8) {
-            return "context";
-        }
-        if (rest.equals("saved-searches") || rest.startsWith("saved-searches/")) {
-            return "saved-searches";
-        }
-        return null;
-    }
-
-    /** What follows the endpoint's name in the path: a field or record id, or a Loki label's {@code /NAME/values}. */
-    private static String pathRest(String path, String endpoint) {
-        if (endpoint.startsWith("loki_")) {
-            String rest = path.substring(LokiEndpoints.PREFIX.length());
-            return rest.startsWith("label") ? rest.substring("label".length()) : "";
-        }
-        return path.substring(path.indexOf(endpoint) + endpoint.length());
-    }
-
-    /**
-     * A refusal as Grafana's Loki data source reads it: the text in {@code message} (beside our {@code error} and
-     * {@code reason}) and Loki's {@code status: error}.
-     */
-    private static Answer lokiError(Answer a) {
-        try {
-            ObjectNode o = (ObjectNode) LOKI_JSON.readTree(a.body());
-            o.put("status", "error");
-            o.put("message", o.path("error").asText());
-            return new Answer(a.status(), o.toString(), a.headers());
-        } catch (IOException | ClassCastException e) {
-            return a;
-        }
-    }
-
-    private static final com.fasterxml.jackson.databind.ObjectMapper LOKI_JSON =
-            new com.fasterxml.jackson.databind.ObjectMapper();
-
-    private static Params params(Request request) {
-        Fields f;
-        try {
-            f = Request.extractQueryParameters(request, StandardCharsets.UTF_8);
-        } catch (RuntimeException e) {
-            throw Params.bad("the query string is not valid UTF-8 percent-encoding");
-        }
-        Map<String, List<String>> m = new HashMap<>();
-        for (Fields.Field x : f) {
-            m.put(x.getName(), x.getValues());
-        }
-        return new Params(m);
-    }
-
-    private void refuseForeignTenant(Request request, Params params, String tenant) {
-        for (String name : TENANT_PARAMS) {
-            List<String> vs = params.all().get(name);
-            if (vs != null) {
-                for (String v : vs) {
-                    if (!v.equals(tenant)) {
-                        throw new Answer.Refusal(
-                                403, "foreign_tenant", "parameter " + name + " names a tenant this key may not read");
-                    }
-                }
-            }
-        }
-        for (String name : TENANT_HEADERS) {
-            for (String v : request.getHeaders().getValuesList(name)) {
-                if (!v.strip().equals(tenant)) {
-                    throw new Answer.Refusal(
-                            403, "foreign_tenant", "header " + name + " names a tenant this key may not read");
-                }
-            }
-        }
+        return QueryRequests.endpoint(path) != null;
     }
 
     /** An answer's Retry-After in seconds (at least one). */

@@ -1,8 +1,11 @@
 package dev.logpipe.query.internal.rules;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.logpipe.config.ConfigException;
 import dev.logpipe.index.opensearch.OpenSearchSettings;
 import dev.logpipe.query.config.QueryConfig;
+import dev.logpipe.query.internal.http.Answer;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.InstantSource;
@@ -27,6 +30,7 @@ import org.slf4j.LoggerFactory;
 public final class RuleSets implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(RuleSets.class);
     static final long RELOAD_SECONDS = 30;
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final List<RuleGroups> fromFiles;
     private final RuleStore store;
@@ -193,6 +197,51 @@ public final class RuleSets implements AutoCloseable {
 
     QueryConfig.Alerting alerting() {
         return alerting;
+    }
+
+    /** The tenants' alert rules from their files (docs/loki.md#alert-rules); a bad file names itself and the key. */
+    public static List<RuleGroups> loadFiles(QueryConfig config) throws IOException {
+        List<RuleGroups> out = new java.util.ArrayList<>();
+        QueryConfig.Alerting a = config.alerting();
+        for (QueryConfig.RuleFile f : a.ruleFiles()) {
+            RuleGroups groups;
+            try {
+                groups = RuleGroups.load(f.tenant(), f.file());
+            } catch (ConfigException e) {
+                throw new IOException("alerting.rules: " + e.getMessage(), e);
+            }
+            if (groups.hasAlertingRules()
+                    && a.alertmanager().isEmpty()
+                    && a.webhook().isEmpty()) {
+                throw new IOException("alerting.rules: " + f.file() + " has alerting rules, which need "
+                        + "alerting.alertmanager_url or alerting.webhook_url to send their alerts to");
+            }
+            out.add(groups);
+        }
+        return out;
+    }
+
+    /** The status answer with the caller's alert rules (state, last evaluation, last error) when there are rules. */
+    public Answer withStatus(Answer a, String tenant) throws IOException {
+        if (!any() || a.status() != 200) {
+            return a;
+        }
+        ObjectNode o = (ObjectNode) JSON.readTree(a.body());
+        com.fasterxml.jackson.databind.node.ArrayNode list = o.putArray("rules");
+        for (RuleEvaluator.RuleStatus r : status()) {
+            if (r.tenant().equals(tenant)) {
+                ObjectNode n = list.addObject();
+                n.put("group", r.group());
+                n.put(r.recording() ? "record" : "alert", r.name());
+                n.put("state", r.state());
+                n.put("active", r.active());
+                n.put("last_evaluation", r.lastEvaluation().toString());
+                if (r.lastError() != null) {
+                    n.put("last_error", r.lastError());
+                }
+            }
+        }
+        return new Answer(a.status(), o.toString(), a.headers());
     }
 
     @Override

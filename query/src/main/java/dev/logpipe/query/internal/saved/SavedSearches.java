@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.logpipe.index.opensearch.OpenSearchSettings;
-import dev.logpipe.query.internal.api.Call;
 import dev.logpipe.query.internal.http.Answer;
 import java.io.IOException;
 import java.io.InputStream;
@@ -69,9 +68,14 @@ public final class SavedSearches {
         return true;
     }
 
-    /** Answers one request; {@code body} is read only by POST and PUT. */
-    public Answer handle(String method, Call call, Callable<InputStream> body) throws Exception {
-        String rest = call.pathRest();
+    /** Who asks: the key's tenant (the only scope) and id, and the request's audit line. */
+    public record Caller(String tenant, String credentialId, ObjectNode audit) {}
+
+    /**
+     * Answers one request; {@code rest} is the path after {@code /api/v1/saved-searches}, {@code body} is read only by
+     * POST and PUT.
+     */
+    public Answer handle(String method, String rest, Caller call, Callable<InputStream> body) throws Exception {
         String id = rest.isEmpty() ? null : rest.substring(1);
         if (id != null && (!rest.startsWith("/") || !isId(id))) {
             throw notFound();
@@ -130,7 +134,7 @@ public final class SavedSearches {
         return store.get(tenant, id).orElseThrow(SavedSearches::notFound);
     }
 
-    private Answer create(Call call, Fields f) throws IOException {
+    private Answer create(Caller call, Fields f) throws IOException {
         String tenant = call.tenant();
         synchronized (lock(tenant)) {
             List<SavedSearch> all = store.list(tenant);
@@ -143,28 +147,22 @@ public final class SavedSearches {
                                 + " saved searches, as many as it may keep; delete one first");
             }
             var now = clock.instant();
-            SavedSearch s = new SavedSearch(
-                    newId(), f.name(), f.state(), now, now, call.credential().credentialId());
+            SavedSearch s = new SavedSearch(newId(), f.name(), f.state(), now, now, call.credentialId());
             store.put(tenant, s);
             call.audit().put("saved_search", s.id());
             return new Answer(201, json(s), Map.of());
         }
     }
 
-    private Answer replace(Call call, String id, Fields f) throws IOException {
+    private Answer replace(Caller call, String id, Fields f) throws IOException {
         String tenant = call.tenant();
         synchronized (lock(tenant)) {
             List<SavedSearch> all = store.list(tenant);
             SavedSearch old =
                     all.stream().filter(s -> s.id().equals(id)).findFirst().orElseThrow(SavedSearches::notFound);
             refuseTakenName(all, f.name(), id);
-            SavedSearch s = new SavedSearch(
-                    id,
-                    f.name(),
-                    f.state(),
-                    old.created(),
-                    clock.instant(),
-                    call.credential().credentialId());
+            SavedSearch s =
+                    new SavedSearch(id, f.name(), f.state(), old.created(), clock.instant(), call.credentialId());
             store.put(tenant, s);
             return Answer.ok(json(s));
         }

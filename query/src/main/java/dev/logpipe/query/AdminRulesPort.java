@@ -1,0 +1,74 @@
+package dev.logpipe.query;
+
+import dev.logpipe.auth.AuthFailures;
+import dev.logpipe.auth.Credentials;
+import dev.logpipe.query.auth.ConfiguredKeys;
+import dev.logpipe.query.config.QueryConfig;
+import dev.logpipe.query.internal.http.Answer;
+import java.util.Map;
+import java.util.Optional;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * The rules' admin API on the query port ({@link QueryServer}): the admin key checked against {@code
+ * admin.api_key_sha256} as every API checks a key, then {@link QueryService#rulesAdmin}. (The standalone reaches the
+ * same API through its own admin handler and admin keys.)
+ */
+final class AdminRulesPort {
+    /** The path of the rules' admin API. */
+    static final String PATH = "/api/v1/admin/rules";
+
+    private final QueryService service;
+    private final QueryConfig config;
+    private final AuthFailures failures;
+
+    AdminRulesPort(QueryService service, QueryConfig config, AuthFailures failures) {
+        this.service = service;
+        this.config = config;
+        this.failures = failures;
+    }
+
+    /**
+     * {@code /api/v1/admin/rules...} on the query port ({@link QueryServer}): the admin key checked against {@code
+     * admin.api_key_sha256} as every API checks a key (401, 429 after too many failures), 403 when none is configured.
+     * False for any other path.
+     */
+    boolean handle(Request request, Response response, Callback callback) {
+        String path = Request.getPathInContext(request);
+        if (!path.equals(PATH) && !path.startsWith(PATH + "/")) {
+            return false;
+        }
+        QueryService.AdminAnswer a;
+        if (config.adminKeyHashes().isEmpty()) {
+            a = new QueryService.AdminAnswer(
+                    403, "{\"error\":\"the admin API is disabled: set admin.api_key_sha256\"}");
+        } else {
+            try {
+                String hash = Credentials.check(
+                        failures,
+                        request.getHeaders().getValuesList(HttpHeader.AUTHORIZATION),
+                        Request.getRemoteAddr(request),
+                        key -> Optional.of(ConfiguredKeys.sha256(key)).filter(config.adminKeyHashes()::contains),
+                        "a valid admin key is required (Authorization: Bearer ADMIN_KEY)");
+                a = service.rulesAdmin(
+                        request.getMethod(),
+                        path.substring(PATH.length()),
+                        () -> Content.Source.asInputStream(request),
+                        "admin:" + hash.substring(0, 12));
+            } catch (Credentials.Refused r) {
+                a = new QueryService.AdminAnswer(
+                        r.status(),
+                        Answer.error(r.status(), r.reason(), r.getMessage()).body());
+                if (r.status() == 429) {
+                    response.getHeaders().put(HttpHeader.RETRY_AFTER, Long.toString(r.retryAfterSeconds()));
+                }
+            }
+        }
+        QueryService.send(response, callback, new Answer(a.status(), a.body(), Map.of()));
+        return true;
+    }
+}
