@@ -14,13 +14,20 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
 /**
- * The rules' admin API on the query port ({@link QueryServer}): the admin key checked against {@code
- * admin.api_key_sha256} as every API checks a key, then {@link QueryService#rulesAdmin}. (The standalone reaches the
+ * The rules' admin API and the recording rules' series ({@code /metrics/rules}) on the query port ({@link
+ * QueryServer}): the admin key checked against {@code admin.api_key_sha256} as every API checks a key, then {@link
+ * QueryService#rulesAdmin} or {@link QueryService#recordedSeries}. (The standalone reaches the
  * same API through its own admin handler and admin keys.)
  */
 final class AdminRulesPort {
     /** The path of the rules' admin API. */
     static final String PATH = "/api/v1/admin/rules";
+
+    /**
+     * The recording rules' series, for the operator's Prometheus: behind the admin key, since their label values come
+     * from the tenants' records and {@code /metrics} answers anyone who reaches the port.
+     */
+    static final String RECORDED_PATH = "/metrics/rules";
 
     private final QueryService service;
     private final QueryConfig config;
@@ -39,7 +46,8 @@ final class AdminRulesPort {
      */
     boolean handle(Request request, Response response, Callback callback) {
         String path = Request.getPathInContext(request);
-        if (!path.equals(PATH) && !path.startsWith(PATH + "/")) {
+        boolean series = path.equals(RECORDED_PATH);
+        if (!series && !path.equals(PATH) && !path.startsWith(PATH + "/")) {
             return false;
         }
         QueryService.AdminAnswer a;
@@ -54,6 +62,16 @@ final class AdminRulesPort {
                         Request.getRemoteAddr(request),
                         key -> Optional.of(ConfiguredKeys.sha256(key)).filter(config.adminKeyHashes()::contains),
                         "a valid admin key is required (Authorization: Bearer ADMIN_KEY)");
+                if (series) {
+                    response.setStatus(200);
+                    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
+                    response.write(
+                            true,
+                            java.nio.ByteBuffer.wrap(
+                                    service.recordedSeries().getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                            callback);
+                    return true;
+                }
                 a = service.rulesAdmin(
                         request.getMethod(),
                         path.substring(PATH.length()),

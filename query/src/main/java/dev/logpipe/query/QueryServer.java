@@ -69,12 +69,7 @@ final class QueryServer implements AutoCloseable {
                                 ok ? "{\"status\":\"ready\"}" : "{\"status\":\"not ready\"}");
                     }
                     case "/metrics" ->
-                        send(
-                                response,
-                                callback,
-                                200,
-                                "text/plain; version=0.0.4; charset=utf-8",
-                                registry.scrape() + service.recordedSeries());
+                        send(response, callback, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape());
                     default -> {
                         return ui.serve(path, request, response, callback); // else the error handler's JSON 404
                     }

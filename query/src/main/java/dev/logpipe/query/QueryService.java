@@ -269,6 +269,9 @@ public final class QueryService implements AutoCloseable {
     /** The path of the rules' admin API. */
     public static final String ADMIN_RULES = AdminRulesPort.PATH;
 
+    /** The path of the recording rules' series (behind the admin key). */
+    public static final String RECORDED_SERIES = AdminRulesPort.RECORDED_PATH;
+
     public AdminAnswer rulesAdmin(
             String method, String rest, java.util.concurrent.Callable<java.io.InputStream> body, String who) {
         RulesAdmin.Answer a = rulesAdmin.handle(method, rest, body, who);
@@ -276,8 +279,8 @@ public final class QueryService implements AutoCloseable {
     }
 
     /**
-     * The recording rules' series in Prometheus text format, for {@code /metrics} after the registry's (empty when there
-     * are none).
+     * The recording rules' series in Prometheus text format (empty when there are none), served on {@link
+     * #RECORDED_SERIES} behind the admin key.
      */
     public String recordedSeries() {
         return rules.recorded();

@@ -58,8 +58,9 @@ class RulesAdminTest {
         return QueryFixture.send(q, "PUT", PATH + "/" + tenant + "/" + group, ADMIN, body);
     }
 
+    /** The recorded series, behind the admin key. */
     String metrics() throws Exception {
-        return QueryFixture.get(q, "/metrics", null).body();
+        return QueryFixture.get(q, "/metrics/rules", ADMIN).body();
     }
 
     void errors() throws Exception {
@@ -87,6 +88,11 @@ class RulesAdminTest {
         await().atMost(Duration.ofSeconds(20))
                 .until(() -> metrics().contains("service:errors:count1h{service=\"api\",tenant_id=\"acme\"} 3"));
         assertThat(metrics()).doesNotContain("tenant_id=\"globex\"");
+        assertThat(QueryFixture.get(q, "/metrics", null).body())
+                .as("the open /metrics never shows a tenant's recorded series")
+                .doesNotContain("service:errors:");
+        assertThat(QueryFixture.get(q, "/metrics/rules", ACME_KEY).statusCode()).isEqualTo(401);
+        assertThat(QueryFixture.get(q, "/metrics/rules", null).statusCode()).isEqualTo(401);
         var listed = json(QueryFixture.get(q, PATH, ADMIN));
         assertThat(listed.at("/groups/0/tenant").asText()).isEqualTo("acme");
         assertThat(listed.at("/groups/0/source").asText()).isEqualTo("api");

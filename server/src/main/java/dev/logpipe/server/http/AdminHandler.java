@@ -155,6 +155,22 @@ public final class AdminHandler {
      * admin key ({@code {"admin":true,"key_id":..}}: the UI opens its admin view), for the UI's sign-in; 401 for an
      * unknown key.
      */
+    /**
+     * The refusal of a request that does not present an admin key (401, 403 for a tenant key, 429), or null when it
+     * does: for the admin paths served elsewhere on the port ({@code /metrics/rules}).
+     */
+    public Answer refuseUnlessAdmin(List<String> authorizations, String remoteAddress) {
+        Who auth = authenticate(
+                authorizations, remoteAddress, "an admin key is required (Authorization: Bearer ADMIN_KEY)");
+        if (auth.refused() != null) {
+            return auth.refused();
+        }
+        if (!auth.key().admin()) {
+            return error(403, "key " + auth.key().id() + " is a tenant key; this path needs an admin key");
+        }
+        return null;
+    }
+
     public Answer whoami(List<String> authorizations, String remoteAddress) {
         Who auth = authenticate(authorizations, remoteAddress, "unknown API key");
         if (auth.refused() != null) {

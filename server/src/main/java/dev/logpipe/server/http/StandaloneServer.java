@@ -42,6 +42,7 @@ public final class StandaloneServer implements AutoCloseable {
             AdminHandler admin,
             BooleanSupplier ready,
             Supplier<String> metrics,
+            Supplier<String> recordedSeries,
             JsonErrorHandler.Listener errors) {}
 
     private final Server server;
@@ -91,6 +92,21 @@ public final class StandaloneServer implements AutoCloseable {
                             200,
                             "text/plain; version=0.0.4; charset=utf-8",
                             (routes.metrics().get() + errors.scrape()).getBytes(StandardCharsets.UTF_8));
+                } else if (path.equals(QueryService.RECORDED_SERIES)) {
+                    AdminHandler.Answer refused = routes.admin()
+                            .refuseUnlessAdmin(
+                                    request.getHeaders().getValuesList(HttpHeader.AUTHORIZATION),
+                                    Request.getRemoteAddr(request));
+                    if (refused != null) {
+                        send(response, callback, refused);
+                    } else {
+                        Send.bytes(
+                                response,
+                                callback,
+                                200,
+                                "text/plain; version=0.0.4; charset=utf-8",
+                                routes.recordedSeries().get().getBytes(StandardCharsets.UTF_8));
+                    }
                 } else if (path.equals(INDEXER_STATUS)) {
                     Send.json(response, callback, 200, routes.indexerStatus().get());
                 } else if (path.startsWith("/api/v1/admin/legal-holds") || path.startsWith("/api/v1/admin/archives")) {

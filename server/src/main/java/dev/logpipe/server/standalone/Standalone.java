@@ -153,6 +153,7 @@ public final class Standalone implements AutoCloseable {
                             () -> collector.registry().scrape()
                                     + indexer.registry().scrape()
                                     + query.scrape(),
+                            query::recordedSeries,
                             query::failedOutside));
             Optional<WarmUp.Result> warmed = warmUp(config.warmUp(), ic, qc);
             try {

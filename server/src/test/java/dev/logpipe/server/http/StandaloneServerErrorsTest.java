@@ -58,7 +58,8 @@ class StandaloneServerErrorsTest {
                 new InetSocketAddress("127.0.0.1", 0),
                 16,
                 limits,
-                new StandaloneServer.Routes(collector, null, () -> "{}", null, null, () -> true, () -> "", listener));
+                new StandaloneServer.Routes(
+                        collector, null, () -> "{}", null, null, () -> true, () -> "", () -> "", listener));
         s.start();
         try {
             String base = "http://127.0.0.1:" + s.address().getPort();
@@ -116,6 +117,7 @@ class StandaloneServerErrorsTest {
                             query.handler(),
                             null,
                             () -> true,
+                            () -> "",
                             () -> "",
                             query::failedOutside));
             s.start();

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Integration
 class MonitoringExampleTest {
     private static final String KEY = "test-default-key-0123456789";
+    private static final String ADMIN = "test-admin-key-0123456789";
 
     @TempDir
     Path dir;
@@ -53,11 +54,20 @@ class MonitoringExampleTest {
                         .load(
                                 dir.resolve("standalone.yaml"),
                                 new StandaloneConfigLoader.Flags(dir.resolve("data"), 0, 0, false)),
-                Map.of("LOGPIPE_API_KEY", KEY),
+                Map.of("LOGPIPE_API_KEY", KEY, "LOGPIPE_ADMIN_KEY", ADMIN),
                 Clock.systemUTC())) {
             String target = s.baseUrl().replaceFirst("^http://", "").replaceFirst("/$", "");
-            try (PrometheusStack stack =
-                    PrometheusStack.start(dir, Map.of("127.0.0.1:7070", target), List.of("logpipe-standalone"))) {
+            Path adminKey = dir.resolve("admin.key");
+            Files.writeString(adminKey, ADMIN);
+            try (PrometheusStack stack = PrometheusStack.start(
+                    dir,
+                    Map.of(
+                            "127.0.0.1:7070",
+                            target,
+                            "credentials_file: /etc/logpipe/admin.key\n    static_configs:\n      - targets: []",
+                            "credentials_file: " + adminKey + "\n    static_configs:\n      - targets: [\"" + target
+                                    + "\"]"),
+                    List.of("logpipe-standalone", "logpipe-recorded"))) {
                 // the disk and search-lag gauges the shipped rules read are there
                 assertThat(stack.query("disk_free_bytes")).isNotEmpty();
                 assertThat(stack.query("logpipe_indexer_search_behind_seconds")).isNotEmpty();
@@ -77,7 +87,7 @@ class MonitoringExampleTest {
                 await().atMost(Duration.ofSeconds(60))
                         .alias("the alert reaches Alertmanager (see prometheus.log, alertmanager.log)")
                         .until(() -> stack.alerts("reason").contains("LogpipeDeadLetters/SCHEMA_INVALID"));
-                // the recording rule's series, scraped from the standalone's /metrics, in Prometheus
+                // the recording rule's series, scraped with the admin key from the standalone's /metrics/rules
                 assertThat(Http.post(
                                         s.baseUrl() + "/api/v1/logs",
                                         KEY,
@@ -90,6 +100,12 @@ class MonitoringExampleTest {
                                                 + "source=\"logpipe\"} == 1")
                                         .size()
                                 == 1);
+                // never on the open /metrics, nor for a tenant's key: their label values are the tenant's data
+                assertThat(Http.get(s.baseUrl() + "/metrics", null).body()).doesNotContain("service:log_lines:");
+                assertThat(Http.get(s.baseUrl() + "/metrics/rules", KEY).status())
+                        .isEqualTo(403);
+                assertThat(Http.get(s.baseUrl() + "/metrics/rules", null).status())
+                        .isEqualTo(401);
                 // a healthy standalone raises none of the alerts that page for a broken one
                 assertThat(stack.alerts("reason"))
                         .noneMatch(a -> a.startsWith("LogpipeDown/")

@@ -236,14 +236,18 @@ class StandaloneTest {
                             .status())
                     .isEqualTo(200);
             await().atMost(Duration.ofSeconds(30))
-                    .until(() -> Http.get(s.baseUrl() + "/metrics", null)
+                    .until(() -> Http.get(s.baseUrl() + "/metrics/rules", ADMIN)
                             .body()
                             .contains("service:lines:count1h{service=\"billing\",tenant_id=\"default\"} 1"));
+            assertThat(Http.get(s.baseUrl() + "/metrics", null).body())
+                    .as("the open /metrics never shows a tenant's recorded series")
+                    .doesNotContain("service:lines:count1h");
+            assertThat(Http.get(s.baseUrl() + "/metrics/rules", KEY).status()).isEqualTo(403);
             assertThat(Http.get(rules, ADMIN).body()).contains("\"source\":\"api\"");
             assertThat(Http.send("DELETE", rules + "/default/counted", ADMIN, null)
                             .status())
                     .isEqualTo(200);
-            assertThat(Http.get(s.baseUrl() + "/metrics", null).body()).doesNotContain("service:lines:count1h");
+            assertThat(Http.get(s.baseUrl() + "/metrics/rules", ADMIN).body()).doesNotContain("service:lines:count1h");
         }
     }
 

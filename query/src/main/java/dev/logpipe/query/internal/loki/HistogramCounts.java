@@ -171,6 +171,21 @@ final class HistogramCounts {
                     rest[k] -= c[k];
                 }
             }
+            if (largest != null && !exactRest(rest, outcomes)) {
+                // a shard failed in one pass, or records arrived between passes: count the largest value itself
+                long[] c = histogram(
+                        env,
+                        bounds,
+                        plan,
+                        sq.with(new ShardQuery.Exact(label, largest)),
+                        new Histogram(start, interval, steps.count()),
+                        outcomes);
+                groups.put(largest, c);
+                for (int k = 0; k < c.length; k++) {
+                    rest[k] -= c[k];
+                }
+                largest = null;
+            }
             if (largest != null) {
                 groups.put(largest, rest);
             } else {
@@ -200,6 +215,19 @@ final class HistogramCounts {
         });
         scans.add(new RecordScan.Result(plan, outcomes, all, 0, false));
         return out;
+    }
+
+    /**
+     * Whether the total less the other values is the largest value's exact count: every pass answered from every
+     * shard, and no bucket went below zero (which only records arriving between the passes can do).
+     */
+    private static boolean exactRest(long[] rest, Map<ShardId, FanOut.Outcome<?>> outcomes) {
+        for (long c : rest) {
+            if (c < 0) {
+                return false;
+            }
+        }
+        return outcomes.values().stream().allMatch(FanOut.Outcome::ok);
     }
 
     private static long[] histogram(

@@ -10,9 +10,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -79,11 +81,83 @@ public final class RuleEvaluator implements AutoCloseable {
 
     public RuleEvaluator(
             List<RuleGroups> tenants, QueryConfig.Alerting alerting, InstantSource clock, Queries queries) {
+        this(tenants, alerting, clock, queries, new AlertSender(alerting.alertmanager(), alerting.webhook()), Map.of());
+    }
+
+    /**
+     * An evaluator that takes over from another ({@link RuleSets} rebuilding): the same sender, and the alert states of
+     * the rules it still has ({@code carried}, by {@link #key}), so a pending alert keeps its {@code for} clock and a
+     * firing one is not announced again.
+     */
+    RuleEvaluator(
+            List<RuleGroups> tenants,
+            QueryConfig.Alerting alerting,
+            InstantSource clock,
+            Queries queries,
+            AlertSender sender,
+            Map<String, AlertState> carried) {
         this.tenants = List.copyOf(tenants);
         this.alerting = alerting;
         this.clock = clock;
         this.queries = queries;
-        this.sender = new AlertSender(alerting.alertmanager(), alerting.webhook());
+        this.sender = sender;
+        Set<String> keys = keys(tenants);
+        carried.forEach((k, v) -> {
+            if (keys.contains(k)) {
+                states.put(k, v);
+            }
+        });
+    }
+
+    /** A rule's key: its tenant, group and name. */
+    static String key(String tenant, String group, String name) {
+        return tenant + "\u0000" + group + "\u0000" + name;
+    }
+
+    /** The keys of every rule of {@code tenants}. */
+    static Set<String> keys(List<RuleGroups> tenants) {
+        Set<String> out = new HashSet<>();
+        for (RuleGroups t : tenants) {
+            for (RuleGroups.Group g : t.groups()) {
+                for (RuleGroups.Rule r : g.rules()) {
+                    out.add(key(t.tenant(), g.name(), r.name()));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The alert states, for the evaluator that takes over once this one is closed. */
+    Map<String, AlertState> states() {
+        return Map.copyOf(states);
+    }
+
+    /**
+     * Sends a resolve for every firing alert of a rule not in {@code kept} (its group was deleted or changed): nothing
+     * else would ever end it before its {@code endsAt}. Call after {@link #close()}.
+     */
+    void resolveAllExcept(Set<String> kept) {
+        Instant now = clock.instant();
+        List<AlertSender.Outgoing> out = new ArrayList<>();
+        for (RuleGroups t : tenants) {
+            for (RuleGroups.Group g : t.groups()) {
+                for (RuleGroups.Rule rule : g.rules()) {
+                    String key = key(t.tenant(), g.name(), rule.name());
+                    AlertState state = states.get(key);
+                    if (rule.recording() || kept.contains(key) || state == null) {
+                        continue;
+                    }
+                    for (AlertState.Alert a : state.active()) {
+                        if (a.phase == AlertState.Phase.FIRING) {
+                            out.add(outgoing(rule, a, now, now));
+                        }
+                    }
+                }
+            }
+        }
+        if (!out.isEmpty()) {
+            sender.send(out, now);
+        }
     }
 
     public synchronized void start() {
@@ -118,7 +192,7 @@ public final class RuleEvaluator implements AutoCloseable {
         Duration valid = Duration.ofMillis(
                 4 * Math.max(alerting.resendInterval().toMillis(), g.interval().toMillis()));
         for (RuleGroups.Rule rule : g.rules()) {
-            String key = tenant + "\u0000" + g.name() + "\u0000" + rule.name();
+            String key = key(tenant, g.name(), rule.name());
             if (rule.recording()) {
                 record(tenant, g, rule, key, now);
                 continue;

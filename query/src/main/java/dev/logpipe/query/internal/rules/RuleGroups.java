@@ -104,6 +104,7 @@ public record RuleGroups(String tenant, List<Group> groups) {
         String name = g.requiredString("name");
         Duration interval = g.duration("interval", DEFAULT_INTERVAL, Duration.ofSeconds(1));
         List<Rule> rules = new ArrayList<>();
+        Set<String> ruleNames = new HashSet<>();
         for (ConfigNode r : g.children("rules")) {
             boolean recording = r.has("record");
             if (recording && r.has("alert")) {
@@ -119,6 +120,10 @@ public record RuleGroups(String tenant, List<Group> groups) {
             if (!recording && !ruleName.matches(LABEL_NAME)) {
                 throw new ConfigException(
                         r.keyPath("alert") + ": must match " + LABEL_NAME + ", was \"" + ruleName + "\"");
+            }
+            if (!ruleNames.add(ruleName)) {
+                throw new ConfigException(r.keyPath(recording ? "record" : "alert") + ": \"" + ruleName
+                        + "\" is the name of an earlier rule of this group; give each rule of a group its own name");
             }
             String expr = r.requiredString("expr");
             LogQl.Query q;

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,12 +25,17 @@ import org.slf4j.LoggerFactory;
  * Every rule the query service evaluates: the groups of the rule files in its config and the groups kept through the
  * admin API ({@link RuleStore}), run by one {@link RuleEvaluator} that is rebuilt when the stored groups change
  * (through this process's admin API at once; through another process sharing the store within {@link
- * #RELOAD_SECONDS}). A rebuild starts the rules afresh, as a restart does: active alerts are sent again by the new
- * evaluator, recorded series are written again at the next evaluation. Thread-safe.
+ * #RELOAD_SECONDS}). A rebuild carries the alert states of the rules that remain over (a pending alert keeps its
+ * {@code for} clock, a firing one is not announced again) and resolves the firing alerts of rules that went; recorded
+ * series are written again at their rule's next evaluation. Readers ({@code /metrics}, the status) never wait for a
+ * rebuild or the store: they read the evaluator running now. Bounded: {@link #MAX_GROUPS_PER_TENANT} stored groups a
+ * tenant, {@link #MAX_GROUPS} in all. Thread-safe.
  */
 public final class RuleSets implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(RuleSets.class);
     static final long RELOAD_SECONDS = 30;
+    public static final int MAX_GROUPS_PER_TENANT = 50;
+    public static final int MAX_GROUPS = 1_000;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final List<RuleGroups> fromFiles;
@@ -37,9 +43,13 @@ public final class RuleSets implements AutoCloseable {
     private final QueryConfig.Alerting alerting;
     private final InstantSource clock;
     private final RuleEvaluator.Queries queries;
-    private RuleEvaluator current;
+    private final AlertSender sender;
+    /** Held while the stored groups are changed or the evaluator rebuilt (never by readers). */
+    private final Object changing = new Object();
+
+    private volatile RuleEvaluator current;
+    private volatile Map<String, String> storedErrors = Map.of();
     private List<StoredGroup> loaded = List.of();
-    private final Map<String, String> storedErrors = new LinkedHashMap<>();
     private ScheduledExecutorService watcher;
     private boolean started;
     private boolean closed;
@@ -55,6 +65,7 @@ public final class RuleSets implements AutoCloseable {
         this.alerting = alerting;
         this.clock = clock;
         this.queries = queries;
+        this.sender = new AlertSender(alerting.alertmanager(), alerting.webhook());
     }
 
     /** The stored groups kept in the cluster with {@code store: opensearch}, else under {@code dataDir/rules}. */
@@ -75,26 +86,28 @@ public final class RuleSets implements AutoCloseable {
      * Starts evaluating the file groups and the stored ones, and the watcher that picks up groups another process
      * stored. A store that cannot be read now is logged and tried again by the watcher. Idempotent.
      */
-    public synchronized void start() {
-        if (started || closed) {
-            return;
+    public void start() {
+        synchronized (changing) {
+            if (started || closed) {
+                return;
+            }
+            started = true;
+            try {
+                loaded = store.all();
+            } catch (IOException e) {
+                log.warn(
+                        "stored rule groups cannot be read ({}); running the rule files' groups, trying again every {} s",
+                        e.getMessage(),
+                        RELOAD_SECONDS);
+            }
+            rebuild();
+            watcher = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "query-rules-reload");
+                t.setDaemon(true);
+                return t;
+            });
+            watcher.scheduleWithFixedDelay(this::reloadQuietly, RELOAD_SECONDS, RELOAD_SECONDS, TimeUnit.SECONDS);
         }
-        started = true;
-        try {
-            loaded = store.all();
-        } catch (IOException e) {
-            log.warn(
-                    "stored rule groups cannot be read ({}); running the rule files' groups, trying again every {} s",
-                    e.getMessage(),
-                    RELOAD_SECONDS);
-        }
-        rebuild();
-        watcher = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "query-rules-reload");
-            t.setDaemon(true);
-            return t;
-        });
-        watcher.scheduleWithFixedDelay(this::reloadQuietly, RELOAD_SECONDS, RELOAD_SECONDS, TimeUnit.SECONDS);
     }
 
     private void reloadQuietly() {
@@ -106,19 +119,17 @@ public final class RuleSets implements AutoCloseable {
     }
 
     /** Reads the stored groups again and rebuilds the evaluator when they changed. */
-    synchronized void reload() throws IOException {
-        if (!started || closed) {
-            return;
+    void reload() throws IOException {
+        synchronized (changing) {
+            if (!started || closed) {
+                return;
+            }
+            List<StoredGroup> all = store.all();
+            if (!new HashSet<>(all).equals(new HashSet<>(loaded))) {
+                loaded = all;
+                rebuild();
+            }
         }
-        List<StoredGroup> all = store.all();
-        if (!sameGroups(all, loaded)) {
-            loaded = all;
-            rebuild();
-        }
-    }
-
-    private static boolean sameGroups(List<StoredGroup> a, List<StoredGroup> b) {
-        return a.size() == b.size() && new java.util.HashSet<>(a).equals(new java.util.HashSet<>(b));
     }
 
     private void rebuild() {
@@ -126,48 +137,80 @@ public final class RuleSets implements AutoCloseable {
         for (RuleGroups f : fromFiles) {
             byTenant.computeIfAbsent(f.tenant(), t -> new ArrayList<>()).addAll(f.groups());
         }
-        storedErrors.clear();
+        Map<String, String> errors = new LinkedHashMap<>();
         for (StoredGroup g : loaded) {
             try {
                 byTenant.computeIfAbsent(g.tenant(), t -> new ArrayList<>())
                         .add(RuleGroups.parseGroup(g.yaml(), "stored group " + g.name()));
             } catch (ConfigException e) { // stored valid; a later version reads it otherwise
-                storedErrors.put(g.tenant() + "/" + g.name(), e.getMessage());
+                errors.put(g.tenant() + "/" + g.name(), e.getMessage());
                 log.error(
-                        "stored rule group {} of tenant {} is not evaluated: {}; replace or delete it through "
-                                + "the admin API",
+                        "stored rule group {} of tenant {} is not evaluated: {}; replace or delete it through the "
+                                + "admin API",
                         g.name(),
                         g.tenant(),
                         e.getMessage());
             }
         }
+        storedErrors = Map.copyOf(errors);
         List<RuleGroups> all = new ArrayList<>();
         byTenant.forEach((tenant, groups) -> all.add(new RuleGroups(tenant, groups)));
         RuleEvaluator old = current;
-        current = all.isEmpty() ? null : new RuleEvaluator(all, alerting, clock, queries);
+        Map<String, AlertState> carried = Map.of();
         if (old != null) {
-            old.close();
+            old.close(); // waits for an evaluation in flight: its states are final then
+            old.resolveAllExcept(RuleEvaluator.keys(all));
+            carried = old.states();
         }
-        if (current != null) {
-            current.start();
+        RuleEvaluator next = all.isEmpty() ? null : new RuleEvaluator(all, alerting, clock, queries, sender, carried);
+        if (next != null) {
+            next.start();
         }
+        current = next;
     }
 
-    /** Stores a group (validated by the caller) and starts evaluating it. */
-    synchronized void put(StoredGroup group) throws IOException {
-        store.put(group);
-        reload();
+    /** What storing a group came to. */
+    enum Stored {
+        NEW,
+        REPLACED,
+        TENANT_FULL,
+        ALL_FULL
+    }
+
+    /**
+     * Stores a group (validated by the caller) within the bounds and starts evaluating it. Once stored, a failure to
+     * read the store back is logged: the watcher picks the group up.
+     */
+    Stored put(StoredGroup group) throws IOException {
+        synchronized (changing) {
+            List<StoredGroup> all = store.all();
+            boolean replacing = all.stream()
+                    .anyMatch(s -> s.tenant().equals(group.tenant()) && s.name().equals(group.name()));
+            if (!replacing) {
+                if (all.stream().filter(s -> s.tenant().equals(group.tenant())).count() >= MAX_GROUPS_PER_TENANT) {
+                    return Stored.TENANT_FULL;
+                }
+                if (all.size() >= MAX_GROUPS) {
+                    return Stored.ALL_FULL;
+                }
+            }
+            store.put(group);
+            reloadQuietly();
+            return replacing ? Stored.REPLACED : Stored.NEW;
+        }
     }
 
     /** Deletes a stored group; false when there was none. */
-    synchronized boolean delete(String tenant, String name) throws IOException {
-        boolean deleted = store.delete(tenant, name);
-        reload();
-        return deleted;
+    boolean delete(String tenant, String name) throws IOException {
+        synchronized (changing) {
+            boolean deleted = store.delete(tenant, name);
+            reloadQuietly();
+            return deleted;
+        }
     }
 
-    /** The stored groups as last read. */
-    synchronized List<StoredGroup> stored() throws IOException {
+    /** The stored groups, read from the store now. */
+    List<StoredGroup> stored() throws IOException {
         return store.all();
     }
 
@@ -176,23 +219,25 @@ public final class RuleSets implements AutoCloseable {
         return fromFiles;
     }
 
-    /** Whether any rule runs or can run (the status answer lists rules then). */
-    public synchronized boolean any() {
+    /** Whether any rule runs (the status answer lists rules then). */
+    public boolean any() {
         return current != null;
     }
 
-    public synchronized List<RuleEvaluator.RuleStatus> status() {
-        return current == null ? List.of() : current.status();
+    public List<RuleEvaluator.RuleStatus> status() {
+        RuleEvaluator c = current;
+        return c == null ? List.of() : c.status();
     }
 
     /** The recording rules' series in Prometheus text format (empty when there are none). */
-    public synchronized String recorded() {
-        return current == null ? "" : current.recorded().render();
+    public String recorded() {
+        RuleEvaluator c = current;
+        return c == null ? "" : c.recorded().render();
     }
 
     /** Why a stored group is not evaluated (it no longer reads), by {@code tenant/name}. */
-    synchronized Map<String, String> storedErrors() {
-        return Map.copyOf(storedErrors);
+    Map<String, String> storedErrors() {
+        return storedErrors;
     }
 
     QueryConfig.Alerting alerting() {
@@ -223,7 +268,7 @@ public final class RuleSets implements AutoCloseable {
 
     /** The status answer with the caller's alert rules (state, last evaluation, last error) when there are rules. */
     public Answer withStatus(Answer a, String tenant) throws IOException {
-        if (!any() || a.status() != 200) {
+        if (current == null || a.status() != 200) {
             return a;
         }
         ObjectNode o = (ObjectNode) JSON.readTree(a.body());
@@ -245,16 +290,19 @@ public final class RuleSets implements AutoCloseable {
     }
 
     @Override
-    public synchronized void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        if (watcher != null) {
-            watcher.shutdownNow();
-        }
-        if (current != null) {
-            current.close();
+    public void close() {
+        synchronized (changing) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            if (watcher != null) {
+                watcher.shutdownNow();
+            }
+            RuleEvaluator c = current;
+            if (c != null) {
+                c.close();
+            }
         }
     }
 }

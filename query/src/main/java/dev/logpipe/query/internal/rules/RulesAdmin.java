@@ -8,7 +8,6 @@ import dev.logpipe.index.shard.TenantDirectory;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
@@ -19,14 +18,13 @@ import org.slf4j.LoggerFactory;
  * caller): {@code GET} lists every tenant's groups, from files and stored; {@code GET /{tenant}} one tenant's;
  * {@code GET /{tenant}/{group}} one group with its text; {@code PUT /{tenant}/{group}} stores a group in the ruler
  * format (YAML or JSON), validated with key-path errors, evaluated at once; {@code DELETE /{tenant}/{group}} removes
- * one. Bounded: {@link #MAX_BODY_BYTES} a group, {@link #MAX_RULES} rules a group, {@link #MAX_GROUPS} stored groups a
- * tenant. Thread-safe.
+ * one. Bounded: {@link #MAX_BODY_BYTES} a group, {@link #MAX_RULES} rules a group, {@link RuleSets#MAX_GROUPS_PER_TENANT}
+ * stored groups a tenant and {@link RuleSets#MAX_GROUPS} in all. Thread-safe.
  */
 public final class RulesAdmin {
     private static final Logger log = LoggerFactory.getLogger(RulesAdmin.class);
     public static final int MAX_BODY_BYTES = 64 * 1024;
     public static final int MAX_RULES = 100;
-    public static final int MAX_GROUPS = 50;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** An answer: status and JSON body. */
@@ -187,14 +185,17 @@ public final class RulesAdmin {
                                 + "change it there, or name this group otherwise");
             }
         }
-        List<StoredGroup> stored = rules.stored();
-        boolean replacing = stored.stream()
-                .anyMatch(s -> s.tenant().equals(tenant) && s.name().equals(group));
-        long count = stored.stream().filter(s -> s.tenant().equals(tenant)).count();
-        if (!replacing && count >= MAX_GROUPS) {
-            return error(409, "tenant " + tenant + " has " + MAX_GROUPS + " stored rule groups, as many as it may");
+        RuleSets.Stored done = rules.put(new StoredGroup(tenant, group, yaml));
+        if (done == RuleSets.Stored.TENANT_FULL) {
+            return error(
+                    409,
+                    "tenant " + tenant + " has " + RuleSets.MAX_GROUPS_PER_TENANT
+                            + " stored rule groups, as many as it may");
         }
-        rules.put(new StoredGroup(tenant, group, yaml));
+        if (done == RuleSets.Stored.ALL_FULL) {
+            return error(409, "the rule store holds " + RuleSets.MAX_GROUPS + " groups, as many as it may");
+        }
+        boolean replacing = done == RuleSets.Stored.REPLACED;
         log.info(
                 "rule group {} of tenant {} {} by {} ({} rules)",
                 group,
@@ -207,6 +208,9 @@ public final class RulesAdmin {
     }
 
     private Answer delete(String tenant, String group, String who) throws IOException {
+        if (TenantDirectory.problem(tenant) != null || TenantDirectory.problem(group) != null) {
+            return error(404, "tenant " + tenant + " has no stored rule group " + group);
+        }
         if (!rules.delete(tenant, group)) {
             return error(404, "tenant " + tenant + " has no stored rule group " + group);
         }

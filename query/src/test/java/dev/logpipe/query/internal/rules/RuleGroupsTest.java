@@ -89,6 +89,11 @@ class RuleGroupsTest {
             {"record: a:b\n    annotations: {x: y}", "groups[0].rules[0].annotations: only for alerting", ""},
             {"record: a:b\n    labels: {__name__: x}", "groups[0].rules[0].labels: label name \"__name__\"", ""},
             {"record: a:b\n    labels: {bad-name: x}", "label name \"bad-name\" must match", ""},
+            {
+                "record: a:b\n    expr: vector(1)\n  - record: a:b",
+                "groups[0].rules[1].record: \"a:b\" is the name of an" + " earlier rule",
+                ""
+            },
         };
         for (String[] m : mistakes) {
             String yaml = "groups:\n- name: r\n  rules:\n  - " + m[0] + "\n    expr: vector(1)\n";
