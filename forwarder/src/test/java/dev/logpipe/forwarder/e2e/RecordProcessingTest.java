@@ -60,7 +60,7 @@ class RecordProcessingTest extends WorkspaceTest {
         ws.config()
                 .set("transform.extract.pattern", "^(?P<level>[A-Za-z]+) (?P<user>u\\d+) ")
                 .set("transform.extract.on_no_match", "skip")
-                .set("transform.add_fields", Map.of("env", "test", "region", "eu-west-1"));
+                .set("transform.add_fields", Map.of("env", "test", "region", "eu-west-1", "trace_id", "t-1"));
         LogFile app = ws.logFile("app.log")
                 .lines("warning u1 disk almost full", "no structure here", "ERROR u2 disk full", "trailing junk");
         ForwarderProcess p = ws.startAndAwait();

@@ -204,4 +204,32 @@ class MatchAllHistogramTest {
                 .as("the all-api segments are covered, the mixed ones are not: %s", covered)
                 .contains(true, false);
     }
+
+    @Test
+    void topValuesOfAConjunctionOfTermsEqualTheCollectorsWithAndWithoutDeletions() throws Exception {
+        for (boolean replays : new boolean[] {false, true}) {
+            java.nio.file.Files.walk(data)
+                    .sorted(java.util.Comparator.reverseOrder())
+                    .filter(p -> !p.equals(data))
+                    .forEach(p -> p.toFile().delete());
+            write(replays);
+            try (CommittedShards shards = new CommittedShards(new ShardLayout(data), Duration.ofHours(1));
+                    ShardSearcher s = shards.open(DAY).orElseThrow()) {
+                // the same records, asked once as a conjunction of terms and once in a shape only the collector reads
+                var fast = s.values(
+                        ShardQuery.of("acme", ParsedQuery.parse("region:\"eu-west-1\""), FROM, TO),
+                        "service",
+                        10,
+                        Long.MAX_VALUE);
+                var slow = s.values(
+                        ShardQuery.of("acme", ParsedQuery.parse("region:\"eu-west-1\" OR service:nothing"), FROM, TO),
+                        "service",
+                        10,
+                        Long.MAX_VALUE);
+                assertThat(fast.counts()).as("replays %s", replays).isEqualTo(slow.counts());
+                assertThat(fast.matched()).isEqualTo(slow.matched()).isEqualTo(RECORDS);
+                assertThat(fast.counts().get("web")).isEqualTo(500);
+            }
+        }
+    }
 }
