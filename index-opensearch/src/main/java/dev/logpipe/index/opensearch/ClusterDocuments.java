@@ -40,6 +40,20 @@ public final class ClusterDocuments {
     }
 
     /**
+     * As {@link #open(OpenSearchSettings, String)}, with {@code keyword} indexed as a keyword (the one field
+     * {@link #where} can select on); an index made before without it gets it added.
+     */
+    public static ClusterDocuments open(OpenSearchSettings settings, String name, String keyword) throws IOException {
+        ClusterDocuments d = open(settings, name);
+        ObjectNode mapping = JSON.createObjectNode();
+        mapping.putObject("properties").putObject(keyword).put("type", "keyword");
+        OpenSearchStore.expect(
+                d.client.sendJson("PUT", "/" + d.index + "/_mapping", JSON.writeValueAsBytes(mapping)),
+                "mapping " + keyword + " of " + d.index);
+        return d;
+    }
+
+    /**
      * Makes {@code index} for logpipe's own documents when it does not exist: one shard, as many replicas as the
      * record indices (the default of 1 would keep a one-node cluster yellow for ever), nothing of it indexed.
      */
@@ -65,9 +79,17 @@ public final class ClusterDocuments {
         private final String name;
         private volatile ClusterDocuments documents;
 
+        private final String keyword;
+
         public Lazy(OpenSearchSettings settings, String name) {
+            this(settings, name, null);
+        }
+
+        /** @param keyword a field {@link #where} selects on, or null */
+        public Lazy(OpenSearchSettings settings, String name, String keyword) {
             this.settings = settings;
             this.name = name;
+            this.keyword = keyword;
         }
 
         /** The documents, opening the index the first time. */
@@ -77,7 +99,7 @@ public final class ClusterDocuments {
                 synchronized (this) {
                     d = documents;
                     if (d == null) {
-                        d = open(settings, name);
+                        d = keyword == null ? open(settings, name) : open(settings, name, keyword);
                         documents = d;
                     }
                 }
@@ -115,14 +137,31 @@ public final class ClusterDocuments {
      */
     public List<JsonNode> all() throws IOException {
         ObjectNode q = JSON.createObjectNode();
-        q.put("size", MAX_DOCUMENTS);
+        q.putObject("match_all");
+        return search(q, MAX_DOCUMENTS);
+    }
+
+    /**
+     * The documents whose {@code field} (the keyword it was opened with) is {@code value}.
+     *
+     * @throws IOException the cluster does not answer, or holds more than {@code max} of them
+     */
+    public List<JsonNode> where(String field, String value, int max) throws IOException {
+        ObjectNode q = JSON.createObjectNode();
+        q.putObject("term").put(field, value);
+        return search(q, max);
+    }
+
+    private List<JsonNode> search(ObjectNode query, int max) throws IOException {
+        ObjectNode q = JSON.createObjectNode();
+        q.put("size", max);
         q.put("track_total_hits", true);
-        q.putObject("query").putObject("match_all");
+        q.set("query", query);
         OpenSearchClient.Response r = client.sendJson("POST", "/" + index + "/_search", JSON.writeValueAsBytes(q));
         OpenSearchStore.expect(r, "reading " + index);
         JsonNode hits = JSON.readTree(r.body()).path("hits");
-        if (hits.path("total").path("value").asLong() > MAX_DOCUMENTS) {
-            throw new IOException(index + " holds more than " + MAX_DOCUMENTS + " documents");
+        if (hits.path("total").path("value").asLong() > max) {
+            throw new IOException(index + " holds more than " + max + " documents of this query");
         }
         List<JsonNode> out = new ArrayList<>();
         for (JsonNode h : hits.path("hits")) {

@@ -15,8 +15,8 @@ import java.util.Optional;
  * <prefix>-saved-searches} ({@link ClusterDocuments}), its id {@code <tenant>.<id>} and its {@code tenant} field the
  * owner: a search saved through one query process opens through any other (the link is shareable behind a load
  * balancer). The index is reached on first use, so a query process starts while the cluster is away. A document that
- * does not parse is an error naming the index. At most {@link ClusterDocuments#MAX_DOCUMENTS} searches in all.
- * Thread-safe.
+ * does not parse is an error naming the index. Each call reads only the tenant's documents (its {@code tenant} is
+ * indexed as a keyword). Thread-safe.
  */
 final class ClusterSavedSearches implements SavedSearchStore {
     static final String NAME = "saved-searches";
@@ -24,14 +24,15 @@ final class ClusterSavedSearches implements SavedSearchStore {
     private final ClusterDocuments.Lazy documents;
 
     ClusterSavedSearches(OpenSearchSettings settings) {
-        this.documents = new ClusterDocuments.Lazy(settings, NAME);
+        this.documents = new ClusterDocuments.Lazy(settings, NAME, "tenant");
     }
 
     @Override
     public List<SavedSearch> list(String tenant) throws IOException {
         ClusterDocuments d = documents();
         List<SavedSearch> out = new ArrayList<>();
-        for (JsonNode n : d.all()) {
+        // a tenant's own documents only: never another tenant's, and no cap shared with them
+        for (JsonNode n : d.where("tenant", tenant, SavedSearches.MAX_PER_TENANT * 2)) {
             if (tenant.equals(n.path("tenant").asText(null))) {
                 out.add(parse(d, n));
             }
