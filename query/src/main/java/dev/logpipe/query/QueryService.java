@@ -262,16 +262,16 @@ public final class QueryService implements AutoCloseable {
     /** An admin API answer: status and JSON body. */
     public record AdminAnswer(int status, String body) {}
 
-    /**
-     * {@code /api/v1/admin/rules...} for a caller the caller of this method has checked is an admin ({@code who}: the
-     * admin key's id, for the log); {@code rest} is the decoded path after {@code /api/v1/admin/rules}.
-     */
     /** The path of the rules' admin API. */
     public static final String ADMIN_RULES = AdminRulesPort.PATH;
 
     /** The path of the recording rules' series (behind the admin key). */
     public static final String RECORDED_SERIES = AdminRulesPort.RECORDED_PATH;
 
+    /**
+     * {@code /api/v1/admin/rules...} for a caller the caller of this method has checked is an admin ({@code who}: the
+     * admin key's id, for the log); {@code rest} is the decoded path after {@code /api/v1/admin/rules}.
+     */
     public AdminAnswer rulesAdmin(
             String method, String rest, java.util.concurrent.Callable<java.io.InputStream> body, String who) {
         RulesAdmin.Answer a = rulesAdmin.handle(method, rest, body, who);

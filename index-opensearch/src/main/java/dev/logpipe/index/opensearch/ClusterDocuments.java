@@ -11,7 +11,7 @@ import java.util.List;
 
 /**
  * A small index of logpipe's own documents in the cluster ({@code <prefix>-<name>}: one shard, as many replicas as
- * the record indices, nothing of it indexed), shared by every process that reaches the cluster: what must be the same
+ * the record indices, nothing of it indexed but the one keyword field it may be opened with), shared by every process that reaches the cluster: what must be the same
  * for all indexers (the legal holds) lives here instead of in one indexer's data directory. Writes wait until a read
  * sees them ({@code refresh=wait_for}), so once {@link #put} or {@link #delete} returns, every process's {@link #all}
  * has it. For a handful of documents: {@link #all} reads at most {@link #MAX_DOCUMENTS} and refuses more. Thread-safe.
@@ -50,6 +50,23 @@ public final class ClusterDocuments {
         OpenSearchStore.expect(
                 d.client.sendJson("PUT", "/" + d.index + "/_mapping", JSON.writeValueAsBytes(mapping)),
                 "mapping " + keyword + " of " + d.index);
+        // documents stored before the field was mapped are not indexed under it: write them again, in place (a few,
+        // once; _update_by_query needs the reindex module, which a cluster may not load)
+        ObjectNode q = JSON.createObjectNode();
+        q.put("size", MAX_DOCUMENTS);
+        q.putObject("query")
+                .putObject("bool")
+                .putArray("must_not")
+                .addObject()
+                .putObject("exists")
+                .put("field", keyword);
+        OpenSearchClient.Response r = d.client.sendJson("POST", "/" + d.index + "/_search", JSON.writeValueAsBytes(q));
+        OpenSearchStore.expect(r, "reading " + d.index);
+        for (JsonNode h : JSON.readTree(r.body()).path("hits").path("hits")) {
+            if (h.path("_source").isObject()) {
+                d.put(h.path("_id").asText(), (ObjectNode) h.path("_source"));
+            }
+        }
         return d;
     }
 

@@ -151,11 +151,6 @@ public final class AdminHandler {
     }
 
     /**
-     * {@code GET /api/v1/whoami}: which tenant a key belongs to ({@code {"tenant":..,"key_id":..}}), or that it is an
-     * admin key ({@code {"admin":true,"key_id":..}}: the UI opens its admin view), for the UI's sign-in; 401 for an
-     * unknown key.
-     */
-    /**
      * The refusal of a request that does not present an admin key (401, 403 for a tenant key, 429), or null when it
      * does: for the admin paths served elsewhere on the port ({@code /metrics/rules}).
      */
@@ -171,6 +166,11 @@ public final class AdminHandler {
         return null;
     }
 
+    /**
+     * {@code GET /api/v1/whoami}: which tenant a key belongs to ({@code {"tenant":..,"key_id":..}}), or that it is an
+     * admin key ({@code {"admin":true,"key_id":..}}: the UI opens its admin view), for the UI's sign-in; 401 for an
+     * unknown key.
+     */
     public Answer whoami(List<String> authorizations, String remoteAddress) {
         Who auth = authenticate(authorizations, remoteAddress, "unknown API key");
         if (auth.refused() != null) {

@@ -188,7 +188,7 @@ final class HistogramCounts {
             }
             if (largest != null) {
                 groups.put(largest, rest);
-            } else {
+            } else if (missing > 0 || !everyShardCounted) {
                 groups.put(null, rest); // records without the label
             }
         }

@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
  * Sends alerts to a Prometheus Alertmanager ({@code POST /api/v2/alerts}: a JSON array of labels, annotations,
  * startsAt, endsAt, generatorURL) and/or a webhook (Alertmanager's webhook body: {@code status} and {@code alerts}).
  * A send that fails is logged and counted, never retried here: active alerts are sent again at the next resend.
- * Blocking, at most 5 s per destination; called by the evaluator's thread only.
+ * Blocking, at most 5 s per destination. Shared by the evaluators a {@link RuleSets} builds one after another (the
+ * evaluators' threads and a rebuild's resolves call it); thread-safe.
  */
 final class AlertSender {
     private static final Logger log = LoggerFactory.getLogger(AlertSender.class);

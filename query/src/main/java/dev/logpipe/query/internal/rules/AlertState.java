@@ -13,7 +13,8 @@ import java.util.TreeMap;
 /**
  * The alerts of one rule, as Prometheus keeps them: a series of the expression's result becomes an alert that is
  * pending until it has held for the rule's {@code for}, then firing; one missing from a later evaluation is dropped
- * (pending) or resolved (firing). Confined to the evaluator's thread.
+ * (pending) or resolved (firing). Used by one evaluator's thread at a time: handed to the next evaluator only once
+ * the previous one's thread has ended ({@link RuleEvaluator#stop()}).
  */
 final class AlertState {
     enum Phase {

@@ -78,6 +78,12 @@ public final class RuleEvaluator implements AutoCloseable {
     private final RecordedSeries recorded = new RecordedSeries();
     private ScheduledExecutorService thread;
     private boolean closed;
+    private boolean stoppedCleanly;
+    /** Set by {@link #stop()}: a group being evaluated ends after its current rule. */
+    private volatile boolean stopping;
+
+    /** How long {@link #stop()} waits for an evaluation in flight: one rule's query and its sends, with room. */
+    static final long STOP_WAIT_SECONDS = 30;
 
     public RuleEvaluator(
             List<RuleGroups> tenants, QueryConfig.Alerting alerting, InstantSource clock, Queries queries) {
@@ -101,7 +107,7 @@ public final class RuleEvaluator implements AutoCloseable {
         this.clock = clock;
         this.queries = queries;
         this.sender = sender;
-        Set<String> keys = keys(tenants);
+        Set<String> keys = alertingKeys(tenants);
         carried.forEach((k, v) -> {
             if (keys.contains(k)) {
                 states.put(k, v);
@@ -114,27 +120,29 @@ public final class RuleEvaluator implements AutoCloseable {
         return tenant + "\u0000" + group + "\u0000" + name;
     }
 
-    /** The keys of every rule of {@code tenants}. */
-    static Set<String> keys(List<RuleGroups> tenants) {
+    /** The keys of every alerting rule of {@code tenants} (a recording rule has no alert state). */
+    static Set<String> alertingKeys(List<RuleGroups> tenants) {
         Set<String> out = new HashSet<>();
         for (RuleGroups t : tenants) {
             for (RuleGroups.Group g : t.groups()) {
                 for (RuleGroups.Rule r : g.rules()) {
-                    out.add(key(t.tenant(), g.name(), r.name()));
+                    if (!r.recording()) {
+                        out.add(key(t.tenant(), g.name(), r.name()));
+                    }
                 }
             }
         }
         return out;
     }
 
-    /** The alert states, for the evaluator that takes over once this one is closed. */
+    /** The alert states, for the evaluator that takes over once {@link #stop()} answered true. */
     Map<String, AlertState> states() {
         return Map.copyOf(states);
     }
 
     /**
      * Sends a resolve for every firing alert of a rule not in {@code kept} (its group was deleted or changed): nothing
-     * else would ever end it before its {@code endsAt}. Call after {@link #close()}.
+     * else would ever end it before its {@code endsAt}. Call after {@link #stop()} answered true.
      */
     void resolveAllExcept(Set<String> kept) {
         Instant now = clock.instant();
@@ -192,6 +200,9 @@ public final class RuleEvaluator implements AutoCloseable {
         Duration valid = Duration.ofMillis(
                 4 * Math.max(alerting.resendInterval().toMillis(), g.interval().toMillis()));
         for (RuleGroups.Rule rule : g.rules()) {
+            if (stopping) {
+                break; // stopped: what was decided so far is still sent below
+            }
             String key = key(tenant, g.name(), rule.name());
             if (rule.recording()) {
                 record(tenant, g, rule, key, now);
@@ -406,12 +417,14 @@ public final class RuleEvaluator implements AutoCloseable {
         return sender.failures();
     }
 
+    /** Stops at once (the process is going away): an evaluation in flight is interrupted. Idempotent. */
     @Override
     public synchronized void close() {
         if (closed) {
             return;
         }
         closed = true;
+        stopping = true;
         if (thread != null) {
             thread.shutdownNow();
             try {
@@ -420,5 +433,33 @@ public final class RuleEvaluator implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    /**
+     * Stops evaluating without interrupting an evaluation in flight (an interrupted send would be lost while its alert
+     * counts as sent): the group being evaluated ends after its current rule and sends what it decided. Waits at most
+     * {@link #STOP_WAIT_SECONDS}; past that the thread is interrupted. True when it ended within the wait (its states
+     * are then final: {@link #states()} may be handed over). Idempotent.
+     */
+    public synchronized boolean stop() {
+        if (closed) {
+            return stoppedCleanly;
+        }
+        closed = true;
+        stopping = true;
+        stoppedCleanly = true;
+        if (thread != null) {
+            thread.shutdown();
+            try {
+                stoppedCleanly = thread.awaitTermination(STOP_WAIT_SECONDS, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                stoppedCleanly = false;
+            }
+            if (!stoppedCleanly) {
+                thread.shutdownNow();
+            }
+        }
+        return stoppedCleanly;
     }
 }

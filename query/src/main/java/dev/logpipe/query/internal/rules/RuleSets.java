@@ -92,15 +92,16 @@ public final class RuleSets implements AutoCloseable {
                 return;
             }
             started = true;
+            List<StoredGroup> groups = List.of();
             try {
-                loaded = store.all();
+                groups = store.all();
             } catch (IOException e) {
                 log.warn(
                         "stored rule groups cannot be read ({}); running the rule files' groups, trying again every {} s",
                         e.getMessage(),
                         RELOAD_SECONDS);
             }
-            rebuild();
+            rebuild(groups);
             watcher = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "query-rules-reload");
                 t.setDaemon(true);
@@ -126,19 +127,19 @@ public final class RuleSets implements AutoCloseable {
             }
             List<StoredGroup> all = store.all();
             if (!new HashSet<>(all).equals(new HashSet<>(loaded))) {
-                loaded = all;
-                rebuild();
+                rebuild(all);
             }
         }
     }
 
-    private void rebuild() {
+    /** Runs the file groups and {@code groups} from now on; {@link #loaded} is {@code groups} once it did. */
+    private void rebuild(List<StoredGroup> groups) {
         Map<String, List<RuleGroups.Group>> byTenant = new LinkedHashMap<>();
         for (RuleGroups f : fromFiles) {
             byTenant.computeIfAbsent(f.tenant(), t -> new ArrayList<>()).addAll(f.groups());
         }
         Map<String, String> errors = new LinkedHashMap<>();
-        for (StoredGroup g : loaded) {
+        for (StoredGroup g : groups) {
             try {
                 byTenant.computeIfAbsent(g.tenant(), t -> new ArrayList<>())
                         .add(RuleGroups.parseGroup(g.yaml(), "stored group " + g.name()));
@@ -154,19 +155,30 @@ public final class RuleSets implements AutoCloseable {
         }
         storedErrors = Map.copyOf(errors);
         List<RuleGroups> all = new ArrayList<>();
-        byTenant.forEach((tenant, groups) -> all.add(new RuleGroups(tenant, groups)));
+        byTenant.forEach((tenant, ofTenant) -> all.add(new RuleGroups(tenant, ofTenant)));
         RuleEvaluator old = current;
         Map<String, AlertState> carried = Map.of();
         if (old != null) {
-            old.close(); // waits for an evaluation in flight: its states are final then
-            old.resolveAllExcept(RuleEvaluator.keys(all));
-            carried = old.states();
+            if (old.stop()) { // the evaluation in flight ended: its states are final, and handed over
+                try {
+                    old.resolveAllExcept(RuleEvaluator.alertingKeys(all));
+                } catch (RuntimeException e) {
+                    log.warn("resolving the alerts of removed rules failed: {}", e.toString());
+                }
+                carried = old.states();
+            } else {
+                log.warn(
+                        "an evaluation did not end within {} s; the rules start afresh (active alerts are sent "
+                                + "again)",
+                        RuleEvaluator.STOP_WAIT_SECONDS);
+            }
         }
         RuleEvaluator next = all.isEmpty() ? null : new RuleEvaluator(all, alerting, clock, queries, sender, carried);
         if (next != null) {
             next.start();
         }
         current = next;
+        loaded = groups;
     }
 
     /** What storing a group came to. */

@@ -1,0 +1,208 @@
+package dev.logpipe.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.logpipe.index.opensearch.OpenSearchSettings;
+import dev.logpipe.index.opensearch.OpenSearchStore;
+import dev.logpipe.index.shard.ShardId;
+import dev.logpipe.index.store.write.IndexRecord;
+import dev.logpipe.opensearch.node.OpenSearchProcess;
+import dev.logpipe.query.QueryProcess;
+import dev.logpipe.record.LogRecord;
+import dev.logpipe.record.RecordCodec;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The query benchmark's questions through logpipe's API on the OpenSearch store against the same questions sent
+ * straight to OpenSearch (issue 25's second goal: p99 no more than 1.2× + 2 ms). One OpenSearch 2.19 node (a child
+ * JVM); {@link QueryRecords} written into it through logpipe's own {@link OpenSearchStore} (the indices, template and
+ * documents the indexer makes), refreshed; a query process with {@code store: opensearch} over them. Each question is
+ * asked both ways in turn (logpipe, direct, logpipe, …) after a warm-up, over HTTP, one client. The direct requests
+ * are the OpenSearch query DSL a person would write for the question over the same indices (tenant filter, the range,
+ * newest first by event time then record id, a date histogram, a terms aggregation).
+ *
+ * <pre>
+ * java -cp bench/target/logpipe-bench.jar dev.logpipe.bench.OpenSearchQueryBench [--records 500000] [--runs 200]
+ *   [--warmup 50] [--dir /tmp/logpipe-os-query-bench] [--os-jvm-opts "-Xms1g -Xmx1g"]
+ * </pre>
+ */
+public final class OpenSearchQueryBench {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private OpenSearchQueryBench() {}
+
+    public static void main(String[] args) throws Exception {
+        long records = 500_000;
+        int runs = 200;
+        int warmup = 50;
+        Path dir = Path.of("/tmp/logpipe-os-query-bench");
+        String osJvmOpts = "-Xms1g -Xmx1g";
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--records" -> records = Long.parseLong(args[++i]);
+                case "--runs" -> runs = Integer.parseInt(args[++i]);
+                case "--warmup" -> warmup = Integer.parseInt(args[++i]);
+                case "--dir" -> dir = Path.of(args[++i]);
+                case "--os-jvm-opts" -> osJvmOpts = args[++i];
+                default -> throw new IllegalArgumentException("unknown argument " + args[i]);
+            }
+        }
+        try (OpenSearchProcess os = OpenSearchProcess.start(
+                dir.resolve("opensearch"),
+                OpenSearchProcess.DEFAULT_CLASS_PATH,
+                List.of(osJvmOpts.split(" ")),
+                Duration.ofMinutes(3))) {
+            String prefix = "qb";
+            OpenSearchSettings local = OpenSearchSettings.local(URI.create(os.base()));
+            OpenSearchSettings settings = new OpenSearchSettings(
+                    local.hosts(),
+                    local.credential(),
+                    Optional.empty(),
+                    prefix,
+                    1,
+                    0,
+                    Duration.ofSeconds(30),
+                    local.bulkBytes(),
+                    local.requestTimeout());
+            long t0 = System.nanoTime();
+            write(OpenSearchStore.open(settings), records);
+            System.out.printf(
+                    Locale.ROOT,
+                    "wrote %,d records into OpenSearch in %.1f s%n",
+                    records,
+                    (System.nanoTime() - t0) / 1e9);
+            String yaml = "store: opensearch\nopensearch:\n  hosts: [\"" + os.base() + "\"]\n  index_prefix: " + prefix
+                    + "\n";
+            try (QueryProcess q = QueryBench.process(dir.resolve("query"), yaml)) {
+                compare(q, os.base(), prefix, runs, warmup);
+            }
+        }
+    }
+
+    private static void write(OpenSearchStore store, long n) throws Exception {
+        RecordCodec codec = new RecordCodec();
+        QueryRecords records = new QueryRecords(n);
+        Map<ShardId, List<IndexRecord>> batch = new LinkedHashMap<>();
+        for (long i = 0; i < n; i++) {
+            LogRecord r = records.next();
+            Instant t = r.eventTime();
+            byte[] line = codec.encode(r);
+            batch.computeIfAbsent(
+                            ShardId.records("bench", LocalDate.ofInstant(t, ZoneOffset.UTC)), k -> new ArrayList<>())
+                    .add(new IndexRecord(codec.decode(line), t, t, line, 0, line.length));
+            if ((i + 1) % 5000 == 0) {
+                flush(store, batch);
+            }
+        }
+        flush(store, batch);
+        store.commit(Map.of("bench-0", n));
+        store.refresh();
+    }
+
+    private static void flush(OpenSearchStore store, Map<ShardId, List<IndexRecord>> batch) throws Exception {
+        for (Map.Entry<ShardId, List<IndexRecord>> e : batch.entrySet()) {
+            store.write(e.getKey(), e.getValue());
+        }
+        batch.clear();
+    }
+
+    private static void compare(QueryProcess q, String os, String prefix, int runs, int warmup) throws Exception {
+        long to = QueryBench.NOW.toEpochMilli();
+        long from = to - 10L * 86_400_000L;
+        String range = "&from=now-10d&to=now";
+        String filter = "{\"term\":{\"tenant_id\":\"bench\"}},{\"range\":{\"event_time\":{\"gte\":" + from + ",\"lt\":"
+                + to + ",\"format\":\"epoch_millis\"}}}";
+        String sort = "\"sort\":[{\"event_time\":\"desc\"},{\"record_id\":\"desc\"}]";
+        Map<String, String[]> pairs = new LinkedHashMap<>();
+        pairs.put("needle", new String[] {
+            "/api/v1/search?limit=100&q=" + QueryBench.enc("zqxneedle") + range,
+            "{\"size\":100," + sort + ",\"query\":{\"bool\":{\"filter\":[" + filter
+                    + "],\"must\":[{\"match\":{\"message\":\"zqxneedle\"}}]}}}"
+        });
+        pairs.put("level:ERROR newest 100", new String[] {
+            "/api/v1/search?limit=100&q=" + QueryBench.enc("level:ERROR") + range,
+            "{\"size\":100," + sort + ",\"query\":{\"bool\":{\"filter\":[" + filter
+                    + ",{\"term\":{\"level\":\"ERROR\"}}]}}}"
+        });
+        pairs.put("1 h histogram", new String[] {
+            "/api/v1/histogram?interval=1h" + range,
+            "{\"size\":0,\"track_total_hits\":true,\"query\":{\"bool\":{\"filter\":[" + filter
+                    + "]}},\"aggs\":{\"h\":{\"date_histogram\":{\"field\":\"event_time\",\"fixed_interval\":\"1h\"}}}}"
+        });
+        pairs.put("top 10 service", new String[] {
+            "/api/v1/fields/service/top?size=10" + range,
+            "{\"size\":0,\"query\":{\"bool\":{\"filter\":[" + filter
+                    + "]}},\"aggs\":{\"t\":{\"terms\":{\"field\":\"service\",\"size\":10}}}}"
+        });
+        pairs.put("page 1", new String[] {
+            "/api/v1/search?limit=100" + range,
+            "{\"size\":100," + sort + ",\"query\":{\"bool\":{\"filter\":[" + filter + "]}}}"
+        });
+        HttpClient http = HttpClient.newHttpClient();
+        String base = "http://127.0.0.1:" + q.address().getPort();
+        URI search = URI.create(os + "/" + prefix + "-records-*/_search");
+        for (int i = 0; i < warmup; i++) {
+            for (String[] p : pairs.values()) {
+                QueryBench.get(http, base + p[0]);
+                direct(http, search, p[1]);
+            }
+        }
+        System.out.println(
+                "| question | logpipe p50 / p99 ms | OpenSearch direct p50 / p99 ms | p99 bound 1.2× + 2 ms |");
+        System.out.println("|---|---|---|---|");
+        for (Map.Entry<String, String[]> e : pairs.entrySet()) {
+            long[] ours = new long[runs];
+            long[] theirs = new long[runs];
+            for (int i = 0; i < runs; i++) {
+                long s = System.nanoTime();
+                QueryBench.get(http, base + e.getValue()[0]);
+                ours[i] = System.nanoTime() - s;
+                s = System.nanoTime();
+                direct(http, search, e.getValue()[1]);
+                theirs[i] = System.nanoTime() - s;
+            }
+            Arrays.sort(ours);
+            Arrays.sort(theirs);
+            double p99Ours = ours[(int) Math.ceil(runs * 0.99) - 1] / 1e6;
+            double p99Theirs = theirs[(int) Math.ceil(runs * 0.99) - 1] / 1e6;
+            System.out.printf(
+                    Locale.ROOT,
+                    "| %s | %.1f / %.1f | %.1f / %.1f | %.1f (%s) |%n",
+                    e.getKey(),
+                    ours[runs / 2] / 1e6,
+                    p99Ours,
+                    theirs[runs / 2] / 1e6,
+                    p99Theirs,
+                    1.2 * p99Theirs + 2,
+                    p99Ours <= 1.2 * p99Theirs + 2 ? "met" : "not met");
+        }
+    }
+
+    private static void direct(HttpClient http, URI search, String body) throws Exception {
+        HttpResponse<String> r = http.send(
+                HttpRequest.newBuilder(search)
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 200) {
+            throw new IllegalStateException("OpenSearch answered " + r.statusCode() + ": " + r.body());
+        }
+        JSON.readTree(r.body()); // parsed, as logpipe parses what it gets
+    }
+}
