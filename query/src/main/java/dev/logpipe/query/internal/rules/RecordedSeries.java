@@ -11,18 +11,38 @@ import java.util.TreeMap;
  * The series of the recording rules, as their last evaluation gave them, for the query service's {@code /metrics}
  * (Prometheus text format 0.0.4: one {@code # TYPE name gauge} per name, any label sets under it). A rule's series are
  * replaced whole at each evaluation and dropped when one fails, so a scrape never shows a value older than the rule's
- * last good evaluation as if it were current. Bounded: at most {@link #MAX_PER_RULE} series a rule and {@link #MAX_ALL}
+ * last good evaluation as if it were current. Bounded: at most {@link #MAX_BYTES} of memory in all, {@link #MAX_PER_RULE} series a rule and {@link #MAX_ALL}
  * in all; a rule over either keeps none and its evaluation fails with the reason. Thread-safe.
  */
 public final class RecordedSeries {
     public static final int MAX_PER_RULE = 1_000;
     public static final int MAX_ALL = 10_000;
+    /** The memory all rules' series may hold together, estimated per series ({@link #bytes}). */
+    public static final long MAX_BYTES = 8L * 1024 * 1024;
 
     /** One series: its name, labels (tenant_id among them) and value. */
     record Sample(String name, SortedMap<String, String> labels, double value) {}
 
     private final Map<String, List<Sample>> byRule = new LinkedHashMap<>();
     private int total;
+    private long totalBytes;
+
+    /** A series' memory: its name and labels as UTF-16, and the objects around them. */
+    static long bytes(Sample s) {
+        long b = 64 + 2L * s.name().length();
+        for (Map.Entry<String, String> l : s.labels().entrySet()) {
+            b += 96 + 2L * (l.getKey().length() + l.getValue().length());
+        }
+        return b;
+    }
+
+    private static long bytes(List<Sample> samples) {
+        long b = 0;
+        for (Sample s : samples) {
+            b += bytes(s);
+        }
+        return b;
+    }
 
     /**
      * Replaces the series of the rule {@code key}.
@@ -30,8 +50,7 @@ public final class RecordedSeries {
      * @throws IllegalStateException over a bound (the rule's series are dropped; the message says which bound)
      */
     synchronized void replace(String key, List<Sample> samples) {
-        List<Sample> old = byRule.remove(key);
-        total -= old == null ? 0 : old.size();
+        drop(key);
         if (samples.size() > MAX_PER_RULE) {
             throw new IllegalStateException("the rule gives " + samples.size() + " series, more than the "
                     + MAX_PER_RULE + " a recording rule may write; aggregate further (sum by fewer labels)");
@@ -40,14 +59,23 @@ public final class RecordedSeries {
             throw new IllegalStateException("the recording rules hold " + total + " series; this rule's "
                     + samples.size() + " would pass the " + MAX_ALL + " all rules may write together");
         }
+        long b = bytes(samples);
+        if (totalBytes + b > MAX_BYTES) {
+            throw new IllegalStateException("the recording rules hold " + totalBytes + " bytes of series; this rule's "
+                    + b + " would pass the " + MAX_BYTES + " all rules may hold together (its labels are long)");
+        }
         byRule.put(key, List.copyOf(samples));
         total += samples.size();
+        totalBytes += b;
     }
 
     /** Drops the series of the rule {@code key} (its evaluation failed). */
     synchronized void drop(String key) {
         List<Sample> old = byRule.remove(key);
-        total -= old == null ? 0 : old.size();
+        if (old != null) {
+            total -= old.size();
+            totalBytes -= bytes(old);
+        }
     }
 
     synchronized int size() {

@@ -130,4 +130,21 @@ class RecordingRulesTest {
         s.replace("one-more", List.of(full.get(0)));
         assertThat(s.size()).isEqualTo(RecordedSeries.MAX_ALL - 990 + 1);
     }
+
+    @Test
+    void fewSeriesWithHugeLabelsAreBoundedByTheirMemoryNotTheirCount() {
+        RecordedSeries s = new RecordedSeries();
+        String huge = "x".repeat(100_000); // a label value from a parser, e.g. | json over a long field
+        List<RecordedSeries.Sample> rule = new java.util.ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            rule.add(new RecordedSeries.Sample("a:b", labels("i", "" + i, "v", huge), i));
+        }
+        s.replace("small-enough", rule.subList(0, 20));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> s.replace("too-much", rule))
+                .hasMessageContaining("bytes of series");
+        assertThat(s.size()).isEqualTo(20);
+        s.drop("small-enough");
+        s.replace("too-much", rule); // the memory given back is free again
+        assertThat(s.size()).isEqualTo(30);
+    }
 }
