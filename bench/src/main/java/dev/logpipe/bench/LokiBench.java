@@ -3,7 +3,6 @@ package dev.logpipe.bench;
 import dev.logpipe.query.QueryProcess;
 import java.net.http.HttpClient;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -83,27 +82,18 @@ public final class LokiBench {
             System.out.println("| question | LogQL p50 / p99 ms | native p50 / p99 ms | LogQL / native (p50) |");
             System.out.println("|---|---|---|---|");
             for (Map.Entry<String, String[]> e : pairs.entrySet()) {
-                long[] loki = new long[runs];
-                long[] nat = new long[runs];
-                for (int i = 0; i < runs; i++) {
-                    long t0 = System.nanoTime();
-                    QueryBench.get(http, base + e.getValue()[0]);
-                    loki[i] = System.nanoTime() - t0;
-                    t0 = System.nanoTime();
-                    QueryBench.get(http, base + e.getValue()[1]);
-                    nat[i] = System.nanoTime() - t0;
-                }
-                Arrays.sort(loki);
-                Arrays.sort(nat);
+                String[] p = e.getValue();
+                Interleaved.Times t = Interleaved.run(
+                        runs, () -> QueryBench.get(http, base + p[0]), () -> QueryBench.get(http, base + p[1]));
                 System.out.printf(
                         Locale.ROOT,
                         "| %s | %.1f / %.1f | %.1f / %.1f | %.2f |%n",
                         e.getKey(),
-                        loki[runs / 2] / 1e6,
-                        loki[(int) Math.ceil(runs * 0.99) - 1] / 1e6,
-                        nat[runs / 2] / 1e6,
-                        nat[(int) Math.ceil(runs * 0.99) - 1] / 1e6,
-                        (double) loki[runs / 2] / nat[runs / 2]);
+                        t.p50a(),
+                        t.p99a(),
+                        t.p50b(),
+                        t.p99b(),
+                        t.p50a() / t.p50b());
             }
         }
     }

@@ -20,7 +20,6 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -166,27 +165,18 @@ public final class OpenSearchQueryBench {
                 "| question | logpipe p50 / p99 ms | OpenSearch direct p50 / p99 ms | p99 bound 1.2× + 2 ms |");
         System.out.println("|---|---|---|---|");
         for (Map.Entry<String, String[]> e : pairs.entrySet()) {
-            long[] ours = new long[runs];
-            long[] theirs = new long[runs];
-            for (int i = 0; i < runs; i++) {
-                long s = System.nanoTime();
-                QueryBench.get(http, base + e.getValue()[0]);
-                ours[i] = System.nanoTime() - s;
-                s = System.nanoTime();
-                direct(http, search, e.getValue()[1]);
-                theirs[i] = System.nanoTime() - s;
-            }
-            Arrays.sort(ours);
-            Arrays.sort(theirs);
-            double p99Ours = ours[(int) Math.ceil(runs * 0.99) - 1] / 1e6;
-            double p99Theirs = theirs[(int) Math.ceil(runs * 0.99) - 1] / 1e6;
+            String[] p = e.getValue();
+            Interleaved.Times t =
+                    Interleaved.run(runs, () -> QueryBench.get(http, base + p[0]), () -> direct(http, search, p[1]));
+            double p99Ours = t.p99a();
+            double p99Theirs = t.p99b();
             System.out.printf(
                     Locale.ROOT,
                     "| %s | %.1f / %.1f | %.1f / %.1f | %.1f (%s) |%n",
                     e.getKey(),
-                    ours[runs / 2] / 1e6,
+                    t.p50a(),
                     p99Ours,
-                    theirs[runs / 2] / 1e6,
+                    t.p50b(),
                     p99Theirs,
                     1.2 * p99Theirs + 2,
                     p99Ours <= 1.2 * p99Theirs + 2 ? "met" : "not met");
