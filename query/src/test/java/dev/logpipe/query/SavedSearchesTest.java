@@ -147,6 +147,34 @@ class SavedSearchesTest {
     }
 
     @Test
+    void aBurstOfParallelSavesNeverPassesTheCapNorDuplicatesAName() throws Exception {
+        start();
+        for (int i = 0; i < 95; i++) {
+            assertThat(save(ACME_KEY, "s" + i, "q=" + i).statusCode()).isEqualTo(201);
+        }
+        var pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+        try {
+            List<java.util.concurrent.Future<Integer>> answers = new ArrayList<>();
+            for (int i = 0; i < 24; i++) {
+                String name = "burst" + (i % 12); // each name asked twice at once
+                answers.add(pool.submit(() -> save(ACME_KEY, name, "q=x").statusCode()));
+            }
+            int created = 0;
+            for (var a : answers) {
+                int status = a.get();
+                assertThat(status).isIn(201, 409);
+                created += status == 201 ? 1 : 0;
+            }
+            assertThat(created).isEqualTo(5);
+        } finally {
+            pool.shutdownNow();
+        }
+        JsonNode all = json(get(q, PATH, ACME_KEY)).get("saved_searches");
+        assertThat(all).hasSize(100);
+        assertThat(all.findValuesAsText("name")).doesNotHaveDuplicates();
+    }
+
+    @Test
     void aCorruptFileIsAnErrorNotASearchSilentlyLeftOut() throws Exception {
         start();
         String id = json(save(ACME_KEY, "kept", "q=x")).get("id").asText();
