@@ -30,7 +30,8 @@ import java.util.OptionalLong;
  * id. Not a point-in-time view: a record replaced between a page's keys and its sources comes back as replaced (the
  * same record, as a replay only overwrites with itself). The deadline goes to OpenSearch as the search's timeout; an
  * answer that timed out throws {@link TimedOut}. A source's length is known only once it arrived, so the budget is
- * asked then. Used by one request's threads; the ids it handed out are kept until it is closed.
+ * asked then. An index that does not exist (deleted since it was listed) answers as an empty one: no keys, counts of 0,
+ * no sources. Used by one request's threads; the ids it handed out are kept until it is closed.
  */
 final class OpenSearchShardSearcher implements ShardSearcher {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -122,7 +123,9 @@ final class OpenSearchShardSearcher implements ShardSearcher {
         if (deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos > 0) {
             throw new TimedOut(shard);
         }
-        OpenSearchClient.Response r = client.sendJson("POST", "/" + index + path, JSON.writeValueAsBytes(body));
+        // an index deleted since it was listed answers as an empty one, not as an error
+        OpenSearchClient.Response r =
+                client.sendJson("POST", "/" + index + path + "?ignore_unavailable=true", JSON.writeValueAsBytes(body));
         if (r.status() == 400) {
             throw new IllegalArgumentException("OpenSearch cannot run the query on " + index + ": " + reason(r));
         }

@@ -9,38 +9,79 @@ import dev.logpipe.index.shard.ShardMetadata;
 import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.index.store.read.ShardSource;
 import java.io.IOException;
+import java.time.Duration;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.LongSupplier;
 
 /**
  * The read side on an OpenSearch cluster, for any number of query services: a tenant's shards are its indices of the
  * store's names ({@link IndexNames}), and a searcher over one is {@link OpenSearchShardSearcher}. No metadata for
  * pruning yet, so the query service prunes nothing on this engine (every index of the range is searched); the field
- * names of an index come from its mapping ({@link #latestMetadata}). Thread-safe.
+ * names of an index come from its mapping ({@link #latestMetadata}).
+ *
+ * <p>A query asks the cluster once per shard it searches and nothing else: the list of indices is read at most once
+ * per {@link #LIST_TTL} for all tenants (a day's new index is searched within that, as its first records become
+ * visible only after the index's refresh interval anyway), and {@link #open} does not look the index up. A searcher of
+ * an index deleted since it was listed (retention, a tenant deleted) answers as an empty index. Thread-safe.
  */
 public final class OpenSearchShards implements ShardSource {
+    /** How long a listing of the indices is used before the cluster is asked again. */
+    public static final Duration LIST_TTL = Duration.ofSeconds(1);
+
     private static final ObjectMapper JSON = new ObjectMapper();
     private final OpenSearchClient client;
     private final IndexNames names;
+    private final long ttlNanos;
+    private final LongSupplier nanoTime;
+    private final Map<ShardKind, Listing> listings = new EnumMap<>(ShardKind.class); // guarded by itself
 
-    private OpenSearchShards(OpenSearchClient client, IndexNames names) {
+    /** One reading of the indices of a kind, and when it was read. */
+    private record Listing(List<ShardId> shards, long readAtNanos) {}
+
+    private OpenSearchShards(OpenSearchClient client, IndexNames names, Duration ttl, LongSupplier nanoTime) {
         this.client = client;
         this.names = names;
+        this.ttlNanos = ttl.toNanos();
+        this.nanoTime = nanoTime;
     }
 
     public static OpenSearchShards open(OpenSearchSettings settings) throws IOException {
-        return new OpenSearchShards(new OpenSearchClient(settings), new IndexNames(settings.indexPrefix()));
+        return open(settings, LIST_TTL, System::nanoTime);
+    }
+
+    /** As {@link #open(OpenSearchSettings)}, the listing kept {@code ttl} by the clock {@code nanoTime}. */
+    static OpenSearchShards open(OpenSearchSettings settings, Duration ttl, LongSupplier nanoTime) throws IOException {
+        return new OpenSearchShards(
+                new OpenSearchClient(settings), new IndexNames(settings.indexPrefix()), ttl, nanoTime);
     }
 
     @Override
     public List<ShardId> shards(ShardKind kind, String tenant) throws IOException {
-        return OpenSearchStore.list(client, names, kind).stream()
-                .filter(s -> s.tenant().equals(tenant))
-                .toList();
+        return listing(kind).stream().filter(s -> s.tenant().equals(tenant)).toList();
+    }
+
+    /**
+     * Every shard of the kind, read again once the last reading is {@link #LIST_TTL} old; concurrent queries wait for
+     * one reading instead of each sending their own.
+     */
+    private List<ShardId> listing(ShardKind kind) throws IOException {
+        synchronized (listings) {
+            Listing last = listings.get(kind);
+            long now = nanoTime.getAsLong();
+            if (last != null && now - last.readAtNanos() < ttlNanos) {
+                return last.shards();
+            }
+            List<ShardId> shards = List.copyOf(OpenSearchStore.list(client, names, kind));
+            listings.put(kind, new Listing(shards, now));
+            return shards;
+        }
     }
 
     @Override
@@ -101,14 +142,12 @@ public final class OpenSearchShards implements ShardSource {
                 empty.offsets()));
     }
 
+    /**
+     * A searcher of the shard's index, without asking the cluster whether it exists (one request less per shard and
+     * query): one that does not exist, or no longer, answers as an empty index.
+     */
     @Override
-    public Optional<ShardSearcher> open(ShardId shard) throws IOException {
-        String index = names.of(shard);
-        OpenSearchClient.Response r = client.send("HEAD", "/" + index, null, null);
-        if (r.status() == 404) {
-            return Optional.empty();
-        }
-        OpenSearchStore.expect(r, "looking up index " + index);
-        return Optional.of(new OpenSearchShardSearcher(client, shard, index));
+    public Optional<ShardSearcher> open(ShardId shard) {
+        return Optional.of(new OpenSearchShardSearcher(client, shard, names.of(shard)));
     }
 }

@@ -50,7 +50,7 @@ class OpenSearchContractTest extends StoreContract {
         Engine(OpenSearchSettings settings) throws IOException {
             this.settings = settings;
             this.store = OpenSearchStore.open(settings);
-            this.reader = OpenSearchShards.open(settings);
+            this.reader = OpenSearchShards.open(settings, Duration.ZERO, System::nanoTime); // every list fresh
         }
 
         @Override
