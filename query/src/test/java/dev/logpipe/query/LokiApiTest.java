@@ -199,6 +199,49 @@ class LokiApiTest {
         assertThat(times).containsExactlyInAnyOrderElementsOf(oldest);
     }
 
+    /** The lines of a log query over the whole data, as "ns line", and how many records it read. */
+    record Lines(List<String> lines, long read) {}
+
+    static Lines lines(String query) throws Exception {
+        JsonNode r = ok(range(ACME_KEY, query, NOW.minusSeconds(10_800), NOW, 20_000, ""));
+        List<String> got = new ArrayList<>();
+        for (JsonNode s : r.at("/data/result")) {
+            s.get("values")
+                    .forEach(v -> got.add(v.get(0).asText() + " " + v.get(1).asText()));
+        }
+        return new Lines(got, r.at("/data/stats/summary/totalLinesProcessed").asLong(-1));
+    }
+
+    @Test
+    void aLineFilterReadsOnlyTheRecordsTheIndexNamesAndStillChecksEachExactly() throws Exception {
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < N; i++) {
+            if (message(i).contains("took=17ms")) {
+                expected.add(ns(time(i)) + " " + message(i));
+            }
+        }
+        assertThat(expected).hasSize(1);
+        Lines found = lines("{service=~\"api|billing\"} |= \"took=17ms\"");
+        assertThat(found.lines()).containsExactlyElementsOf(expected);
+        assertThat(found.read()).as("records read of %d", N).isEqualTo(1);
+
+        Lines otherCase = lines("{service=~\"api|billing\"} |= \"TOOK=17ms\"");
+        assertThat(otherCase.lines())
+                .as("the filter is case sensitive, the index is not")
+                .isEmpty();
+        assertThat(otherCase.read()).isEqualTo(1);
+
+        Lines rewritten = lines("{service=~\"api|billing\"} | line_format \"{{.service}}\" |= \"took=17ms\"");
+        assertThat(rewritten.lines())
+                .as("a filter after line_format sees the new line")
+                .isEmpty();
+        assertThat(rewritten.read()).as("and the index cannot answer for it").isEqualTo(N);
+
+        Lines either = lines("{service=~\"api|billing\"} |= \"took=17ms\" or \"took=19ms\"");
+        assertThat(either.lines()).hasSize(2);
+        assertThat(either.read()).isEqualTo(2);
+    }
+
     @Test
     void aSumOverAStreamPerRecordIsCountedPerGroupNotRefused() throws Exception {
         // | json makes took_ms a label: 300 streams × 7,201 one-second steps is past the 2,000,000 series × steps

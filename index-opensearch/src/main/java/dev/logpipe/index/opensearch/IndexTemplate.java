@@ -41,6 +41,7 @@ public final class IndexTemplate {
         Fields.REGION,
         Fields.TRACE_ID,
         Fields.SPAN_ID,
+        Fields.RUNS_WHOLE,
         Fields.DL_REASON
     };
 

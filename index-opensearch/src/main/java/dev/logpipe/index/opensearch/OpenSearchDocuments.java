@@ -2,6 +2,7 @@ package dev.logpipe.index.opensearch;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.logpipe.index.analysis.LogTokens;
 import dev.logpipe.index.schema.FieldKind;
 import dev.logpipe.index.schema.Fields;
 import dev.logpipe.index.store.write.DeadLetterEntry;
@@ -92,6 +93,9 @@ final class OpenSearchDocuments {
             g.writeNumberField(Fields.EVENT_TIME, r.eventTime().toEpochMilli());
             g.writeNumberField(Fields.OBSERVED_TIME, r.observedTime().toEpochMilli());
             g.writeStringField(Fields.MESSAGE, rec.message());
+            if (LogTokens.runsWhole(rec.message())) {
+                keyword(g, Fields.RUNS_WHOLE, Fields.MESSAGE);
+            }
             if (!rec.fields().isEmpty()) {
                 g.writeObjectFieldStart("fields");
                 for (Map.Entry<String, Object> e : rec.fields().entrySet()) {

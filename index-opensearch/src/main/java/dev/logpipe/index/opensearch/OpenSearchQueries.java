@@ -55,6 +55,7 @@ final class OpenSearchQueries {
             Fields.TRACE_ID,
             Fields.SPAN_ID,
             Fields.MESSAGE,
+            Fields.RUNS_WHOLE,
             Fields.DL_REASON,
             Fields.DL_DETAIL,
             Fields.DL_RAW);

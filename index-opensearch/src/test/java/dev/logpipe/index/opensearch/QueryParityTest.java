@@ -164,6 +164,46 @@ class QueryParityTest {
     }
 
     @Test
+    void aLineFiltersCandidatesAreTheSameOnBothEnginesAndHoldEveryLineWithTheText() throws Exception {
+        List<IndexRecord> records = records();
+        List<String> differ = new ArrayList<>();
+        int narrowed = 0;
+        for (int i = 0; i < records.size(); i += 7) {
+            String message = records.get(i).record().message();
+            int start = (i * 31) % Math.max(1, message.length());
+            String literal = message.substring(start, Math.min(message.length(), start + 3 + i % 17));
+            if (i % 4 == 0) {
+                literal = literal.toUpperCase(java.util.Locale.ROOT);
+            }
+            java.util.Optional<dev.logpipe.index.query.QueryNode> node =
+                    dev.logpipe.index.query.LineContains.candidates(literal);
+            if (node.isEmpty()) {
+                continue;
+            }
+            ParsedQuery q = new ParsedQuery("|= " + literal, node.get());
+            TreeSet<String> lucene = luceneIds(q);
+            TreeSet<String> opensearch = openSearchIds(q);
+            TreeSet<String> holding = new TreeSet<>();
+            for (IndexRecord r : records) {
+                if (r.record().message().contains(literal)) {
+                    holding.add(r.record().recordId());
+                }
+            }
+            assertThat(lucene).as("lucene candidates of %s", literal).containsAll(holding);
+            if (!lucene.equals(opensearch)) {
+                differ.add(literal + " -> lucene " + lucene.size() + ", opensearch " + opensearch.size());
+            }
+            if (lucene.size() < records.size() / 10) {
+                narrowed++;
+            }
+        }
+        assertThat(differ).isEmpty();
+        assertThat(narrowed)
+                .as("literals the index narrows to under a tenth of the records")
+                .isGreaterThan(50);
+    }
+
+    @Test
     void everyQueryOfTheCorpusFindsTheSameRecordsOnBothEngines() throws Exception {
         JsonNode corpus;
         try (InputStream in = getClass().getResourceAsStream("/query-corpus.json")) {

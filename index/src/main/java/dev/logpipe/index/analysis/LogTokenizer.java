@@ -9,7 +9,7 @@ import org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute;
 /**
  * Splits log text into compound tokens and, when asked, their parts (docs/search.md#analyzer).
  *
- * <p>A token is a run of letters, digits and the joiners {@code . - / @ _}; every other character (space, {@code =},
+ * <p>A token is a run of letters, digits and the joiners {@code . - / @ _} ({@link LogTokens}); every other character (space, {@code =},
  * {@code :}, quotes, brackets, commas, ...) ends it. Joiners at either end of a run are dropped, the rest is
  * lower-cased: {@code order_id=CO-9931,} gives {@code order_id} and {@code co-9931}. With parts, a token that holds a
  * joiner is followed, at the same position, by the pieces between its joiners: {@code co-9931} also gives {@code co}
@@ -19,7 +19,7 @@ import org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute;
  * nothing per token.
  */
 final class LogTokenizer extends Tokenizer {
-    static final int MAX_TOKEN_CHARS = 255;
+    static final int MAX_TOKEN_CHARS = LogTokens.MAX_TOKEN_CHARS;
     private static final int MAX_PARTS = MAX_TOKEN_CHARS / 2 + 1;
 
     private final boolean parts;
@@ -135,17 +135,12 @@ final class LogTokenizer extends Tokenizer {
         }
     }
 
-    static boolean isJoiner(char c) {
-        return c == '.' || c == '-' || c == '/' || c == '@' || c == '_';
+    private static boolean isJoiner(char c) {
+        return LogTokens.isJoiner(c);
     }
 
     private static boolean isTokenChar(char c) {
-        if (c < 128) {
-            return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || isJoiner(c);
-        }
-        return Character.isLetterOrDigit(c)
-                || Character.isSurrogate(c)
-                || Character.getType(c) == Character.NON_SPACING_MARK;
+        return LogTokens.isTokenChar(c);
     }
 
     @Override

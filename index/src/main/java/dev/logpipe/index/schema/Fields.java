@@ -26,6 +26,14 @@ public final class Fields {
     public static final String TRACE_ID = "trace_id";
     public static final String SPAN_ID = "span_id";
     public static final String MESSAGE = "message";
+
+    /**
+     * Set (keyword {@link #MESSAGE}) on a record whose message has no run of token characters longer than the analyzer
+     * keeps whole ({@code LogTokens.runsWhole}): a substring inside one of its runs is then inside one indexed token,
+     * which lets a LogQL line filter ({@code |= "text"}) be answered from the index first ({@code LineContains}). A
+     * record without it (a longer run, or written before the field existed) is always read and checked.
+     */
+    public static final String RUNS_WHOLE = "runs_whole";
     /** Prefix of structured fields: {@code fields.http.status}. */
     public static final String FIELDS_PREFIX = "fields.";
     /** The record exactly as accepted (its NDJSON line, UTF-8), stored and never indexed. */

@@ -1,5 +1,6 @@
 package dev.logpipe.index.store.lucene;
 
+import dev.logpipe.index.analysis.LogTokens;
 import dev.logpipe.index.schema.FieldKind;
 import dev.logpipe.index.schema.Fields;
 import dev.logpipe.record.LogRecord;
@@ -23,6 +24,9 @@ import org.apache.lucene.util.NumericUtils;
  * refers to the caller's bytes without copying them: they must stay unchanged until the document is added.
  */
 public final class RecordDocuments {
+    /** The value of {@link Fields#RUNS_WHOLE}, shared by every document (Lucene only reads it). */
+    private static final BytesRef RUNS_WHOLE = new BytesRef(Fields.MESSAGE);
+
     private RecordDocuments() {}
 
     /** A record document with every structured field indexed. */
@@ -57,6 +61,10 @@ public final class RecordDocuments {
         time(d, Fields.EVENT_TIME, eventTime);
         time(d, Fields.OBSERVED_TIME, observedTime);
         d.add(new TextField(Fields.MESSAGE, r.message(), Field.Store.NO));
+        if (LogTokens.runsWhole(r.message())) {
+            d.add(new StringField(Fields.RUNS_WHOLE, RUNS_WHOLE, Field.Store.NO));
+            d.add(new SortedDocValuesField(Fields.RUNS_WHOLE, RUNS_WHOLE));
+        }
         for (Map.Entry<String, Object> e : r.fields().entrySet()) {
             if (indexed.test(e.getKey())) {
                 structured(d, e.getKey(), e.getValue());

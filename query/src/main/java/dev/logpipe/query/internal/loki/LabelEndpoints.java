@@ -209,7 +209,7 @@ final class LabelEndpoints {
                 env,
                 call,
                 bounds,
-                Streams.engineQuery(call.params().get("query", ""), q.selector()),
+                Streams.engineQuery(call.params().get("query", ""), q),
                 range,
                 ShardSearcher.Order.NEWEST_FIRST,
                 (t, record, bytes) -> {

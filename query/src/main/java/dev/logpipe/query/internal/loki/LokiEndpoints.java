@@ -226,7 +226,7 @@ public final class LokiEndpoints {
                 env,
                 call,
                 bounds,
-                Streams.engineQuery(call.params().get("query", ""), q.selector()),
+                Streams.engineQuery(call.params().get("query", ""), q),
                 new TimeRange(fromMillis, toMillis + 1),
                 ShardSearcher.Order.NEWEST_FIRST,
                 n,
@@ -259,7 +259,7 @@ public final class LokiEndpoints {
             throws IOException {
         Params p = call.params();
         Pipeline pipeline = new Pipeline(q);
-        ParsedQuery engine = Streams.engineQuery(p.get("query"), q.selector());
+        ParsedQuery engine = Streams.engineQuery(p.get("query"), q);
         TimeRange range = new TimeRange(
                 Math.floorDiv(start, NANOS_PER_MILLI), Math.floorDiv(end + NANOS_PER_MILLI - 1, NANOS_PER_MILLI));
         Map<SortedMap<String, String>, ArrayNode> streams = new LinkedHashMap<>();

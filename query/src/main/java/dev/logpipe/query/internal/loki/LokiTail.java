@@ -71,7 +71,7 @@ public final class LokiTail {
             throw new Answer.Refusal(501, "no_websockets", "this server does not serve websockets");
         }
         Pipeline pipeline = new Pipeline(q);
-        ParsedQuery engine = Streams.engineQuery(p.get("query"), q.selector());
+        ParsedQuery engine = Streams.engineQuery(p.get("query"), q);
         String tenant = call.tenant();
         Tails.Slot slot = tails.admit(tenant);
         boolean upgraded = false;

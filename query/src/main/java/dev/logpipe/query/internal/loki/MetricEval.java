@@ -155,8 +155,7 @@ final class MetricEval {
         long range = r.rangeMillis();
         TimeRange window = new TimeRange(steps.startMillis() - range + 1, steps.endMillis() + 1);
         Pipeline pipeline = new Pipeline(r.query());
-        ParsedQuery q =
-                Streams.engineQuery(call.params().get("query", ""), r.query().selector());
+        ParsedQuery q = Streams.engineQuery(call.params().get("query", ""), r.query());
         Map<SortedMap<String, String>, Cells> series = new HashMap<>();
         RangeFn fn = r.fn();
         RecordScan.Result result = RecordScan.scan(

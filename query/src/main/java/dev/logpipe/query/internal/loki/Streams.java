@@ -2,6 +2,7 @@ package dev.logpipe.query.internal.loki;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.logpipe.index.query.LineContains;
 import dev.logpipe.index.query.ParsedQuery;
 import dev.logpipe.index.query.QueryNode;
 import dev.logpipe.index.schema.Fields;
@@ -10,6 +11,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -116,6 +118,43 @@ final class Streams {
             clauses.add(0, new QueryNode.Clause(QueryNode.Occur.MUST, new QueryNode.MatchAll()));
         }
         return new ParsedQuery(text, new QueryNode.Bool(clauses));
+    }
+
+    /**
+     * As {@link #engineQuery(String, List)}, and each {@code |= "text"} line filter that sees the stored message (one
+     * before any {@code | line_format}) narrowed through the index ({@link LineContains}): the shards name the records
+     * that may contain the text, the pipeline checks each of those exactly. Only for a caller that runs the pipeline on
+     * every record the engine hands it.
+     */
+    static ParsedQuery engineQuery(String text, LogQl.LogQuery query) {
+        ParsedQuery selected = engineQuery(text, query.selector());
+        List<QueryNode.Clause> clauses = new ArrayList<>();
+        for (LogQl.Stage stage : query.pipeline()) {
+            if (stage instanceof LogQl.LineFormat) {
+                break; // later filters see the rewritten line
+            }
+            if (stage instanceof LogQl.LineFilter f && f.op() == LogQl.LineOp.CONTAINS) {
+                lineFilter(f.values()).ifPresent(n -> clauses.add(new QueryNode.Clause(QueryNode.Occur.MUST, n)));
+            }
+        }
+        if (clauses.isEmpty()) {
+            return selected;
+        }
+        clauses.add(0, new QueryNode.Clause(QueryNode.Occur.MUST, selected.root()));
+        return new ParsedQuery(text, new QueryNode.Bool(clauses));
+    }
+
+    /** The records that may hold any of the values; empty when one of them cannot be narrowed. */
+    private static Optional<QueryNode> lineFilter(List<String> values) {
+        List<QueryNode.Clause> any = new ArrayList<>();
+        for (String v : values) {
+            Optional<QueryNode> n = LineContains.candidates(v);
+            if (n.isEmpty()) {
+                return Optional.empty();
+            }
+            any.add(new QueryNode.Clause(QueryNode.Occur.SHOULD, n.get()));
+        }
+        return any.size() == 1 ? Optional.of(any.get(0).node()) : Optional.of(new QueryNode.Bool(any));
     }
 
     private static QueryNode term(String field, String value) {

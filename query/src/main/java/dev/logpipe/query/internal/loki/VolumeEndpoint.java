@@ -76,7 +76,7 @@ final class VolumeEndpoint {
                 env,
                 call,
                 bounds,
-                Streams.engineQuery(p.get("query", ""), lq.selector()),
+                Streams.engineQuery(p.get("query", ""), lq),
                 range,
                 ShardSearcher.Order.NEWEST_FIRST,
                 (t, record, bytes) -> {
