@@ -153,11 +153,22 @@ final class LuceneAggregations {
         return true;
     }
 
+    /**
+     * Counts matches per time bucket. In a segment sorted newest first ({@link TimeSortedRuns}) a bucket's matches are
+     * one run of doc ids: the time is read once per run and the run's end found by binary search, so a match costs a
+     * comparison, not a doc-values read.
+     */
     static final class HistogramCollector extends SimpleCollector {
         private final long start;
         private final long interval;
         final long[] counts;
         private NumericDocValues times;
+        private LeafReader segment;
+        private boolean sorted;
+        /** The bucket of the current run (-1: outside the histogram) and the first doc past the run. */
+        private int runBucket;
+
+        private int runEnd;
 
         HistogramCollector(long start, long interval, int buckets) {
             this.start = start;
@@ -167,16 +178,53 @@ final class LuceneAggregations {
 
         @Override
         protected void doSetNextReader(LeafReaderContext context) throws IOException {
-            times = DocValues.getNumeric(context.reader(), Fields.EVENT_TIME);
+            segment = context.reader();
+            times = DocValues.getNumeric(segment, Fields.EVENT_TIME);
+            sorted = TimeSortedRuns.applies(segment);
+            runBucket = -1;
+            runEnd = -1;
         }
 
         @Override
         public void collect(int doc) throws IOException {
-            if (times.advanceExact(doc)) {
-                long b = Math.floorDiv(times.longValue() - start, interval);
-                if (b >= 0 && b < counts.length) {
-                    counts[(int) b]++;
+            if (sorted && doc < runEnd) {
+                if (runBucket >= 0) {
+                    counts[runBucket]++;
                 }
+                return;
+            }
+            if (!times.advanceExact(doc)) {
+                return;
+            }
+            long b = Math.floorDiv(times.longValue() - start, interval);
+            if (b >= 0 && b < counts.length) {
+                counts[(int) b]++;
+            }
+            if (sorted) {
+                startRun(doc, b);
+            }
+        }
+
+        /** The run that starts at {@code doc}, in bucket {@code b}: up to the first document of an older bucket. */
+        private void startRun(int doc, long b) throws IOException {
+            if (b < 0) {
+                runBucket = -1;
+                runEnd = Integer.MAX_VALUE; // every later document is older still
+            } else if (b >= counts.length) {
+                runBucket = -1;
+                runEnd = TimeSortedRuns.firstBefore(segment, doc + 1, edge(counts.length));
+            } else {
+                runBucket = (int) b;
+                runEnd = TimeSortedRuns.firstBefore(segment, doc + 1, edge(b));
+            }
+        }
+
+        /** The start of bucket {@code b}, held at the ends of a long when it lies past them. */
+        private long edge(long b) {
+            try {
+                return Math.addExact(start, Math.multiplyExact(interval, b));
+            } catch (ArithmeticException e) {
+                return b > 0 ? Long.MAX_VALUE : Long.MIN_VALUE;
             }
         }
 
