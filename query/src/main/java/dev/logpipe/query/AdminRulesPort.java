@@ -5,8 +5,10 @@ import dev.logpipe.auth.Credentials;
 import dev.logpipe.query.auth.ConfiguredKeys;
 import dev.logpipe.query.config.QueryConfig;
 import dev.logpipe.query.internal.http.Answer;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
@@ -24,8 +26,9 @@ final class AdminRulesPort {
     static final String PATH = "/api/v1/admin/rules";
 
     /**
-     * The recording rules' series, for the operator's Prometheus: behind the admin key, since their label values come
-     * from the tenants' records and {@code /metrics} answers anyone who reaches the port.
+     * The recording rules' series, for the operator's Prometheus: behind a scrape key ({@code admin.scrape_key_sha256},
+     * good for this path only, so the Prometheus server holds no admin key) or an admin key, since their label values
+     * come from the tenants' records and {@code /metrics} answers anyone who reaches the port.
      */
     static final String RECORDED_PATH = "/metrics/rules";
 
@@ -51,17 +54,27 @@ final class AdminRulesPort {
             return false;
         }
         QueryService.AdminAnswer a;
-        if (config.adminKeyHashes().isEmpty()) {
+        Set<String> accepted = new HashSet<>(config.adminKeyHashes());
+        if (series) {
+            accepted.addAll(config.scrapeKeyHashes()); // a scrape key reads the series and nothing else
+        }
+        if (accepted.isEmpty()) {
             a = new QueryService.AdminAnswer(
-                    403, "{\"error\":\"the admin API is disabled: set admin.api_key_sha256\"}");
+                    403,
+                    series
+                            ? "{\"error\":\"the recorded series are disabled: set admin.scrape_key_sha256 or "
+                                    + "admin.api_key_sha256\"}"
+                            : "{\"error\":\"the admin API is disabled: set admin.api_key_sha256\"}");
         } else {
             try {
                 String hash = Credentials.check(
                         failures,
                         request.getHeaders().getValuesList(HttpHeader.AUTHORIZATION),
                         Request.getRemoteAddr(request),
-                        key -> Optional.of(ConfiguredKeys.sha256(key)).filter(config.adminKeyHashes()::contains),
-                        "a valid admin key is required (Authorization: Bearer ADMIN_KEY)");
+                        key -> Optional.of(ConfiguredKeys.sha256(key)).filter(accepted::contains),
+                        series
+                                ? "a valid scrape or admin key is required (Authorization: Bearer KEY)"
+                                : "a valid admin key is required (Authorization: Bearer ADMIN_KEY)");
                 if (series) {
                     response.setStatus(200);
                     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");

@@ -58,6 +58,9 @@ class QueryConfigLoaderTest {
         assertThatThrownBy(() -> parse("tenants:\n  - id: a\n    api_key_sha256: [" + HASH + "]\n    max_window: 5y\n"))
                 .hasMessageStartingWith("tenants[0].max_window: must be a window like 15m, 24h or 30d");
         assertThatThrownBy(() -> parse("limits:\n  max_shards: 0\n")).hasMessageStartingWith("limits.max_shards");
+        assertThatThrownBy(() -> parse("tenants:\n  - id: a\n    api_key_sha256: [" + HASH + "]\nadmin:\n"
+                        + "  scrape_key_sha256: [NOTHEX]\n"))
+                .hasMessageStartingWith("admin.scrape_key_sha256[0]: must be 64 lower-case hex digits");
         assertThatThrownBy(() -> parse("limits:\n  bogus: 1\n")).hasMessage("limits.bogus: unknown key");
         assertThatThrownBy(() -> parse("limits:\n  max_answer_bytes: 1KiB\n"))
                 .hasMessageStartingWith("limits.max_answer_bytes: must be between 65536");

@@ -78,6 +78,34 @@ class RulesAdminTest {
     }
 
     @Test
+    void aScrapeKeyReadsTheRecordedSeriesAndNothingElse() throws Exception {
+        String scrape = "prometheus-scrape-key-0001";
+        start("admin:\n  api_key_sha256: [" + ConfiguredKeys.sha256(ADMIN) + "]\n  scrape_key_sha256: ["
+                + ConfiguredKeys.sha256(scrape) + "]\n");
+        errors();
+        assertThat(put("acme", "recorded", RECORDING).statusCode()).isEqualTo(201);
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> QueryFixture.get(q, "/metrics/rules", scrape)
+                        .body()
+                        .contains("service:errors:count1h{service=\"api\",tenant_id=\"acme\"} 3"));
+        assertThat(QueryFixture.get(q, PATH, scrape).statusCode())
+                .as("the admin API refuses a scrape key")
+                .isEqualTo(401);
+        assertThat(QueryFixture.send(q, "DELETE", PATH + "/acme/recorded", scrape, null)
+                        .statusCode())
+                .isEqualTo(401);
+        assertThat(QueryFixture.get(q, PATH, ADMIN).statusCode()).isEqualTo(200);
+        q.close();
+
+        start("admin:\n  scrape_key_sha256: [" + ConfiguredKeys.sha256(scrape) + "]\n");
+        assertThat(QueryFixture.get(q, "/metrics/rules", scrape).statusCode()).isEqualTo(200);
+        assertThat(QueryFixture.get(q, PATH, ADMIN).statusCode())
+                .as("no admin key configured: the admin API is off")
+                .isEqualTo(403);
+        assertThat(QueryFixture.get(q, "/metrics/rules", ADMIN).statusCode()).isEqualTo(401);
+    }
+
+    @Test
     void aStoredGroupIsEvaluatedAtOnceSurvivesARestartAndGoesWhenDeleted() throws Exception {
         start(admin());
         errors();

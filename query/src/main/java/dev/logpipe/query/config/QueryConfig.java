@@ -28,10 +28,12 @@ public record QueryConfig(
         Optional<OpenSearchSettings> opensearch,
         Alerting alerting,
         Optional<ArchiveSettings> archive,
-        List<String> adminKeyHashes) {
+        List<String> adminKeyHashes,
+        List<String> scrapeKeyHashes) {
     public QueryConfig {
         tenants = List.copyOf(tenants);
         adminKeyHashes = List.copyOf(adminKeyHashes);
+        scrapeKeyHashes = List.copyOf(scrapeKeyHashes);
         Objects.requireNonNull(archive, "archive");
         Objects.requireNonNull(alerting, "alerting");
         Objects.requireNonNull(limits, "limits");
@@ -65,6 +67,7 @@ public record QueryConfig(
                 opensearch,
                 alerting,
                 archive,
+                List.of(),
                 List.of());
     }
 

@@ -152,17 +152,36 @@ public final class QueryConfigLoader {
         }
         QueryConfig.Alerting alerting = alerting(root.child("alerting"), base, ids);
         ConfigNode admin = root.child("admin");
-        List<String> adminKeys = admin.strings("api_key_sha256");
+        List<String> adminKeys = keyHashes(admin, "api_key_sha256");
+        List<String> scrapeKeys = keyHashes(admin, "scrape_key_sha256");
         admin.rejectUnknownKeys();
-        for (int i = 0; i < adminKeys.size(); i++) {
-            if (!adminKeys.get(i).matches("[0-9a-f]{64}")) {
-                throw new ConfigException(admin.keyPath("api_key_sha256") + "[" + i + "]: must be 64 lower-case hex "
+        root.rejectUnknownKeys();
+        return new QueryConfig(
+                listen,
+                data,
+                reopen,
+                tenants,
+                limits,
+                secret,
+                audit,
+                auth,
+                opensearch,
+                alerting,
+                archive,
+                adminKeys,
+                scrapeKeys);
+    }
+
+    /** A list of key hashes under {@code key}: each 64 lower-case hex digits. */
+    private static List<String> keyHashes(ConfigNode admin, String key) throws ConfigException {
+        List<String> hashes = admin.strings(key);
+        for (int i = 0; i < hashes.size(); i++) {
+            if (!hashes.get(i).matches("[0-9a-f]{64}")) {
+                throw new ConfigException(admin.keyPath(key) + "[" + i + "]: must be 64 lower-case hex "
                         + "digits (the SHA-256 of the key, e.g. from `printf %s KEY | sha256sum`)");
             }
         }
-        root.rejectUnknownKeys();
-        return new QueryConfig(
-                listen, data, reopen, tenants, limits, secret, audit, auth, opensearch, alerting, archive, adminKeys);
+        return hashes;
     }
 
     private QueryConfig.Alerting alerting(ConfigNode a, Path base, Set<String> tenants) throws ConfigException {

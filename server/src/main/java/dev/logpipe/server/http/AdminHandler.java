@@ -6,12 +6,15 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.logpipe.auth.AuthFailures;
 import dev.logpipe.auth.Credentials;
+import dev.logpipe.query.auth.ConfiguredKeys;
 import dev.logpipe.server.keys.KeyFile;
 import dev.logpipe.server.keys.KeyStore;
 import dev.logpipe.server.keys.LiveKeys;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -43,6 +46,11 @@ public final class AdminHandler {
     private final LiveKeys keys;
     private final AuthFailures failures;
     private final RulesRoute rules;
+    private final Set<String> scrapeKeyHashes;
+
+    /** Who presented a scrape key: it reads the recorded series and is no key of the key file. */
+    private static final KeyFile.StoredKey SCRAPER =
+            new KeyFile.StoredKey("scrape-key", "", "0".repeat(64), java.time.Instant.EPOCH);
 
     /** @param failures the failed-authentication limit, shared with the other APIs on the port */
     public AdminHandler(KeyStore store, LiveKeys keys, AuthFailures failures) {
@@ -51,10 +59,20 @@ public final class AdminHandler {
 
     /** @param rules the rules' admin API, or null when there is none (404) */
     public AdminHandler(KeyStore store, LiveKeys keys, AuthFailures failures, RulesRoute rules) {
+        this(store, keys, failures, rules, Set.of());
+    }
+
+    /**
+     * @param scrapeKeyHashes SHA-256 hashes of keys that pass {@link #refuseUnlessAdmin} (the recorded series) and
+     *     nothing else, so a Prometheus server need not hold an admin key
+     */
+    public AdminHandler(
+            KeyStore store, LiveKeys keys, AuthFailures failures, RulesRoute rules, Set<String> scrapeKeyHashes) {
         this.store = store;
         this.keys = keys;
         this.failures = failures;
         this.rules = rules;
+        this.scrapeKeyHashes = Set.copyOf(scrapeKeyHashes);
     }
 
     /**
@@ -68,12 +86,16 @@ public final class AdminHandler {
             return new Who(
                     Credentials.check(failures, authorizations, remoteAddress, keys::authenticate, unknown), null);
         } catch (Credentials.Refused r) {
-            ObjectNode body = JSON.createObjectNode().put("error", r.getMessage());
-            if (r.status() == 429) {
-                body.put("reason", r.reason());
-            }
-            return new Who(null, new Answer(r.status(), body.toString(), r.retryAfterSeconds()));
+            return refusal(r);
         }
+    }
+
+    private static Who refusal(Credentials.Refused r) {
+        ObjectNode body = JSON.createObjectNode().put("error", r.getMessage());
+        if (r.status() == 429) {
+            body.put("reason", r.reason());
+        }
+        return new Who(null, new Answer(r.status(), body.toString(), r.retryAfterSeconds()));
     }
 
     public Answer handle(
@@ -155,10 +177,26 @@ public final class AdminHandler {
      * does: for the admin paths served elsewhere on the port ({@code /metrics/rules}).
      */
     public Answer refuseUnlessAdmin(List<String> authorizations, String remoteAddress) {
-        Who auth = authenticate(
-                authorizations, remoteAddress, "an admin key is required (Authorization: Bearer ADMIN_KEY)");
+        Who auth;
+        try {
+            auth = new Who(
+                    Credentials.check(
+                            failures,
+                            authorizations,
+                            remoteAddress,
+                            key -> scrapeKeyHashes.contains(ConfiguredKeys.sha256(key))
+                                    ? Optional.of(SCRAPER)
+                                    : keys.authenticate(key),
+                            "an admin or scrape key is required (Authorization: Bearer KEY)"),
+                    null);
+        } catch (Credentials.Refused r) {
+            auth = refusal(r);
+        }
         if (auth.refused() != null) {
             return auth.refused();
+        }
+        if (auth.key() == SCRAPER) {
+            return null;
         }
         if (!auth.key().admin()) {
             return error(403, "key " + auth.key().id() + " is a tenant key; this path needs an admin key");

@@ -150,6 +150,11 @@ final class QueryMount implements AutoCloseable {
     }
 
     /** The recording rules' series (served behind the admin key). */
+    /** SHA-256 hashes of the keys that may read {@link #recordedSeries} and nothing else ({@code admin.scrape_key_sha256}). */
+    java.util.Set<String> scrapeKeyHashes() {
+        return java.util.Set.copyOf(base.scrapeKeyHashes());
+    }
+
     String recordedSeries() {
         return current.service().recordedSeries();
     }

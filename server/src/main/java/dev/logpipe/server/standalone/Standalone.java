@@ -148,7 +148,7 @@ public final class Standalone implements AutoCloseable {
                             indexer.httpHandler(),
                             indexerStatus::json,
                             query.handler(),
-                            new AdminHandler(store, keys, failures, query::rulesAdmin),
+                            new AdminHandler(store, keys, failures, query::rulesAdmin, query.scrapeKeyHashes()),
                             () -> collector.brokerReachable() && indexer.loop().ready(),
                             () -> collector.registry().scrape()
                                     + indexer.registry().scrape()

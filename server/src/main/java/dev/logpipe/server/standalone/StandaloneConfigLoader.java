@@ -17,6 +17,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -211,7 +212,10 @@ public final class StandaloneConfigLoader {
                         parsed.audit(),
                         parsed.auth(),
                         parsed.opensearch(),
-                        parsed.alerting()),
+                        parsed.alerting(),
+                        Optional.empty(),
+                        List.of(), // admin keys are the key file's
+                        parsed.scrapeKeyHashes()),
                 parsed.tenant("probe"));
     }
 

@@ -26,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 class MonitoringExampleTest {
     private static final String KEY = "test-default-key-0123456789";
     private static final String ADMIN = "test-admin-key-0123456789";
+    private static final String SCRAPE = "test-scrape-key-0123456789";
 
     @TempDir
     Path dir;
@@ -44,11 +45,14 @@ class MonitoringExampleTest {
                 """);
         Files.writeString(dir.resolve("standalone.yaml"), """
                 query:
+                  admin:
+                    scrape_key_sha256: [%s]
                   alerting:
                     rules:
                       - tenant: default
                         file: %s
-                """.formatted(dir.resolve("recording.yml")));
+                """.formatted(
+                        dev.logpipe.query.auth.ConfiguredKeys.sha256(SCRAPE), dir.resolve("recording.yml")));
         try (Standalone s = Standalone.start(
                 new StandaloneConfigLoader()
                         .load(
@@ -57,15 +61,15 @@ class MonitoringExampleTest {
                 Map.of("LOGPIPE_API_KEY", KEY, "LOGPIPE_ADMIN_KEY", ADMIN),
                 Clock.systemUTC())) {
             String target = s.baseUrl().replaceFirst("^http://", "").replaceFirst("/$", "");
-            Path adminKey = dir.resolve("admin.key");
-            Files.writeString(adminKey, ADMIN);
+            Path scrapeKey = dir.resolve("scrape.key");
+            Files.writeString(scrapeKey, SCRAPE);
             try (PrometheusStack stack = PrometheusStack.start(
                     dir,
                     Map.of(
                             "127.0.0.1:7070",
                             target,
-                            "credentials_file: /etc/logpipe/admin.key\n    static_configs:\n      - targets: []",
-                            "credentials_file: " + adminKey + "\n    static_configs:\n      - targets: [\"" + target
+                            "credentials_file: /etc/logpipe/scrape.key\n    static_configs:\n      - targets: []",
+                            "credentials_file: " + scrapeKey + "\n    static_configs:\n      - targets: [\"" + target
                                     + "\"]"),
                     List.of("logpipe-standalone", "logpipe-recorded"))) {
                 // the disk and search-lag gauges the shipped rules read are there
@@ -87,7 +91,7 @@ class MonitoringExampleTest {
                 await().atMost(Duration.ofSeconds(60))
                         .alias("the alert reaches Alertmanager (see prometheus.log, alertmanager.log)")
                         .until(() -> stack.alerts("reason").contains("LogpipeDeadLetters/SCHEMA_INVALID"));
-                // the recording rule's series, scraped with the admin key from the standalone's /metrics/rules
+                // the recording rule's series, scraped with the scrape key from the standalone's /metrics/rules
                 assertThat(Http.post(
                                         s.baseUrl() + "/api/v1/logs",
                                         KEY,
@@ -106,6 +110,13 @@ class MonitoringExampleTest {
                         .isEqualTo(403);
                 assertThat(Http.get(s.baseUrl() + "/metrics/rules", null).status())
                         .isEqualTo(401);
+                assertThat(Http.get(s.baseUrl() + "/api/v1/admin/tenants", SCRAPE)
+                                .status())
+                        .as("the scrape key opens nothing else")
+                        .isEqualTo(401);
+                assertThat(Http.get(s.baseUrl() + "/metrics/rules", ADMIN).status())
+                        .as("an admin key still reads the series")
+                        .isEqualTo(200);
                 // a healthy standalone raises none of the alerts that page for a broken one
                 assertThat(stack.alerts("reason"))
                         .noneMatch(a -> a.startsWith("LogpipeDown/")
