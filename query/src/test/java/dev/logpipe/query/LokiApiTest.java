@@ -240,6 +240,15 @@ class LokiApiTest {
         Lines either = lines("{service=~\"api|billing\"} |= \"took=17ms\" or \"took=19ms\"");
         assertThat(either.lines()).hasSize(2);
         assertThat(either.read()).isEqualTo(2);
+
+        // a pasted text of many words: the index is asked for its longest runs only, never past the clause cap
+        StringBuilder pasted = new StringBuilder(" took=17ms");
+        for (int i = 0; i < 700; i++) {
+            pasted.append(" w").append(i);
+        }
+        Lines long_ = lines("{service=~\"api|billing\"} |= \"" + pasted + "\" or \"" + pasted + " x\"");
+        assertThat(long_.lines()).isEmpty();
+        assertThat(long_.read()).isZero();
     }
 
     @Test

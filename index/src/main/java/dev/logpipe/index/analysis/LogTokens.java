@@ -29,8 +29,10 @@ public final class LogTokens {
 
     /**
      * True when no run of token characters in {@code text} is longer than {@link #MAX_TOKEN_CHARS}: each run is then
-     * indexed as one whole token, and a substring of the text inside a run is inside that token. Free for a text of
-     * at most that many characters.
+     * indexed as one whole token, and a substring of the text inside a run is inside that token. A character outside
+     * ASCII counts as a token character here whatever this JVM's Unicode tables say (an engine on a newer JVM may read
+     * an unassigned one as a letter and join two runs), so the answer holds on every engine. Free for a text of at most
+     * that many characters.
      */
     public static boolean runsWhole(CharSequence text) {
         int n = text.length();
@@ -39,7 +41,8 @@ public final class LogTokens {
         }
         int run = 0;
         for (int i = 0; i < n; i++) {
-            if (!isTokenChar(text.charAt(i))) {
+            char c = text.charAt(i);
+            if (c < 128 && !isTokenChar(c)) {
                 run = 0;
             } else if (++run > MAX_TOKEN_CHARS) {
                 return false;

@@ -181,6 +181,30 @@ class LineContainsTest {
     }
 
     @Test
+    void aPastedTextOfThousandsOfWordsAsksForItsLongestSixteenAndStillFindsItsLine() throws IOException {
+        StringBuilder words = new StringBuilder();
+        for (int i = 0; i < 2000; i++) {
+            words.append(" w").append(i);
+        }
+        String line = "x" + words + " y";
+        Corpus corpus = new Corpus(List.of(line, "w1 w2 w3", "nothing alike"), Set.of());
+        String literal = words + " ";
+        QueryNode node = LineContains.candidates(literal).orElseThrow();
+        assertThat(((QueryNode.Bool) node).clauses()).hasSize(LineContains.MAX_CLAUSES);
+        assertThat(candidates(corpus, literal)).containsExactly(0);
+    }
+
+    @Test
+    void aCharacterOutsideAsciiEndsARunWithoutBoundingIt() throws IOException {
+        // whether U+0870 is a letter depends on the JVM's Unicode version (unassigned on 17, a letter from 14 on):
+        // the literal's runs around it must hold whichever way the record was indexed
+        Corpus corpus = new Corpus(List.of("id=ab\u0870cd end", "id=abécd end", "id=ab cd end"), Set.of());
+        assertThat(candidates(corpus, " id=ab\u0870cd ")).contains(0);
+        assertThat(candidates(corpus, "b\u00e9c")).contains(1);
+        assertThat(candidates(corpus, "=ab\u0870")).contains(0).as("prefix ab").contains(1, 2);
+    }
+
+    @Test
     void aLongRunOrAnUnmarkedRecordIsAlwaysACandidateForAPartOfAToken() throws IOException {
         String longRun = "x".repeat(250) + "zqxneedle" + "y".repeat(50); // cut at 255: the literal spans two pieces
         Corpus corpus = new Corpus(List.of("id=" + longRun, "plain words only", "legacy zqxneedle"), Set.of(2));

@@ -126,6 +126,14 @@ final class Streams {
      * that may contain the text, the pipeline checks each of those exactly. Only for a caller that runs the pipeline on
      * every record the engine hands it.
      */
+    /**
+     * Line filters narrowed through the index, and runs asked per filter, at most: 8 × 64 leaves stay well inside the
+     * 1,024 clauses an engine takes, however long the pasted texts are (the filters past them are only checked).
+     */
+    static final int NARROWED_FILTERS = 8;
+
+    static final int CLAUSES_PER_FILTER = 64;
+
     static ParsedQuery engineQuery(String text, LogQl.LogQuery query) {
         ParsedQuery selected = engineQuery(text, query.selector());
         List<QueryNode.Clause> clauses = new ArrayList<>();
@@ -133,7 +141,9 @@ final class Streams {
             if (stage instanceof LogQl.LineFormat) {
                 break; // later filters see the rewritten line
             }
-            if (stage instanceof LogQl.LineFilter f && f.op() == LogQl.LineOp.CONTAINS) {
+            if (stage instanceof LogQl.LineFilter f
+                    && f.op() == LogQl.LineOp.CONTAINS
+                    && clauses.size() < NARROWED_FILTERS) {
                 lineFilter(f.values()).ifPresent(n -> clauses.add(new QueryNode.Clause(QueryNode.Occur.MUST, n)));
             }
         }
@@ -144,11 +154,18 @@ final class Streams {
         return new ParsedQuery(text, new QueryNode.Bool(clauses));
     }
 
-    /** The records that may hold any of the values; empty when one of them cannot be narrowed. */
+    /**
+     * The records that may hold any of the values, asking at most {@link #CLAUSES_PER_FILTER} runs in all; empty when
+     * one of them cannot be narrowed.
+     */
     private static Optional<QueryNode> lineFilter(List<String> values) {
+        int each = CLAUSES_PER_FILTER / values.size();
+        if (each == 0) {
+            return Optional.empty();
+        }
         List<QueryNode.Clause> any = new ArrayList<>();
         for (String v : values) {
-            Optional<QueryNode> n = LineContains.candidates(v);
+            Optional<QueryNode> n = LineContains.candidates(v, Math.min(each, LineContains.MAX_CLAUSES));
             if (n.isEmpty()) {
                 return Optional.empty();
             }
