@@ -10,6 +10,7 @@ import dev.logpipe.query.config.QueryConfig;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -21,6 +22,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Rule groups changing at run time (our own seams for the store and the queries; the alerts go to a real webhook over
@@ -89,15 +91,7 @@ class RuleSetsTest {
     }
 
     List<String> statuses(String alert) {
-        List<String> out = new ArrayList<>();
-        for (JsonNode body : received) {
-            for (JsonNode a : body.path("alerts")) {
-                if (a.at("/labels/alertname").asText().equals(alert)) {
-                    out.add(a.path("status").asText());
-                }
-            }
-        }
-        return out;
+        return status(received, alert);
     }
 
     @Test
@@ -124,6 +118,61 @@ class RuleSetsTest {
         assertThat(rules.delete("acme", "gone")).isTrue();
         await().atMost(Duration.ofSeconds(10)).until(() -> statuses("A_gone").contains("resolved"));
         assertThat(rules.any()).isFalse();
+    }
+
+    @Test
+    void aGroupAnotherProcessStoresIsEvaluatedHereAtTheNextReloadAndResolvedWhenItDeletesIt(@TempDir Path dir)
+            throws Exception {
+        List<JsonNode> here = new CopyOnWriteArrayList<>();
+        hook.createContext("/here", ex -> {
+            here.add(JSON.readTree(ex.getRequestBody().readAllBytes()));
+            ex.sendResponseHeaders(200, -1);
+            ex.close();
+        });
+        RuleEvaluator.Queries queries = (tenant, rule, at) -> Map.of(new TreeMap<>(Map.of("service", "api")), 1.0);
+        QueryConfig.Alerting toHere = new QueryConfig.Alerting(
+                Optional.empty(),
+                Optional.of(URI.create("http://127.0.0.1:" + hook.getAddress().getPort() + "/here")),
+                "",
+                Duration.ofHours(1),
+                List.of());
+        QueryConfig.Alerting elsewhere =
+                new QueryConfig.Alerting(Optional.empty(), Optional.empty(), "", Duration.ofHours(1), List.of());
+        // two query processes sharing one data directory's stored groups
+        try (RuleSets other =
+                        new RuleSets(List.of(), new FileRuleStore(dir), elsewhere, InstantSource.system(), queries);
+                RuleSets mine =
+                        new RuleSets(List.of(), new FileRuleStore(dir), toHere, InstantSource.system(), queries)) {
+            other.start();
+            mine.start();
+            assertThat(other.put(group("shared", "0s"))).isEqualTo(RuleSets.Stored.NEW);
+            assertThat(mine.any())
+                    .as("not before this process reads the store again")
+                    .isFalse();
+
+            mine.reload(); // what its watcher does every RELOAD_SECONDS
+            assertThat(mine.any()).isTrue();
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> status(here, "A_shared").contains("firing"));
+
+            assertThat(other.delete("acme", "shared")).isTrue();
+            mine.reload();
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> status(here, "A_shared").contains("resolved"));
+            assertThat(mine.any()).isFalse();
+        }
+    }
+
+    static List<String> status(List<JsonNode> bodies, String alert) {
+        List<String> out = new ArrayList<>();
+        for (JsonNode body : bodies) {
+            for (JsonNode a : body.path("alerts")) {
+                if (a.at("/labels/alertname").asText().equals(alert)) {
+                    out.add(a.path("status").asText());
+                }
+            }
+        }
+        return out;
     }
 
     @Test
