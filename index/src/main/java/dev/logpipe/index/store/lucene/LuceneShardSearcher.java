@@ -19,10 +19,12 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalLong;
 import org.apache.lucene.document.LongPoint;
+import org.apache.lucene.index.CodecReader;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.ExitableDirectoryReader;
 import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.IndexReader;
+import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.PointValues;
 import org.apache.lucene.index.QueryTimeout;
@@ -117,7 +119,13 @@ final class LuceneShardSearcher implements ShardSearcher {
         return new Keys(keys, top.totalHits.value, top.totalHits.relation == TotalHits.Relation.EQUAL_TO);
     }
 
-    /** Read in document order through one pooled stored-fields reader per segment ({@link StoredFieldsPool}). */
+    /** Sources of at least this many documents in one call are read block by block ({@link #sequential}). */
+    static final int BULK_SOURCES = 2_000;
+
+    /**
+     * Read in document order through one pooled stored-fields reader per segment ({@link StoredFieldsPool}), or, for
+     * {@link #BULK_SOURCES} documents or more, one that decompresses each block once.
+     */
     @Override
     public String[] sources(int[] docs, SourceBudget budget) throws IOException {
         Integer[] byDoc = new Integer[docs.length];
@@ -130,13 +138,14 @@ final class LuceneShardSearcher implements ShardSearcher {
         SourceVisitor v = new SourceVisitor();
         LeafReaderContext leaf = null;
         StoredFields stored = null;
+        boolean bulk = docs.length >= BULK_SOURCES;
         for (int i : byDoc) {
             if (leaf == null || docs[i] >= leaf.docBase + leaf.reader().maxDoc()) {
-                if (stored != null) {
+                if (stored != null && !bulk) {
                     StoredFieldsPool.give(leaf.reader(), stored);
                 }
                 leaf = leaves.get(ReaderUtil.subIndex(docs[i], leaves));
-                stored = StoredFieldsPool.take(leaf.reader());
+                stored = bulk ? sequential(leaf.reader()) : StoredFieldsPool.take(leaf.reader());
             }
             v.value = null;
             v.refused = false;
@@ -148,10 +157,22 @@ final class LuceneShardSearcher implements ShardSearcher {
             }
             out[i] = v.value;
         }
-        if (stored != null) {
+        if (stored != null && !bulk) {
             StoredFieldsPool.give(leaf.reader(), stored);
         }
         return out;
+    }
+
+    /**
+     * A stored-fields reader for many documents of one segment read in doc order (the archiver reading a whole day):
+     * Lucene's merge instance, which decompresses each block once where the pooled reader decompresses a block's start
+     * again for every document. Used by this thread only and dropped after the call.
+     */
+    private static StoredFields sequential(LeafReader segment) throws IOException {
+        if (segment instanceof CodecReader codec && codec.getFieldsReader() != null) {
+            return codec.getFieldsReader().getMergeInstance();
+        }
+        return segment.storedFields();
     }
 
     /**
