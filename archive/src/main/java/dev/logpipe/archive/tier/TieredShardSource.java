@@ -5,11 +5,7 @@ import dev.logpipe.archive.store.ObjectStore;
 import dev.logpipe.index.schema.Fields;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
-import dev.logpipe.index.shard.ShardLayout;
 import dev.logpipe.index.shard.ShardMetadata;
-import dev.logpipe.index.store.lucene.LiveShards;
-import dev.logpipe.index.store.lucene.LuceneStore;
-import dev.logpipe.index.store.lucene.StoreSettings;
 import dev.logpipe.index.store.read.CorruptShardException;
 import dev.logpipe.index.store.read.ShardQuery;
 import dev.logpipe.index.store.read.ShardSearcher;
@@ -17,26 +13,21 @@ import dev.logpipe.index.store.read.ShardSource;
 import dev.logpipe.index.store.write.IndexRecord;
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
-import java.util.stream.Stream;
 
 /**
  * The read seam over both tiers (a first, exact step towards search over archives, docs/archive.md#searching): a
  * tenant's record days are its hot shards and its catalogued archives ({@link TierPlan}); a day whose archive is
- * searched is restored, on first use, into a local Lucene shard under {@code cacheDir} (the archive's records, then
+ * searched is restored, on first use, into a local Lucene shard under {@code cacheDir} ({@link RestoredDays}) (the archive's records, then
  * the day's hot records over them as upserts when late records came), so every search answers exactly as the hot
  * tier did: the same engine over the same records. A query restores only the blocks that may hold a match (by the
  * footer's time ranges and label values and the blocks' token filters, {@link ArchivedDaySearcher}), none when no
@@ -51,17 +42,11 @@ public final class TieredShardSource implements ShardSource, Closeable {
     private final ShardSource hot;
     private final ArchiveCatalog catalog;
     private final ObjectStore objects;
-    private final LuceneStore cache;
-    private final LiveShards cacheReads;
-    private final int maxCachedDays;
-    private final long maxCacheBytes;
-    /** Restored day → what it was restored from (archive key + the hot state merged in), in access order. */
-    private final LinkedHashMap<ShardId, Restored> restored = new LinkedHashMap<>(16, 0.75f, true);
+    private final RestoredDays days;
     /** Archive key → its block index, in access order; at most {@link #MAX_INDEX_BYTES} held. */
     private final LinkedHashMap<String, BlockIndex> indexes = new LinkedHashMap<>(16, 0.75f, true);
 
     private long indexBytes;
-    private final java.util.concurrent.locks.ReentrantLock restoring = new java.util.concurrent.locks.ReentrantLock();
     /** Restores the blocks a needle query scanned, after its answer, so the next query finds them in the cache. */
     private final java.util.concurrent.ThreadPoolExecutor prefetch = new java.util.concurrent.ThreadPoolExecutor(
             1,
@@ -77,8 +62,6 @@ public final class TieredShardSource implements ShardSource, Closeable {
             new java.util.concurrent.ThreadPoolExecutor.DiscardPolicy());
 
     private final java.util.concurrent.atomic.AtomicLong daysSkipped = new java.util.concurrent.atomic.AtomicLong();
-    private final java.util.concurrent.atomic.AtomicLong restores = new java.util.concurrent.atomic.AtomicLong();
-    private final java.util.concurrent.atomic.AtomicLong blocksRestored = new java.util.concurrent.atomic.AtomicLong();
 
     public TieredShardSource(
             ShardSource hot,
@@ -102,32 +85,10 @@ public final class TieredShardSource implements ShardSource, Closeable {
             int maxCachedDays,
             long maxCacheBytes,
             InstantSource clock) {
-        if (maxCachedDays < 1) {
-            throw new IllegalArgumentException("maxCachedDays must be >= 1, was " + maxCachedDays);
-        }
-        this.maxCacheBytes = maxCacheBytes;
         this.hot = hot;
         this.catalog = catalog;
         this.objects = objects;
-        wipe(cacheDir); // what an earlier process restored is not known to this one: rebuilt on use
-        this.cache = new LuceneStore(new ShardLayout(cacheDir), StoreSettings.defaults(), clock);
-        this.cacheReads = new LiveShards(cache);
-        this.maxCachedDays = maxCachedDays;
-    }
-
-    private static void wipe(Path dir) {
-        if (!Files.isDirectory(dir)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path p : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
-                if (!p.equals(dir)) {
-                    Files.delete(p);
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot clear the archive cache " + dir + ": " + e.getMessage(), e);
-        }
+        this.days = new RestoredDays(cacheDir, maxCachedDays, maxCacheBytes, clock);
     }
 
     @Override
@@ -166,27 +127,19 @@ public final class TieredShardSource implements ShardSource, Closeable {
             return hot.metadata(shard);
         }
         if (isRestored(d.get(), shard)) {
-            return cacheReads.metadata(shard);
+            return days.reads().metadata(shard);
         }
         return Optional.of(fromCatalog(d.get(), shard));
     }
 
     /** True when the whole day is in the cache shard as of its state now. */
     private boolean isRestored(TierPlan.Day day, ShardId shard) throws IOException {
-        String state = state(day, shard);
-        synchronized (restored) {
-            Restored r = restored.get(shard);
-            return r != null && r.whole() && r.state().equals(state);
-        }
+        return days.whole(shard, state(day, shard));
     }
 
     /** True when the blocks {@code wanted} are in the cache shard as of the day's state now. */
     private boolean holds(TierPlan.Day day, ShardId shard, BitSet wanted) throws IOException {
-        String state = state(day, shard);
-        synchronized (restored) {
-            Restored r = restored.get(shard);
-            return r != null && r.holds(wanted) && r.state().equals(state);
-        }
+        return days.holds(shard, state(day, shard), wanted);
     }
 
     private String state(TierPlan.Day day, ShardId shard) throws IOException {
@@ -246,8 +199,8 @@ public final class TieredShardSource implements ShardSource, Closeable {
         if (d.isEmpty()) {
             return hot.latestMetadata(shard);
         }
-        restore(d.get(), shard);
-        return cacheReads.latestMetadata(shard);
+        restore(d.get(), shard, null);
+        return days.reads().latestMetadata(shard);
     }
 
     @Override
@@ -258,8 +211,8 @@ public final class TieredShardSource implements ShardSource, Closeable {
         }
         TierPlan.Day day = d.get();
         if (day.searchHot() || isRestored(day, shard)) {
-            restore(day, shard);
-            return cacheReads.open(shard);
+            restore(day, shard, null);
+            return days.reads().open(shard);
         }
         CatalogEntry entry = day.archive().orElseThrow();
         return Optional.of(new ArchivedDaySearcher(
@@ -270,7 +223,7 @@ public final class TieredShardSource implements ShardSource, Closeable {
                     if (blocks == null || !holds(day, shard, blocks)) {
                         restore(day, shard, blocks);
                     }
-                    return cacheReads
+                    return days.reads()
                             .open(shard)
                             .orElseThrow(() -> new IOException("restored day " + shard + " has no shard"));
                 },
@@ -311,14 +264,7 @@ public final class TieredShardSource implements ShardSource, Closeable {
         } catch (CorruptShardException e) {
             return 0; // reading nothing: the search of the day reports it as corrupt, naming the archive
         }
-        BitSet held = new BitSet();
-        String state = state(day, shard);
-        synchronized (restored) {
-            Restored r = restored.get(shard);
-            if (r != null && r.state().equals(state)) {
-                held.or(r.blocks());
-            }
-        }
+        BitSet held = days.held(shard, state(day, shard));
         List<Integer> blocks = new ArrayList<>();
         if (day.searchHot()) {
             for (int b = 0; b < index.blocks(); b++) {
@@ -368,41 +314,16 @@ public final class TieredShardSource implements ShardSource, Closeable {
     public record Stats(long daysSkipped, long restores, long blocksRestored) {}
 
     public Stats stats() {
-        return new Stats(daysSkipped.get(), restores.get(), blocksRestored.get());
-    }
-
-    /** The whole day into the cache shard, unless it is there as of the day's state. */
-    private void restore(TierPlan.Day day, ShardId shard) throws IOException {
-        restore(day, shard, null);
+        return new Stats(daysSkipped.get(), days.restores(), days.blocksRestored());
     }
 
     /**
-     * Restores blocks of the day's archive into the cache shard: {@code needed} (all when null, or when the day has
-     * hot records to merge), adding to blocks restored before as long as the day's state is unchanged.
+     * Restores blocks of the day's archive into its cache shard: {@code needed} (all when null, or when the day has hot
+     * records to merge, which follow the archive's), adding to blocks restored before as long as the day's state is
+     * unchanged.
      */
     private void restore(TierPlan.Day day, ShardId shard, BitSet needed) throws IOException {
-        restoring.lock(); // one restore at a time; reads of what is restored do not wait for it
-        try {
-            restoreLocked(day, shard, needed);
-        } finally {
-            restoring.unlock();
-        }
-    }
-
-    private void restoreLocked(TierPlan.Day day, ShardId shard, BitSet needed) throws IOException {
         CatalogEntry entry = day.archive().orElseThrow();
-        String state = state(day, shard);
-        Restored was;
-        synchronized (restored) {
-            was = restored.get(shard);
-            if (was != null && !was.state().equals(state)) {
-                restored.remove(shard);
-            }
-        }
-        if (was != null && !was.state().equals(state)) {
-            cache.delete(shard);
-            was = null;
-        }
         int total = blockIndex(entry).blocks();
         BitSet want = new BitSet(total);
         if (needed == null || day.searchHot()) {
@@ -410,115 +331,28 @@ public final class TieredShardSource implements ShardSource, Closeable {
         } else {
             want.or(needed);
         }
-        BitSet missing = (BitSet) want.clone();
-        if (was != null) {
-            missing.andNot(was.blocks());
-        }
-        if (missing.isEmpty()) {
-            return;
-        }
-        restores.incrementAndGet();
-        blocksRestored.addAndGet(missing.cardinality());
-        RecordBatch batch = new RecordBatch();
-        ArchivedDayRecords.Sink sink = r -> {
-            if (batch.add(r)) {
-                write(shard, batch.take());
+        days.restore(shard, state(day, shard), total, want, (missing, whole, sink) -> {
+            if (whole) {
+                ArchivedDayRecords.read(objects, entry, sink); // the whole day, checked against its digest
+            } else {
+                ArchivedDayRecords.readBlocks(objects, entry, missing, sink);
             }
-        };
-        if (was == null && missing.cardinality() == total) {
-            ArchivedDayRecords.read(objects, entry, sink); // the whole day, checked against its digest
-        } else {
-            ArchivedDayRecords.readBlocks(objects, entry, missing, sink);
-        }
-        if (day.searchHot()) {
-            try (ShardSearcher s =
-                    hot.open(shard).orElseThrow(() -> new IOException("hot shard " + shard + " vanished"))) {
-                HotDay.read(s, shard.tenant(), (r, decoded) -> {
-                    byte[] source = r.source().getBytes(StandardCharsets.UTF_8);
-                    if (batch.add(new IndexRecord(
-                            decoded,
-                            Instant.ofEpochMilli(r.eventTimeMillis()),
-                            Instant.ofEpochMilli(r.observedTimeMillis()),
-                            source,
-                            0,
-                            source.length))) {
-                        write(shard, batch.take());
-                    }
-                });
-            }
-        }
-        write(shard, batch.take());
-        cache.commit(Map.of());
-        cache.refresh();
-        BitSet now = was == null ? new BitSet(total) : (BitSet) was.blocks().clone();
-        now.or(want);
-        long disk = sizeOnDisk(shard);
-        List<ShardId> evicted = new ArrayList<>();
-        synchronized (restored) {
-            restored.put(shard, new Restored(state, now, total, disk));
-            long cached =
-                    restored.values().stream().mapToLong(Restored::diskBytes).sum();
-            var eldest = restored.entrySet().iterator();
-            while ((restored.size() > maxCachedDays || cached > maxCacheBytes) && restored.size() > 1) {
-                var e = eldest.next();
-                if (e.getKey().equals(shard)) {
-                    continue; // the day just restored stays
-                }
-                cached -= e.getValue().diskBytes();
-                evicted.add(e.getKey());
-                eldest.remove();
-            }
-        }
-        for (ShardId e : evicted) {
-            cache.delete(e);
-        }
-    }
-
-    /** The bytes of a restored day's shard on disk (files a merge removes meanwhile do not count). */
-    private long sizeOnDisk(ShardId shard) throws IOException {
-        return sizeOf(Path.of(cache.location(shard)));
-    }
-
-    private static long sizeOf(Path path) throws IOException {
-        try {
-            if (!Files.isDirectory(path)) {
-                return Files.size(path);
-            }
-            long bytes = 0;
-            try (java.nio.file.DirectoryStream<Path> entries = Files.newDirectoryStream(path)) {
-                for (Path p : entries) {
-                    bytes += sizeOf(p);
+            if (day.searchHot()) {
+                try (ShardSearcher s =
+                        hot.open(shard).orElseThrow(() -> new IOException("hot shard " + shard + " vanished"))) {
+                    HotDay.read(s, shard.tenant(), (r, decoded) -> {
+                        byte[] source = r.source().getBytes(StandardCharsets.UTF_8);
+                        sink.accept(new IndexRecord(
+                                decoded,
+                                Instant.ofEpochMilli(r.eventTimeMillis()),
+                                Instant.ofEpochMilli(r.observedTimeMillis()),
+                                source,
+                                0,
+                                source.length));
+                    });
                 }
             }
-            return bytes;
-        } catch (java.nio.file.NoSuchFileException gone) {
-            return 0;
-        }
-    }
-
-    /** What a day's cache shard holds: restored from which state, which blocks of how many, its bytes on disk. */
-    private record Restored(String state, BitSet blocks, int total, long diskBytes) {
-        boolean whole() {
-            return blocks.cardinality() == total;
-        }
-
-        boolean holds(BitSet wanted) {
-            BitSet missing = (BitSet) wanted.clone();
-            missing.andNot(blocks);
-            return missing.isEmpty();
-        }
-    }
-
-    private void write(ShardId shard, List<IndexRecord> batch) throws IOException {
-        if (batch.isEmpty()) {
-            return;
-        }
-        var written = cache.write(shard, batch);
-        if (!written.rejections().isEmpty()) {
-            throw new IOException(
-                    "restoring " + shard + " refused " + written.rejections().size() + " records: "
-                            + written.rejections().get(0));
-        }
+        });
     }
 
     /** The tenant's days per tier now, for the status API. */
@@ -529,20 +363,13 @@ public final class TieredShardSource implements ShardSource, Closeable {
 
     /** The days restored now, for tests and the status API. */
     public List<ShardId> restoredDays() {
-        synchronized (restored) {
-            return new ArrayList<>(restored.keySet());
-        }
+        return days.days();
     }
 
     @Override
     public void close() throws IOException {
         prefetch.getQueue().clear();
         prefetch.shutdown(); // never interrupted: Lucene's channels close on an interrupt
-        restoring.lock(); // a prefetch under way finishes first
-        try {
-            cache.close();
-        } finally {
-            restoring.unlock();
-        }
+        days.close(); // a prefetch's restore under way finishes first
     }
 }
