@@ -6,14 +6,11 @@ import dev.logpipe.index.query.ParsedQuery;
 import dev.logpipe.index.shard.ShardLayout;
 import dev.logpipe.index.store.read.ShardQuery;
 import dev.logpipe.index.store.read.ShardSearcher;
-import dev.logpipe.index.store.write.IndexRecord;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,23 +25,7 @@ class BulkSourcesTest {
 
     @Test
     void aDayReadInOneCallHasTheSourcesPageByPageReadingGives() throws Exception {
-        try (LuceneStore store = new LuceneStore(
-                new ShardLayout(data), StoreSettings.defaults(), InstantSource.fixed(MatchAllHistogramTest.T))) {
-            for (int c = 0; c < 3; c++) {
-                List<IndexRecord> batch = new ArrayList<>();
-                for (int i = c * 1000; i < (c + 1) * 1000; i++) {
-                    batch.add(MatchAllHistogramTest.record(i, 0));
-                }
-                store.write(MatchAllHistogramTest.DAY, batch);
-                store.commit(Map.of("t-0", (long) c));
-            }
-            List<IndexRecord> replays = new ArrayList<>();
-            for (int i = 0; i < MatchAllHistogramTest.RECORDS; i += 7) {
-                replays.add(MatchAllHistogramTest.record(i, 1));
-            }
-            store.write(MatchAllHistogramTest.DAY, replays);
-            store.commit(Map.of("t-0", 9L));
-        }
+        MatchAllHistogramTest.write(data, 7);
         try (CommittedShards shards = new CommittedShards(new ShardLayout(data), Duration.ofHours(1));
                 ShardSearcher s = shards.open(MatchAllHistogramTest.DAY).orElseThrow()) {
             ShardQuery all = ShardQuery.of("acme", ParsedQuery.ALL, Long.MIN_VALUE, Long.MAX_VALUE);

@@ -65,7 +65,14 @@ class MatchAllHistogramTest {
 
     /** Three commits of 1,000 records; with {@code replays}, every 25th rewritten an hour later (a deletion each). */
     List<Long> write(boolean replays) throws Exception {
-        List<Long> times = new ArrayList<>();
+        return write(data, replays ? 25 : 0);
+    }
+
+    /**
+     * Three commits of 1,000 records into {@code data}, then, unless {@code replayEvery} is 0, every such record
+     * rewritten an hour later in a fourth (a deletion each); the records' times as they end up.
+     */
+    static List<Long> write(Path data, int replayEvery) throws Exception {
         try (LuceneStore store =
                 new LuceneStore(new ShardLayout(data), StoreSettings.defaults(), InstantSource.fixed(T))) {
             for (int c = 0; c < 3; c++) {
@@ -76,20 +83,18 @@ class MatchAllHistogramTest {
                 store.write(DAY, batch);
                 store.commit(Map.of("t-0", (long) c));
             }
-        }
-        for (int i = 0; i < RECORDS; i++) {
-            times.add(time(i) + (replays && i % 25 == 0 ? 3_600_000L : 0));
-        }
-        if (replays) {
-            try (LuceneStore store =
-                    new LuceneStore(new ShardLayout(data), StoreSettings.defaults(), InstantSource.fixed(T))) {
+            if (replayEvery > 0) {
                 List<IndexRecord> batch = new ArrayList<>();
-                for (int i = 0; i < RECORDS; i += 25) {
+                for (int i = 0; i < RECORDS; i += replayEvery) {
                     batch.add(record(i, 1));
                 }
                 store.write(DAY, batch);
                 store.commit(Map.of("t-0", 9L));
             }
+        }
+        List<Long> times = new ArrayList<>();
+        for (int i = 0; i < RECORDS; i++) {
+            times.add(time(i) + (replayEvery > 0 && i % replayEvery == 0 ? 3_600_000L : 0));
         }
         return times;
     }

@@ -7,13 +7,10 @@ import dev.logpipe.index.shard.ShardLayout;
 import dev.logpipe.index.store.aggregate.Histogram;
 import dev.logpipe.index.store.read.ShardQuery;
 import dev.logpipe.index.store.read.ShardSearcher;
-import dev.logpipe.index.store.write.IndexRecord;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.LeafReaderContext;
@@ -32,39 +29,13 @@ class SortedRunsHistogramTest {
     @TempDir
     Path data;
 
-    /** Writes the match-all test's 3,000 records in three commits, every 25th replayed an hour later. */
-    List<Long> write() throws Exception {
-        try (LuceneStore store = new LuceneStore(
-                new ShardLayout(data), StoreSettings.defaults(), InstantSource.fixed(MatchAllHistogramTest.T))) {
-            for (int c = 0; c < 3; c++) {
-                List<IndexRecord> batch = new ArrayList<>();
-                for (int i = c * 1000; i < (c + 1) * 1000; i++) {
-                    batch.add(MatchAllHistogramTest.record(i, 0));
-                }
-                store.write(MatchAllHistogramTest.DAY, batch);
-                store.commit(Map.of("t-0", (long) c));
-            }
-            List<IndexRecord> replays = new ArrayList<>();
-            for (int i = 0; i < MatchAllHistogramTest.RECORDS; i += 25) {
-                replays.add(MatchAllHistogramTest.record(i, 1));
-            }
-            store.write(MatchAllHistogramTest.DAY, replays);
-            store.commit(Map.of("t-0", 9L));
-        }
-        List<Long> times = new ArrayList<>();
-        for (int i = 0; i < MatchAllHistogramTest.RECORDS; i++) {
-            times.add(MatchAllHistogramTest.time(i) + (i % 25 == 0 ? 3_600_000L : 0));
-        }
-        return times;
-    }
-
     long[] histogram(ShardSearcher s, String q, long from, long to, Histogram h) throws Exception {
         return s.histogram(ShardQuery.of("acme", ParsedQuery.parse(q), from, to), h, Long.MAX_VALUE);
     }
 
     @Test
     void bucketsOfACollectedQueryEqualTheRecordsTimesForAnyGridAndRange() throws Exception {
-        List<Long> times = write();
+        List<Long> times = MatchAllHistogramTest.write(data, 25);
         List<Long> web = new ArrayList<>();
         for (int i = 0; i < MatchAllHistogramTest.RECORDS; i++) {
             if (MatchAllHistogramTest.service(i).equals("web")) {
