@@ -240,7 +240,8 @@ final class LuceneShardSearcher implements ShardSearcher {
     /**
      * One count per bucket. When the query is everything, or a conjunction of exact terms ({@link CoveringTerms}), each
      * segment whose documents are all the tenant's and all hold those terms is counted from its points tree ({@link
-     * PointHistogram}) instead of document by document; the counts are the same.
+     * PointHistogram}) instead of document by document, and in the other segments only the terms that not every
+     * document holds are walked ({@link #uncovered}); the counts are the same.
      */
     @Override
     public long[] histogram(ShardQuery q, Histogram h, long deadlineNanos) throws IOException {
@@ -249,21 +250,40 @@ final class LuceneShardSearcher implements ShardSearcher {
             return run(searcher(deadlineNanos), query(q), LuceneAggregations.histogram(h));
         }
         long[] counts = new long[h.buckets()];
-        Query all = null;
         for (LeafReaderContext leaf : reader.leaves()) {
             checkTime(deadlineNanos);
             if (CoveringTerms.coverSegment(leaf.reader(), terms)
                     && PointHistogram.count(leaf.reader(), q.tenant(), q.fromMillis(), q.toMillis(), h, counts)) {
                 continue;
             }
-            all = all == null ? query(q) : all;
-            long[] rest = run(leafSearcher(leaf, deadlineNanos), all, LuceneAggregations.histogram(h));
+            long[] rest = run(
+                    leafSearcher(leaf, deadlineNanos),
+                    uncovered(leaf.reader(), terms, q),
+                    LuceneAggregations.histogram(h));
             for (int i = 0; i < counts.length; i++) {
                 counts[i] += rest[i];
             }
         }
         checkTime(deadlineNanos);
         return counts;
+    }
+
+    /**
+     * A conjunction of exact terms on one segment: the terms (and the tenant's) that not every document of the segment
+     * holds, with the time range. It matches there what the whole query matches, without walking the postings of a
+     * term every document has (a region or a service a day's segment holds throughout).
+     */
+    private static Query uncovered(LeafReader segment, List<Term> terms, ShardQuery q) throws IOException {
+        BooleanQuery.Builder b = new BooleanQuery.Builder();
+        List<Term> all = new ArrayList<>(terms);
+        all.add(new Term(Fields.TENANT_ID, q.tenant()));
+        for (Term t : all) {
+            if (segment.docFreq(t) != segment.maxDoc()) {
+                b.add(new TermQuery(t), BooleanClause.Occur.FILTER);
+            }
+        }
+        b.add(LongPoint.newRangeQuery(Fields.EVENT_TIME, q.fromMillis(), q.toMillis() - 1), BooleanClause.Occur.FILTER);
+        return b.build();
     }
 
     /** The exact terms the query (with its filters) is the conjunction of, none for everything; null otherwise. */
@@ -313,7 +333,6 @@ final class LuceneShardSearcher implements ShardSearcher {
                 return run(searcher(deadlineNanos), query(q), LuceneAggregations.values(lf, tally))
                         .values();
             }
-            Query all = null;
             for (LeafReaderContext leaf : reader.leaves()) {
                 checkTime(deadlineNanos);
                 if (CoveringTerms.coverSegment(leaf.reader(), terms)
@@ -321,8 +340,10 @@ final class LuceneShardSearcher implements ShardSearcher {
                                 leaf.reader(), lf, q.tenant(), q.fromMillis(), q.toMillis(), tally)) {
                     continue;
                 }
-                all = all == null ? query(q) : all;
-                run(leafSearcher(leaf, deadlineNanos), all, LuceneAggregations.values(lf, tally));
+                run(
+                        leafSearcher(leaf, deadlineNanos),
+                        uncovered(leaf.reader(), terms, q),
+                        LuceneAggregations.values(lf, tally));
             }
             checkTime(deadlineNanos);
             return tally.values();

@@ -19,6 +19,8 @@ import dev.logpipe.query.internal.plan.TimeRange;
 import dev.logpipe.query.internal.search.FanOut;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -104,93 +106,40 @@ final class HistogramCounts {
         ShardQuery sq = ShardQuery.of(
                 call.tenant(), q, plan.range().fromMillis(), plan.range().toMillis());
         Map<ShardId, FanOut.Outcome<?>> outcomes = new LinkedHashMap<>();
-        Map<String, long[]> groups = new LinkedHashMap<>();
-        long[] total = histogram(env, bounds, plan, sq, new Histogram(start, interval, steps.count()), outcomes);
+        Histogram h = new Histogram(start, interval, steps.count());
+        // one pass over the shards: each counts its total and its groups with one searcher, one point in time
+        Map<ShardId, FanOut.Outcome<ShardCounts>> counted = env.fanOut()
+                .run(
+                        plan.searched(),
+                        env.config().limits().shardConcurrency(),
+                        bounds.deadlineNanos(),
+                        (s, d) -> countShard(s, sq, label, h, d));
+        long[] total = new long[h.buckets()];
+        Map<String, long[]> summed = new HashMap<>();
+        for (Map.Entry<ShardId, FanOut.Outcome<ShardCounts>> e : counted.entrySet()) {
+            FanOut.Outcome<ShardCounts> o = e.getValue();
+            outcomes.put(e.getKey(), o);
+            if (!o.ok()) {
+                continue;
+            }
+            if (!o.value().complete()) {
+                return null; // a value the shard could not count exactly: the caller reads the records
+            }
+            add(total, o.value().total());
+            o.value().groups().forEach((v, c) -> add(summed.computeIfAbsent(v, k -> new long[h.buckets()]), c));
+        }
         long all = 0;
         for (long c : total) {
             all += c;
         }
+        Map<String, long[]> groups = new LinkedHashMap<>();
         if (label.isEmpty()) {
             groups.put(null, total);
         } else {
-            Map<ShardId, FanOut.Outcome<Values>> values = env.fanOut()
-                    .run(
-                            plan.searched(),
-                            env.config().limits().shardConcurrency(),
-                            bounds.deadlineNanos(),
-                            (s, d) -> s.values(sq, label, MetricEval.MAX_VALUES, d));
-            List<String> names = new ArrayList<>();
-            Map<String, Long> sizes = new LinkedHashMap<>();
-            boolean everyShardCounted = true;
-            long missing = 0;
-            for (FanOut.Outcome<Values> o : values.values()) {
-                if (o.ok()) {
-                    if (!o.value().complete() || o.value().overflow() > 0) {
-                        return null;
-                    }
-                    missing += o.value().missing();
-                    for (Map.Entry<String, Long> e : o.value().counts().entrySet()) {
-                        String v = e.getKey();
-                        if (v.length() >= Fields.MAX_KEYWORD_CHARS) {
-                            return null; // maybe capped in the index: the records tell the whole value
-                        }
-                        if (!names.contains(v)) {
-                            names.add(v);
-                        }
-                        sizes.merge(v, e.getValue(), Long::sum);
-                    }
-                } else {
-                    everyShardCounted = false;
-                }
-            }
-            // when every matching record has the label, the most frequent value is what the others leave of the
-            // total: one pass over most of the records saved (every record has a level, most are INFO)
-            String largest = null;
-            if (everyShardCounted && missing == 0 && !names.isEmpty()) {
-                largest = names.get(0);
-                for (String v : names) {
-                    if (sizes.get(v) > sizes.get(largest)) {
-                        largest = v;
-                    }
-                }
-            }
-            long[] rest = total.clone();
-            for (String v : names) {
-                if (v.equals(largest)) {
-                    continue;
-                }
-                long[] c = histogram(
-                        env,
-                        bounds,
-                        plan,
-                        sq.with(new ShardQuery.Exact(label, v)),
-                        new Histogram(start, interval, steps.count()),
-                        outcomes);
-                groups.put(v, c);
-                for (int k = 0; k < c.length; k++) {
-                    rest[k] -= c[k];
-                }
-            }
-            if (largest != null && !exactRest(rest, outcomes)) {
-                // a shard failed in one pass, or records arrived between passes: count the largest value itself
-                long[] c = histogram(
-                        env,
-                        bounds,
-                        plan,
-                        sq.with(new ShardQuery.Exact(label, largest)),
-                        new Histogram(start, interval, steps.count()),
-                        outcomes);
-                groups.put(largest, c);
-                for (int k = 0; k < c.length; k++) {
-                    rest[k] -= c[k];
-                }
-                largest = null;
-            }
-            if (largest != null) {
-                groups.put(largest, rest);
-            } else if (missing > 0 || !everyShardCounted) {
-                groups.put(null, rest); // records without the label
-            }
+            List<String> order = new ArrayList<>(summed.keySet());
+            order.sort(Comparator.nullsLast(Comparator.<String>comparingLong(v -> -sum(summed.get(v)))
+                    .thenComparing(Comparator.naturalOrder())));
+            order.forEach(v -> groups.put(v, summed.get(v)));
         }
         double seconds = range / 1000d;
         Value.Vector out = new Value.Vector();
@@ -218,37 +167,62 @@ final class HistogramCounts {
     }
 
     /**
-     * Whether the total less the other values is the largest value's exact count: every pass answered from every
-     * shard, and no bucket went below zero (which only records arriving between the passes can do).
+     * One shard's counts per bucket: its total, and grouped by {@code label} each value's ({@code null}: the records
+     * without it); {@code complete} false when a value could not be counted exactly (too many, or maybe capped).
      */
-    private static boolean exactRest(long[] rest, Map<ShardId, FanOut.Outcome<?>> outcomes) {
-        for (long c : rest) {
-            if (c < 0) {
-                return false;
+    private record ShardCounts(long[] total, Map<String, long[]> groups, boolean complete) {}
+
+    /**
+     * Counts one shard with one searcher: the total, then each value of the label but the most frequent, which is what
+     * the others leave of the total when every record has the label (every record has a level, most are INFO: one
+     * pass over most of the records saved). One point in time, so that difference is exact.
+     */
+    private static ShardCounts countShard(ShardSearcher s, ShardQuery sq, String label, Histogram h, long deadline)
+            throws IOException {
+        long[] total = s.histogram(sq, h, deadline);
+        if (label.isEmpty()) {
+            return new ShardCounts(total, Map.of(), true);
+        }
+        Values values = s.values(sq, label, MetricEval.MAX_VALUES, deadline);
+        if (!values.complete() || values.overflow() > 0) {
+            return new ShardCounts(total, Map.of(), false);
+        }
+        String largest = null;
+        for (Map.Entry<String, Long> e : values.counts().entrySet()) {
+            if (e.getKey().length() >= Fields.MAX_KEYWORD_CHARS) {
+                return new ShardCounts(total, Map.of(), false); // maybe capped in the index: the records tell
+            }
+            if (values.missing() == 0
+                    && (largest == null || e.getValue() > values.counts().get(largest))) {
+                largest = e.getKey();
             }
         }
-        return outcomes.values().stream().allMatch(FanOut.Outcome::ok);
-    }
-
-    private static long[] histogram(
-            Env env, Bounds bounds, Plan plan, ShardQuery sq, Histogram h, Map<ShardId, FanOut.Outcome<?>> outcomes) {
-        Map<ShardId, FanOut.Outcome<long[]>> results = env.fanOut()
-                .run(
-                        plan.searched(),
-                        env.config().limits().shardConcurrency(),
-                        bounds.deadlineNanos(),
-                        (s, d) -> s.histogram(sq, h, d));
-        long[] counts = new long[h.buckets()];
-        results.forEach((id, o) -> {
-            if (o.ok()) {
-                for (int k = 0; k < counts.length; k++) {
-                    counts[k] += o.value()[k];
+        Map<String, long[]> groups = new HashMap<>();
+        long[] rest = total.clone();
+        for (String v : values.counts().keySet()) {
+            if (!v.equals(largest)) {
+                long[] c = s.histogram(sq.with(new ShardQuery.Exact(label, v)), h, deadline);
+                groups.put(v, c);
+                for (int k = 0; k < c.length; k++) {
+                    rest[k] -= c[k];
                 }
             }
-            if (!o.ok() || !outcomes.containsKey(id)) {
-                outcomes.put(id, o);
-            }
-        });
-        return counts;
+        }
+        groups.put(largest, rest); // the largest value, or (when some records lack the label) those records
+        return new ShardCounts(total, groups, true);
+    }
+
+    private static void add(long[] into, long[] counts) {
+        for (int k = 0; k < into.length; k++) {
+            into[k] += counts[k];
+        }
+    }
+
+    private static long sum(long[] counts) {
+        long n = 0;
+        for (long c : counts) {
+            n += c;
+        }
+        return n;
     }
 }
