@@ -61,6 +61,11 @@ import org.slf4j.LoggerFactory;
  * (the standalone) or served alone ({@link QueryServer}). Every request: authenticate (401),
  * refuse any tenant claim that is not the caller's (403, audited), take one of the tenant's query slots (429), run
  * the endpoint, audit, measure. Blocking: it runs on the server's threads.
+ *
+ * <p>Longer than 500 lines, for now: the service's assembly and that one request flow (the audit line, the memory
+ * lease and the query slot are taken and given back across it, export and refusals included) live together; the
+ * endpoints, the request's reading ({@link QueryRequests}) and the rules' admin port are their own classes. Moving the
+ * flow into a class of its own is the next split.
  */
 public final class QueryService implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(QueryService.class);

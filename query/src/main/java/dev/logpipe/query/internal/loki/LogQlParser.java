@@ -31,6 +31,9 @@ import java.util.Set;
  * A recursive-descent parser of the LogQL subset (docs/loki.md#logql). Anything outside it is an {@link InvalidLogQl}
  * that names the construct and its position; nesting is limited so no text can exhaust the stack. Regular expressions
  * are compiled here (RE2 syntax, {@code com.google.re2j}), so a bad one is a parse error too.
+ *
+ * <p>Longer than 500 lines on purpose: one method per rule of one grammar, read top to bottom as the grammar is;
+ * split across files, a rule and the rules it calls would no longer sit together.
  */
 public final class LogQlParser {
     public static final int MAX_QUERY_CHARS = 8192;
