@@ -39,6 +39,12 @@ final class RestoredDays implements Closeable {
         void into(BitSet missing, boolean whole, ArchivedDayRecords.Sink sink) throws IOException;
     }
 
+    /** The state a day is restored from, read once the restore holds the lock (the hot day may change meanwhile). */
+    @FunctionalInterface
+    interface State {
+        String now() throws IOException;
+    }
+
     /** What a day's cache shard holds: restored from which state, which blocks of how many, its bytes on disk. */
     private record Restored(String state, BitSet blocks, int total, long diskBytes) {
         boolean whole() {
@@ -120,12 +126,13 @@ final class RestoredDays implements Closeable {
 
     /**
      * Restores the blocks {@code want} of the day's {@code total} into its cache shard, adding to the blocks restored
-     * before from the same {@code state} (a shard restored from another state is dropped first), then evicts.
+     * before from the same state (a shard restored from another state is dropped first), then evicts. The state is
+     * read under the lock, so a restore that waited for another does not undo it with a state read before.
      */
-    void restore(ShardId shard, String state, int total, BitSet want, Fill fill) throws IOException {
+    void restore(ShardId shard, State state, int total, BitSet want, Fill fill) throws IOException {
         restoring.lock();
         try {
-            restoreLocked(shard, state, total, want, fill);
+            restoreLocked(shard, state.now(), total, want, fill);
         } finally {
             restoring.unlock();
         }

@@ -292,6 +292,10 @@ public final class TieredShardSource implements ShardSource, Closeable {
         }
         BlockIndex read = BlockIndex.read(ArchiveReader.open(entry.key(), objects.open(entry.key())));
         synchronized (indexes) {
+            BlockIndex raced = indexes.get(entry.key());
+            if (raced != null) {
+                return raced; // another query read it meanwhile: its bytes are counted once
+            }
             indexes.put(entry.key(), read);
             indexBytes += read.bytes();
             var it = indexes.entrySet().iterator();
@@ -331,7 +335,7 @@ public final class TieredShardSource implements ShardSource, Closeable {
         } else {
             want.or(needed);
         }
-        days.restore(shard, state(day, shard), total, want, (missing, whole, sink) -> {
+        days.restore(shard, () -> state(day, shard), total, want, (missing, whole, sink) -> {
             if (whole) {
                 ArchivedDayRecords.read(objects, entry, sink); // the whole day, checked against its digest
             } else {

@@ -19,6 +19,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalLong;
 import org.apache.lucene.document.LongPoint;
+import org.apache.lucene.codecs.StoredFieldsReader;
 import org.apache.lucene.index.CodecReader;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.ExitableDirectoryReader;
@@ -169,8 +170,11 @@ final class LuceneShardSearcher implements ShardSearcher {
      * again for every document. Used by this thread only and dropped after the call.
      */
     private static StoredFields sequential(LeafReader segment) throws IOException {
-        if (segment instanceof CodecReader codec && codec.getFieldsReader() != null) {
-            return codec.getFieldsReader().getMergeInstance();
+        if (segment instanceof CodecReader codec) {
+            StoredFieldsReader fields = codec.getFieldsReader(); // a clone each call
+            if (fields != null) {
+                return fields.getMergeInstance();
+            }
         }
         return segment.storedFields();
     }
@@ -350,6 +354,12 @@ final class LuceneShardSearcher implements ShardSearcher {
         } catch (IllegalStateException e) { // not a keyword field
             throw new IllegalArgumentException("field " + field + " has no values to count: " + e.getMessage(), e);
         }
+    }
+
+    /** One reader, acquired when the searcher was opened: every call sees the same documents. */
+    @Override
+    public boolean pointInTime() {
+        return true;
     }
 
     @Override

@@ -141,6 +141,14 @@ public interface ShardSearcher extends Closeable {
     /** The largest value of a time field in this view (deleted documents included), empty when none. */
     OptionalLong maxTime(String timeField) throws IOException;
 
+    /**
+     * True when every call on this searcher sees the same documents (one point in time), so counts of two calls may be
+     * subtracted; false (the default) when each call reads the shard as it is then.
+     */
+    default boolean pointInTime() {
+        return false;
+    }
+
     @Override
     void close() throws IOException;
 }

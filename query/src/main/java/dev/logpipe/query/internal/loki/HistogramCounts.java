@@ -170,14 +170,15 @@ final class HistogramCounts {
      * One shard's counts per bucket: its total, and grouped by {@code label} each value's ({@code null}: the records
      * without it); {@code complete} false when a value could not be counted exactly (too many, or maybe capped).
      */
-    private record ShardCounts(long[] total, Map<String, long[]> groups, boolean complete) {}
+    record ShardCounts(long[] total, Map<String, long[]> groups, boolean complete) {}
 
     /**
      * Counts one shard with one searcher: the total, then each value of the label but the most frequent, which is what
      * the others leave of the total when every record has the label (every record has a level, most are INFO: one
-     * pass over most of the records saved). One point in time, so that difference is exact.
+     * pass over most of the records saved). Only on a searcher of one point in time ({@link ShardSearcher#pointInTime},
+     * the Lucene store's), where that difference is exact; elsewhere every value is counted.
      */
-    private static ShardCounts countShard(ShardSearcher s, ShardQuery sq, String label, Histogram h, long deadline)
+    static ShardCounts countShard(ShardSearcher s, ShardQuery sq, String label, Histogram h, long deadline)
             throws IOException {
         long[] total = s.histogram(sq, h, deadline);
         if (label.isEmpty()) {
@@ -187,13 +188,14 @@ final class HistogramCounts {
         if (!values.complete() || values.overflow() > 0) {
             return new ShardCounts(total, Map.of(), false);
         }
+        // the difference is exact only when every call sees the same documents (not so on OpenSearch: each is a search)
+        boolean subtract = s.pointInTime() && values.missing() == 0;
         String largest = null;
         for (Map.Entry<String, Long> e : values.counts().entrySet()) {
             if (e.getKey().length() >= Fields.MAX_KEYWORD_CHARS) {
                 return new ShardCounts(total, Map.of(), false); // maybe capped in the index: the records tell
             }
-            if (values.missing() == 0
-                    && (largest == null || e.getValue() > values.counts().get(largest))) {
+            if (subtract && (largest == null || e.getValue() > values.counts().get(largest))) {
                 largest = e.getKey();
             }
         }
@@ -208,7 +210,14 @@ final class HistogramCounts {
                 }
             }
         }
-        groups.put(largest, rest); // the largest value, or (when some records lack the label) those records
+        if (largest != null) {
+            groups.put(largest, rest);
+        } else if (values.missing() > 0) { // the records without the label (never below 0: calls may see more)
+            for (int k = 0; k < rest.length; k++) {
+                rest[k] = Math.max(0, rest[k]);
+            }
+            groups.put(null, rest);
+        }
         return new ShardCounts(total, groups, true);
     }
 
