@@ -46,7 +46,9 @@ class HistogramCountsTest {
 
         @Override
         public long[] histogram(ShardQuery q, Histogram h, long deadlineNanos) {
-            String level = q.filters().isEmpty() ? "all" : ((ShardQuery.Exact) q.filters().get(0)).value();
+            String level = q.filters().isEmpty()
+                    ? "all"
+                    : ((ShardQuery.Exact) q.filters().get(0)).value();
             asked.add(level);
             long errors = errors();
             return switch (level) {
