@@ -27,6 +27,7 @@ import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.MatchAllDocsQuery;
 import org.apache.lucene.search.MatchNoDocsQuery;
 import org.apache.lucene.search.Query;
+import org.apache.lucene.search.TermQuery;
 
 /**
  * A parsed query as a Lucene query over the schema: the tree is walked and each leaf built by
@@ -138,6 +139,14 @@ public final class LuceneQueries {
             }
             if (clauses.isEmpty()) {
                 return null;
+            }
+            if (clauses.size() == 2
+                    && clauses.get(0).getQuery() instanceof MatchAllDocsQuery
+                    && clauses.get(0).getOccur() == BooleanClause.Occur.MUST
+                    && clauses.get(1).getOccur() == BooleanClause.Occur.MUST_NOT
+                    && clauses.get(1).getQuery() instanceof TermQuery t
+                    && t.getTerm().field().equals(Fields.RUNS_WHOLE)) {
+                return new WithoutTermQuery(t.getTerm()); // the records a line filter must read (LineContains)
             }
             BooleanQuery.Builder q = new BooleanQuery.Builder();
             for (BooleanClause c : clauses) {

@@ -205,6 +205,16 @@ class LineContainsTest {
     }
 
     @Test
+    void theRecordsWithoutTheMarkAreFoundFromTheMarksPostingsNotByVisitingEveryRecord() {
+        QueryNode node = LineContains.candidates("zqxneedle").orElseThrow();
+        String compiled = LuceneQueries.compile(Fields.MESSAGE, new ParsedQuery("|= zqxneedle", node))
+                .toString();
+        assertThat(compiled)
+                .contains("-" + Fields.RUNS_WHOLE + ":" + Fields.MESSAGE)
+                .doesNotContain("*:*");
+    }
+
+    @Test
     void aLongRunOrAnUnmarkedRecordIsAlwaysACandidateForAPartOfAToken() throws IOException {
         String longRun = "x".repeat(250) + "zqxneedle" + "y".repeat(50); // cut at 255: the literal spans two pieces
         Corpus corpus = new Corpus(List.of("id=" + longRun, "plain words only", "legacy zqxneedle"), Set.of(2));
