@@ -502,7 +502,7 @@ public final class QueryService implements AutoCloseable {
     }
 
     /**
-     * A request to a query path that Jetty answered itself (through {@link JsonErrorHandler}): refused before it
+     * A request to a query path that Jetty answered itself (through {@link dev.logpipe.role.http.JsonErrorHandler}): refused before it
      * reached {@link #handle} (a malformed path, a parameter Jetty could not decode) or failed by throwing out of it
      * (an {@link Error}). The one place every such failure passes; counted as a request of its endpoint. Anything else
      * is not the query API's and left to the error handler's own count: a request too broken to parse ({@code

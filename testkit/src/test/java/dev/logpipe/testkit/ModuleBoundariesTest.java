@@ -38,6 +38,7 @@ class ModuleBoundariesTest {
     private static final List<String> SORTED = List.of(
             "record",
             "config",
+            "role",
             "auth",
             "kafka-rules",
             "broker",

@@ -6,27 +6,25 @@ import dev.logpipe.collector.internal.ingest.IngestHandler;
 import dev.logpipe.collector.internal.ingest.IngestRequest;
 import dev.logpipe.collector.internal.ingest.NativeProtocol;
 import dev.logpipe.collector.internal.publish.TopicSetup;
+import dev.logpipe.role.http.Answer;
+import dev.logpipe.role.http.JsonErrorHandler;
+import dev.logpipe.role.http.Probes;
+import dev.logpipe.role.http.RolePort;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import javax.security.auth.x500.X500Principal;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.Handler;
-import org.eclipse.jetty.server.HttpConfiguration;
-import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
-import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
-import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * The collector's HTTP endpoints on one Jetty connector: {@code POST /api/v1/logs}, {@code /healthz} (the process
@@ -35,8 +33,7 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * the cap on ingest requests in progress, so health checks are answered whatever ingest clients do.
  */
 public final class CollectorServer implements AutoCloseable {
-    private final Server server;
-    private final ServerConnector connector;
+    private final RolePort port;
 
     /** Threads beyond {@code limits.max_concurrent_requests}: acceptor, selector, health checks, refusals. */
     static final int RESERVED_THREADS = 32;
@@ -51,96 +48,73 @@ public final class CollectorServer implements AutoCloseable {
             TopicSetup topics,
             PrometheusMeterRegistry registry) {
         // Above the cap on requests in progress: the rest serve health checks, metrics and refusals at once.
-        QueuedThreadPool pool = new QueuedThreadPool(limits.maxConcurrentRequests() + RESERVED_THREADS, 4);
-        pool.setName("collector-http");
-        server = new Server(pool);
-        HttpConfiguration http = new HttpConfiguration();
-        http.setSendServerVersion(false);
-        http.setSendDateHeader(false);
-        if (tls == null) {
-            connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
-        } else {
-            SslContextFactory.Server ssl = new SslContextFactory.Server();
-            ssl.setKeyStorePath(tls.keystore().toString());
-            ssl.setKeyStorePassword(tls.keystorePassword());
-            ssl.setKeyStoreType("PKCS12");
-            if (tls.truststore() != null) {
-                ssl.setTrustStorePath(tls.truststore().toString());
-                ssl.setTrustStorePassword(tls.truststorePassword());
-                ssl.setTrustStoreType("PKCS12");
-            }
-            ssl.setNeedClientAuth(tls.clientAuth() == CollectorConfig.ClientAuth.NEED);
-            ssl.setWantClientAuth(tls.clientAuth() == CollectorConfig.ClientAuth.WANT);
-            HttpConfiguration https = new HttpConfiguration(http);
-            // Clients reach collectors by IP or load-balancer names: no SNI host check.
-            https.addCustomizer(new SecureRequestCustomizer(false));
-            connector = new ServerConnector(
-                    server, 1, 1, new SslConnectionFactory(ssl, "http/1.1"), new HttpConnectionFactory(https));
-        }
-        connector.setHost(listen.getHostString());
-        connector.setPort(listen.getPort());
-        connector.setIdleTimeout(limits.idleTimeout().toMillis());
+        port = new RolePort(
+                listen,
+                new RolePort.Shape(
+                        "collector-http",
+                        limits.maxConcurrentRequests() + RESERVED_THREADS,
+                        4,
+                        limits.idleTimeout(),
+                        RolePort.Shape.DEFAULT_REQUEST_HEAD_BYTES,
+                        false),
+                tls == null ? null : sslContext(tls));
         perAddress = new ConnectionsPerAddress(limits.maxConnectionsPerAddress());
-        connector.addBean(perAddress);
-        server.addConnector(connector);
-        server.addBean(new NetworkConnectionLimit(limits.maxConnections(), connector));
-        server.setHandler(
+        port.connector().addBean(perAddress);
+        port.server().addBean(new NetworkConnectionLimit(limits.maxConnections(), port.connector()));
+        port.server().setErrorHandler(new JsonErrorHandler(registry, null, JsonErrorHandler.Listener.NONE));
+        port.serve(new Probes(
+                topics::brokerReachable,
+                Answer.json(503, "{\"status\":\"broker unreachable\"}").retryAfter(1),
+                registry::scrape,
                 new Handler.Abstract() { // blocking: reads bodies and waits for Kafka
                     @Override
                     public boolean handle(Request request, Response response, Callback callback) {
-                        route(request, response, callback, ingest, topics, registry, limits.maxDecodedBytes());
+                        route(request, response, callback, ingest, limits.maxDecodedBytes());
                         return true;
                     }
-                });
+                }));
+    }
+
+    private static SslContextFactory.Server sslContext(CollectorConfig.Tls tls) {
+        SslContextFactory.Server ssl = new SslContextFactory.Server();
+        ssl.setKeyStorePath(tls.keystore().toString());
+        ssl.setKeyStorePassword(tls.keystorePassword());
+        ssl.setKeyStoreType("PKCS12");
+        if (tls.truststore() != null) {
+            ssl.setTrustStorePath(tls.truststore().toString());
+            ssl.setTrustStorePassword(tls.truststorePassword());
+            ssl.setTrustStoreType("PKCS12");
+        }
+        ssl.setNeedClientAuth(tls.clientAuth() == CollectorConfig.ClientAuth.NEED);
+        ssl.setWantClientAuth(tls.clientAuth() == CollectorConfig.ClientAuth.WANT);
+        return ssl;
     }
 
     private static void route(
-            Request request,
-            Response response,
-            Callback callback,
-            IngestHandler ingest,
-            TopicSetup topics,
-            PrometheusMeterRegistry registry,
-            long maxDecodedBytes) {
+            Request request, Response response, Callback callback, IngestHandler ingest, long maxDecodedBytes) {
         String path = Request.getPathInContext(request);
-        switch (path) {
-            case "/healthz" -> send(response, callback, 200, "application/json", "{\"status\":\"up\"}", 0);
-            case "/readyz" -> {
-                boolean ok = topics.brokerReachable();
-                send(
-                        response,
-                        callback,
-                        ok ? 200 : 503,
-                        "application/json",
-                        ok ? "{\"status\":\"ready\"}" : "{\"status\":\"broker unreachable\"}",
-                        ok ? 0 : 1);
+        if (path.equals("/api/v1/logs")) {
+            if (!"POST".equals(request.getMethod())) {
+                response.getHeaders().put(HttpHeader.ALLOW, "POST");
+                Answer.error(405, "method_not_allowed", "use POST").write(response, callback);
+                return;
             }
-            case "/metrics" ->
-                send(response, callback, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape(), 0);
-            case "/api/v1/logs" -> {
-                if (!"POST".equals(request.getMethod())) {
-                    response.getHeaders().put(HttpHeader.ALLOW, "POST");
-                    send(response, callback, 405, "application/json", "{\"error\":\"use POST\"}", 0);
-                    return;
-                }
-                NativeProtocol protocol =
-                        NativeProtocol.forContentType(request.getHeaders().get(HttpHeader.CONTENT_TYPE));
-                send(response, callback, ingest.handle(ingestRequest(request), protocol));
-            }
-            default -> {
-                CompatRoutes.Route compat = CompatRoutes.route(
-                        request.getMethod(), path, name -> request.getHeaders().get(name), maxDecodedBytes);
-                if (compat == null) {
-                    send(response, callback, 404, "application/json", "{\"error\":\"not found\"}", 0);
-                    return;
-                }
-                if (compat.elasticsearch()) {
-                    // Elasticsearch clients (the Java client, Logstash) check that they talk to "Elasticsearch".
-                    response.getHeaders().put("X-Elastic-Product", "Elasticsearch");
-                }
-                send(response, callback, CompatRoutes.serve(compat, ingest, ingestRequest(request)));
-            }
+            NativeProtocol protocol =
+                    NativeProtocol.forContentType(request.getHeaders().get(HttpHeader.CONTENT_TYPE));
+            send(response, callback, ingest.handle(ingestRequest(request), protocol));
+            return;
         }
+        CompatRoutes.Route compat = CompatRoutes.route(
+                request.getMethod(), path, name -> request.getHeaders().get(name), maxDecodedBytes);
+        if (compat == null) {
+            Answer.error(404, "not_found", "not found").write(response, callback);
+            return;
+        }
+        if (compat.elasticsearch()) {
+            // Elasticsearch clients (the Java client, Logstash) check that they talk to "Elasticsearch".
+            response.getHeaders().put("X-Elastic-Product", "Elasticsearch");
+        }
+        send(response, callback, CompatRoutes.serve(compat, ingest, ingestRequest(request)));
     }
 
     /** The parts of an HTTP request the ingest pipeline needs. */
@@ -185,18 +159,8 @@ public final class CollectorServer implements AutoCloseable {
         response.write(true, ByteBuffer.wrap(a.body()), callback);
     }
 
-    private static void send(
-            Response response, Callback callback, int status, String type, String body, long retryAfter) {
-        response.setStatus(status);
-        response.getHeaders().put(HttpHeader.CONTENT_TYPE, type);
-        if (retryAfter > 0) {
-            response.getHeaders().put(HttpHeader.RETRY_AFTER, Long.toString(retryAfter));
-        }
-        response.write(true, ByteBuffer.wrap(body.getBytes(StandardCharsets.UTF_8)), callback);
-    }
-
     public void start() throws Exception {
-        server.start();
+        port.start();
     }
 
     /**
@@ -204,7 +168,7 @@ public final class CollectorServer implements AutoCloseable {
      * ({@code logpipe standalone} serves every role on one port). Blocking, like on the collector's own port.
      */
     public Handler handler() {
-        return server.getHandler();
+        return port.handler();
     }
 
     /**
@@ -219,12 +183,11 @@ public final class CollectorServer implements AutoCloseable {
 
     /** The bound address (useful with port 0). */
     public InetSocketAddress address() {
-        return new InetSocketAddress(
-                connector.getHost() == null ? "0.0.0.0" : connector.getHost(), connector.getLocalPort());
+        return port.address();
     }
 
     @Override
     public void close() throws Exception {
-        server.stop();
+        port.close();
     }
 }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.logpipe.auth.AuthFailures;
 import dev.logpipe.auth.Credentials;
+import dev.logpipe.role.http.Answer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -25,7 +26,7 @@ import java.util.concurrent.Callable;
 final class AdminGate {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** Who was let in ({@code admin:<first 12 hex of the key's hash>}), or the answer that refuses the request. */
-    record Admitted(String who, IndexerServer.Answer refused) {}
+    record Admitted(String who, Answer refused) {}
 
     private final List<String> keyHashes;
     private final AuthFailures failures;
@@ -52,12 +53,12 @@ final class AdminGate {
             if (r.status() == 429) {
                 o.put("reason", r.reason());
             }
-            return new Admitted(null, new IndexerServer.Answer(r.status(), o.toString(), r.retryAfterSeconds()));
+            return new Admitted(null, Answer.json(r.status(), o.toString()).retryAfter(r.retryAfterSeconds()));
         }
     }
 
     /** A request's JSON object, or the answer that refuses it (413 too large, 400 not a JSON object). */
-    record Body(JsonNode object, IndexerServer.Answer refused) {}
+    record Body(JsonNode object, Answer refused) {}
 
     static Body jsonObject(Callable<InputStream> body, int maxBytes, String expected) throws Exception {
         JsonNode o;
@@ -76,8 +77,8 @@ final class AdminGate {
         return new Body(o, null);
     }
 
-    static IndexerServer.Answer error(int status, String message) {
-        return new IndexerServer.Answer(
+    static Answer error(int status, String message) {
+        return Answer.json(
                 status,
                 JsonNodeFactory.instance.objectNode().put("error", message).toString());
     }

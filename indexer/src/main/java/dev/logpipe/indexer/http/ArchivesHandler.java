@@ -10,6 +10,7 @@ import dev.logpipe.archive.tier.KeptHot;
 import dev.logpipe.auth.AuthFailures;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.TenantDirectory;
+import dev.logpipe.role.http.Answer;
 import java.io.InputStream;
 import java.time.Duration;
 import java.time.Instant;
@@ -57,7 +58,7 @@ public final class ArchivesHandler {
      * @param authorizations every {@code Authorization} header value of the request (two are refused)
      * @param remoteAddress  the client address, whose failed authentications are limited
      */
-    public IndexerServer.Answer handle(
+    public Answer handle(
             String method,
             String path,
             String query,
@@ -85,7 +86,7 @@ public final class ArchivesHandler {
         return AdminGate.error(404, "no such archive route: " + path);
     }
 
-    private IndexerServer.Answer list(String query) {
+    private Answer list(String query) {
         Optional<String> tenant = Optional.empty();
         int limit = DEFAULT_LIST;
         if (query != null) {
@@ -157,11 +158,11 @@ public final class ArchivesHandler {
                     .put("phase", p.phase())
                     .put("records_written", p.written());
         }
-        return new IndexerServer.Answer(200, root.toString());
+        return Answer.json(200, root.toString());
     }
 
     /** The tenant and day a POST names, or the answer that refuses it. */
-    private record Target(ShardId day, JsonNode body, IndexerServer.Answer refused) {}
+    private record Target(ShardId day, JsonNode body, Answer refused) {}
 
     private static Target target(Callable<InputStream> body, String expected) throws Exception {
         AdminGate.Body read = AdminGate.jsonObject(body, MAX_BODY, expected);
@@ -182,14 +183,14 @@ public final class ArchivesHandler {
         }
     }
 
-    private IndexerServer.Answer archiveNow(Callable<InputStream> body, String who) throws Exception {
+    private Answer archiveNow(Callable<InputStream> body, String who) throws Exception {
         Target t = target(body, "tenant_id and day");
         if (t.refused() != null) {
             return t.refused();
         }
         try {
             boolean asked = tier.get().archiveNow(t.day().tenant(), t.day().day(), who);
-            return new IndexerServer.Answer(
+            return Answer.json(
                     202,
                     JsonNodeFactory.instance
                             .objectNode()
@@ -204,7 +205,7 @@ public final class ArchivesHandler {
         }
     }
 
-    private IndexerServer.Answer restore(Callable<InputStream> body, String who) throws Exception {
+    private Answer restore(Callable<InputStream> body, String who) throws Exception {
         Target t = target(body, "tenant_id, day and keep_hot_days");
         if (t.refused() != null) {
             return t.refused();
@@ -216,7 +217,7 @@ public final class ArchivesHandler {
         }
         try {
             KeptHot kept = tier.get().restore(t.day().tenant(), t.day().day(), Duration.ofDays(days), who);
-            return new IndexerServer.Answer(
+            return Answer.json(
                     202,
                     JsonNodeFactory.instance
                             .objectNode()

@@ -8,6 +8,7 @@ import dev.logpipe.auth.AuthFailures;
 import dev.logpipe.index.shard.TenantDirectory;
 import dev.logpipe.indexer.internal.retention.LegalHold;
 import dev.logpipe.indexer.internal.retention.LegalHolds;
+import dev.logpipe.role.http.Answer;
 import java.io.InputStream;
 import java.time.Instant;
 import java.util.List;
@@ -34,7 +35,7 @@ public final class HoldsHandler {
      * @param authorizations every {@code Authorization} header value of the request (two are refused)
      * @param remoteAddress  the client address, whose failed authentications are limited
      */
-    public IndexerServer.Answer handle(
+    public Answer handle(
             String method, String path, List<String> authorizations, String remoteAddress, Callable<InputStream> body)
             throws Exception {
         AdminGate.Admitted admitted = gate.admit(authorizations, remoteAddress);
@@ -45,7 +46,7 @@ public final class HoldsHandler {
         try {
             if (path.equals(PATH)) {
                 return switch (method) {
-                    case "GET" -> new IndexerServer.Answer(200, list());
+                    case "GET" -> Answer.json(200, list());
                     case "POST" -> create(body, who);
                     default -> error(405, "use GET or POST");
                 };
@@ -57,7 +58,7 @@ public final class HoldsHandler {
             Optional<LegalHold> removed = holds.remove(id, who);
             return removed.isEmpty()
                     ? error(404, "no legal hold " + id)
-                    : new IndexerServer.Answer(200, hold(removed.get()).toString());
+                    : Answer.json(200, hold(removed.get()).toString());
         } catch (java.io.IOException e) { // the holds' store (the OpenSearch cluster, a full disk) did not answer
             return error(503, "the legal holds cannot be read or changed now: " + e.getMessage());
         }
@@ -70,7 +71,7 @@ public final class HoldsHandler {
         return root.toString();
     }
 
-    private IndexerServer.Answer create(Callable<InputStream> body, String who) throws Exception {
+    private Answer create(Callable<InputStream> body, String who) throws Exception {
         AdminGate.Body read = AdminGate.jsonObject(body, MAX_BODY, "tenant_id, from, to, reason, who");
         if (read.refused() != null) {
             return read.refused();
@@ -96,7 +97,7 @@ public final class HoldsHandler {
                     to,
                     o.path("reason").asText(null),
                     o.path("who").isTextual() ? o.get("who").textValue() + " (" + who + ")" : null);
-            return new IndexerServer.Answer(201, hold(h).toString());
+            return Answer.json(201, hold(h).toString());
         } catch (IllegalArgumentException e) {
             return error(400, e.getMessage());
         }
@@ -114,7 +115,7 @@ public final class HoldsHandler {
         return o;
     }
 
-    private static IndexerServer.Answer error(int status, String message) {
+    private static Answer error(int status, String message) {
         return AdminGate.error(status, message);
     }
 

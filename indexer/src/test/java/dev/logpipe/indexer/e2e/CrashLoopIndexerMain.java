@@ -1,9 +1,9 @@
 package dev.logpipe.indexer.e2e;
 
-import dev.logpipe.config.RoleLifecycle;
 import dev.logpipe.indexer.Indexer;
 import dev.logpipe.indexer.config.IndexerConfig;
 import dev.logpipe.indexer.config.IndexerConfigLoader;
+import dev.logpipe.role.RoleLifecycle;
 import java.nio.file.Path;
 import java.time.Clock;
 

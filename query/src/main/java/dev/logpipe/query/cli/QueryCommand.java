@@ -1,38 +1,35 @@
 package dev.logpipe.query.cli;
 
-import dev.logpipe.config.RoleLifecycle;
+import dev.logpipe.config.ConfigException;
 import dev.logpipe.query.QueryProcess;
 import dev.logpipe.query.config.QueryConfig;
 import dev.logpipe.query.config.QueryConfigLoader;
+import dev.logpipe.role.RoleCommand;
+import dev.logpipe.role.RoleLifecycle;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 
-/** {@code logpipe query --config FILE}: serves the query API until SIGTERM. Exit codes: 2 bad configuration, 3 a state file is unusable. */
+/**
+ * {@code logpipe query --config FILE}: serves the query API until SIGTERM. Exit codes ({@link RoleLifecycle}): 2 bad
+ * configuration, 3 a state file is unusable.
+ */
 @Command(
         name = "logpipe query",
         mixinStandardHelpOptions = true,
         description = "Tenant-scoped search over the indexer's shards: search, histogram, fields, context, tail.")
-public final class QueryCommand implements Callable<Integer> {
-    @Option(names = "--config", required = true, description = "the query service's YAML configuration")
-    Path config;
-
-    @Option(names = "--check-config", description = "validate the configuration and exit")
-    boolean checkOnly;
+public final class QueryCommand extends RoleCommand<QueryConfig> {
+    @Override
+    protected QueryConfig load(Path file) throws ConfigException {
+        return new QueryConfigLoader().load(file);
+    }
 
     @Override
-    public Integer call() throws Exception {
-        return new RoleLifecycle("logpipe query")
-                .run(config, checkOnly, new QueryConfigLoader()::load, (QueryConfig c) -> {
-                    QueryProcess process = QueryProcess.start(c, Clock.systemUTC());
-                    return process::close;
-                });
+    protected RoleLifecycle.Role start(QueryConfig config) throws Exception {
+        return QueryProcess.start(config, Clock.systemUTC())::close;
     }
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new QueryCommand()).execute(args));
+        exit(new QueryCommand(), args);
     }
 }

@@ -1,8 +1,8 @@
 package dev.logpipe.server.cli;
 
 import dev.logpipe.config.ConfigException;
-import dev.logpipe.config.RoleLifecycle;
-import dev.logpipe.config.StopDeadline;
+import dev.logpipe.role.RoleLifecycle;
+import dev.logpipe.role.StopDeadline;
 import dev.logpipe.server.demo.Demo;
 import dev.logpipe.server.standalone.Standalone;
 import dev.logpipe.server.standalone.StandaloneConfig;

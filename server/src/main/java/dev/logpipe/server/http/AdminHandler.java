@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.logpipe.auth.AuthFailures;
 import dev.logpipe.auth.Credentials;
 import dev.logpipe.query.auth.ConfiguredKeys;
+import dev.logpipe.role.http.Answer;
 import dev.logpipe.server.keys.KeyFile;
 import dev.logpipe.server.keys.KeyStore;
 import dev.logpipe.server.keys.LiveKeys;
@@ -27,13 +28,6 @@ public final class AdminHandler {
     public static final String PREFIX = "/api/v1/admin/";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int MAX_BODY = 4096;
-
-    /** An answer: status, JSON body, and the Retry-After of a 429 in seconds (0: none). */
-    public record Answer(int status, String body, long retryAfterSeconds) {
-        public Answer(int status, String body) {
-            this(status, body, 0);
-        }
-    }
 
     /** The query service's rules admin API ({@code /api/v1/admin/rules...}), reached through this handler's check. */
     @FunctionalInterface
@@ -95,7 +89,7 @@ public final class AdminHandler {
         if (r.status() == 429) {
             body.put("reason", r.reason());
         }
-        return new Who(null, new Answer(r.status(), body.toString(), r.retryAfterSeconds()));
+        return new Who(null, Answer.json(r.status(), body.toString()).retryAfter(r.retryAfterSeconds()));
     }
 
     public Answer handle(
@@ -113,15 +107,15 @@ public final class AdminHandler {
         if (rules != null && (sub.equals("rules") || sub.startsWith("rules/"))) {
             dev.logpipe.query.QueryService.AdminAnswer a =
                     rules.handle(method, sub.substring("rules".length()), body::get, "admin:" + who.id());
-            return new Answer(a.status(), a.body());
+            return Answer.json(a.status(), a.body());
         }
         String[] parts = sub.split("/", -1);
         try {
             if (parts.length == 1 && parts[0].equals("tenants")) {
-                return method.equals("GET") ? new Answer(200, tenants().toString()) : notAllowed("GET");
+                return method.equals("GET") ? Answer.json(200, tenants().toString()) : notAllowed("GET");
             }
             if (parts.length == 1 && parts[0].equals("keys")) {
-                return method.equals("GET") ? new Answer(200, tenants().toString()) : notAllowed("GET");
+                return method.equals("GET") ? Answer.json(200, tenants().toString()) : notAllowed("GET");
             }
             if (parts.length == 3 && parts[0].equals("tenants") && parts[2].equals("keys")) {
                 if (!method.equals("POST")) {
@@ -132,7 +126,7 @@ public final class AdminHandler {
                 ObjectNode o = JSON.createObjectNode();
                 o.put("key_id", i.keyId()).put("tenant", i.tenant()).put("key", i.key());
                 o.put("note", "the key is shown only now; only its SHA-256 is stored");
-                return new Answer(201, o.toString());
+                return Answer.json(201, o.toString());
             }
             if (parts.length == 3 && parts[0].equals("tenants") && parts[2].equals("limits")) {
                 if (!method.equals("PUT")) {
@@ -145,7 +139,7 @@ public final class AdminHandler {
                     return error(404, "no tenant " + parts[1]);
                 }
                 keys.reload();
-                return new Answer(
+                return Answer.json(
                         200,
                         "{\"tenant\":" + JSON.writeValueAsString(parts[1]) + ",\"records_per_second\":"
                                 + records + ",\"bytes_per_second\":" + bytes
@@ -162,7 +156,7 @@ public final class AdminHandler {
                     return error(404, "no key " + parts[1]);
                 }
                 keys.reload();
-                return new Answer(200, "{\"revoked\":" + JSON.writeValueAsString(parts[1]) + "}");
+                return Answer.json(200, "{\"revoked\":" + JSON.writeValueAsString(parts[1]) + "}");
             }
             return error(404, "not found");
         } catch (IllegalArgumentException e) {
@@ -216,7 +210,7 @@ public final class AdminHandler {
         }
         KeyFile.StoredKey who = auth.key();
         if (who.admin()) {
-            return new Answer(
+            return Answer.json(
                     200,
                     JSON.createObjectNode()
                             .put("admin", true)
@@ -225,7 +219,7 @@ public final class AdminHandler {
         }
         ObjectNode o = JSON.createObjectNode();
         o.put("tenant", who.tenant()).put("key_id", who.id());
-        return new Answer(200, o.toString());
+        return Answer.json(200, o.toString());
     }
 
     private ObjectNode tenants() {
@@ -257,6 +251,6 @@ public final class AdminHandler {
     }
 
     private static Answer error(int status, String message) {
-        return new Answer(status, JSON.createObjectNode().put("error", message).toString());
+        return Answer.json(status, JSON.createObjectNode().put("error", message).toString());
     }
 }

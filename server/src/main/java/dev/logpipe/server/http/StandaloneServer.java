@@ -2,26 +2,24 @@ package dev.logpipe.server.http;
 
 import dev.logpipe.collector.config.CollectorConfig;
 import dev.logpipe.collector.http.CollectorServer;
-import dev.logpipe.query.JsonErrorHandler;
 import dev.logpipe.query.QueryService;
+import dev.logpipe.role.http.Answer;
+import dev.logpipe.role.http.JsonErrorHandler;
+import dev.logpipe.role.http.Probes;
+import dev.logpipe.role.http.RolePort;
 import dev.logpipe.ui.WebUi;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
-import org.eclipse.jetty.server.HttpConfiguration;
-import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
-import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * The standalone's one HTTP port: the web UI at {@code /}, the query API, the indexer's status, legal holds and archives,
@@ -45,8 +43,7 @@ public final class StandaloneServer implements AutoCloseable {
             Supplier<String> recordedSeries,
             JsonErrorHandler.Listener errors) {}
 
-    private final Server server;
-    private final ServerConnector connector;
+    private final RolePort port;
     /** This port's own meters: the errors Jetty answers itself. */
     private final PrometheusMeterRegistry errors = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 
@@ -55,116 +52,94 @@ public final class StandaloneServer implements AutoCloseable {
      *               ingest as well as the UI and the query API
      */
     public StandaloneServer(InetSocketAddress listen, int threads, CollectorConfig.Limits limits, Routes routes) {
-        QueuedThreadPool pool = new QueuedThreadPool(threads, 4);
-        pool.setName("standalone-http");
-        server = new Server(pool);
-        dev.logpipe.query.QueryService.prepare(server);
-        HttpConfiguration http = new HttpConfiguration();
-        http.setSendServerVersion(false);
-        http.setSendDateHeader(false);
         // the query API's longest q, percent-encoded, must fit in the request line (docs/query.md)
-        http.setRequestHeaderSize(QueryService.MAX_REQUEST_HEAD_BYTES);
-        connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
-        connector.setHost(listen.getHostString());
-        connector.setPort(listen.getPort());
-        server.addConnector(connector);
-        CollectorServer.limitConnections(server, connector, limits);
+        port = new RolePort(
+                listen,
+                new RolePort.Shape(
+                        "standalone-http",
+                        threads,
+                        4,
+                        limits.idleTimeout(),
+                        QueryService.MAX_REQUEST_HEAD_BYTES,
+                        false),
+                null);
+        Server server = port.server();
+        QueryService.prepare(server);
+        CollectorServer.limitConnections(server, port.connector(), limits);
         server.setStopTimeout(5_000);
-        server.setErrorHandler(new JsonErrorHandler(errors, routes.errors()));
+        server.setErrorHandler(new JsonErrorHandler(errors, QueryService.REQUEST_HEAD_TOO_LONG, routes.errors()));
         WebUi ui = new WebUi();
-        server.setHandler(new Handler.Abstract() {
-            @Override
-            public boolean handle(Request request, Response response, Callback callback) throws Exception {
-                String path = Request.getPathInContext(request);
-                if (path.equals("/healthz")) {
-                    Send.json(response, callback, 200, "{\"status\":\"up\"}");
-                } else if (path.equals("/readyz")) {
-                    boolean ok = routes.ready().getAsBoolean();
-                    Send.json(
-                            response,
-                            callback,
-                            ok ? 200 : 503,
-                            ok ? "{\"status\":\"ready\"}" : "{\"status\":\"not ready\"}");
-                } else if (path.equals("/metrics")) {
-                    Send.bytes(
-                            response,
-                            callback,
-                            200,
-                            "text/plain; version=0.0.4; charset=utf-8",
-                            (routes.metrics().get() + errors.scrape()).getBytes(StandardCharsets.UTF_8));
-                } else if (path.equals(QueryService.RECORDED_SERIES)) {
-                    AdminHandler.Answer refused = routes.admin()
-                            .refuseUnlessAdmin(
-                                    request.getHeaders().getValuesList(HttpHeader.AUTHORIZATION),
-                                    Request.getRemoteAddr(request));
-                    if (refused != null) {
-                        send(response, callback, refused);
-                    } else {
-                        Send.bytes(
-                                response,
-                                callback,
-                                200,
-                                "text/plain; version=0.0.4; charset=utf-8",
-                                routes.recordedSeries().get().getBytes(StandardCharsets.UTF_8));
+        port.serve(new Probes(
+                routes.ready(),
+                Probes.NOT_READY,
+                () -> routes.metrics().get() + errors.scrape(),
+                new Handler.Abstract() {
+                    @Override
+                    public boolean handle(Request request, Response response, Callback callback) throws Exception {
+                        return route(routes, ui, request, response, callback);
                     }
-                } else if (path.equals(INDEXER_STATUS)) {
-                    Send.json(response, callback, 200, routes.indexerStatus().get());
-                } else if (path.startsWith("/api/v1/admin/legal-holds") || path.startsWith("/api/v1/admin/archives")) {
-                    return routes.indexer().handle(request, response, callback);
-                } else if (path.equals("/api/v1/whoami")) {
-                    AdminHandler.Answer a = routes.admin()
-                            .whoami(
-                                    request.getHeaders().getValuesList(HttpHeader.AUTHORIZATION),
-                                    Request.getRemoteAddr(request));
-                    if (a.status() == 401) {
-                        response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer");
-                    }
-                    send(response, callback, a);
-                } else if (path.startsWith(AdminHandler.PREFIX)) {
-                    AdminHandler.Answer a = routes.admin()
-                            .handle(
-                                    request.getMethod(),
-                                    path,
-                                    request.getHeaders().getValuesList(HttpHeader.AUTHORIZATION),
-                                    Request.getRemoteAddr(request),
-                                    () -> Content.Source.asInputStream(request));
-                    send(response, callback, a);
-                } else if (QueryService.isQueryPath(path)) {
-                    if (routes.query() == null) {
-                        Send.json(
-                                response,
-                                callback,
-                                503,
-                                "{\"error\":\"the query service is not part of this " + "build\"}");
-                        return true;
-                    }
-                    return routes.query().handle(request, response, callback);
-                } else if (!ui.serve(path, request, response, callback)) {
-                    return routes.collector().handle(request, response, callback);
-                }
-                return true;
-            }
-        });
+                }));
     }
 
-    private static void send(Response response, Callback callback, AdminHandler.Answer a) {
-        if (a.retryAfterSeconds() > 0) {
-            response.getHeaders().put(HttpHeader.RETRY_AFTER, Long.toString(a.retryAfterSeconds()));
+    private static boolean route(Routes routes, WebUi ui, Request request, Response response, Callback callback)
+            throws Exception {
+        String path = Request.getPathInContext(request);
+        if (path.equals(QueryService.RECORDED_SERIES)) {
+            Answer refused = routes.admin()
+                    .refuseUnlessAdmin(
+                            request.getHeaders().getValuesList(HttpHeader.AUTHORIZATION),
+                            Request.getRemoteAddr(request));
+            if (refused != null) {
+                refused.write(response, callback);
+            } else {
+                Probes.writeMetrics(response, callback, routes.recordedSeries().get());
+            }
+        } else if (path.equals(INDEXER_STATUS)) {
+            Answer.ok(routes.indexerStatus().get()).write(response, callback);
+        } else if (path.startsWith("/api/v1/admin/legal-holds") || path.startsWith("/api/v1/admin/archives")) {
+            return routes.indexer().handle(request, response, callback);
+        } else if (path.equals("/api/v1/whoami")) {
+            Answer a = routes.admin()
+                    .whoami(
+                            request.getHeaders().getValuesList(HttpHeader.AUTHORIZATION),
+                            Request.getRemoteAddr(request));
+            if (a.status() == 401) {
+                a = a.withHeader(HttpHeader.WWW_AUTHENTICATE.asString(), "Bearer");
+            }
+            a.write(response, callback);
+        } else if (path.startsWith(AdminHandler.PREFIX)) {
+            routes.admin()
+                    .handle(
+                            request.getMethod(),
+                            path,
+                            request.getHeaders().getValuesList(HttpHeader.AUTHORIZATION),
+                            Request.getRemoteAddr(request),
+                            () -> Content.Source.asInputStream(request))
+                    .write(response, callback);
+        } else if (QueryService.isQueryPath(path)) {
+            if (routes.query() == null) {
+                Answer.json(503, "{\"error\":\"the query service is not part of this build\"}")
+                        .write(response, callback);
+                return true;
+            }
+            return routes.query().handle(request, response, callback);
+        } else if (!ui.serve(path, request, response, callback)) {
+            return routes.collector().handle(request, response, callback);
         }
-        Send.json(response, callback, a.status(), a.body());
+        return true;
     }
 
     public void start() throws Exception {
-        server.start();
+        port.start();
     }
 
     public InetSocketAddress address() {
-        return new InetSocketAddress(connector.getHost(), connector.getLocalPort());
+        return port.address();
     }
 
     /** Stops accepting, lets requests in progress finish (up to 5 s), stops. */
     @Override
     public void close() throws Exception {
-        server.stop();
+        port.close();
     }
 }

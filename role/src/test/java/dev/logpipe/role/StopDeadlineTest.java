@@ -1,4 +1,4 @@
-package dev.logpipe.config;
+package dev.logpipe.role;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

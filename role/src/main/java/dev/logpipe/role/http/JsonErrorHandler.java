@@ -1,4 +1,4 @@
-package dev.logpipe.query;
+package dev.logpipe.role.http;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -24,13 +24,16 @@ import org.slf4j.LoggerFactory;
  * {@code {"error":"...","reason":"..."}} with {@code Content-Type: application/json}. A 5xx never names its cause
  * (it is logged). Counted in {@code logpipe_http_errors_total{status,kind}}, {@code kind} one of {@code exception}
  * (a handler threw), {@code not_found} (no handler took the path), {@code refused} (Jetty refused the request), and
- * handed to a {@link Listener} (the query service's: see {@link QueryService#failedOutside}). Thread-safe.
+ * handed to a {@link Listener} (the query service counts and audits its paths' errors there). Every role's port
+ * ({@link RolePort}) answers its errors this way. Thread-safe.
  */
 public final class JsonErrorHandler extends ErrorHandler {
     private static final Logger log = LoggerFactory.getLogger(JsonErrorHandler.class);
     private static final HttpField JSON = new HttpField(HttpHeader.CONTENT_TYPE, "application/json");
+    private static final HttpField NO_STORE = new HttpField(HttpHeader.CACHE_CONTROL, "no-store");
     private final MeterRegistry registry;
     private final Listener listener;
+    private final String headTooLong;
 
     /** Told of every error answered here, after it is counted and before it is written. */
     @FunctionalInterface
@@ -41,8 +44,13 @@ public final class JsonErrorHandler extends ErrorHandler {
         void failed(Request request, int status, String reason, Throwable cause);
     }
 
-    public JsonErrorHandler(MeterRegistry registry, Listener listener) {
+    /**
+     * @param headTooLong what a 414 or 431 says to the caller (the port's caps in the caller's terms), or null for
+     *     the status's own message
+     */
+    public JsonErrorHandler(MeterRegistry registry, String headTooLong, Listener listener) {
         this.registry = registry;
+        this.headTooLong = headTooLong;
         this.listener = listener;
         setShowStacks(false);
         setShowCauses(false);
@@ -59,6 +67,7 @@ public final class JsonErrorHandler extends ErrorHandler {
         }
         notify(request, code, reason, thrown ? cause : null);
         response.getHeaders().put(JSON);
+        response.getHeaders().put(NO_STORE);
         response.write(true, ByteBuffer.wrap(body(code, reason, messageOf(code, message))), callback);
     }
 
@@ -67,12 +76,13 @@ public final class JsonErrorHandler extends ErrorHandler {
         count(status, "refused");
         notify(null, status, reason(status), null);
         fields.put(JSON);
+        fields.put(NO_STORE);
         return ByteBuffer.wrap(body(status, reason(status), messageOf(status, reason)));
     }
 
     /** What the caller reads: for a request line or headers too long, the caps in the caller's terms. */
-    private static String messageOf(int status, String message) {
-        return status == 414 || status == 431 ? QueryService.REQUEST_HEAD_TOO_LONG : message;
+    private String messageOf(int status, String message) {
+        return (status == 414 || status == 431) && headTooLong != null ? headTooLong : message;
     }
 
     private void notify(Request request, int status, String reason, Throwable cause) {

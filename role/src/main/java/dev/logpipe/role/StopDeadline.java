@@ -1,4 +1,4 @@
-package dev.logpipe.config;
+package dev.logpipe.role;
 
 import java.io.PrintStream;
 import java.time.Duration;

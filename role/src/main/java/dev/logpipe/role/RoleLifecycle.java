@@ -1,5 +1,6 @@
-package dev.logpipe.config;
+package dev.logpipe.role;
 
+import dev.logpipe.config.ConfigException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;

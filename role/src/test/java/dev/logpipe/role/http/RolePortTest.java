@@ -1,0 +1,148 @@
+package dev.logpipe.role.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** A role's port: the probes every role answers, the role's own routes, and JSON whatever fails. */
+class RolePortTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final RolePort.Shape SHAPE =
+            new RolePort.Shape("test-http", 8, 2, Duration.ofSeconds(5), 2048, false);
+    private final HttpClient client = HttpClient.newHttpClient();
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final List<String> heard = new CopyOnWriteArrayList<>();
+    private final AtomicBoolean ready = new AtomicBoolean();
+    private RolePort port;
+
+    @AfterEach
+    void stop() throws Exception {
+        if (port != null) {
+            port.close();
+        }
+    }
+
+    private void start(Handler routes) throws Exception {
+        port = new RolePort(new InetSocketAddress("127.0.0.1", 0), SHAPE, null);
+        port.server()
+                .setErrorHandler(new JsonErrorHandler(
+                        registry,
+                        "keep it under 2 KiB",
+                        (request, status, reason, cause) -> heard.add(status + " " + reason + " " + (cause != null))));
+        port.serve(new Probes(
+                ready::get,
+                Answer.json(503, "{\"status\":\"broker unreachable\"}").retryAfter(1),
+                () -> "# the scrape\n",
+                routes));
+        port.start();
+    }
+
+    private HttpResponse<String> get(String path, String... headers) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + port.address().getPort() + path));
+        if (headers.length > 0) {
+            b.headers(headers);
+        }
+        return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static JsonNode json(HttpResponse<String> r) throws Exception {
+        assertThat(r.headers().firstValue("Content-Type")).hasValue("application/json");
+        assertThat(r.headers().firstValue("Cache-Control")).hasValue("no-store");
+        return JSON.readTree(r.body());
+    }
+
+    private static final Handler ECHO = new Handler.Abstract() {
+        @Override
+        public boolean handle(Request request, Response response, Callback callback) {
+            String path = Request.getPathInContext(request);
+            if (!path.startsWith("/api/")) {
+                return false;
+            }
+            Answer.ok("{\"path\":\"" + path + "\"}")
+                    .withHeader("X-Role", "test")
+                    .write(response, callback);
+            return true;
+        }
+    };
+
+    @Test
+    void probesAnswerBeforeTheRolesRoutesAndReadinessFollowsTheRole() throws Exception {
+        start(ECHO);
+        assertThat(json(get("/healthz")).get("status").asText()).isEqualTo("up");
+
+        HttpResponse<String> notReady = get("/readyz");
+        assertThat(notReady.statusCode()).isEqualTo(503);
+        assertThat(json(notReady).get("status").asText()).isEqualTo("broker unreachable");
+        assertThat(notReady.headers().firstValue("Retry-After")).hasValue("1");
+        ready.set(true);
+        HttpResponse<String> nowReady = get("/readyz");
+        assertThat(nowReady.statusCode()).isEqualTo(200);
+        assertThat(json(nowReady).get("status").asText()).isEqualTo("ready");
+
+        HttpResponse<String> metrics = get("/metrics");
+        assertThat(metrics.headers().firstValue("Content-Type")).hasValue(Probes.METRICS_TYPE);
+        assertThat(metrics.body()).isEqualTo("# the scrape\n");
+
+        HttpResponse<String> routed = get("/api/v1/thing");
+        assertThat(json(routed).get("path").asText()).isEqualTo("/api/v1/thing");
+        assertThat(routed.headers().firstValue("X-Role")).hasValue("test");
+    }
+
+    @Test
+    void whatTheRoleDeclinesOrRefusesIsAJsonErrorCountedAndHeard() throws Exception {
+        start(ECHO);
+        HttpResponse<String> missing = get("/no/such/path");
+        assertThat(missing.statusCode()).isEqualTo(404);
+        assertThat(json(missing).get("reason").asText()).isEqualTo("not_found");
+
+        HttpResponse<String> longHead = get("/api/v1/thing", "X-Big", "b".repeat(4096));
+        assertThat(longHead.statusCode()).isEqualTo(431);
+        JsonNode body = json(longHead);
+        assertThat(body.get("reason").asText()).isEqualTo("headers_too_large");
+        assertThat(body.get("error").asText()).isEqualTo("keep it under 2 KiB");
+        assertThat(heard).contains("404 not_found false", "431 headers_too_large false");
+        assertThat(registry.get("logpipe_http_errors")
+                        .tags("status", "404", "kind", "not_found")
+                        .counter()
+                        .count())
+                .isEqualTo(1.0);
+    }
+
+    @Test
+    void aHandlerThatThrowsAnErrorGetsAJson500ThatDoesNotNameIt() throws Exception {
+        start(new Handler.Abstract() {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) {
+                throw new OutOfMemoryError("Java heap space");
+            }
+        });
+        HttpResponse<String> r = get("/api/v1/search");
+        assertThat(r.statusCode()).isEqualTo(500);
+        assertThat(json(r).get("reason").asText()).isEqualTo("internal");
+        assertThat(r.body()).doesNotContain("OutOfMemory", "heap");
+        assertThat(heard).containsExactly("500 internal true");
+        assertThat(registry.get("logpipe_http_errors")
+                        .tags("status", "500", "kind", "exception")
+                        .counter()
+                        .count())
+                .isEqualTo(1.0);
+    }
+}
