@@ -14,6 +14,7 @@ import dev.logpipe.collector.internal.metrics.CollectorMetrics;
 import dev.logpipe.collector.internal.publish.KafkaPublisher;
 import dev.logpipe.collector.internal.publish.TopicSetup;
 import dev.logpipe.collector.internal.redact.Redactor;
+import dev.logpipe.role.CloseAll;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -190,11 +191,8 @@ public final class Collector implements AutoCloseable {
     @Override
     public void close() throws Exception {
         try {
-            syslog.close();
-            server.close();
+            CloseAll.inOrder(syslog, server, publisher, topics);
         } finally {
-            publisher.close();
-            topics.close();
             log.info("collector stopped");
         }
     }

@@ -24,6 +24,7 @@ import dev.logpipe.indexer.internal.retention.LegalHolds;
 import dev.logpipe.indexer.internal.retention.Retention;
 import dev.logpipe.indexer.stage.SearchLag;
 import dev.logpipe.indexer.stage.StageOffsets;
+import dev.logpipe.role.CloseAll;
 import io.micrometer.core.instrument.binder.jvm.DiskSpaceMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -332,19 +333,9 @@ public final class Indexer implements AutoCloseable {
         }
         closed = true;
         try {
-            server.close();
+            CloseAll.inOrder(server, loop, archive, refresher, engine, audit);
         } finally {
-            try {
-                loop.close();
-            } finally {
-                if (archive != null) {
-                    archive.close();
-                }
-                refresher.close();
-                engine.close();
-                audit.close();
-                log.info("indexer stopped");
-            }
+            log.info("indexer stopped");
         }
     }
 }

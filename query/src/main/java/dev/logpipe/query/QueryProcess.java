@@ -6,6 +6,7 @@ import dev.logpipe.index.store.lucene.CommittedShards;
 import dev.logpipe.index.store.read.ShardSource;
 import dev.logpipe.query.auth.ConfiguredKeys;
 import dev.logpipe.query.config.QueryConfig;
+import dev.logpipe.role.CloseAll;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.Closeable;
@@ -105,10 +106,8 @@ public final class QueryProcess implements AutoCloseable {
         }
         closed = true;
         try {
-            service.close();
-            server.close();
+            CloseAll.inOrder(service, server, closeShards);
         } finally {
-            closeShards.close();
             log.info("query stopped");
         }
     }

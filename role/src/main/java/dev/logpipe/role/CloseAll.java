@@ -1,0 +1,32 @@
+package dev.logpipe.role;
+
+/**
+ * A role's stop: its parts closed one after another in the order given (intake first, state last), each one even
+ * when an earlier one failed, so a failing HTTP port never leaves a shard or an audit log open. The first failure is
+ * thrown once every part was closed, the later ones attached to it as suppressed.
+ */
+public final class CloseAll {
+    private CloseAll() {}
+
+    /** Closes every non-null part in order; see the class doc for failures. */
+    public static void inOrder(AutoCloseable... parts) throws Exception {
+        Exception first = null;
+        for (AutoCloseable part : parts) {
+            if (part == null) {
+                continue;
+            }
+            try {
+                part.close();
+            } catch (Exception e) {
+                if (first == null) {
+                    first = e;
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+}
