@@ -38,4 +38,16 @@ class CloseAllTest {
                         .containsExactly("archive failed"));
         assertThat(closed).containsExactly("port", "loop", "archive", "audit");
     }
+
+    @Test
+    void anErrorStillClosesTheLaterPartsAndIsRethrownAsItself() {
+        AutoCloseable broken = () -> {
+            closed.add("port");
+            throw new AssertionError("port broke");
+        };
+        assertThatThrownBy(() -> CloseAll.inOrder(broken, part("engine"), part("audit")))
+                .isInstanceOf(AssertionError.class)
+                .hasMessage("port broke");
+        assertThat(closed).containsExactly("port", "engine", "audit");
+    }
 }

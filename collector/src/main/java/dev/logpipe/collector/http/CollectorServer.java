@@ -10,6 +10,7 @@ import dev.logpipe.role.http.Answer;
 import dev.logpipe.role.http.JsonErrorHandler;
 import dev.logpipe.role.http.Probes;
 import dev.logpipe.role.http.RolePort;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -61,16 +62,17 @@ public final class CollectorServer implements AutoCloseable {
         perAddress = new ConnectionsPerAddress(limits.maxConnectionsPerAddress());
         port.connector().addBean(perAddress);
         port.server().addBean(new NetworkConnectionLimit(limits.maxConnections(), port.connector()));
-        port.server().setErrorHandler(new JsonErrorHandler(registry, null, JsonErrorHandler.Listener.NONE));
+        // the errors' own registry: the standalone scrapes the collector's registry beside its port's errors
+        PrometheusMeterRegistry errors = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        port.server().setErrorHandler(new JsonErrorHandler(errors, null, JsonErrorHandler.Listener.NONE));
         port.serve(new Probes(
                 topics::brokerReachable,
                 Answer.json(503, "{\"status\":\"broker unreachable\"}").retryAfter(1),
-                registry::scrape,
+                () -> registry.scrape() + errors.scrape(),
                 new Handler.Abstract() { // blocking: reads bodies and waits for Kafka
                     @Override
                     public boolean handle(Request request, Response response, Callback callback) {
-                        route(request, response, callback, ingest, limits.maxDecodedBytes());
-                        return true;
+                        return route(request, response, callback, ingest, limits.maxDecodedBytes());
                     }
                 }));
     }
@@ -90,31 +92,32 @@ public final class CollectorServer implements AutoCloseable {
         return ssl;
     }
 
-    private static void route(
+    /** Answers an ingest path; false for any other (the error handler's JSON 404). */
+    private static boolean route(
             Request request, Response response, Callback callback, IngestHandler ingest, long maxDecodedBytes) {
         String path = Request.getPathInContext(request);
         if (path.equals("/api/v1/logs")) {
             if (!"POST".equals(request.getMethod())) {
                 response.getHeaders().put(HttpHeader.ALLOW, "POST");
                 Answer.error(405, "method_not_allowed", "use POST").write(response, callback);
-                return;
+                return true;
             }
             NativeProtocol protocol =
                     NativeProtocol.forContentType(request.getHeaders().get(HttpHeader.CONTENT_TYPE));
             send(response, callback, ingest.handle(ingestRequest(request), protocol));
-            return;
+            return true;
         }
         CompatRoutes.Route compat = CompatRoutes.route(
                 request.getMethod(), path, name -> request.getHeaders().get(name), maxDecodedBytes);
         if (compat == null) {
-            Answer.error(404, "not_found", "not found").write(response, callback);
-            return;
+            return false;
         }
         if (compat.elasticsearch()) {
             // Elasticsearch clients (the Java client, Logstash) check that they talk to "Elasticsearch".
             response.getHeaders().put("X-Elastic-Product", "Elasticsearch");
         }
         send(response, callback, CompatRoutes.serve(compat, ingest, ingestRequest(request)));
+        return true;
     }
 
     /** The parts of an HTTP request the ingest pipeline needs. */

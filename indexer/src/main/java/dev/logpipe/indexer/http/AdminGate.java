@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.logpipe.auth.AuthFailures;
 import dev.logpipe.auth.Credentials;
 import dev.logpipe.role.http.Answer;
+import dev.logpipe.role.http.JsonErrorHandler;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -78,9 +79,7 @@ final class AdminGate {
     }
 
     static Answer error(int status, String message) {
-        return Answer.json(
-                status,
-                JsonNodeFactory.instance.objectNode().put("error", message).toString());
+        return Answer.error(status, JsonErrorHandler.reason(status), message);
     }
 
     static String sha256(String key) {

@@ -4,6 +4,7 @@ import dev.logpipe.role.http.Answer;
 import dev.logpipe.role.http.JsonErrorHandler;
 import dev.logpipe.role.http.Probes;
 import dev.logpipe.role.http.RolePort;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -33,18 +34,21 @@ public final class IndexerServer implements AutoCloseable {
             PrometheusMeterRegistry registry,
             BooleanSupplier ready) {
         port = new RolePort(listen, SHAPE, null);
-        port.server().setErrorHandler(new JsonErrorHandler(registry, null, JsonErrorHandler.Listener.NONE));
-        port.serve(new Probes(ready, Probes.NOT_READY, registry::scrape, new Handler.Abstract() {
-            @Override
-            public boolean handle(Request request, Response response, Callback callback) throws Exception {
-                Answer a = route(request, status, holds, archives);
-                if (a == null) {
-                    return false; // the error handler's JSON 404
-                }
-                a.write(response, callback);
-                return true;
-            }
-        }));
+        // the errors' own registry: the standalone scrapes the indexer's registry beside its port's errors
+        PrometheusMeterRegistry errors = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        port.server().setErrorHandler(new JsonErrorHandler(errors, null, JsonErrorHandler.Listener.NONE));
+        port.serve(new Probes(
+                ready, Probes.NOT_READY, () -> registry.scrape() + errors.scrape(), new Handler.Abstract() {
+                    @Override
+                    public boolean handle(Request request, Response response, Callback callback) throws Exception {
+                        Answer a = route(request, status, holds, archives);
+                        if (a == null) {
+                            return false; // the error handler's JSON 404
+                        }
+                        a.write(response, callback);
+                        return true;
+                    }
+                }));
     }
 
     private static Answer route(Request request, StatusHandler status, HoldsHandler holds, ArchivesHandler archives)

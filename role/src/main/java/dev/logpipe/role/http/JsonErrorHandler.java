@@ -56,6 +56,12 @@ public final class JsonErrorHandler extends ErrorHandler {
         setShowCauses(false);
     }
 
+    /** Every method gets the JSON error (Jetty's default writes a body for GET, POST and HEAD only). */
+    @Override
+    public boolean errorPageForMethod(String method) {
+        return true;
+    }
+
     @Override
     protected void generateResponse(
             Request request, Response response, int code, String message, Throwable cause, Callback callback) {
@@ -110,7 +116,7 @@ public final class JsonErrorHandler extends ErrorHandler {
     }
 
     /** The {@code reason} of a status, as the endpoints' own errors name theirs. */
-    static String reason(int status) {
+    public static String reason(int status) {
         return switch (status) {
             case 400 -> "bad_request";
             case 404 -> "not_found";

@@ -113,17 +113,27 @@ class RolePortTest {
         assertThat(missing.statusCode()).isEqualTo(404);
         assertThat(json(missing).get("reason").asText()).isEqualTo("not_found");
 
+        HttpResponse<String> deleted = client.send(
+                HttpRequest.newBuilder(
+                                URI.create("http://127.0.0.1:" + port.address().getPort() + "/no/such/thing"))
+                        .DELETE()
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(deleted.statusCode()).isEqualTo(404);
+        assertThat(json(deleted).get("reason").asText()).isEqualTo("not_found");
+
         HttpResponse<String> longHead = get("/api/v1/thing", "X-Big", "b".repeat(4096));
         assertThat(longHead.statusCode()).isEqualTo(431);
         JsonNode body = json(longHead);
         assertThat(body.get("reason").asText()).isEqualTo("headers_too_large");
         assertThat(body.get("error").asText()).isEqualTo("keep it under 2 KiB");
         assertThat(heard).contains("404 not_found false", "431 headers_too_large false");
+        assertThat(heard.stream().filter(h -> h.startsWith("404"))).hasSize(2);
         assertThat(registry.get("logpipe_http_errors")
                         .tags("status", "404", "kind", "not_found")
                         .counter()
                         .count())
-                .isEqualTo(1.0);
+                .isEqualTo(2.0);
     }
 
     @Test

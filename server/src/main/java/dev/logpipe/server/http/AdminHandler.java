@@ -8,6 +8,7 @@ import dev.logpipe.auth.AuthFailures;
 import dev.logpipe.auth.Credentials;
 import dev.logpipe.query.auth.ConfiguredKeys;
 import dev.logpipe.role.http.Answer;
+import dev.logpipe.role.http.JsonErrorHandler;
 import dev.logpipe.server.keys.KeyFile;
 import dev.logpipe.server.keys.KeyStore;
 import dev.logpipe.server.keys.LiveKeys;
@@ -251,6 +252,6 @@ public final class AdminHandler {
     }
 
     private static Answer error(int status, String message) {
-        return Answer.json(status, JSON.createObjectNode().put("error", message).toString());
+        return Answer.error(status, JsonErrorHandler.reason(status), message);
     }
 }
