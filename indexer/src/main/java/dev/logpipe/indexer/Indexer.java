@@ -25,6 +25,7 @@ import dev.logpipe.indexer.internal.retention.Retention;
 import dev.logpipe.indexer.stage.SearchLag;
 import dev.logpipe.indexer.stage.StageOffsets;
 import dev.logpipe.role.CloseAll;
+import dev.logpipe.role.RoleLifecycle;
 import io.micrometer.core.instrument.binder.jvm.DiskSpaceMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -43,7 +44,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** One running indexer: shards verified, store open, loop consuming, refresher refreshing, HTTP serving. */
-public final class Indexer implements AutoCloseable {
+public final class Indexer implements RoleLifecycle.Role {
     private static final Logger log = LoggerFactory.getLogger(Indexer.class);
 
     private final LuceneStore store; // null when the engine is OpenSearch
@@ -319,6 +320,13 @@ public final class Indexer implements AutoCloseable {
 
     public IndexLoop loop() {
         return loop;
+    }
+
+    /** Non-null once the indexing loop stopped after an error: {@code logpipe indexer} then exits 4. */
+    @Override
+    public String failure() {
+        Throwable f = loop.failure();
+        return loop.isAlive() || f == null ? null : f.toString();
     }
 
     public PrometheusMeterRegistry registry() {

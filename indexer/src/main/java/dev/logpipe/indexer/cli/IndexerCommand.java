@@ -26,19 +26,7 @@ public final class IndexerCommand extends RoleCommand<IndexerConfig> {
 
     @Override
     protected RoleLifecycle.Role start(IndexerConfig config) throws Exception {
-        Indexer indexer = Indexer.start(config, Clock.systemUTC());
-        return new RoleLifecycle.Role() {
-            @Override
-            public String failure() {
-                Throwable f = indexer.loop().failure();
-                return indexer.loop().isAlive() || f == null ? null : f.toString();
-            }
-
-            @Override
-            public void close() throws Exception {
-                indexer.close();
-            }
-        };
+        return Indexer.start(config, Clock.systemUTC());
     }
 
     public static void main(String[] args) {

@@ -20,19 +20,7 @@ public final class CrashLoopIndexerMain {
         }
         System.exit(new RoleLifecycle("logpipe indexer")
                 .run(Path.of(args[1]), false, new IndexerConfigLoader()::load, (IndexerConfig c) -> {
-                    Indexer indexer = Indexer.start(c, Clock.systemUTC(), PausedAfterEngineCommit::new);
-                    return new RoleLifecycle.Role() {
-                        @Override
-                        public String failure() {
-                            Throwable f = indexer.loop().failure();
-                            return indexer.loop().isAlive() || f == null ? null : f.toString();
-                        }
-
-                        @Override
-                        public void close() throws Exception {
-                            indexer.close();
-                        }
-                    };
+                    return Indexer.start(c, Clock.systemUTC(), PausedAfterEngineCommit::new);
                 }));
     }
 }
