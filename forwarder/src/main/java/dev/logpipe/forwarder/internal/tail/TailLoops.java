@@ -1,12 +1,13 @@
 package dev.logpipe.forwarder.internal.tail;
 
 import dev.logpipe.forwarder.config.ForwarderConfig;
+import dev.logpipe.forwarder.config.TimeLayout;
 import dev.logpipe.forwarder.internal.metrics.ForwarderMetrics;
 import dev.logpipe.forwarder.internal.process.RecordFilter;
 import dev.logpipe.forwarder.internal.process.Transformer;
 import dev.logpipe.forwarder.internal.sink.Publisher;
 import dev.logpipe.forwarder.internal.sink.Sink;
-import dev.logpipe.forwarder.internal.time.TimeLayout;
+import dev.logpipe.forwarder.internal.time.TimeParsers;
 import dev.logpipe.forwarder.internal.watermark.PublishedJournal;
 import dev.logpipe.forwarder.internal.watermark.WatermarkStore;
 import java.time.Duration;
@@ -70,10 +71,10 @@ public final class TailLoops {
         ForwarderConfig.EventTime et = config.transform().eventTime();
         RecordDecoder.FailureLog failures = new RecordDecoder.FailureLog();
         Supplier<RecordDecoder> decoders = () -> new RecordDecoder(
-                c -> c.newReader(et.field(), et.newParser(clock)),
+                c -> c.newReader(et.field(), TimeParsers.of(et.layout(), et.zone(), et.pattern(), clock)),
                 new RecordAssembler.EventTimes(
                         et.field(),
-                        et.newParser(clock),
+                        TimeParsers.of(et.layout(), et.zone(), et.pattern(), clock),
                         et.layout() == TimeLayout.PATTERN
                                 ? "pattern \"" + et.pattern() + "\""
                                 : et.layout().configName()),
