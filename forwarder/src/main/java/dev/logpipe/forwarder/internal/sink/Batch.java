@@ -20,8 +20,8 @@ import java.util.Arrays;
  * next one. Filled on the pipeline thread (and a parse thread); a sink must not keep references past
  * {@link Sink#publish}.
  * {@code add}, {@code defer} and {@code encode} take a record's parts as primitives and references rather than a
- * value record, and {@code restore} the spool frame's arrays: they run once per record (or batch) on the hot path,
- * where an object per record would be an allocation per line (HotPathBench, ForwarderThroughputBench).
+ * value record: they run once per record on the hot path, where an object per record would be an allocation per line
+ * (HotPathBench, ForwarderThroughputBench). {@code restore}, once per spooled batch, takes a {@link RecordTable}.
  */
 public final class Batch {
     private final Format format;
@@ -273,30 +273,39 @@ public final class Batch {
     }
 
     /**
-     * Refills this batch with records encoded earlier (read back from the disk spool): {@code wire} holds them
-     * one per line from {@code wireOffset}, record {@code i} ending {@code recordEnds[i]} bytes after that offset
-     * (after its newline).
+     * The bookkeeping of {@code count} records read back from the disk spool: record {@code i} ends
+     * {@code recordEnds[i]} bytes into its wire bytes (after its newline), starts at file offset {@code starts[i]},
+     * ends at {@code ends[i]} and covers {@code lineCounts[i]} lines. The arrays are not copied (they are the spool
+     * frame's, read once).
      */
-    public void restore(
-            SourceFile src,
-            byte[] wire,
-            int wireOffset,
-            int wireLength,
-            int[] recordEnds,
-            long[] starts,
-            long[] ends,
-            int[] lineCounts,
-            int n,
-            long commit) {
+    public record RecordTable(int count, int[] recordEnds, long[] starts, long[] ends, int[] lineCounts) {
+        public RecordTable {
+            if (count < 0
+                    || recordEnds.length < count
+                    || starts.length < count
+                    || ends.length < count
+                    || lineCounts.length < count) {
+                throw new IllegalArgumentException("a record table of " + count + " records with arrays of "
+                        + recordEnds.length + ", " + starts.length + ", " + ends.length + " and " + lineCounts.length);
+            }
+        }
+    }
+
+    /**
+     * Refills this batch with records encoded earlier (read back from the disk spool): {@code wire} holds them
+     * one per line from {@code wireOffset}, as {@code records} says.
+     */
+    public void restore(SourceFile src, byte[] wire, int wireOffset, int wireLength, RecordTable records, long commit) {
         reset(src, commit);
         this.wire.raw(wire, wireOffset, wireLength);
+        int n = records.count();
         while (recordEnd.length < n) {
             grow();
         }
-        System.arraycopy(recordEnds, 0, recordEnd, 0, n);
-        System.arraycopy(starts, 0, start, 0, n);
-        System.arraycopy(ends, 0, end, 0, n);
-        System.arraycopy(lineCounts, 0, lines, 0, n);
+        System.arraycopy(records.recordEnds(), 0, recordEnd, 0, n);
+        System.arraycopy(records.starts(), 0, start, 0, n);
+        System.arraycopy(records.ends(), 0, end, 0, n);
+        System.arraycopy(records.lineCounts(), 0, lines, 0, n);
         size = n;
     }
 
