@@ -19,9 +19,11 @@ import java.util.Arrays;
  * encoded by a parse thread before the publish thread sends it. A batch is reused: {@link #reset} starts the
  * next one. Filled on the pipeline thread (and a parse thread); a sink must not keep references past
  * {@link Sink#publish}.
- * {@code add}, {@code defer} and {@code encode} take a record's parts as primitives and references rather than a
- * value record: they run once per record on the hot path, where an object per record would be an allocation per line
- * (HotPathBench, ForwarderThroughputBench). {@code restore}, once per spooled batch, takes a {@link RecordTable}.
+ * The pipeline adds a record as a {@link Line} (made per record; C2 removes it on that path, docs/benchmarks.md,
+ * "Value records on the per-line path"). The primitive {@code add}s are the benchmarks' and tests' direct calls
+ * (HotPathBench, JsonLineBench measure exactly them, so they stay as they were measured); {@code defer} and
+ * {@code encode} take a record's parts as primitives: the deferred ones are copied into arrays, not into objects.
+ * {@code restore}, once per spooled batch, takes a {@link RecordTable}.
  */
 public final class Batch {
     private final Format format;
@@ -152,6 +154,41 @@ public final class Batch {
     public Throwable awaitEncoded() throws InterruptedException {
         DeferredRecords d = deferred;
         return d == null ? null : d.await();
+    }
+
+    /**
+     * One record as the reading thread hands it on: its bytes ({@code bytes[off, off + len)}, valid only during the
+     * call it is passed to), where it starts and ends in the file, how far the file is done once it is published
+     * ({@code commit}), its physical lines, whether it was cut, the container runtime's time and flags (as in
+     * {@link dev.logpipe.forwarder.internal.parse.Emitter#record}). Made once per record and not kept, so C2 removes
+     * it (docs/benchmarks.md, "Value records on the per-line path").
+     */
+    public record Line(
+            byte[] bytes,
+            int off,
+            int len,
+            long startOffset,
+            long endOffset,
+            long commit,
+            int lines,
+            boolean truncated,
+            long runtimeTime,
+            int flags) {}
+
+    /**
+     * Encodes one record and appends it: the same as the primitive {@code add} with {@code body} and {@code eventTime}
+     * (the pipeline's call, from {@code RecordDecoder}).
+     */
+    public void add(Line l, Attributes attrs, StructuredLine body, long eventTime) {
+        if (deferred != null) {
+            throw new IllegalStateException("records of a deferred batch are added with defer()");
+        }
+        if (size == recordEnd.length) {
+            grow();
+        }
+        encode(l.bytes(), l.off(), l.len(), l.startOffset(), l.truncated(), attrs, body, eventTime, l.flags());
+        recordEnd[size] = wire.size();
+        appended(l.lines(), l.startOffset(), l.endOffset(), l.commit());
     }
 
     /** Encodes one record and appends it; {@code bytes} need only be valid during the call. */

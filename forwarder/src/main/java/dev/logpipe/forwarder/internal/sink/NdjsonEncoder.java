@@ -27,8 +27,9 @@ import java.util.Map;
  * {@code RecordCodec.encodeTo}). {@code NdjsonEncoderAgreesWithRecordCodecTest} holds the two to the same record.
  *
  * <p>{@code encode} takes the record as primitives and references (bytes, offsets, flags, the parsed body) rather than
- * a value record: it runs once per record on the reading thread's hot path, where an object per record would be an
- * allocation per line (HotPathBench, ForwarderThroughputBench).
+ * a value record: it runs once per record on the reading thread's hot path and on the parse threads, and is called
+ * with the parts of a {@code Batch.Line} or of a deferred record's arrays (not measured as a record itself; see
+ * docs/benchmarks.md, "Value records on the per-line path").
  */
 public final class NdjsonEncoder {
     private static final byte[] HEAD = "{\"schema_version\":3,\"record_id\":\"".getBytes(StandardCharsets.US_ASCII);
