@@ -2,6 +2,7 @@ package dev.logpipe.bench;
 
 import dev.logpipe.forwarder.config.Format;
 import dev.logpipe.forwarder.config.ForwarderConfig.KeyMapping;
+import dev.logpipe.forwarder.config.TimeLayout;
 import dev.logpipe.forwarder.internal.parse.JsonLineReader;
 import dev.logpipe.forwarder.internal.parse.LogfmtLineReader;
 import dev.logpipe.forwarder.internal.parse.StructuredLine;
@@ -9,8 +10,8 @@ import dev.logpipe.forwarder.internal.parse.StructuredReader;
 import dev.logpipe.forwarder.internal.sink.Batch;
 import dev.logpipe.forwarder.internal.sink.SourceFile;
 import dev.logpipe.forwarder.internal.tail.LineSplitter;
-import dev.logpipe.forwarder.internal.time.TimeLayout;
 import dev.logpipe.forwarder.internal.time.TimeParser;
+import dev.logpipe.forwarder.internal.time.TimeParsers;
 import dev.logpipe.record.RecordId;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -83,7 +84,7 @@ public class JsonLineBench {
                 null,
                 "64768:1234:abc");
         batch = new Batch(Format.NDJSON);
-        TimeParser rfc3339 = TimeLayout.RFC3339.newParser(ZoneOffset.UTC, null, InstantSource.system());
+        TimeParser rfc3339 = TimeParsers.of(TimeLayout.RFC3339, ZoneOffset.UTC, null, InstantSource.system());
         reader = new JsonLineReader(KeyMapping.DEFAULT, null, rfc3339);
         logfmtReader = new LogfmtLineReader(KeyMapping.DEFAULT, null, rfc3339);
     }

@@ -111,7 +111,13 @@ public final class Forwarder implements Closeable {
                     sink,
                     server,
                     registry,
-                    stop -> TailLoops.create(config, store, journal, tailSink, metrics, stop, System::nanoTime));
+                    stop -> TailLoops.create(
+                            config,
+                            new TailLoops.Watermarks(store, journal),
+                            tailSink,
+                            metrics,
+                            stop,
+                            TailLoops.Clocks.SYSTEM));
             log.info(
                     "log forwarder started state_path={} sink={} sources={} parser={} metrics={}",
                     store.path(),

@@ -53,7 +53,9 @@ public final class RunningLoop implements AutoCloseable {
         this.metrics = metrics;
         this.sink = sink;
         this.thread = new Thread(
-                TailLoops.create(config, store, journal, sink, metrics, stop, System::nanoTime), "test-tail-loop");
+                TailLoops.create(
+                        config, new TailLoops.Watermarks(store, journal), sink, metrics, stop, TailLoops.Clocks.SYSTEM),
+                "test-tail-loop");
     }
 
     /** Starts the loop with the sink that {@code yaml} configures. */

@@ -20,7 +20,6 @@ import dev.logpipe.forwarder.config.ForwarderConfig.Source;
 import dev.logpipe.forwarder.config.ForwarderConfig.State;
 import dev.logpipe.forwarder.config.ForwarderConfig.Transform;
 import dev.logpipe.forwarder.config.ForwarderConfig.Watch;
-import dev.logpipe.forwarder.internal.parse.StructuredReader;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
@@ -337,11 +336,8 @@ public final class ConfigLoader {
         return new Metrics(ConfigNode.parseAddress("metrics.listen", listen));
     }
 
-    /** Fields the forwarder writes itself; a transform writing them would produce duplicate JSON keys. */
-    private static final Set<String> RESERVED_FIELDS = StructuredReader.RESERVED;
-
     private static void rejectReserved(String field, String key) throws ConfigException {
-        if (RESERVED_FIELDS.contains(field)) {
+        if (ForwarderConfig.RESERVED_FIELDS.contains(field)) {
             throw new ConfigException(
                     key + ": field \"" + field + "\" is written by the forwarder itself; choose " + "another name");
         }

@@ -1,16 +1,14 @@
 package dev.logpipe.forwarder.config;
 
-import dev.logpipe.forwarder.internal.time.TimeLayout;
-import dev.logpipe.forwarder.internal.time.TimeParser;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.InstantSource;
 import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * The forwarder's whole configuration, parsed once at startup by {@link ConfigLoader} and immutable
@@ -36,6 +34,22 @@ public record ForwarderConfig(
         Objects.requireNonNull(logging, "logging");
         Objects.requireNonNull(metrics, "metrics");
     }
+
+    /**
+     * Fields the forwarder writes itself: a transform may not set them (the config check) and a JSON or logfmt line's
+     * key of the same name is dropped (the readers), so no record has a duplicate key.
+     */
+    public static final Set<String> RESERVED_FIELDS = Set.of(
+            "log.file.path",
+            "log.offset",
+            "log.truncated",
+            "log.parse_error",
+            "log.partial",
+            "stream",
+            "k8s.pod.name",
+            "k8s.namespace.name",
+            "k8s.container.name",
+            "container.id");
 
     /**
      * {@code parseThreads}: threads that parse and encode the records of structured and container sources beside
@@ -163,10 +177,6 @@ public record ForwarderConfig(
         public EventTime {
             Objects.requireNonNull(layout, "layout");
             Objects.requireNonNull(zone, "zone");
-        }
-
-        public TimeParser newParser(InstantSource clock) {
-            return layout.newParser(zone, pattern, clock);
         }
     }
 

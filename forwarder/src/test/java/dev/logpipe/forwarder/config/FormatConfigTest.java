@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.logpipe.config.ConfigException;
 import dev.logpipe.forwarder.config.ForwarderConfig.LineFormat;
-import dev.logpipe.forwarder.internal.time.TimeLayout;
 import java.nio.file.Path;
 import java.time.ZoneId;
 import java.util.List;

@@ -11,8 +11,8 @@ import java.util.Arrays;
  * watermark may pass it, so a crash re-reads the line whole. A line that is not in the runtime's format
  * goes on as plain text and is counted. Reassembled lines are bounded by {@code maxBytes} (the rest is cut
  * and the line marked truncated). One instance per file; not thread-safe.
- * {@code line} takes the runtime's line as bytes, offsets and primitives rather than a value record: it runs once
- * per line on the hot path, where an object per line would be an allocation per line (HotPathBench).
+ * {@code line} takes the runtime's line as bytes, offsets and primitives rather than a value record, for the reason
+ * {@link Parser} gives (it is called the same way, once per line).
  */
 public abstract class ContainerLines {
     /** What {@link #decode} found; valid until the next call. */

@@ -1,7 +1,8 @@
 package dev.logpipe.forwarder.internal.parse;
 
-import dev.logpipe.forwarder.internal.time.TimeLayout;
+import dev.logpipe.forwarder.config.TimeLayout;
 import dev.logpipe.forwarder.internal.time.TimeParser;
+import dev.logpipe.forwarder.internal.time.TimeParsers;
 import java.time.InstantSource;
 import java.time.ZoneOffset;
 
@@ -11,7 +12,7 @@ import java.time.ZoneOffset;
  * line of the same stream (tags may be joined with {@code :}; {@code P} among them marks a piece).
  */
 public final class CriLines extends ContainerLines {
-    private final TimeParser rfc3339 = TimeLayout.RFC3339.newParser(ZoneOffset.UTC, null, InstantSource.system());
+    private final TimeParser rfc3339 = TimeParsers.of(TimeLayout.RFC3339, ZoneOffset.UTC, null, InstantSource.system());
 
     public CriLines(int maxBytes) {
         super(maxBytes);

@@ -3,8 +3,9 @@ package dev.logpipe.forwarder.internal.parse;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import dev.logpipe.forwarder.internal.time.TimeLayout;
+import dev.logpipe.forwarder.config.TimeLayout;
 import dev.logpipe.forwarder.internal.time.TimeParser;
+import dev.logpipe.forwarder.internal.time.TimeParsers;
 import dev.logpipe.record.Utf8;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -21,7 +22,7 @@ import java.util.Arrays;
  */
 public final class DockerLines extends ContainerLines {
     private final JsonFactory factory = new JsonFactory();
-    private final TimeParser rfc3339 = TimeLayout.RFC3339.newParser(ZoneOffset.UTC, null, InstantSource.system());
+    private final TimeParser rfc3339 = TimeParsers.of(TimeLayout.RFC3339, ZoneOffset.UTC, null, InstantSource.system());
     private byte[] scratch = new byte[1024];
     private final byte[] timeBytes = new byte[64];
 

@@ -2,8 +2,9 @@ package dev.logpipe.forwarder.internal.parse;
 
 /**
  * Receives parsed records in file order; {@code bytes} is only valid during the call. {@code record} takes the
- * record as bytes, offsets and primitives rather than a value record: it runs once per record on the hot path, where
- * an object per record would be an allocation per line (HotPathBench).
+ * record as bytes, offsets and primitives rather than a value record: it runs once per record on the hot path, called
+ * from every {@link Parser} (whose own {@code line} takes primitives, see there); its receiver makes the record a
+ * {@code Batch.Line} (docs/benchmarks.md, "Value records on the per-line path").
  */
 public interface Emitter {
     /** {@code flags}: the line came from a container's stdout. */

@@ -11,7 +11,8 @@ import java.util.Arrays;
  * looking up and checking each name again. A line whose gaps or value kinds differ is read in full again.
  * Decisions that depend on a value (whether the time parses) are taken again on every line; a shape in which
  * they could change a later decision (a second time key) is not kept. Not thread-safe.
- * {@code add} takes a value's position and decisions as primitives: it runs once per value of a learned line.
+ * {@code add} takes a value's position and decisions as primitives: it runs once per value of a line read in full and
+ * stores them into arrays at once (not measured as a record).
  */
 final class JsonShape {
     static final byte STRING = 0;

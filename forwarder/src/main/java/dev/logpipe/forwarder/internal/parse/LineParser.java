@@ -1,6 +1,9 @@
 package dev.logpipe.forwarder.internal.parse;
 
-/** Every line is a record and commits on its own (docs/watermarks-and-restarts.md: strict per-line watermarks). */
+/**
+ * Every line is a record and commits on its own (docs/watermarks-and-restarts.md: strict per-line watermarks).
+ * {@code line} takes primitives for the reason {@link Parser} gives.
+ */
 public final class LineParser implements Parser {
     @Override
     public void line(

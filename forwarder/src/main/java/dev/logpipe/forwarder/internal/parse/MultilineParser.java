@@ -12,6 +12,7 @@ import java.util.Arrays;
  * {@link #flush}. Its end offset is the end of its last physical line; its container time and stream are its
  * first line's. A record is bounded by
  * {@code maxBytes} and {@code maxLines}; what exceeds them is dropped and the record marked truncated.
+ * {@code line} takes primitives for the reason {@link Parser} gives.
  */
 public final class MultilineParser implements Parser {
     private final Matcher header;

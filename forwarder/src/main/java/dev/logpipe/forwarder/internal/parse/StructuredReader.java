@@ -1,5 +1,6 @@
 package dev.logpipe.forwarder.internal.parse;
 
+import dev.logpipe.forwarder.config.ForwarderConfig;
 import dev.logpipe.forwarder.internal.time.TimeParser;
 import dev.logpipe.record.JsonBuffer;
 import dev.logpipe.record.RecordCodec;
@@ -17,17 +18,7 @@ import java.util.Set;
  */
 public abstract class StructuredReader {
     /** Fields the forwarder writes itself; a line's key of the same name is dropped. */
-    public static final Set<String> RESERVED = Set.of(
-            "log.file.path",
-            "log.offset",
-            "log.truncated",
-            "log.parse_error",
-            "log.partial",
-            "stream",
-            "k8s.pod.name",
-            "k8s.namespace.name",
-            "k8s.container.name",
-            "container.id");
+    public static final Set<String> RESERVED = ForwarderConfig.RESERVED_FIELDS;
 
     private final KeyRoles roles;
     private final TimeParser time;

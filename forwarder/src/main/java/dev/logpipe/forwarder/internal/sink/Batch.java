@@ -19,9 +19,11 @@ import java.util.Arrays;
  * encoded by a parse thread before the publish thread sends it. A batch is reused: {@link #reset} starts the
  * next one. Filled on the pipeline thread (and a parse thread); a sink must not keep references past
  * {@link Sink#publish}.
- * {@code add}, {@code defer} and {@code encode} take a record's parts as primitives and references rather than a
- * value record, and {@code restore} the spool frame's arrays: they run once per record (or batch) on the hot path,
- * where an object per record would be an allocation per line (HotPathBench, ForwarderThroughputBench).
+ * The pipeline adds a record as a {@link Line} (made per record; C2 removes it on that path, docs/benchmarks.md,
+ * "Value records on the per-line path"). The primitive {@code add}s are the benchmarks' and tests' direct calls
+ * (HotPathBench, JsonLineBench measure exactly them, so they stay as they were measured); {@code defer} and
+ * {@code encode} take a record's parts as primitives: the deferred ones are copied into arrays, not into objects.
+ * {@code restore}, once per spooled batch, takes a {@link RecordTable}.
  */
 public final class Batch {
     private final Format format;
@@ -154,6 +156,41 @@ public final class Batch {
         return d == null ? null : d.await();
     }
 
+    /**
+     * One record as the reading thread hands it on: its bytes ({@code bytes[off, off + len)}, valid only during the
+     * call it is passed to), where it starts and ends in the file, how far the file is done once it is published
+     * ({@code commit}), its physical lines, whether it was cut, the container runtime's time and flags (as in
+     * {@link dev.logpipe.forwarder.internal.parse.Emitter#record}). Made once per record and not kept, so C2 removes
+     * it (docs/benchmarks.md, "Value records on the per-line path").
+     */
+    public record Line(
+            byte[] bytes,
+            int off,
+            int len,
+            long startOffset,
+            long endOffset,
+            long commit,
+            int lines,
+            boolean truncated,
+            long runtimeTime,
+            int flags) {}
+
+    /**
+     * Encodes one record and appends it: the same as the primitive {@code add} with {@code body} and {@code eventTime}
+     * (the pipeline's call, from {@code RecordDecoder}).
+     */
+    public void add(Line l, Attributes attrs, StructuredLine body, long eventTime) {
+        if (deferred != null) {
+            throw new IllegalStateException("records of a deferred batch are added with defer()");
+        }
+        if (size == recordEnd.length) {
+            grow();
+        }
+        encode(l.bytes(), l.off(), l.len(), l.startOffset(), l.truncated(), attrs, body, eventTime, l.flags());
+        recordEnd[size] = wire.size();
+        appended(l.lines(), l.startOffset(), l.endOffset(), l.commit());
+    }
+
     /** Encodes one record and appends it; {@code bytes} need only be valid during the call. */
     public void add(
             byte[] bytes,
@@ -273,30 +310,39 @@ public final class Batch {
     }
 
     /**
-     * Refills this batch with records encoded earlier (read back from the disk spool): {@code wire} holds them
-     * one per line from {@code wireOffset}, record {@code i} ending {@code recordEnds[i]} bytes after that offset
-     * (after its newline).
+     * The bookkeeping of {@code count} records read back from the disk spool: record {@code i} ends
+     * {@code recordEnds[i]} bytes into its wire bytes (after its newline), starts at file offset {@code starts[i]},
+     * ends at {@code ends[i]} and covers {@code lineCounts[i]} lines. The arrays are not copied (they are the spool
+     * frame's, read once).
      */
-    public void restore(
-            SourceFile src,
-            byte[] wire,
-            int wireOffset,
-            int wireLength,
-            int[] recordEnds,
-            long[] starts,
-            long[] ends,
-            int[] lineCounts,
-            int n,
-            long commit) {
+    public record RecordTable(int count, int[] recordEnds, long[] starts, long[] ends, int[] lineCounts) {
+        public RecordTable {
+            if (count < 0
+                    || recordEnds.length < count
+                    || starts.length < count
+                    || ends.length < count
+                    || lineCounts.length < count) {
+                throw new IllegalArgumentException("a record table of " + count + " records with arrays of "
+                        + recordEnds.length + ", " + starts.length + ", " + ends.length + " and " + lineCounts.length);
+            }
+        }
+    }
+
+    /**
+     * Refills this batch with records encoded earlier (read back from the disk spool): {@code wire} holds them
+     * one per line from {@code wireOffset}, as {@code records} says.
+     */
+    public void restore(SourceFile src, byte[] wire, int wireOffset, int wireLength, RecordTable records, long commit) {
         reset(src, commit);
         this.wire.raw(wire, wireOffset, wireLength);
+        int n = records.count();
         while (recordEnd.length < n) {
             grow();
         }
-        System.arraycopy(recordEnds, 0, recordEnd, 0, n);
-        System.arraycopy(starts, 0, start, 0, n);
-        System.arraycopy(ends, 0, end, 0, n);
-        System.arraycopy(lineCounts, 0, lines, 0, n);
+        System.arraycopy(records.recordEnds(), 0, recordEnd, 0, n);
+        System.arraycopy(records.starts(), 0, start, 0, n);
+        System.arraycopy(records.ends(), 0, end, 0, n);
+        System.arraycopy(records.lineCounts(), 0, lines, 0, n);
         size = n;
     }
 

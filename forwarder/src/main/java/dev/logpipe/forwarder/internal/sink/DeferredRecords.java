@@ -10,7 +10,8 @@ import java.util.Arrays;
  * encoded. Written by the reading thread, then (handed over through a queue) read by one parse thread, which
  * signals the publish thread.
  * {@code add} takes the record's parts as parameters rather than a value record: it runs once per record on
- * the reading thread's hot path, where an object per record would be an allocation per line.
+ * the reading thread's hot path and stores them into arrays at once (not measured as a record; see
+ * docs/benchmarks.md, "Value records on the per-line path", for the one that was).
  */
 final class DeferredRecords {
     private static final int TRUNCATED = 1 << 30;

@@ -18,9 +18,18 @@ import java.util.Map;
  * known, and fields {@code log.file.path}, {@code log.offset}; {@code observed_time} and {@code tenant_id}
  * are the collector's. A schema field a transform sets wins over the line's (JSON/logfmt keys), which wins
  * over the source's.
- * {@code encode} takes the record as primitives and references (bytes, offsets, flags, the parsed body) rather than
- * a value record: it runs once per record on the reading thread's hot path, where an object per record would be an
- * allocation per line (HotPathBench, ForwarderThroughputBench).
+ *
+ * <p>The bytes are not {@code RecordCodec}'s: this encoder writes {@code instance_id, service, level, trace_id,
+ * span_id, region} where the codec writes {@code trace_id, span_id, service, instance_id, region, level}, and no level
+ * when it is {@code UNKNOWN} (which the codec reads
+ * back as {@code UNKNOWN}); the codec writes its fixed order and always a level. The codec's bytes cannot move to this
+ * layout: archive format 2 rebuilds sources with the codec and its stored day digests cover them (see
+ * {@code RecordCodec.encodeTo}). {@code NdjsonEncoderAgreesWithRecordCodecTest} holds the two to the same record.
+ *
+ * <p>{@code encode} takes the record as primitives and references (bytes, offsets, flags, the parsed body) rather than
+ * a value record: it runs once per record on the reading thread's hot path and on the parse threads, and is called
+ * with the parts of a {@code Batch.Line} or of a deferred record's arrays (not measured as a record itself; see
+ * docs/benchmarks.md, "Value records on the per-line path").
  */
 public final class NdjsonEncoder {
     private static final byte[] HEAD = "{\"schema_version\":3,\"record_id\":\"".getBytes(StandardCharsets.US_ASCII);

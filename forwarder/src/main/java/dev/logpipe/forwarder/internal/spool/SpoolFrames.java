@@ -97,11 +97,7 @@ final class SpoolFrames {
                     payload,
                     in.position(),
                     wireLength,
-                    recordEnds,
-                    starts,
-                    ends,
-                    lines,
-                    n,
+                    new Batch.RecordTable(n, recordEnds, starts, ends, lines),
                     commit);
         } catch (BufferUnderflowException e) {
             throw new IOException("spool frame ends before its header does", e);

@@ -18,8 +18,9 @@ import java.nio.charset.StandardCharsets;
  * the application's line). A line that is not valid JSON/logfmt is kept as plain text with
  * {@code fields.log.parse_error}; a time that does not parse leaves no event time. Both are counted, and the first
  * time failure of each file is logged with its text. Confined to the pipeline thread.
- * {@code record} (the {@link Emitter} call) takes the record as bytes, offsets and primitives rather than a value
- * record: it runs once per record on the hot path, where an object per record would be an allocation per line.
+ * {@code record} (the {@link Emitter} call) takes the record as bytes, offsets and primitives (see {@link Emitter}) and
+ * hands it on as a {@link Batch.Line}, which C2 removes on this path (docs/benchmarks.md, "Value records on the
+ * per-line path"); a deferred record is copied into the batch's arrays by {@link Batch#defer}, with primitives too.
  */
 final class RecordAssembler implements Emitter {
     /** How the event time is found; {@code field} is an extract group, or null. */
@@ -136,17 +137,18 @@ final class RecordAssembler implements Emitter {
         decoder.add(
                 batch,
                 content,
-                bytes,
-                off,
-                len,
-                startOffset,
-                endOffset,
-                commit(endOffset),
-                lines,
-                wasTruncated,
-                attrs,
-                runtimeTime,
-                flags);
+                new Batch.Line(
+                        bytes,
+                        off,
+                        len,
+                        startOffset,
+                        endOffset,
+                        commit(endOffset),
+                        lines,
+                        wasTruncated,
+                        runtimeTime,
+                        flags),
+                attrs);
     }
 
     long takeFiltered() {

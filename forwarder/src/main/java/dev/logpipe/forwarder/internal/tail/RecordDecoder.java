@@ -19,9 +19,10 @@ import org.slf4j.LoggerFactory;
  * time, and encodes. Runs on the reading thread ({@link #add}) or on a parse thread for a whole deferred batch
  * ({@link #encode}). One instance per thread (its readers keep per-line state); the log of time failures is
  * shared.
- * {@code add} and {@code decode} take the record's parts as primitives and references rather than a value record:
- * they run once per record on the hot path, where an object per record would be an allocation per line
- * (HotPathBench, JsonLineBench).
+ * {@code add} takes the record as a {@link Batch.Line}, made per record: C2 inlines this path from
+ * {@link RecordAssembler#record} and removes the object (docs/benchmarks.md, "Value records on the per-line path":
+ * young collections and throughput unchanged). {@code decode}, which also serves the deferred records read back from
+ * a batch's arrays, takes the parts it needs as primitives.
  */
 final class RecordDecoder {
     private static final Logger log = LoggerFactory.getLogger(RecordDecoder.class);
@@ -72,22 +73,9 @@ final class RecordDecoder {
     }
 
     /** Decodes and appends one record to {@code batch} (an eagerly encoded one); {@code content} null: plain text. */
-    void add(
-            Batch batch,
-            LineContent content,
-            byte[] bytes,
-            int off,
-            int len,
-            long startOffset,
-            long endOffset,
-            long commit,
-            int lines,
-            boolean truncated,
-            Attributes attrs,
-            long runtimeTime,
-            int flags) {
-        StructuredLine body = decode(batch, content, bytes, off, len, lines, attrs, runtimeTime);
-        batch.add(bytes, off, len, startOffset, endOffset, commit, lines, truncated, attrs, body, eventTime, flags);
+    void add(Batch batch, LineContent content, Batch.Line l, Attributes attrs) {
+        StructuredLine body = decode(batch, content, l.bytes(), l.off(), l.len(), l.lines(), attrs, l.runtimeTime());
+        batch.add(l, attrs, body, eventTime);
     }
 
     /** Decodes and encodes every record {@link Batch#defer deferred} into {@code batch}, in order. */

@@ -1,12 +1,13 @@
 package dev.logpipe.forwarder.internal.tail;
 
 import dev.logpipe.forwarder.config.ForwarderConfig;
+import dev.logpipe.forwarder.config.TimeLayout;
 import dev.logpipe.forwarder.internal.metrics.ForwarderMetrics;
 import dev.logpipe.forwarder.internal.process.RecordFilter;
 import dev.logpipe.forwarder.internal.process.Transformer;
 import dev.logpipe.forwarder.internal.sink.Publisher;
 import dev.logpipe.forwarder.internal.sink.Sink;
-import dev.logpipe.forwarder.internal.time.TimeLayout;
+import dev.logpipe.forwarder.internal.time.TimeParsers;
 import dev.logpipe.forwarder.internal.watermark.PublishedJournal;
 import dev.logpipe.forwarder.internal.watermark.WatermarkStore;
 import java.time.Duration;
@@ -15,6 +16,7 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -22,33 +24,44 @@ import java.util.function.Supplier;
 /**
  * Wires a {@link TailLoop} from the configuration: each source's parsers, the open files, the record assembler and
  * the decoders of the parse threads, the batches and the publish lane in front of the sink. Nothing is started here.
- * {@code create} takes the forwarder's parts, each of its own kind, as named parameters; it runs once per forwarder.
+ * {@code create} runs once per forwarder; the watermark store and journal, and the two clocks, come as one value each.
  */
 public final class TailLoops {
     private TailLoops() {}
 
+    /** Where the loop's watermarks are kept: the store and the journal of published offsets. */
+    public record Watermarks(WatermarkStore store, PublishedJournal journal) {
+        public Watermarks {
+            Objects.requireNonNull(store, "store");
+            Objects.requireNonNull(journal, "journal");
+        }
+    }
+
+    /**
+     * The loop's clocks: {@code ticker} (monotonic nanoseconds) paces polling and idle flushes, {@code wall} infers
+     * the year of syslog timestamps.
+     */
+    public record Clocks(LongSupplier ticker, InstantSource wall) {
+        /** {@code System.nanoTime} and the system clock. */
+        public static final Clocks SYSTEM = new Clocks(System::nanoTime, InstantSource.system());
+
+        public Clocks {
+            Objects.requireNonNull(ticker, "ticker");
+            Objects.requireNonNull(wall, "wall");
+        }
+    }
+
     /** Wires the loop for one forwarder; the caller runs it on its own thread and owns {@code stop}. */
     public static TailLoop create(
             ForwarderConfig config,
-            WatermarkStore store,
-            PublishedJournal journal,
+            Watermarks watermarks,
             Sink sink,
             ForwarderMetrics metrics,
             CountDownLatch stop,
-            LongSupplier ticker) {
-        return create(config, store, journal, sink, metrics, stop, ticker, InstantSource.system());
-    }
-
-    /** The same with the wall clock that infers the year of syslog timestamps. */
-    public static TailLoop create(
-            ForwarderConfig config,
-            WatermarkStore store,
-            PublishedJournal journal,
-            Sink sink,
-            ForwarderMetrics metrics,
-            CountDownLatch stop,
-            LongSupplier ticker,
-            InstantSource clock) {
+            Clocks clocks) {
+        WatermarkStore store = watermarks.store();
+        PublishedJournal journal = watermarks.journal();
+        InstantSource clock = clocks.wall();
         ForwarderConfig.Parser top = config.parser();
         Map<ForwarderConfig.Parser, FileParsers> bySource = new IdentityHashMap<>();
         FileParsers topParsers = new FileParsers(top, config.host());
@@ -70,10 +83,10 @@ public final class TailLoops {
         ForwarderConfig.EventTime et = config.transform().eventTime();
         RecordDecoder.FailureLog failures = new RecordDecoder.FailureLog();
         Supplier<RecordDecoder> decoders = () -> new RecordDecoder(
-                c -> c.newReader(et.field(), et.newParser(clock)),
+                c -> c.newReader(et.field(), TimeParsers.of(et.layout(), et.zone(), et.pattern(), clock)),
                 new RecordAssembler.EventTimes(
                         et.field(),
-                        et.newParser(clock),
+                        TimeParsers.of(et.layout(), et.zone(), et.pattern(), clock),
                         et.layout() == TimeLayout.PATTERN
                                 ? "pattern \"" + et.pattern() + "\""
                                 : et.layout().configName()),
@@ -91,7 +104,7 @@ public final class TailLoops {
         InFlightBatches batches =
                 new InFlightBatches(new Publisher(sink, metrics, stop), parse, assembler, commits, sink.format());
         return new TailLoop(
-                new TailLoop.Parts(tailers, batches, commits, assembler), metrics, stop, ticker, timing, (int)
+                new TailLoop.Parts(tailers, batches, commits, assembler), metrics, stop, clocks.ticker(), timing, (int)
                         config.watch().readBufferBytes());
     }
 

@@ -5,8 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.logpipe.forwarder.config.ForwarderConfig.KeyMapping;
-import dev.logpipe.forwarder.internal.time.TimeLayout;
+import dev.logpipe.forwarder.config.TimeLayout;
 import dev.logpipe.forwarder.internal.time.TimeParser;
+import dev.logpipe.forwarder.internal.time.TimeParsers;
 import dev.logpipe.record.JsonBuffer;
 import dev.logpipe.record.Level;
 import java.nio.charset.StandardCharsets;
@@ -26,7 +27,7 @@ import org.junit.jupiter.api.Test;
 /** The one-pass JSON reader takes the common lines, leaves the rest, and reads what it takes like Jackson does. */
 class JsonFastPathTest {
     private static final TimeParser RFC3339 =
-            TimeLayout.RFC3339.newParser(ZoneOffset.UTC, null, InstantSource.system());
+            TimeParsers.of(TimeLayout.RFC3339, ZoneOffset.UTC, null, InstantSource.system());
     private static final ObjectMapper JSON = new ObjectMapper();
     private final JsonFastPath fast = new JsonFastPath(new KeyRoles(KeyMapping.DEFAULT, null), RFC3339);
     private final JsonLineReader slow = new JsonLineReader(KeyMapping.DEFAULT, null, RFC3339);

@@ -5,8 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.logpipe.forwarder.config.ForwarderConfig.KeyMapping;
-import dev.logpipe.forwarder.internal.time.TimeLayout;
+import dev.logpipe.forwarder.config.TimeLayout;
 import dev.logpipe.forwarder.internal.time.TimeParser;
+import dev.logpipe.forwarder.internal.time.TimeParsers;
 import dev.logpipe.record.JsonBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.InstantSource;
@@ -29,7 +30,7 @@ import org.junit.jupiter.api.Test;
  */
 class LogfmtLineReaderTest {
     private static final TimeParser RFC3339 =
-            TimeLayout.RFC3339.newParser(ZoneOffset.UTC, null, InstantSource.system());
+            TimeParsers.of(TimeLayout.RFC3339, ZoneOffset.UTC, null, InstantSource.system());
 
     /** Keys that are prefixes of each other, schema keys, and keys around the 16 bytes compared as two words. */
     private static final List<String> KEYS = List.of(

@@ -3,8 +3,9 @@ package dev.logpipe.forwarder.internal.parse;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.logpipe.forwarder.config.ForwarderConfig.KeyMapping;
-import dev.logpipe.forwarder.internal.time.TimeLayout;
+import dev.logpipe.forwarder.config.TimeLayout;
 import dev.logpipe.forwarder.internal.time.TimeParser;
+import dev.logpipe.forwarder.internal.time.TimeParsers;
 import dev.logpipe.record.JsonBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.InstantSource;
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.Test;
 /** JSON and logfmt lines read into schema fields and encoded fields. */
 class StructuredReaderTest {
     private static final TimeParser RFC3339 =
-            TimeLayout.RFC3339.newParser(ZoneOffset.UTC, null, InstantSource.system());
+            TimeParsers.of(TimeLayout.RFC3339, ZoneOffset.UTC, null, InstantSource.system());
     private final StructuredLine out = new StructuredLine();
 
     private static String text(JsonBuffer b) {

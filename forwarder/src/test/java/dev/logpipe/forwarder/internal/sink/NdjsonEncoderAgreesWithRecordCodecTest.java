@@ -24,8 +24,16 @@ import net.jqwik.api.Provide;
  * This property holds them to one record: what the forwarder writes for a line, the codec reads as exactly the
  * record built from the same values, and writes back as the same bytes as that record, so a schema change made in
  * one writer and not the other fails here. The forwarder's bytes are not the codec's byte for byte: it writes
- * {@code instance_id} before {@code service} and leaves out {@code "level":"UNKNOWN"} (the codec's default when
- * reading), which the codec's canonical form writes.
+ * {@code instance_id, service, level, trace_id, span_id, region} where the codec writes {@code trace_id, span_id,
+ * service, instance_id, region, level}, and leaves out
+ * {@code "level":"UNKNOWN"} (the codec's default when reading), which the codec's canonical form writes.
+ *
+ * <p>Why this property does not compare bytes (issue 30 asked for one byte layout, the forwarder's): the codec's
+ * layout is stored. Archive format 2 does not keep a source that the codec's encoding of its columns gives back byte
+ * for byte, it rebuilds it with the codec when read, and the archive footer's day digest (SHA-256 over the sources as
+ * read back, checked by {@code ArchiveReader.verify}) covers those rebuilt bytes (docs/archive-format.md). Moving the
+ * codec to the forwarder's order would change the source of every record already archived that way and fail the
+ * verification of its day; only a new archive format could.
  */
 class NdjsonEncoderAgreesWithRecordCodecTest {
     private static final RecordCodec CODEC = new RecordCodec();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.logpipe.forwarder.config.ConfigLoader;
 import dev.logpipe.forwarder.config.ForwarderConfig;
 import dev.logpipe.forwarder.config.ForwarderConfig.KeyMapping;
+import dev.logpipe.forwarder.config.TimeLayout;
 import dev.logpipe.forwarder.internal.parse.ContainerLines;
 import dev.logpipe.forwarder.internal.parse.CriLines;
 import dev.logpipe.forwarder.internal.parse.DockerLines;
@@ -16,8 +17,8 @@ import dev.logpipe.forwarder.internal.process.RecordFilter;
 import dev.logpipe.forwarder.internal.process.Transformer;
 import dev.logpipe.forwarder.internal.sink.Batch;
 import dev.logpipe.forwarder.internal.sink.SourceFile;
-import dev.logpipe.forwarder.internal.time.TimeLayout;
 import dev.logpipe.forwarder.internal.time.TimeParser;
+import dev.logpipe.forwarder.internal.time.TimeParsers;
 import dev.logpipe.record.JsonBuffer;
 import dev.logpipe.record.Level;
 import dev.logpipe.record.LogRecord;
@@ -163,7 +164,7 @@ class FormatRoundTripPropertyTest {
     private static LogRecord readBack(List<byte[]> lines, Format format) throws Exception {
         ForwarderConfig.Parser config =
                 new ConfigLoader(Path.of("/")).defaults().parser();
-        TimeParser time = TimeLayout.RFC3339.newParser(ZoneOffset.UTC, null, InstantSource.system());
+        TimeParser time = TimeParsers.of(TimeLayout.RFC3339, ZoneOffset.UTC, null, InstantSource.system());
         StructuredReader reader = format == Format.LOGFMT
                 ? new LogfmtLineReader(KeyMapping.DEFAULT, null, time)
                 : new JsonLineReader(KeyMapping.DEFAULT, null, time);

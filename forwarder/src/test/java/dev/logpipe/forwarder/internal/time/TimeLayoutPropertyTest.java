@@ -2,6 +2,7 @@ package dev.logpipe.forwarder.internal.time;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.logpipe.forwarder.config.TimeLayout;
 import dev.logpipe.record.JsonBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -56,8 +57,7 @@ class TimeLayoutPropertyTest {
     void rfc3339WithOffsetRoundTrips(@ForAll("nanos") long nanos, @ForAll("zones") String zone) {
         ZonedDateTime z = instant(nanos).atZone(ZoneId.of(zone));
         String text = z.format(DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSSSSSXXX", Locale.ROOT));
-        assertThat(TimeLayout.RFC3339
-                        .newParser(ZoneId.of("UTC"), null, InstantSource.system())
+        assertThat(TimeParsers.of(TimeLayout.RFC3339, ZoneId.of("UTC"), null, InstantSource.system())
                         .parse(text))
                 .as(text)
                 .isEqualTo(nanos);
@@ -73,7 +73,7 @@ class TimeLayoutPropertyTest {
                         id,
                         null)
                 .toInstant());
-        TimeParser p = TimeLayout.LOG4J.newParser(id, null, InstantSource.system());
+        TimeParser p = TimeParsers.of(TimeLayout.LOG4J, id, null, InstantSource.system());
         assertThat(p.parse(text)).as(text).isEqualTo(expected);
     }
 
@@ -83,8 +83,7 @@ class TimeLayoutPropertyTest {
         String text = instant(nanos)
                 .atZone(ZoneId.of(zone))
                 .format(DateTimeFormatter.ofPattern("dd/MMM/uuuu:HH:mm:ss Z", Locale.ENGLISH));
-        assertThat(TimeLayout.COMMON_LOG
-                        .newParser(ZoneId.of("UTC"), null, InstantSource.system())
+        assertThat(TimeParsers.of(TimeLayout.COMMON_LOG, ZoneId.of("UTC"), null, InstantSource.system())
                         .parse(text))
                 .as(text)
                 .isEqualTo(seconds);
@@ -97,7 +96,7 @@ class TimeLayoutPropertyTest {
         String text = instant(t)
                 .atZone(ZoneId.of(zone))
                 .format(DateTimeFormatter.ofPattern("MMM ppd HH:mm:ss", Locale.ENGLISH));
-        TimeParser p = TimeLayout.SYSLOG.newParser(ZoneId.of(zone), null, InstantSource.fixed(instant(now)));
+        TimeParser p = TimeParsers.of(TimeLayout.SYSLOG, ZoneId.of(zone), null, InstantSource.fixed(instant(now)));
         long expected = nanosOf(
                 ZonedDateTime.ofLocal(instant(t).atZone(ZoneId.of(zone)).toLocalDateTime(), ZoneId.of(zone), null)
                         .toInstant());
@@ -107,8 +106,7 @@ class TimeLayoutPropertyTest {
     @Property(tries = 1000)
     void epochMillisRoundTrip(@ForAll("nanos") long nanos) {
         long ms = Math.floorDiv(nanos, 1_000_000L);
-        assertThat(TimeLayout.EPOCH_MS
-                        .newParser(ZoneId.of("UTC"), null, InstantSource.system())
+        assertThat(TimeParsers.of(TimeLayout.EPOCH_MS, ZoneId.of("UTC"), null, InstantSource.system())
                         .parse(Long.toString(ms)))
                 .isEqualTo(ms * 1_000_000L);
     }
@@ -126,8 +124,7 @@ class TimeLayoutPropertyTest {
                 DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss", Locale.ROOT)
                                 .format(i.atZone(ZoneId.of("UTC"))) + "." + fraction + "Z";
         assertThat(written).isEqualTo("\"" + expected + "\"");
-        assertThat(TimeLayout.RFC3339
-                        .newParser(ZoneId.of("UTC"), null, InstantSource.system())
+        assertThat(TimeParsers.of(TimeLayout.RFC3339, ZoneId.of("UTC"), null, InstantSource.system())
                         .parse(expected))
                 .isEqualTo(nanos);
     }
@@ -151,9 +148,9 @@ class TimeLayoutPropertyTest {
     @Property(tries = 500)
     void aParserReadingLineAfterLineReadsEachAsAFreshOneWould(
             @ForAll("timestampsOfFewMinutes") List<String> texts, @ForAll("zones") String zone) {
-        TimeParser reused = TimeLayout.RFC3339.newParser(ZoneId.of(zone), null, InstantSource.system());
+        TimeParser reused = TimeParsers.of(TimeLayout.RFC3339, ZoneId.of(zone), null, InstantSource.system());
         for (String t : texts) {
-            TimeParser fresh = TimeLayout.RFC3339.newParser(ZoneId.of(zone), null, InstantSource.system());
+            TimeParser fresh = TimeParsers.of(TimeLayout.RFC3339, ZoneId.of(zone), null, InstantSource.system());
             assertThat(reused.parse(t)).as(t).isEqualTo(fresh.parse(t));
         }
     }

@@ -2,6 +2,7 @@ package dev.logpipe.forwarder.internal.time;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.logpipe.forwarder.config.TimeLayout;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.time.ZoneId;
@@ -16,7 +17,7 @@ class TimeParsersTest {
     private static final InstantSource NOW = InstantSource.fixed(Instant.parse("2026-12-01T10:00:00Z"));
 
     private static long parse(TimeLayout layout, ZoneId zone, String text) {
-        return layout.newParser(zone, null, NOW).parse(text);
+        return TimeParsers.of(layout, zone, null, NOW).parse(text);
     }
 
     private static long at(String iso) {
@@ -121,7 +122,7 @@ class TimeParsersTest {
     @Test
     void localTimesAcrossTheAutumnDstChangeInBerlin() {
         // 25 October 2026: 03:00 CEST becomes 02:00 CET; 02:00-03:00 happens twice.
-        TimeParser p = TimeLayout.RFC3339.newParser(BERLIN, null, NOW);
+        TimeParser p = TimeParsers.of(TimeLayout.RFC3339, BERLIN, null, NOW);
         assertThat(p.parse("2026-10-25T01:59:59")).isEqualTo(at("2026-10-24T23:59:59Z"));
         assertThat(p.parse("2026-10-25T02:30:00")).isEqualTo(at("2026-10-25T00:30:00Z")); // the earlier occurrence
         assertThat(p.parse("2026-10-25T03:00:00")).isEqualTo(at("2026-10-25T02:00:00Z"));
@@ -132,7 +133,7 @@ class TimeParsersTest {
 
     @Test
     void syslogTimesTakeTheYearOfTheClock() {
-        TimeParser p = TimeLayout.SYSLOG.newParser(ZoneOffset.UTC, null, NOW);
+        TimeParser p = TimeParsers.of(TimeLayout.SYSLOG, ZoneOffset.UTC, null, NOW);
         assertThat(p.parse("Dec  1 09:59:00")).isEqualTo(at("2026-12-01T09:59:00Z"));
         assertThat(p.parse("Dec 01 09:59:00")).isEqualTo(at("2026-12-01T09:59:00Z"));
         assertThat(p.parse("Mar  3 01:02:03.5")).isEqualTo(at("2026-03-03T01:02:03.500Z"));
@@ -147,14 +148,15 @@ class TimeParsersTest {
 
     @Test
     void syslogTimesAroundNewYear() {
-        TimeParser justAfter = TimeLayout.SYSLOG.newParser(
+        TimeParser justAfter = TimeParsers.of(
+                TimeLayout.SYSLOG,
                 BERLIN,
                 null,
                 InstantSource.fixed(Instant.parse("2026-12-31T23:00:30Z"))); // 00:00:30 on 1 Jan 2027 in Berlin
         assertThat(justAfter.parse("Dec 31 23:59:58")).isEqualTo(at("2026-12-31T22:59:58Z"));
         assertThat(justAfter.parse("Jan  1 00:00:10")).isEqualTo(at("2026-12-31T23:00:10Z"));
-        TimeParser justBefore = TimeLayout.SYSLOG.newParser(
-                ZoneOffset.UTC, null, InstantSource.fixed(Instant.parse("2026-12-31T23:59:50Z")));
+        TimeParser justBefore = TimeParsers.of(
+                TimeLayout.SYSLOG, ZoneOffset.UTC, null, InstantSource.fixed(Instant.parse("2026-12-31T23:59:50Z")));
         assertThat(justBefore.parse("Jan  1 00:00:05"))
                 .as("writer's clock a little ahead")
                 .isEqualTo(at("2027-01-01T00:00:05Z"));
@@ -163,18 +165,18 @@ class TimeParsersTest {
 
     @Test
     void syslogLeapDayBelongsToTheLastLeapYear() {
-        TimeParser p = TimeLayout.SYSLOG.newParser(ZoneOffset.UTC, null, NOW);
+        TimeParser p = TimeParsers.of(TimeLayout.SYSLOG, ZoneOffset.UTC, null, NOW);
         assertThat(p.parse("Feb 29 12:00:00")).isEqualTo(at("2024-02-29T12:00:00Z"));
     }
 
     @Test
     void patternWithAZoneForTextWithoutOne() {
-        TimeParser p = TimeLayout.PATTERN.newParser(BERLIN, "dd.MM.yyyy HH:mm:ss.SSS", NOW);
+        TimeParser p = TimeParsers.of(TimeLayout.PATTERN, BERLIN, "dd.MM.yyyy HH:mm:ss.SSS", NOW);
         assertThat(p.parse("01.07.2026 12:00:00.250")).isEqualTo(at("2026-07-01T10:00:00.250Z"));
         assertThat(p.parse("01.12.2026 12:00:00.250")).isEqualTo(at("2026-12-01T11:00:00.250Z"));
         assertThat(p.parse("2026-12-01 12:00")).isEqualTo(TimeParser.NONE);
         assertThat(p.parse("01.12.2026 12:00")).isEqualTo(TimeParser.NONE);
-        TimeParser withOffset = TimeLayout.PATTERN.newParser(BERLIN, "yyyy/MM/dd HH:mm:ss XXX", NOW);
+        TimeParser withOffset = TimeParsers.of(TimeLayout.PATTERN, BERLIN, "yyyy/MM/dd HH:mm:ss XXX", NOW);
         assertThat(withOffset.parse("2026/12/01 12:00:00 -05:00")).isEqualTo(at("2026-12-01T17:00:00Z"));
     }
 }
