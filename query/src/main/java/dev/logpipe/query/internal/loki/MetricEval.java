@@ -162,9 +162,7 @@ final class MetricEval {
                 env,
                 call,
                 bounds,
-                q,
-                window,
-                ShardSearcher.Order.OLDEST_FIRST,
+                new RecordScan.Ask(q, window, ShardSearcher.Order.OLDEST_FIRST),
                 (t, record, bytes) -> {
                     Pipeline.Line line = new Pipeline.Line(Streams.labels(record), record.message());
                     if (!pipeline.run(line)) {
