@@ -93,8 +93,7 @@ public final class ArchiveTier implements ArchiveAdmin, AutoCloseable {
                 objects,
                 catalog,
                 clock,
-                settings.restoreSettle(),
-                RESTORE_BATCHES_PER_STEP,
+                new HotRestore.Pace(RESTORE_BATCHES_PER_STEP, settings.restoreSettle()),
                 (event, fields) -> audit.append(event, o -> fields.forEach(o::putPOJO)));
         this.housekeeping = new ArchiveHousekeeping(
                 schedule, restore, archiveRetention, retention.checkInterval(), host.metrics(), clock);
