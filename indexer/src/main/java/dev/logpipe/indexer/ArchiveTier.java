@@ -54,24 +54,52 @@ public final class ArchiveTier implements ArchiveAdmin, AutoCloseable {
     private final AuditLog audit;
     private final InstantSource clock;
 
+    /**
+     * What the tier uses of the indexer that runs it: the hot store it archives from and restores into, reads of that
+     * store, the legal holds and the audit log its retention answers to, the metrics.
+     */
+    record Host(ShardStore hot, ShardSource hotReads, LegalHolds holds, AuditLog audit, IndexerMetrics metrics) {}
+
     private ArchiveTier(
             ArchiveSettings settings,
+            IndexerConfig.Retention retention,
             ObjectStore objects,
             ArchiveCatalog catalog,
-            ArchiveSchedule schedule,
-            HotRestore restore,
-            ArchivePolicy policy,
-            ArchiveHousekeeping housekeeping,
-            ShardStore hot,
-            AuditLog audit,
+            Host host,
             InstantSource clock) {
+        ShardStore hot = host.hot();
+        AuditLog audit = host.audit();
+        Archiver archiver = new Archiver(
+                hot,
+                host.hotReads(),
+                objects,
+                catalog,
+                settings.writer(),
+                settings.workDir(),
+                clock,
+                Archiver.Checkpoint.NONE);
+        this.policy =
+                new ArchivePolicy(retention.defaultArchiveAfter(), retention.tenantArchiveAfter(), settings.grace());
+        this.schedule = new ArchiveSchedule(archiver, hot, policy, clock, settings.checkInterval());
+        ArchiveRetention archiveRetention = new ArchiveRetention(
+                catalog,
+                objects,
+                retention::days,
+                (tenant, day) -> host.holds().holding(tenant, day).map(LegalHold::id),
+                (event, fields) -> audit.append(event, o -> fields.forEach(o::putPOJO)),
+                clock);
+        this.restore = new HotRestore(
+                hot,
+                objects,
+                catalog,
+                clock,
+                new HotRestore.Pace(RESTORE_BATCHES_PER_STEP, settings.restoreSettle()),
+                (event, fields) -> audit.append(event, o -> fields.forEach(o::putPOJO)));
+        this.housekeeping = new ArchiveHousekeeping(
+                schedule, restore, archiveRetention, retention.checkInterval(), host.metrics(), clock);
         this.settings = settings;
         this.objects = objects;
         this.catalog = catalog;
-        this.schedule = schedule;
-        this.restore = restore;
-        this.policy = policy;
-        this.housekeeping = housekeeping;
         this.hot = hot;
         this.audit = audit;
         this.clock = clock;
@@ -82,46 +110,12 @@ public final class ArchiveTier implements ArchiveAdmin, AutoCloseable {
      *
      * @throws IOException the catalog is unreadable or corrupt (named in the message)
      */
-    static ArchiveTier open(
-            ArchiveSettings settings,
-            IndexerConfig.Retention retention,
-            ShardStore hot,
-            ShardSource hotReads,
-            LegalHolds holds,
-            AuditLog audit,
-            IndexerMetrics metrics,
-            InstantSource clock)
+    static ArchiveTier open(ArchiveSettings settings, IndexerConfig.Retention retention, Host host, InstantSource clock)
             throws IOException {
         ArchiveCatalog catalog = ArchiveCatalog.load(settings.catalog());
         ObjectStore objects = settings.openStore();
         try {
-            Archiver archiver = new Archiver(
-                    hot,
-                    hotReads,
-                    objects,
-                    catalog,
-                    settings.writer(),
-                    settings.workDir(),
-                    clock,
-                    Archiver.Checkpoint.NONE);
-            ArchivePolicy policy = new ArchivePolicy(
-                    retention.defaultArchiveAfter(), retention.tenantArchiveAfter(), settings.grace());
-            ArchiveSchedule schedule = new ArchiveSchedule(archiver, hot, policy, clock, settings.checkInterval());
-            ArchiveRetention archiveRetention = new ArchiveRetention(
-                    catalog,
-                    objects,
-                    retention::days,
-                    (tenant, day) -> holds.holding(tenant, day).map(LegalHold::id),
-                    (event, fields) -> audit.append(event, o -> fields.forEach(o::putPOJO)),
-                    clock);
-            HotRestore restore = new HotRestore(
-                    hot,
-                    objects,
-                    catalog,
-                    clock,
-                    settings.restoreSettle(),
-                    RESTORE_BATCHES_PER_STEP,
-                    (event, fields) -> audit.append(event, o -> fields.forEach(o::putPOJO)));
+            ArchiveTier tier = new ArchiveTier(settings, retention, objects, catalog, host, clock);
             log.info(
                     "archive tier: {} catalog={} archive_after={} days (per tenant {}), grace={}, check_interval={}",
                     settings.describe(),
@@ -130,18 +124,7 @@ public final class ArchiveTier implements ArchiveAdmin, AutoCloseable {
                     retention.tenantArchiveAfter(),
                     settings.grace(),
                     settings.checkInterval());
-            return new ArchiveTier(
-                    settings,
-                    objects,
-                    catalog,
-                    schedule,
-                    restore,
-                    policy,
-                    new ArchiveHousekeeping(
-                            schedule, restore, archiveRetention, retention.checkInterval(), metrics, clock),
-                    hot,
-                    audit,
-                    clock);
+            return tier;
         } catch (RuntimeException e) {
             objects.close();
             throw e;

@@ -176,11 +176,7 @@ public final class Indexer implements RoleLifecycle.Role {
                 archive = ArchiveTier.open(
                         config.archive().get(),
                         config.retention(),
-                        writes,
-                        new LiveShards(lucene),
-                        holds,
-                        audit,
-                        metrics,
+                        new ArchiveTier.Host(writes, new LiveShards(lucene), holds, audit, metrics),
                         clock);
                 housekeeping.add(archive.housekeeping());
             }

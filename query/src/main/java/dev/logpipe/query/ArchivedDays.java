@@ -36,9 +36,8 @@ final class ArchivedDays implements Closeable {
                             hot,
                             catalog,
                             objects,
-                            settings.cacheDir(),
-                            settings.cacheDays(),
-                            settings.cacheBytes(),
+                            new TieredShardSource.Cache(
+                                    settings.cacheDir(), settings.cacheDays(), settings.cacheBytes()),
                             clock),
                     objects,
                     closeHot);

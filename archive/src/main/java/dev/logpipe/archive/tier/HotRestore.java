@@ -96,23 +96,31 @@ public final class HotRestore implements Closeable {
         static final Item END = new Item(null, null);
     }
 
+    /**
+     * How fast a restore goes: batches written a writing-thread step (at least one), and how long after the hot store
+     * committed a restored day its archive is forgotten and deleted.
+     */
+    public record Pace(int batchesPerStep, Duration settle) {
+        public Pace {
+            if (batchesPerStep < 1) {
+                throw new IllegalArgumentException("batchesPerStep must be >= 1, was " + batchesPerStep);
+            }
+        }
+    }
+
     public HotRestore(
             ShardStore hot,
             ObjectStore objects,
             ArchiveCatalog catalog,
             InstantSource clock,
-            Duration settle,
-            int batchesPerStep,
+            Pace pace,
             ArchiveRetention.Audit audit) {
-        if (batchesPerStep < 1) {
-            throw new IllegalArgumentException("batchesPerStep must be >= 1, was " + batchesPerStep);
-        }
         this.hot = hot;
         this.objects = objects;
         this.catalog = catalog;
         this.clock = clock;
-        this.settle = settle;
-        this.batchesPerStep = batchesPerStep;
+        this.settle = pace.settle();
+        this.batchesPerStep = pace.batchesPerStep();
         this.audit = audit;
         this.reader = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "archive-restore");

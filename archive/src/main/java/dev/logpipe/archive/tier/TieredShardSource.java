@@ -70,25 +70,21 @@ public final class TieredShardSource implements ShardSource, Closeable {
             Path cacheDir,
             int maxCachedDays,
             InstantSource clock) {
-        this(hot, catalog, objects, cacheDir, maxCachedDays, Long.MAX_VALUE, clock);
+        this(hot, catalog, objects, new Cache(cacheDir, maxCachedDays, Long.MAX_VALUE), clock);
     }
 
     /**
-     * @param maxCachedDays  restored days kept at most, least recently used evicted
-     * @param maxCacheBytes  bytes of restored days on disk kept at most (the day just restored always stays)
+     * The local cache of restored days: its directory, the days kept at most (least recently used evicted) and the
+     * bytes on disk kept at most (the day just restored always stays).
      */
+    public record Cache(Path dir, int maxDays, long maxBytes) {}
+
     public TieredShardSource(
-            ShardSource hot,
-            ArchiveCatalog catalog,
-            ObjectStore objects,
-            Path cacheDir,
-            int maxCachedDays,
-            long maxCacheBytes,
-            InstantSource clock) {
+            ShardSource hot, ArchiveCatalog catalog, ObjectStore objects, Cache cache, InstantSource clock) {
         this.hot = hot;
         this.catalog = catalog;
         this.objects = objects;
-        this.days = new RestoredDays(cacheDir, maxCachedDays, maxCacheBytes, clock);
+        this.days = new RestoredDays(cache.dir(), cache.maxDays(), cache.maxBytes(), clock);
     }
 
     @Override

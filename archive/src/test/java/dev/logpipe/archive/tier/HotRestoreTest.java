@@ -42,7 +42,12 @@ class HotRestoreTest extends ArchiveTierFixture {
 
     private HotRestore restore(Duration settle) {
         return new HotRestore(
-                store, objects, catalog, clock, settle, 1, (event, fields) -> audited.add(event + " " + fields));
+                store,
+                objects,
+                catalog,
+                clock,
+                new HotRestore.Pace(1, settle),
+                (event, fields) -> audited.add(event + " " + fields));
     }
 
     /** Steps as the indexer's loop does (a step, then the loop's commit) until the restore finishes or fails. */

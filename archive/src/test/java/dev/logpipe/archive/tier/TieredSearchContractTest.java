@@ -247,8 +247,8 @@ class TieredSearchContractTest {
             Archiver archiver = archiver(store, hot, objects, catalog, 16 << 10);
             archiver.archive(ShardId.records("acme", D1));
             archiver.archive(ShardId.records("acme", D2));
-            try (TieredShardSource tiered =
-                    new TieredShardSource(hot, catalog, objects, data.resolve("cache"), 10, 1, clock)) {
+            try (TieredShardSource tiered = new TieredShardSource(
+                    hot, catalog, objects, new TieredShardSource.Cache(data.resolve("cache"), 10, 1), clock)) {
                 ShardMetadata planned =
                         tiered.metadata(ShardId.records("acme", D1)).orElseThrow();
                 assertThat(planned.labels().get("service"))

@@ -23,18 +23,6 @@ public record CollectorConfig(
         auth = auth == null ? AuthFailures.Policy.DEFAULT : auth;
     }
 
-    /** With the default limit on failed authentications. */
-    public CollectorConfig(
-            InetSocketAddress listen,
-            Tls tls,
-            Limits limits,
-            List<Tenant> tenants,
-            Kafka kafka,
-            Redaction redaction,
-            SyslogConfig syslog) {
-        this(listen, tls, limits, tenants, kafka, redaction, syslog, null);
-    }
-
     /** Without syslog listeners. */
     public CollectorConfig(
             InetSocketAddress listen, Tls tls, Limits limits, List<Tenant> tenants, Kafka kafka, Redaction redaction) {

@@ -42,85 +42,6 @@ public record QueryConfig(
         Objects.requireNonNull(opensearch, "opensearch");
     }
 
-    /** Without an admin key: {@code /api/v1/admin/rules} answers 403 on the query port. */
-    public QueryConfig(
-            InetSocketAddress listen,
-            Path dataDir,
-            Duration reopenInterval,
-            List<Tenant> tenants,
-            Limits limits,
-            Path cursorSecretFile,
-            Audit audit,
-            AuthFailures.Policy auth,
-            Optional<OpenSearchSettings> opensearch,
-            Alerting alerting,
-            Optional<ArchiveSettings> archive) {
-        this(
-                listen,
-                dataDir,
-                reopenInterval,
-                tenants,
-                limits,
-                cursorSecretFile,
-                audit,
-                auth,
-                opensearch,
-                alerting,
-                archive,
-                List.of(),
-                List.of());
-    }
-
-    /** Without the archive tier (its days are not searched). */
-    public QueryConfig(
-            InetSocketAddress listen,
-            Path dataDir,
-            Duration reopenInterval,
-            List<Tenant> tenants,
-            Limits limits,
-            Path cursorSecretFile,
-            Audit audit,
-            AuthFailures.Policy auth,
-            Optional<OpenSearchSettings> opensearch,
-            Alerting alerting) {
-        this(
-                listen,
-                dataDir,
-                reopenInterval,
-                tenants,
-                limits,
-                cursorSecretFile,
-                audit,
-                auth,
-                opensearch,
-                alerting,
-                Optional.empty());
-    }
-
-    /** Without alert rules. */
-    public QueryConfig(
-            InetSocketAddress listen,
-            Path dataDir,
-            Duration reopenInterval,
-            List<Tenant> tenants,
-            Limits limits,
-            Path cursorSecretFile,
-            Audit audit,
-            AuthFailures.Policy auth,
-            Optional<OpenSearchSettings> opensearch) {
-        this(
-                listen,
-                dataDir,
-                reopenInterval,
-                tenants,
-                limits,
-                cursorSecretFile,
-                audit,
-                auth,
-                opensearch,
-                Alerting.NONE);
-    }
-
     /**
      * Alert rules (docs/loki.md#alert-rules): rule files per tenant, where firing and resolved alerts go (an
      * Alertmanager's API v2 and/or a webhook), the base of their {@code generatorURL}, how often active alerts are
@@ -145,39 +66,6 @@ public record QueryConfig(
 
     /** A rule file (Prometheus/Loki ruler format) of one tenant. */
     public record RuleFile(String tenant, Path file) {}
-
-    /** Reading the Lucene shards of {@code dataDir} ({@code store: lucene}). */
-    public QueryConfig(
-            InetSocketAddress listen,
-            Path dataDir,
-            Duration reopenInterval,
-            List<Tenant> tenants,
-            Limits limits,
-            Path cursorSecretFile,
-            Audit audit,
-            AuthFailures.Policy auth) {
-        this(listen, dataDir, reopenInterval, tenants, limits, cursorSecretFile, audit, auth, Optional.empty());
-    }
-
-    /** With the audit log at {@code auditLog} rotated and capped by the defaults, and the default auth limit. */
-    public QueryConfig(
-            InetSocketAddress listen,
-            Path dataDir,
-            Duration reopenInterval,
-            List<Tenant> tenants,
-            Limits limits,
-            Path cursorSecretFile,
-            Path auditLog) {
-        this(
-                listen,
-                dataDir,
-                reopenInterval,
-                tenants,
-                limits,
-                cursorSecretFile,
-                Audit.defaults(auditLog),
-                AuthFailures.Policy.DEFAULT);
-    }
 
     public Path auditLog() {
         return audit.path();

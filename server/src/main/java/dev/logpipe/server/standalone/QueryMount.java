@@ -88,7 +88,10 @@ final class QueryMount implements AutoCloseable {
                 base.audit(),
                 base.auth(),
                 base.opensearch(),
-                base.alerting());
+                base.alerting(),
+                Optional.empty(),
+                List.of(),
+                List.of());
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         QueryService s = QueryService.create(c, shards, this::authenticate, progress, clock, registry, shared);
         // the alert rules run with the service; a rebuild (tenants changed) starts them afresh: alerts still active

@@ -121,9 +121,10 @@ public final class Standalone implements AutoCloseable {
                         shards,
                         tier.catalog(),
                         tier.objects(),
-                        tier.settings().cacheDir(),
-                        tier.settings().cacheDays(),
-                        tier.settings().cacheBytes(),
+                        new TieredShardSource.Cache(
+                                tier.settings().cacheDir(),
+                                tier.settings().cacheDays(),
+                                tier.settings().cacheBytes()),
                         clock);
                 started.add(tiered);
                 shards = tiered;

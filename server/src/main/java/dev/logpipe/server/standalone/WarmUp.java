@@ -1,5 +1,6 @@
 package dev.logpipe.server.standalone;
 
+import dev.logpipe.auth.AuthFailures;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardLayout;
 import dev.logpipe.index.store.lucene.LiveShards;
@@ -83,7 +84,13 @@ final class WarmUp {
                             TENANT, List.of(), defaults.maxWindow(), defaults.maxConcurrentQueries())),
                     query.limits(),
                     dir.resolve("cursor.key"),
-                    dir.resolve("audit.jsonl"));
+                    QueryConfig.Audit.defaults(dir.resolve("audit.jsonl")),
+                    AuthFailures.Policy.DEFAULT,
+                    Optional.empty(), // the Lucene shards of the directory
+                    QueryConfig.Alerting.NONE,
+                    Optional.empty(), // no archive tier
+                    List.of(), // no admin keys
+                    List.of());
             String token = oneTimeToken(); // the private port is on 127.0.0.1, open to local users
             String bearer = "Bearer " + token;
             Server server = new Server();

@@ -250,25 +250,26 @@ public final class IngestHandler {
         Answer a;
         try (held;
                 TenantLimits.Charge charge = limits.open(tenant.id())) {
-            a = run(tenant, request, rest, held, charge, fixed, p);
+            a = run(tenant, request, rest, held, new IngestRun.Allowance(charge, fixed, held::growTo), p);
         }
         // Any discarding of the rest of the body happens after the memory and the tokens are given back.
         return rest.answer(a);
     }
 
+    /** @param held the request's reservation, which {@code allowance} grows and the answer grows further */
     private Answer run(
             CollectorConfig.Tenant tenant,
             IngestRequest request,
             Drain rest,
             InFlightBytes.Reservation held,
-            TenantLimits.Charge charge,
-            long fixed,
+            IngestRun.Allowance allowance,
             Protocol p) {
         IngestRun.Outcome outcome;
         long t0 = System.nanoTime();
+        TenantLimits.Charge charge = allowance.charge();
         try (BodyDecoder.Body body =
                 decoder.open(rest.open(), request.contentEncoding(), charge::takeBytes, p.textBody())) {
-            outcome = run.run(tenant, p.format(), body, clock.instant(), charge, fixed, held::growTo, outlets.get());
+            outcome = run.run(tenant, p.format(), body, clock.instant(), allowance, outlets.get());
         } catch (BodyException e) {
             return p.refused(e.status(), e.getMessage(), 0, e.status() == 408 || e.status() == 413);
         } catch (IOException e) {

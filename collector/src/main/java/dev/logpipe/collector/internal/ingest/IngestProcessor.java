@@ -52,18 +52,20 @@ public final class IngestProcessor {
         return limits;
     }
 
-    /** Processes line {@code line} ({@code len} bytes at {@code off}) into {@code out}. */
-    void line(
-            CollectorConfig.Tenant tenant,
-            byte[] body,
-            int off,
-            int len,
-            int line,
-            Instant now,
-            JsonBuffer scratch,
-            RequestOutput out)
-            throws Outlet.Unavailable {
-        LogRecord r = accept(tenant, body, off, len, line, now, out);
+    /**
+     * The lines of one request, what is the same for each: whose they are ({@code tenant}), their observed time
+     * ({@code now}), the buffer a record is encoded in and the output records and dead letters go to. One per request,
+     * not per line: the per-line calls below take it with the line's own bytes and number.
+     */
+    record Lines(CollectorConfig.Tenant tenant, Instant now, JsonBuffer scratch, RequestOutput out) {}
+
+    /** Processes line {@code line} ({@code len} bytes at {@code off}) into {@code lines.out()}. */
+    void line(Lines lines, byte[] body, int off, int len, int line) throws Outlet.Unavailable {
+        CollectorConfig.Tenant tenant = lines.tenant();
+        Instant now = lines.now();
+        JsonBuffer scratch = lines.scratch();
+        RequestOutput out = lines.out();
+        LogRecord r = accept(lines, body, off, len, line);
         if (r == null) {
             return;
         }
@@ -89,12 +91,11 @@ public final class IngestProcessor {
     }
 
     /** A line longer than {@code limits.max_record_bytes}: its bytes were never held, so none are kept. */
-    void tooLong(CollectorConfig.Tenant tenant, long length, int line, Instant now, RequestOutput out)
-            throws Outlet.Unavailable {
+    void tooLong(Lines lines, long length, int line) throws Outlet.Unavailable {
         deadLetter(
-                out,
-                tenant,
-                now,
+                lines.out(),
+                lines.tenant(),
+                lines.now(),
                 new DeadLetter(
                         line,
                         Reason.RECORD_TOO_LARGE,
@@ -104,26 +105,18 @@ public final class IngestProcessor {
     }
 
     /** An item the wire-format decoder refused ({@code reason}): dead-lettered with its (redacted) raw bytes. */
-    void refused(
-            CollectorConfig.Tenant tenant,
-            String reason,
-            byte[] body,
-            int off,
-            int len,
-            int line,
-            Instant now,
-            RequestOutput out)
-            throws Outlet.Unavailable {
+    void refused(Lines lines, String reason, byte[] body, int off, int len, int line) throws Outlet.Unavailable {
         deadLetter(
-                out,
-                tenant,
-                now,
+                lines.out(),
+                lines.tenant(),
+                lines.now(),
                 new DeadLetter(line, Reason.SCHEMA_INVALID, detail(reason), rawForDeadLetter(body, off, len)));
     }
 
-    private LogRecord accept(
-            CollectorConfig.Tenant tenant, byte[] body, int off, int len, int line, Instant now, RequestOutput out)
-            throws Outlet.Unavailable {
+    private LogRecord accept(Lines lines, byte[] body, int off, int len, int line) throws Outlet.Unavailable {
+        CollectorConfig.Tenant tenant = lines.tenant();
+        Instant now = lines.now();
+        RequestOutput out = lines.out();
         LogRecord.Builder b;
         try {
             b = codec.decodeToBuilder(body, off, len);

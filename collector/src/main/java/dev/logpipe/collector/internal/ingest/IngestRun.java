@@ -57,38 +57,40 @@ public final class IngestRun {
     }
 
     /**
+     * What one request may hold and take.
+     *
+     * @param charge     the tenant's rate limits: a record a line
      * @param fixedBytes held for the whole request (the decoder's working memory)
      * @param grow       asked before each line for the total bytes the request holds; false stops with
      *                   {@link Stop#OVER_BOUND}
+     */
+    public record Allowance(TenantLimits.Charge charge, long fixedBytes, LongPredicate grow) {}
+
+    /**
      * @throws BodyException the body cannot be read (the status says why); a 429 of the bytes limit is an
      *                       {@link Outcome} instead
      */
-    public Outcome run(
-            CollectorConfig.Tenant tenant,
-            InputStream body,
-            Instant now,
-            TenantLimits.Charge charge,
-            long fixedBytes,
-            LongPredicate grow,
-            Outlet outlet)
+    public Outcome run(CollectorConfig.Tenant tenant, InputStream body, Instant now, Allowance allowance, Outlet outlet)
             throws IOException, Outlet.Unavailable {
-        return run(tenant, RecordLines.NDJSON, body, now, charge, fixedBytes, grow, outlet);
+        return run(tenant, RecordLines.NDJSON, body, now, allowance, outlet);
     }
 
-    /** {@link #run(CollectorConfig.Tenant, InputStream, Instant, TenantLimits.Charge, long, LongPredicate, Outlet)}
-     * with the body decoded into items by {@code format}. */
+    /** {@link #run(CollectorConfig.Tenant, InputStream, Instant, Allowance, Outlet)} with the body decoded into items
+     * by {@code format}. */
     public Outcome run(
             CollectorConfig.Tenant tenant,
             RecordLines.Opener format,
             InputStream body,
             Instant now,
-            TenantLimits.Charge charge,
-            long fixedBytes,
-            LongPredicate grow,
+            Allowance allowance,
             Outlet outlet)
             throws IOException, Outlet.Unavailable {
+        TenantLimits.Charge charge = allowance.charge();
+        long fixedBytes = allowance.fixedBytes();
+        LongPredicate grow = allowance.grow();
         RequestOutput out = new RequestOutput(outlet, tenant.id());
         JsonBuffer scratch = new JsonBuffer(4 * 1024);
+        IngestProcessor.Lines into = new IngestProcessor.Lines(tenant, now, scratch, out);
         Budget budget = new Budget(grow);
         // The decoder's memory grows only after its new size is reserved (with everything else the request holds).
         RecordLines lines = format.open(
@@ -126,12 +128,11 @@ public final class IngestRun {
                 return stopped(out, Stop.RATE_LIMITED, lines.number(), charge.exhausted());
             }
             if (tooLong > 0) {
-                processor.tooLong(tenant, tooLong, lines.number(), now, out);
+                processor.tooLong(into, tooLong, lines.number());
             } else if (lines.refused() != null) {
-                processor.refused(
-                        tenant, lines.refused(), lines.array(), lines.offset(), len, lines.number(), now, out);
+                processor.refused(into, lines.refused(), lines.array(), lines.offset(), len, lines.number());
             } else {
-                processor.line(tenant, lines.array(), lines.offset(), len, lines.number(), now, scratch, out);
+                processor.line(into, lines.array(), lines.offset(), len, lines.number());
             }
         }
         return new Outcome(out.finish(), Stop.COMPLETE, 0, null);

@@ -118,9 +118,7 @@ class IngestFuzzTest {
                         tenant,
                         new ByteArrayInputStream(body),
                         Instant.parse("2026-12-01T00:00:00Z"),
-                        TenantLimits.Charge.unlimited(),
-                        0,
-                        total -> true,
+                        new IngestRun.Allowance(TenantLimits.Charge.unlimited(), 0, total -> true),
                         outlet);
         IngestResult r = o.result();
         long lines = nonBlankLines(body);
@@ -169,9 +167,7 @@ class IngestFuzzTest {
                         tenant,
                         new ByteArrayInputStream(body),
                         Instant.parse("2026-12-01T00:00:00Z"),
-                        TenantLimits.Charge.unlimited(),
-                        0,
-                        total -> true,
+                        new IngestRun.Allowance(TenantLimits.Charge.unlimited(), 0, total -> true),
                         outlet);
         String all = String.join(
                 "\n", outlet.records.stream().flatMap(m -> m.lines().stream()).toList());
@@ -236,9 +232,7 @@ class IngestFuzzTest {
                         ROOMY.tenants().get(0),
                         new ByteArrayInputStream(body),
                         Instant.parse("2026-12-01T00:00:00Z"),
-                        TenantLimits.Charge.unlimited(),
-                        0,
-                        total -> true,
+                        new IngestRun.Allowance(TenantLimits.Charge.unlimited(), 0, total -> true),
                         outlet);
         assertThat(o.result().accepted() + o.result().deadLettered()).isEqualTo(nonBlankLines(body));
         RecordCodec codec = new RecordCodec();

@@ -3,6 +3,8 @@ package dev.logpipe.index.store.lucene;
 import dev.logpipe.index.analysis.LogTokens;
 import dev.logpipe.index.schema.FieldKind;
 import dev.logpipe.index.schema.Fields;
+import dev.logpipe.index.store.write.DeadLetterEntry;
+import dev.logpipe.index.store.write.IndexRecord;
 import dev.logpipe.record.LogRecord;
 import java.time.Instant;
 import java.util.Map;
@@ -32,23 +34,23 @@ public final class RecordDocuments {
     /** A record document with every structured field indexed. */
     public static Document record(
             LogRecord r, Instant eventTime, Instant observedTime, byte[] source, int off, int len) {
-        return record(r, eventTime, observedTime, source, off, len, name -> true);
+        return record(r, eventTime, observedTime, new BytesRef(source, off, len), name -> true);
     }
 
     /**
-     * @param eventTime the record's event time (the sort key); never null
-     * @param source    the record as accepted, one JSON line without its newline
-     * @param indexed   asked once per structured field name, in the record's order: false leaves the field out of the
-     *                  index (the stored source still holds it)
+     * The document of {@code r}: its source the record as accepted, one JSON line without its newline.
+     *
+     * @param indexed asked once per structured field name, in the record's order: false leaves the field out of the
+     *                index (the stored source still holds it)
      */
-    public static Document record(
-            LogRecord r,
-            Instant eventTime,
-            Instant observedTime,
-            byte[] source,
-            int off,
-            int len,
-            Predicate<String> indexed) {
+    public static Document record(IndexRecord r, Predicate<String> indexed) {
+        return record(
+                r.record(), r.eventTime(), r.observedTime(), new BytesRef(r.source(), r.offset(), r.length()), indexed);
+    }
+
+    /** @param eventTime the record's event time (the sort key); never null */
+    private static Document record(
+            LogRecord r, Instant eventTime, Instant observedTime, BytesRef source, Predicate<String> indexed) {
         Document d = new Document();
         keyword(d, Fields.RECORD_ID, r.recordId());
         keyword(d, Fields.TENANT_ID, r.tenantId());
@@ -70,24 +72,20 @@ public final class RecordDocuments {
                 structured(d, e.getKey(), e.getValue());
             }
         }
-        d.add(new StoredField(Fields.SOURCE, new BytesRef(source, off, len)));
+        d.add(new StoredField(Fields.SOURCE, source));
         return d;
     }
 
     /** A dead letter of the tenant: reason (keyword), detail and raw line (full text), sorted by observed time. */
-    public static Document deadLetter(
-            String recordId,
-            String tenant,
-            String reason,
-            String detail,
-            String raw,
-            Instant observedTime,
-            byte[] source,
-            int off,
-            int len) {
+    public static Document deadLetter(DeadLetterEntry e) {
+        String recordId = e.id();
+        String reason = e.reason();
+        String detail = e.detail();
+        String raw = e.raw();
+        Instant observedTime = e.observedTime();
         Document d = new Document();
         keyword(d, Fields.RECORD_ID, recordId);
-        keyword(d, Fields.TENANT_ID, tenant);
+        keyword(d, Fields.TENANT_ID, e.tenant());
         keyword(d, Fields.DL_REASON, reason);
         time(d, Fields.EVENT_TIME, observedTime);
         time(d, Fields.OBSERVED_TIME, observedTime);
@@ -97,7 +95,7 @@ public final class RecordDocuments {
         if (raw != null) {
             d.add(new TextField(Fields.DL_RAW, raw, Field.Store.NO));
         }
-        d.add(new StoredField(Fields.SOURCE, new BytesRef(source, off, len)));
+        d.add(new StoredField(Fields.SOURCE, new BytesRef(e.source(), e.offset(), e.length())));
         return d;
     }
 

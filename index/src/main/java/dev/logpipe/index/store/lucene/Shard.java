@@ -165,8 +165,7 @@ final class Shard implements AutoCloseable {
                 IndexRecord r = batch.get(i);
                 try {
                     names.begin();
-                    Document d = RecordDocuments.record(
-                            r.record(), r.eventTime(), r.observedTime(), r.source(), r.offset(), r.length(), names);
+                    Document d = RecordDocuments.record(r, names);
                     upsert(r.record().recordId(), d);
                     names.written();
                     synchronized (metadata) {
@@ -190,16 +189,7 @@ final class Shard implements AutoCloseable {
             for (int i = 0; i < batch.size(); i++) {
                 DeadLetterEntry e = batch.get(i);
                 try {
-                    Document d = RecordDocuments.deadLetter(
-                            e.id(),
-                            e.tenant(),
-                            e.reason(),
-                            e.detail(),
-                            e.raw(),
-                            e.observedTime(),
-                            e.source(),
-                            e.offset(),
-                            e.length());
+                    Document d = RecordDocuments.deadLetter(e);
                     upsert(e.id(), d);
                     synchronized (metadata) {
                         metadata.time(e.observedTime());

@@ -67,17 +67,7 @@ final class BatchWriter {
                 IndexRecord rec = e.getValue().get(r.index());
                 PollBatch.Origin o = batch.origins.get(e.getKey()).get(r.index());
                 metrics.deadLettered("INDEX_REJECTED");
-                deadLetters.publish(
-                        "INDEX_REJECTED",
-                        r.reason(),
-                        o.tenant(),
-                        rec.source(),
-                        rec.offset(),
-                        rec.length(),
-                        o.topic(),
-                        o.partition(),
-                        o.offset(),
-                        o.time());
+                deadLetters.publish("INDEX_REJECTED", r.reason(), o, rec.source(), rec.offset(), rec.length());
             }
         }
         for (Map.Entry<ShardId, List<DeadLetterEntry>> e : batch.deadLetterDocs.entrySet()) {

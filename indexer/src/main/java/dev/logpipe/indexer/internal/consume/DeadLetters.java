@@ -6,7 +6,6 @@ import dev.logpipe.kafka.DurableProducer;
 import dev.logpipe.record.RecordCodec;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -44,29 +43,24 @@ final class DeadLetters implements AutoCloseable {
         this.topic = topic;
     }
 
-    synchronized void publish(
-            String reason,
-            String detail,
-            String tenant,
-            byte[] line,
-            int off,
-            int len,
-            String from,
-            int partition,
-            long offset,
-            Instant now) {
+    /**
+     * Publishes the dead letter of {@code len} bytes of {@code line} from {@code off}, which {@code from} says where
+     * it was read, whose it is (its tenant, null when unknown) and when it was observed.
+     */
+    synchronized void publish(String reason, String detail, PollBatch.Origin from, byte[] line, int off, int len) {
+        String tenant = from.tenant();
         ObjectNode o = JSON.createObjectNode();
         o.put("reason", reason);
         o.put("detail", detail.length() > 256 ? detail.substring(0, 256) : detail);
         if (tenant != null) {
             o.put("tenant_id", tenant);
         }
-        o.put("observed_time", now.toString());
+        o.put("observed_time", from.time().toString());
         o.put("raw", new String(line, off, Math.min(len, MAX_RAW_BYTES), StandardCharsets.UTF_8));
         o.put("source", "indexer");
-        o.put("topic", from);
-        o.put("partition", partition);
-        o.put("offset", offset);
+        o.put("topic", from.topic());
+        o.put("partition", from.partition());
+        o.put("offset", from.offset());
         byte[] key = tenant == null ? null : tenant.getBytes(StandardCharsets.UTF_8);
         ProducerRecord<byte[], byte[]> m =
                 new ProducerRecord<>(topic, key, o.toString().getBytes(StandardCharsets.UTF_8));

@@ -51,7 +51,11 @@ final class PollBatch {
     private final Instant now;
     private final String defaultTenant;
 
-    /** @param time the observed time of the record's dead letter, should it get one ({@link #timeOf}) */
+    /**
+     * Where a line came from and whose it is (its tenant, null when unknown), for its dead letter.
+     *
+     * @param time the observed time of the line's dead letter, should it get one ({@link #timeOf})
+     */
     record Origin(String topic, int partition, long offset, String tenant, Instant time) {}
 
     /** @param defaultTenant the tenant of a record without {@code tenant_id} ({@code kafka.default_tenant}), or null */
@@ -77,14 +81,10 @@ final class PollBatch {
             deadLetters.publish(
                     "EMPTY_MESSAGE",
                     "a records-topic message without a value",
-                    fallbackTenant(m),
+                    origin(m, fallbackTenant(m)),
                     new byte[0],
                     0,
-                    0,
-                    m.topic(),
-                    m.partition(),
-                    m.offset(),
-                    timeOf(m));
+                    0);
             return;
         }
         int start = 0;
@@ -105,7 +105,7 @@ final class PollBatch {
         try {
             r = codec.decode(v, off, len);
         } catch (RecordFormatException | RuntimeException e) {
-            reject("SCHEMA_INVALID", e.getMessage(), tenantOf(m, v, off, len), m, v, off, len);
+            reject("SCHEMA_INVALID", e.getMessage(), origin(m, tenantOf(m, v, off, len)), v, off, len);
             return;
         }
         boolean attributed = false;
@@ -120,8 +120,7 @@ final class PollBatch {
                     r.tenantId() == null ? "NO_TENANT" : "TENANT_INVALID",
                     "tenant_id " + problem
                             + (r.tenantId() == null ? " (set kafka.default_tenant to index records without one)" : ""),
-                    fallbackTenant(m),
-                    m,
+                    origin(m, fallbackTenant(m)),
                     v,
                     off,
                     len);
@@ -132,7 +131,7 @@ final class PollBatch {
         // the field count and name lengths to the rules as it reads, so only the record_id is left to check.
         problem = RecordId.problem(r.recordId());
         if (problem != null) {
-            reject("SCHEMA_INVALID", problem, r.tenantId(), m, v, off, len);
+            reject("SCHEMA_INVALID", problem, origin(m, r.tenantId()), v, off, len);
             return;
         }
         if (r.recordId() == null || r.recordId().isEmpty()) {
@@ -148,8 +147,7 @@ final class PollBatch {
             reject(
                     "TIME_OUT_OF_RANGE",
                     "event_time or observed_time cannot be indexed: " + e.getMessage(),
-                    r.tenantId(),
-                    m,
+                    origin(m, r.tenantId()),
                     v,
                     off,
                     len);
@@ -176,10 +174,15 @@ final class PollBatch {
                 .add(new Origin(m.topic(), m.partition(), m.offset(), r.tenantId(), timeOf(m)));
     }
 
-    void reject(
-            String reason, String detail, String tenant, ConsumerRecord<byte[], byte[]> m, byte[] v, int off, int len) {
+    /** Dead-letters {@code len} bytes of {@code v} from {@code off}: a line of the message {@code from} names. */
+    void reject(String reason, String detail, Origin from, byte[] v, int off, int len) {
         metrics.deadLettered(reason);
-        deadLetters.publish(reason, detail, tenant, v, off, len, m.topic(), m.partition(), m.offset(), timeOf(m));
+        deadLetters.publish(reason, detail, from, v, off, len);
+    }
+
+    /** Where a line of {@code m} came from, whose it is ({@code tenant}, null when unknown) and its {@link #timeOf}. */
+    private Origin origin(ConsumerRecord<byte[], byte[]> m, String tenant) {
+        return new Origin(m.topic(), m.partition(), m.offset(), tenant, timeOf(m));
     }
 
     /**

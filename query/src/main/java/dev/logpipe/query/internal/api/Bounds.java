@@ -28,16 +28,11 @@ public record Bounds(long deadlineNanos, AnswerMemory.Lease memory) {
     /**
      * Writes {@code cut} (why an answer holds fewer records than were found, and how many it left out) and counts
      * it: {@code max_answer_bytes} (the records found did not fit in one answer), {@code answer_memory} (the memory
-     * for answers in flight had no room for more) or {@code timeout}.
+     * for answers in flight had no room for more) or {@code timeout}; with {@code limits.max_answer_bytes}.
      */
     static void describeCut(
-            ObjectNode root,
-            SourceReader.Cut cut,
-            int leftOutBefore,
-            int leftOutAfter,
-            long maxBytes,
-            Env env,
-            Call call) {
+            ObjectNode root, SourceReader.Cut cut, int leftOutBefore, int leftOutAfter, Env env, Call call) {
+        long maxBytes = env.config().limits().maxAnswerBytes();
         String reason = switch (cut) {
             case TIMEOUT -> "timeout";
             case ANSWER_MEMORY -> "answer_memory";

@@ -114,6 +114,7 @@ public final class ContextEndpoint {
             base = base.with(new ShardQuery.Exact(Fields.INSTANCE_ID, rec.instanceId()));
         }
         List<FanOut.Held<?>> held = new ArrayList<>();
+        Near around = new Near(nearPlan, bounds, held);
         try {
             List<SourceReader.Ref> older;
             List<SourceReader.Ref> newer;
@@ -125,26 +126,22 @@ public final class ContextEndpoint {
                 older = o == Long.MIN_VALUE
                         ? new ArrayList<>()
                         : byOffset(
-                                nearPlan,
+                                around,
                                 same.with(new ShardQuery.LongRange(OFFSET, Long.MIN_VALUE, o - 1)),
                                 false,
-                                before,
-                                bounds,
-                                held);
+                                before);
                 newer = o == Long.MAX_VALUE
                         ? new ArrayList<>()
                         : byOffset(
-                                nearPlan,
+                                around,
                                 same.with(new ShardQuery.LongRange(OFFSET, o + 1, Long.MAX_VALUE)),
                                 true,
-                                after,
-                                bounds,
-                                held);
+                                after);
             } else {
                 orderedBy = Fields.EVENT_TIME;
                 After key = new After(t, anchor.recordId());
-                older = byTime(nearPlan, base, ShardSearcher.Order.NEWEST_FIRST, key, before, bounds, held);
-                newer = byTime(nearPlan, base, ShardSearcher.Order.OLDEST_FIRST, key, after, bounds, held);
+                older = byTime(around, base, ShardSearcher.Order.NEWEST_FIRST, key, before);
+                newer = byTime(around, base, ShardSearcher.Order.OLDEST_FIRST, key, after);
             }
             // nearest first, alternating sides: what does not fit in one answer is the farthest
             List<SourceReader.Ref> order = new ArrayList<>();
@@ -167,10 +164,8 @@ public final class ContextEndpoint {
                         env.fanOut(),
                         order,
                         env.config().limits().shardConcurrency(),
-                        budget,
-                        bounds.deadlineNanos(),
-                        false,
-                        bounds.memory());
+                        new SourceReader.Budget(budget, bounds.deadlineNanos(), bounds.memory()),
+                        false);
             }
             List<String> olderSources = new ArrayList<>();
             List<String> newerSources = new ArrayList<>();
@@ -191,7 +186,6 @@ public final class ContextEndpoint {
                         read.cut() == null ? SourceReader.Cut.MAX_ANSWER_BYTES : read.cut(),
                         older.size() - olderSources.size(),
                         newer.size() - newerSources.size(),
-                        maxBytes,
                         env,
                         call);
             }
@@ -206,14 +200,16 @@ public final class ContextEndpoint {
     }
 
     /** The nearest {@code n} records by (event_time, record_id) after {@code key} in {@code order}, unread. */
-    private List<SourceReader.Ref> byTime(
-            Plan plan,
-            ShardQuery q,
-            ShardSearcher.Order order,
-            After key,
-            int n,
-            Bounds bounds,
-            List<FanOut.Held<?>> held) {
+    /**
+     * The search around the anchor: the plan of the days near it, the request's bounds, and the searchers held open
+     * until the sources are read (each search adds its own).
+     */
+    private record Near(Plan plan, Bounds bounds, List<FanOut.Held<?>> held) {}
+
+    private List<SourceReader.Ref> byTime(Near near, ShardQuery q, ShardSearcher.Order order, After key, int n) {
+        Plan plan = near.plan();
+        Bounds bounds = near.bounds();
+        List<FanOut.Held<?>> held = near.held();
         if (n == 0) {
             return new ArrayList<>();
         }
@@ -240,8 +236,10 @@ public final class ContextEndpoint {
     }
 
     /** The nearest {@code n} records of the file by offset ({@code ascending}: the following ones), unread. */
-    private List<SourceReader.Ref> byOffset(
-            Plan plan, ShardQuery q, boolean ascending, int n, Bounds bounds, List<FanOut.Held<?>> held) {
+    private List<SourceReader.Ref> byOffset(Near near, ShardQuery q, boolean ascending, int n) {
+        Plan plan = near.plan();
+        Bounds bounds = near.bounds();
+        List<FanOut.Held<?>> held = near.held();
         if (n == 0) {
             return new ArrayList<>();
         }

@@ -93,7 +93,7 @@ public final class SearchEndpoint {
         if (sources.length < winners.size()) { // cut: the next page starts after the last hit shown
             ShardSearcher.Key last = winners.get(sources.length - 1).key();
             next = new After(last.eventTimeMillis(), last.recordId().text());
-            Bounds.describeCut(root, read.cut(), winners.size() - sources.length, 0, maxBytes, env, call);
+            Bounds.describeCut(root, read.cut(), winners.size() - sources.length, 0, env, call);
         } else if (winners.size() == limit) {
             ShardSearcher.Key last = winners.get(winners.size() - 1).key();
             next = new After(last.eventTimeMillis(), last.recordId().text());

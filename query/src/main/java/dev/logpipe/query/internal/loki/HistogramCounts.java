@@ -83,10 +83,11 @@ final class HistogramCounts {
         return true;
     }
 
+    /** The sums per step, and the scan they stand for (its plan, outcomes and records counted). */
+    record Counted(Value.Vector vector, RecordScan.Result scan) {}
+
     /** The sums per step, or null when a label's values could not all be counted (the caller reads records then). */
-    static Value.Vector count(
-            Env env, Call call, Bounds bounds, VectorAgg a, String label, Steps steps, List<RecordScan.Result> scans)
-            throws IOException {
+    static Counted count(Env env, Call call, Bounds bounds, VectorAgg a, String label, Steps steps) throws IOException {
         RangeAgg r = (RangeAgg) a.inner();
         long range = r.rangeMillis();
         long interval = steps.count() > 1 ? steps.stepMillis() : range;
@@ -162,8 +163,7 @@ final class HistogramCounts {
                 out.series().put(labels, v);
             }
         });
-        scans.add(new RecordScan.Result(plan, outcomes, all, 0, false));
-        return out;
+        return new Counted(out, new RecordScan.Result(plan, outcomes, all, 0, false));
     }
 
     /**

@@ -209,9 +209,10 @@ final class LabelEndpoints {
                 env,
                 call,
                 bounds,
-                Streams.engineQuery(call.params().get("query", ""), q),
-                range,
-                ShardSearcher.Order.NEWEST_FIRST,
+                new RecordScan.Ask(
+                        Streams.engineQuery(call.params().get("query", ""), q),
+                        range,
+                        ShardSearcher.Order.NEWEST_FIRST),
                 (t, record, bytes) -> {
                     Pipeline.Line line = new Pipeline.Line(Streams.labels(record), record.message());
                     return !pipeline.run(line) || sink.test(line.labels);

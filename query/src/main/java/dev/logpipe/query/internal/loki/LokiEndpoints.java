@@ -107,7 +107,7 @@ public final class LokiEndpoints {
         int limit = p.integer("limit", 100, 1, MAX_LIMIT); // checked for metric queries too, as Loki does
         boolean forward = LokiParams.forward(p);
         if (q instanceof LogQl.LogQuery lq) {
-            return logs(call, bounds, lq, start, end, limit, forward, started);
+            return logs(call, bounds, lq, new LineAsk(start, end, limit, forward), started);
         }
         long startMs = Math.floorDiv(start, NANOS_PER_MILLI);
         long endMs = Math.floorDiv(end, NANOS_PER_MILLI);
@@ -212,12 +212,11 @@ public final class LokiEndpoints {
     }
 
     /**
-     * Up to {@code n} of the newest lines of the first log query in {@code e} within [{@code fromMillis},
-     * {@code toMillis}] whose labels hold every entry of {@code labels} that the line has a label for: the lines
+     * Up to {@code n} of the newest lines of the first log query in {@code e} within {@code range} whose labels hold every entry of {@code labels} that the line has a label for: the lines
      * behind an alert's series, for its annotations. Same scan, budget and scope as a log query.
      */
     public List<String> sampleLines(
-            Call call, Bounds bounds, LogQl.Expr e, Map<String, String> labels, long fromMillis, long toMillis, int n)
+            Call call, Bounds bounds, LogQl.Expr e, Map<String, String> labels, TimeRange range, int n)
             throws IOException {
         LogQl.LogQuery q = LabelEndpoints.firstLogQuery(e);
         Pipeline pipeline = new Pipeline(q);
@@ -226,10 +225,11 @@ public final class LokiEndpoints {
                 env,
                 call,
                 bounds,
-                Streams.engineQuery(call.params().get("query", ""), q),
-                new TimeRange(fromMillis, toMillis + 1),
-                ShardSearcher.Order.NEWEST_FIRST,
-                n,
+                new RecordScan.Ask(
+                        Streams.engineQuery(call.params().get("query", ""), q),
+                        range,
+                        ShardSearcher.Order.NEWEST_FIRST,
+                        n),
                 (t, record, bytes) -> {
                     Pipeline.Line line = new Pipeline.Line(Streams.labels(record), record.message());
                     if (!pipeline.run(line)) {
@@ -254,9 +254,15 @@ public final class LokiEndpoints {
         return v;
     }
 
-    private Answer logs(
-            Call call, Bounds bounds, LogQl.LogQuery q, long start, long end, int limit, boolean forward, long started)
-            throws IOException {
+    /** The lines a log query asks for: within [{@code start}, {@code end}) nanoseconds, at most {@code limit}. */
+    private record LineAsk(long start, long end, int limit, boolean forward) {}
+
+    /** @param started when the request's work began ({@link System#nanoTime()}), for the answer's stats */
+    private Answer logs(Call call, Bounds bounds, LogQl.LogQuery q, LineAsk ask, long started) throws IOException {
+        long start = ask.start();
+        long end = ask.end();
+        int limit = ask.limit();
+        boolean forward = ask.forward();
         Params p = call.params();
         Pipeline pipeline = new Pipeline(q);
         ParsedQuery engine = Streams.engineQuery(p.get("query"), q);
@@ -268,10 +274,11 @@ public final class LokiEndpoints {
                 env,
                 call,
                 bounds,
-                engine,
-                range,
-                forward ? ShardSearcher.Order.OLDEST_FIRST : ShardSearcher.Order.NEWEST_FIRST,
-                limit,
+                new RecordScan.Ask(
+                        engine,
+                        range,
+                        forward ? ShardSearcher.Order.OLDEST_FIRST : ShardSearcher.Order.NEWEST_FIRST,
+                        limit),
                 (t, record, bytes) -> {
                     long ns = t * NANOS_PER_MILLI;
                     if (ns < start || ns >= end) {

@@ -77,9 +77,10 @@ final class MetricEval {
         if (e instanceof LogQl.VectorAgg a) {
             String label = HistogramCounts.applies(a, steps);
             if (label != null) {
-                Value.Vector counted = HistogramCounts.count(env, call, bounds, a, label, steps, scans);
+                HistogramCounts.Counted counted = HistogramCounts.count(env, call, bounds, a, label, steps);
                 if (counted != null) {
-                    return counted;
+                    scans.add(counted.scan());
+                    return counted.vector();
                 }
             }
             if (a.op() == LogQl.VectorOp.SUM
@@ -162,9 +163,7 @@ final class MetricEval {
                 env,
                 call,
                 bounds,
-                q,
-                window,
-                ShardSearcher.Order.OLDEST_FIRST,
+                new RecordScan.Ask(q, window, ShardSearcher.Order.OLDEST_FIRST),
                 (t, record, bytes) -> {
                     Pipeline.Line line = new Pipeline.Line(Streams.labels(record), record.message());
                     if (!pipeline.run(line)) {

@@ -46,32 +46,28 @@ final class RecordScan {
 
     private RecordScan() {}
 
-    static Result scan(
-            Env env,
-            Call call,
-            Bounds bounds,
-            ParsedQuery query,
-            TimeRange requested,
-            ShardSearcher.Order order,
-            Visitor visitor,
-            LongSupplier retained)
-            throws IOException {
-        return scan(env, call, bounds, query, requested, order, PAGE, visitor, retained);
+    /**
+     * The records a scan reads: those {@code query} matches within {@code requested} (before the planner clamps it),
+     * in {@code order}; the first page {@code firstPage} records (at most {@link #PAGE}), each next one four times
+     * larger.
+     */
+    record Ask(ParsedQuery query, TimeRange requested, ShardSearcher.Order order, int firstPage) {
+        /** Pages of {@link #PAGE} records from the first. */
+        Ask(ParsedQuery query, TimeRange requested, ShardSearcher.Order order) {
+            this(query, requested, order, PAGE);
+        }
     }
 
-    /** As above, the first page {@code firstPage} records (at most {@link #PAGE}), each next one four times larger. */
-    static Result scan(
-            Env env,
-            Call call,
-            Bounds bounds,
-            ParsedQuery query,
-            TimeRange requested,
-            ShardSearcher.Order order,
-            int firstPage,
-            Visitor visitor,
-            LongSupplier retained)
+    /**
+     * Visits the records {@code ask} names within the call's plan and the bounds; {@code retained}: the bytes the
+     * visitor keeps so far.
+     */
+    static Result scan(Env env, Call call, Bounds bounds, Ask ask, Visitor visitor, LongSupplier retained)
             throws IOException {
-        int page = Math.max(1, Math.min(PAGE, firstPage));
+        ParsedQuery query = ask.query();
+        TimeRange requested = ask.requested();
+        ShardSearcher.Order order = ask.order();
+        int page = Math.max(1, Math.min(PAGE, ask.firstPage()));
         Plan plan = env.planner()
                 .plan(
                         call.tenant(),

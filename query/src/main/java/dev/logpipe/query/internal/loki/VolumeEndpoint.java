@@ -76,9 +76,8 @@ final class VolumeEndpoint {
                 env,
                 call,
                 bounds,
-                Streams.engineQuery(p.get("query", ""), lq),
-                range,
-                ShardSearcher.Order.NEWEST_FIRST,
+                new RecordScan.Ask(
+                        Streams.engineQuery(p.get("query", ""), lq), range, ShardSearcher.Order.NEWEST_FIRST),
                 (t, record, bytes) -> {
                     Pipeline.Line line = new Pipeline.Line(Streams.labels(record), record.message());
                     if (!pipeline.run(line)) {

@@ -11,6 +11,7 @@ import dev.logpipe.query.internal.http.Answer;
 import dev.logpipe.query.internal.http.Params;
 import dev.logpipe.query.internal.loki.LokiEndpoints;
 import dev.logpipe.query.internal.memory.AnswerMemory;
+import dev.logpipe.query.internal.plan.TimeRange;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.List;
@@ -59,8 +60,8 @@ public final class RuleQueries implements RuleEvaluator.Queries {
             String tenant, RuleGroups.Rule rule, Map<String, String> labels, Instant from, Instant to, int n)
             throws IOException {
         return run(tenant, rule, "rule_samples", (call, bounds) -> {
-            List<String> lines =
-                    loki.sampleLines(call, bounds, rule.tree(), labels, from.toEpochMilli(), to.toEpochMilli(), n);
+            List<String> lines = loki.sampleLines(
+                    call, bounds, rule.tree(), labels, new TimeRange(from.toEpochMilli(), to.toEpochMilli() + 1), n);
             call.audit().put("hits", lines.size());
             return lines;
         });

@@ -154,7 +154,7 @@ public final class Pages implements Closeable {
         for (KeyMerge.Pick w : winners) {
             refs.add(new SourceReader.Ref(held.get(w.page()).searcher(), w.key().doc()));
         }
-        return SourceReader.read(fanOut, refs, lanes, maxBytes, deadlineNanos, true, lease);
+        return SourceReader.read(fanOut, refs, lanes, new SourceReader.Budget(maxBytes, deadlineNanos, lease), true);
     }
 
     public List<KeyMerge.Pick> winners() {
