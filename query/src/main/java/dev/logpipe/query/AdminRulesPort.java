@@ -4,9 +4,9 @@ import dev.logpipe.auth.AuthFailures;
 import dev.logpipe.auth.Credentials;
 import dev.logpipe.query.auth.ConfiguredKeys;
 import dev.logpipe.query.config.QueryConfig;
-import dev.logpipe.query.internal.http.Answer;
+import dev.logpipe.role.http.Answer;
+import dev.logpipe.role.http.Probes;
 import java.util.HashSet;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.eclipse.jetty.http.HttpHeader;
@@ -53,13 +53,13 @@ final class AdminRulesPort {
         if (!series && !path.equals(PATH) && !path.startsWith(PATH + "/")) {
             return false;
         }
-        QueryService.AdminAnswer a;
+        Answer a;
         Set<String> accepted = new HashSet<>(config.adminKeyHashes());
         if (series) {
             accepted.addAll(config.scrapeKeyHashes()); // a scrape key reads the series and nothing else
         }
         if (accepted.isEmpty()) {
-            a = new QueryService.AdminAnswer(
+            a = Answer.json(
                     403,
                     series
                             ? "{\"error\":\"the recorded series are disabled: set admin.scrape_key_sha256 or "
@@ -76,13 +76,7 @@ final class AdminRulesPort {
                                 ? "a valid scrape or admin key is required (Authorization: Bearer KEY)"
                                 : "a valid admin key is required (Authorization: Bearer ADMIN_KEY)");
                 if (series) {
-                    response.setStatus(200);
-                    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
-                    response.write(
-                            true,
-                            java.nio.ByteBuffer.wrap(
-                                    service.recordedSeries().getBytes(java.nio.charset.StandardCharsets.UTF_8)),
-                            callback);
+                    Probes.writeMetrics(response, callback, service.recordedSeries());
                     return true;
                 }
                 a = service.rulesAdmin(
@@ -91,15 +85,11 @@ final class AdminRulesPort {
                         () -> Content.Source.asInputStream(request),
                         "admin:" + hash.substring(0, 12));
             } catch (Credentials.Refused r) {
-                a = new QueryService.AdminAnswer(
-                        r.status(),
-                        Answer.error(r.status(), r.reason(), r.getMessage()).body());
-                if (r.status() == 429) {
-                    response.getHeaders().put(HttpHeader.RETRY_AFTER, Long.toString(r.retryAfterSeconds()));
-                }
+                a = Answer.error(r.status(), r.reason(), r.getMessage())
+                        .retryAfter(r.status() == 429 ? r.retryAfterSeconds() : 0);
             }
         }
-        QueryService.send(response, callback, new Answer(a.status(), a.body(), Map.of()));
+        a.write(response, callback);
         return true;
     }
 }

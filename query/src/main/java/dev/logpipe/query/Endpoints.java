@@ -9,13 +9,13 @@ import dev.logpipe.query.internal.api.Env;
 import dev.logpipe.query.internal.api.ExportEndpoint;
 import dev.logpipe.query.internal.api.SearchEndpoint;
 import dev.logpipe.query.internal.api.StatusEndpoint;
-import dev.logpipe.query.internal.http.Answer;
 import dev.logpipe.query.internal.loki.LokiEndpoints;
 import dev.logpipe.query.internal.loki.LokiTail;
 import dev.logpipe.query.internal.memory.AnswerMemory;
 import dev.logpipe.query.internal.rules.RuleSets;
 import dev.logpipe.query.internal.saved.SavedSearches;
 import dev.logpipe.query.internal.tail.Tails;
+import dev.logpipe.role.http.Answer;
 import java.io.IOException;
 
 /**

@@ -2,9 +2,10 @@ package dev.logpipe.query;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.logpipe.query.internal.http.Answer;
 import dev.logpipe.query.internal.http.Params;
+import dev.logpipe.query.internal.http.Refusal;
 import dev.logpipe.query.internal.loki.LokiEndpoints;
+import dev.logpipe.role.http.Answer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -101,7 +102,7 @@ final class QueryRequests {
             if (vs != null) {
                 for (String v : vs) {
                     if (!v.equals(tenant)) {
-                        throw new Answer.Refusal(
+                        throw new Refusal(
                                 403, "foreign_tenant", "parameter " + name + " names a tenant this key may not read");
                     }
                 }
@@ -110,7 +111,7 @@ final class QueryRequests {
         for (String name : TENANT_HEADERS) {
             for (String v : request.getHeaders().getValuesList(name)) {
                 if (!v.strip().equals(tenant)) {
-                    throw new Answer.Refusal(
+                    throw new Refusal(
                             403, "foreign_tenant", "header " + name + " names a tenant this key may not read");
                 }
             }

@@ -7,7 +7,6 @@ import dev.logpipe.query.config.QueryConfig;
 import dev.logpipe.query.internal.api.Env;
 import dev.logpipe.query.internal.api.Scope;
 import dev.logpipe.query.internal.audit.QueryAudit;
-import dev.logpipe.query.internal.http.Answer;
 import dev.logpipe.query.internal.loki.LokiEndpoints;
 import dev.logpipe.query.internal.loki.LokiTail;
 import dev.logpipe.query.internal.memory.AnswerMemory;
@@ -23,16 +22,14 @@ import dev.logpipe.query.internal.rules.RulesAdmin;
 import dev.logpipe.query.internal.saved.SavedSearches;
 import dev.logpipe.query.internal.search.FanOut;
 import dev.logpipe.query.internal.tail.Tails;
+import dev.logpipe.role.http.Answer;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -243,9 +240,6 @@ public final class QueryService implements AutoCloseable {
         return new AdminRulesPort(this, config, failures);
     }
 
-    /** An admin API answer: status and JSON body. */
-    public record AdminAnswer(int status, String body) {}
-
     /** The path of the rules' admin API. */
     public static final String ADMIN_RULES = AdminRulesPort.PATH;
 
@@ -256,10 +250,9 @@ public final class QueryService implements AutoCloseable {
      * {@code /api/v1/admin/rules...} for a caller the caller of this method has checked is an admin ({@code who}: the
      * admin key's id, for the log); {@code rest} is the decoded path after {@code /api/v1/admin/rules}.
      */
-    public AdminAnswer rulesAdmin(
+    public Answer rulesAdmin(
             String method, String rest, java.util.concurrent.Callable<java.io.InputStream> body, String who) {
-        RulesAdmin.Answer a = rulesAdmin.handle(method, rest, body, who);
-        return new AdminAnswer(a.status(), a.body());
+        return rulesAdmin.handle(method, rest, body, who);
     }
 
     /**
@@ -315,14 +308,6 @@ public final class QueryService implements AutoCloseable {
     /** True for the paths this service answers: the one definition of the query API's paths. */
     public static boolean isQueryPath(String path) {
         return QueryRequests.endpoint(path) != null;
-    }
-
-    static void send(Response response, Callback callback, Answer a) {
-        response.setStatus(a.status());
-        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
-        response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
-        a.headers().forEach(response.getHeaders()::put);
-        response.write(true, ByteBuffer.wrap(a.body().getBytes(StandardCharsets.UTF_8)), callback);
     }
 
     public QueryMetrics metrics() {

@@ -3,7 +3,7 @@ package dev.logpipe.query;
 import dev.logpipe.query.config.QueryConfig;
 import dev.logpipe.query.internal.admission.FairGate;
 import dev.logpipe.query.internal.api.Bounds;
-import dev.logpipe.query.internal.http.Answer;
+import dev.logpipe.query.internal.http.Refusal;
 import java.time.Duration;
 
 /**
@@ -29,7 +29,7 @@ final class QuerySlots {
             return gate.enter(policy.id(), policy.maxConcurrentQueries(), deadline);
         } catch (FairGate.NotAdmitted e) {
             if (e.refusal() == FairGate.Refusal.TENANT_CAP) {
-                throw new Answer.Refusal(429, "tenant_concurrency", e.getMessage());
+                throw new Refusal(429, "tenant_concurrency", e.getMessage());
             }
             throw Bounds.timedOut(queryTimeout);
         } catch (InterruptedException e) {

@@ -11,11 +11,12 @@ import dev.logpipe.query.internal.api.Bounds;
 import dev.logpipe.query.internal.api.Call;
 import dev.logpipe.query.internal.api.ExportEndpoint;
 import dev.logpipe.query.internal.audit.QueryAudit;
-import dev.logpipe.query.internal.http.Answer;
 import dev.logpipe.query.internal.http.Params;
+import dev.logpipe.query.internal.http.Refusal;
 import dev.logpipe.query.internal.memory.AnswerMemory;
 import dev.logpipe.query.internal.metrics.QueryMetrics;
 import dev.logpipe.query.internal.saved.SavedSearches;
+import dev.logpipe.role.http.Answer;
 import java.time.Duration;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
@@ -112,7 +113,7 @@ final class RequestFlow {
             Answer a;
             try {
                 if (!request.getMethod().equals("GET") && !endpoint.equals("saved-searches")) {
-                    throw new Answer.Refusal(405, "method_not_allowed", "only GET is served here");
+                    throw new Refusal(405, "method_not_allowed", "only GET is served here");
                 }
                 Params params = QueryRequests.params(request);
                 Credential cred = authenticate(request);
@@ -122,7 +123,7 @@ final class RequestFlow {
                 QueryRequests.refuseForeignTenant(request, params, cred.tenant());
                 QueryConfig.Tenant policy = config.tenant(cred.tenant());
                 if (policy == null) {
-                    throw new Answer.Refusal(401, "unauthenticated", "the key's tenant is not configured here");
+                    throw new Refusal(401, "unauthenticated", "the key's tenant is not configured here");
                 }
                 Call call = new Call(endpoint, cred, policy, params, QueryRequests.pathRest(at.path(), endpoint), line);
                 if (endpoint.equals("tail")) {
@@ -154,13 +155,13 @@ final class RequestFlow {
                         a = endpoints.run(endpoint, call, new Bounds(at.deadline(), lease));
                     }
                 }
-            } catch (Answer.Refusal r) {
+            } catch (Refusal r) {
                 a = r.answer();
                 metrics.refused(r.reason());
                 line.put("outcome", "refused");
                 line.put("reason", r.reason());
             } catch (IllegalArgumentException e) { // an engine refused the query at search time (InvalidQuery, ...)
-                a = new Answer.Refusal(400, "bad_query", "q: " + e.getMessage()).answer();
+                a = new Refusal(400, "bad_query", "q: " + e.getMessage()).answer();
                 metrics.refused("bad_query");
                 line.put("outcome", "refused");
                 line.put("reason", "bad_query");
@@ -183,7 +184,7 @@ final class RequestFlow {
                 audited.write();
             }
             metrics.request(endpoint, a.status(), System.nanoTime() - at.arrived());
-            QueryService.send(response, release(callback, lease), a);
+            a.write(response, release(callback, lease));
             handedOver = true; // closing twice is harmless: a write that threw may have failed the callback too
         } finally {
             if (!handedOver && lease != null) { // an Error, or a failure auditing or counting: nothing will write it
@@ -237,7 +238,7 @@ final class RequestFlow {
                     auth::authenticate,
                     "no or unknown API key (Authorization: Bearer KEY)");
         } catch (Credentials.Refused r) {
-            throw new Answer.Refusal(r.status(), r.reason(), r.getMessage(), null, r.retryAfterSeconds());
+            throw new Refusal(r.status(), r.reason(), r.getMessage(), null, r.retryAfterSeconds());
         }
     }
 

@@ -33,8 +33,7 @@ public final class AdminHandler {
     /** The query service's rules admin API ({@code /api/v1/admin/rules...}), reached through this handler's check. */
     @FunctionalInterface
     public interface RulesRoute {
-        dev.logpipe.query.QueryService.AdminAnswer handle(
-                String method, String rest, java.util.concurrent.Callable<InputStream> body, String who);
+        Answer handle(String method, String rest, java.util.concurrent.Callable<InputStream> body, String who);
     }
 
     private final KeyStore store;
@@ -106,9 +105,7 @@ public final class AdminHandler {
         }
         String sub = path.substring(PREFIX.length());
         if (rules != null && (sub.equals("rules") || sub.startsWith("rules/"))) {
-            dev.logpipe.query.QueryService.AdminAnswer a =
-                    rules.handle(method, sub.substring("rules".length()), body::get, "admin:" + who.id());
-            return Answer.json(a.status(), a.body());
+            return rules.handle(method, sub.substring("rules".length()), body::get, "admin:" + who.id());
         }
         String[] parts = sub.split("/", -1);
         try {

@@ -142,7 +142,7 @@ final class QueryMount implements AutoCloseable {
     }
 
     /** The rules' admin API of the service serving now (the caller checked the admin key). */
-    dev.logpipe.query.QueryService.AdminAnswer rulesAdmin(
+    dev.logpipe.role.http.Answer rulesAdmin(
             String method, String rest, java.util.concurrent.Callable<java.io.InputStream> body, String who) {
         return current.service().rulesAdmin(method, rest, body, who);
     }

@@ -1,5 +1,6 @@
 package dev.logpipe.query.internal.admission;
 
+import dev.logpipe.query.internal.http.Refusal;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Iterator;

@@ -1,7 +1,7 @@
 package dev.logpipe.query.internal.api;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.logpipe.query.internal.http.Answer;
+import dev.logpipe.query.internal.http.Refusal;
 import dev.logpipe.query.internal.memory.AnswerMemory;
 import dev.logpipe.query.internal.search.SourceReader;
 import java.time.Duration;
@@ -17,8 +17,8 @@ public record Bounds(long deadlineNanos, AnswerMemory.Lease memory) {
     }
 
     /** The request's deadline passed before its answer had a record: a 503 (nothing partial to show). */
-    public static Answer.Refusal timedOut(Duration timeout) {
-        return new Answer.Refusal(
+    public static Refusal timedOut(Duration timeout) {
+        return new Refusal(
                 503,
                 "query_timeout",
                 "the query did not finish within limits.query_timeout (" + timeout.toMillis() + " ms, counted from "

@@ -11,8 +11,8 @@ import dev.logpipe.index.store.read.After;
 import dev.logpipe.index.store.read.Hit;
 import dev.logpipe.index.store.read.ShardQuery;
 import dev.logpipe.index.store.read.ShardSearcher;
-import dev.logpipe.query.internal.http.Answer;
 import dev.logpipe.query.internal.http.Params;
+import dev.logpipe.query.internal.http.Refusal;
 import dev.logpipe.query.internal.plan.Plan;
 import dev.logpipe.query.internal.plan.TimeRange;
 import dev.logpipe.query.internal.search.FanOut;
@@ -20,6 +20,7 @@ import dev.logpipe.query.internal.search.KeyMerge;
 import dev.logpipe.query.internal.search.SourceReader;
 import dev.logpipe.record.LogRecord;
 import dev.logpipe.record.RecordCodec;
+import dev.logpipe.role.http.Answer;
 import java.io.IOException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -86,7 +87,7 @@ public final class ContextEndpoint {
             if (found.values().stream().anyMatch(o -> "timeout".equals(o.failure()))) {
                 throw Bounds.timedOut(env.config().limits().queryTimeout());
             }
-            throw new Answer.Refusal(404, "not_found", "no record with this record_id in the tenant's window");
+            throw new Refusal(404, "not_found", "no record with this record_id in the tenant's window");
         }
         long anchorBytes = anchor.source().length();
         bounds.memory().force(anchorBytes); // read already: the record asked for is always sent

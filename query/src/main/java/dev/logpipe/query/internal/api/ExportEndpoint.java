@@ -7,9 +7,9 @@ import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.store.read.After;
 import dev.logpipe.index.store.read.ShardSearcher;
-import dev.logpipe.query.internal.http.Answer;
 import dev.logpipe.query.internal.http.BodyStream;
 import dev.logpipe.query.internal.http.Params;
+import dev.logpipe.query.internal.http.Refusal;
 import dev.logpipe.query.internal.memory.AnswerMemory;
 import dev.logpipe.query.internal.plan.Plan;
 import dev.logpipe.query.internal.plan.TimeRange;
@@ -177,7 +177,7 @@ public final class ExportEndpoint {
     private static void refuseUnreachable(Plan plan) {
         if (!plan.skipped().isEmpty() && plan.resumeAfter() == null) {
             Plan.Skipped first = plan.skipped().get(0);
-            throw new Answer.Refusal(
+            throw new Refusal(
                     400,
                     "export_over_budget",
                     "the query's budget leaves out " + plan.skipped().size() + " day(s) from "

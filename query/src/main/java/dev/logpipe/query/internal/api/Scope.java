@@ -6,11 +6,12 @@ import dev.logpipe.index.query.InvalidQuery;
 import dev.logpipe.index.query.ParsedQuery;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.store.read.ShardSearcher;
-import dev.logpipe.query.internal.http.Answer;
 import dev.logpipe.query.internal.http.Params;
+import dev.logpipe.query.internal.http.Refusal;
 import dev.logpipe.query.internal.plan.Plan;
 import dev.logpipe.query.internal.plan.TimeRange;
 import dev.logpipe.query.internal.search.FanOut;
+import dev.logpipe.role.http.Answer;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.util.LinkedHashSet;
@@ -40,7 +41,7 @@ public final class Scope {
     }
 
     /** A query the query language refused, as the 400 users have always had: {@code bad_query} with the position. */
-    public static Answer.Refusal refusal(InvalidQuery.Problem problem) {
+    public static Refusal refusal(InvalidQuery.Problem problem) {
         ObjectNode extra = Answer.JSON_NODES.objectNode();
         ObjectNode pos = extra.putObject("position");
         if (problem.column() != null) {
@@ -49,7 +50,7 @@ public final class Scope {
         } else {
             extra.remove("position");
         }
-        return new Answer.Refusal(400, "bad_query", "q: " + problem.message(), extra);
+        return new Refusal(400, "bad_query", "q: " + problem.message(), extra);
     }
 
     /** The requested [from, to) resolved against now (RFC 3339 or relative). */

@@ -9,8 +9,8 @@ import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.store.read.After;
 import dev.logpipe.index.store.read.ShardQuery;
 import dev.logpipe.index.store.read.ShardSearcher;
-import dev.logpipe.query.internal.http.Answer;
 import dev.logpipe.query.internal.http.Params;
+import dev.logpipe.query.internal.http.Refusal;
 import dev.logpipe.query.internal.plan.Cursor;
 import dev.logpipe.query.internal.plan.Plan;
 import dev.logpipe.query.internal.plan.TimeRange;
@@ -18,6 +18,7 @@ import dev.logpipe.query.internal.search.FanOut;
 import dev.logpipe.query.internal.search.KeyMerge;
 import dev.logpipe.query.internal.search.Pages;
 import dev.logpipe.query.internal.search.SourceReader;
+import dev.logpipe.role.http.Answer;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.List;
@@ -54,7 +55,7 @@ public final class SearchEndpoint {
             try {
                 c = env.cursors().decode(cursorText, binding);
             } catch (IllegalArgumentException e) {
-                throw new Answer.Refusal(400, "bad_cursor", e.getMessage());
+                throw new Refusal(400, "bad_cursor", e.getMessage());
             }
             requested = c.range();
             after = c.after();

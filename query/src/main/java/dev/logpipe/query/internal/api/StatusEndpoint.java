@@ -8,7 +8,7 @@ import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.query.IndexerProgress;
-import dev.logpipe.query.internal.http.Answer;
+import dev.logpipe.role.http.Answer;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.List;

@@ -35,8 +35,8 @@ public record Params(Map<String, List<String>> all) {
         }
     }
 
-    public static Answer.Refusal bad(String message) {
-        return new Answer.Refusal(400, "bad_request", message);
+    public static Refusal bad(String message) {
+        return new Refusal(400, "bad_request", message);
     }
 
     static String abbreviate(String s) {

@@ -12,11 +12,12 @@ import dev.logpipe.query.internal.api.Bounds;
 import dev.logpipe.query.internal.api.Call;
 import dev.logpipe.query.internal.api.Env;
 import dev.logpipe.query.internal.api.Scope;
-import dev.logpipe.query.internal.http.Answer;
 import dev.logpipe.query.internal.http.Params;
+import dev.logpipe.query.internal.http.Refusal;
 import dev.logpipe.query.internal.plan.Plan;
 import dev.logpipe.query.internal.plan.TimeRange;
 import dev.logpipe.query.internal.search.FanOut;
+import dev.logpipe.role.http.Answer;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -238,7 +239,7 @@ final class LabelEndpoints {
             try {
                 q = LogQlParser.parse(m);
             } catch (InvalidLogQl e) {
-                throw new Answer.Refusal(400, "bad_query", "match[]: " + e.getMessage());
+                throw new Refusal(400, "bad_query", "match[]: " + e.getMessage());
             }
             if (!(q instanceof LogQl.LogQuery lq) || !lq.pipeline().isEmpty()) {
                 throw Params.bad("match[]: must be a stream selector such as {service=\"api\"}");
@@ -300,7 +301,7 @@ final class LabelEndpoints {
         if (e instanceof LogQl.Binary b) {
             try {
                 return firstLogQuery(b.left());
-            } catch (Answer.Refusal x) {
+            } catch (Refusal x) {
                 return firstLogQuery(b.right());
             }
         }

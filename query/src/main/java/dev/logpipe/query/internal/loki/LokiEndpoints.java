@@ -9,9 +9,10 @@ import dev.logpipe.query.internal.api.Bounds;
 import dev.logpipe.query.internal.api.Call;
 import dev.logpipe.query.internal.api.Env;
 import dev.logpipe.query.internal.api.Scope;
-import dev.logpipe.query.internal.http.Answer;
 import dev.logpipe.query.internal.http.Params;
+import dev.logpipe.query.internal.http.Refusal;
 import dev.logpipe.query.internal.plan.TimeRange;
+import dev.logpipe.role.http.Answer;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -87,7 +88,7 @@ public final class LokiEndpoints {
         try {
             return LogQlParser.parse(text);
         } catch (InvalidLogQl e) {
-            throw new Answer.Refusal(400, "bad_query", name + ": " + e.getMessage());
+            throw new Refusal(400, "bad_query", name + ": " + e.getMessage());
         }
     }
 
@@ -125,7 +126,7 @@ public final class LokiEndpoints {
         long started = System.nanoTime();
         LogQl.Query q = parse(call, "query");
         if (q instanceof LogQl.LogQuery) {
-            throw new Answer.Refusal(
+            throw new Refusal(
                     400,
                     "bad_query",
                     "log queries are not supported as an instant query type, please change your query to a range "

@@ -4,8 +4,8 @@ import dev.logpipe.index.query.ParsedQuery;
 import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.query.internal.api.Call;
 import dev.logpipe.query.internal.api.Env;
-import dev.logpipe.query.internal.http.Answer;
 import dev.logpipe.query.internal.http.Params;
+import dev.logpipe.query.internal.http.Refusal;
 import dev.logpipe.query.internal.tail.Tails;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -60,7 +60,7 @@ public final class LokiTail {
             throws Exception {
         LogQl.Query parsed = LokiEndpoints.parse(call, "query");
         if (!(parsed instanceof LogQl.LogQuery q)) {
-            throw new Answer.Refusal(400, "bad_query", "query: a tail follows a log query, not a metric query");
+            throw new Refusal(400, "bad_query", "query: a tail follows a log query, not a metric query");
         }
         Params p = call.params();
         p.integer("limit", 100, 1, LokiEndpoints.MAX_LIMIT);
@@ -68,7 +68,7 @@ public final class LokiTail {
         LokiParams.nanos(p, "start", 0);
         ServerWebSocketContainer container = ServerWebSocketContainer.get(request.getContext());
         if (container == null) {
-            throw new Answer.Refusal(501, "no_websockets", "this server does not serve websockets");
+            throw new Refusal(501, "no_websockets", "this server does not serve websockets");
         }
         Pipeline pipeline = new Pipeline(q);
         ParsedQuery engine = Streams.engineQuery(p.get("query"), q);
@@ -91,7 +91,7 @@ public final class LokiTail {
             }
         }
         if (!upgraded) {
-            throw new Answer.Refusal(
+            throw new Refusal(
                     400,
                     "not_websocket",
                     "/loki/api/v1/tail is a websocket: open it with an Upgrade: websocket request");

@@ -5,7 +5,7 @@ import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.query.internal.api.Bounds;
 import dev.logpipe.query.internal.api.Call;
 import dev.logpipe.query.internal.api.Env;
-import dev.logpipe.query.internal.http.Answer;
+import dev.logpipe.query.internal.http.Refusal;
 import dev.logpipe.query.internal.loki.LogQl.Expr;
 import dev.logpipe.query.internal.loki.LogQl.RangeAgg;
 import dev.logpipe.query.internal.loki.LogQl.RangeFn;
@@ -293,8 +293,8 @@ final class MetricEval {
         return values[below] * (1 - weight) + values[above] * weight;
     }
 
-    static Answer.Refusal refuse(String message) {
-        return new Answer.Refusal(400, "bad_query", message);
+    static Refusal refuse(String message) {
+        return new Refusal(400, "bad_query", message);
     }
 
     /** Sorts series by their labels, for answers that do not depend on hash order. */

@@ -1,6 +1,6 @@
 package dev.logpipe.query.internal.memory;
 
-import dev.logpipe.query.internal.http.Answer;
+import dev.logpipe.query.internal.http.Refusal;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.locks.Condition;
@@ -85,14 +85,14 @@ public final class AnswerMemory {
          * Reserves {@code bytes} more, waiting until {@code deadlineNanos} ({@link System#nanoTime()}) for memory
          * to be given back.
          *
-         * @throws Answer.Refusal 503 {@code answer_memory} or 429 {@code tenant_answer_memory} at the deadline
+         * @throws Refusal 503 {@code answer_memory} or 429 {@code tenant_answer_memory} at the deadline
          */
         public void reserve(long bytes, long deadlineNanos) {
             try {
                 lock.lockInterruptibly();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new Answer.Refusal(503, "answer_memory", "interrupted while waiting for memory");
+                throw new Refusal(503, "answer_memory", "interrupted while waiting for memory");
             }
             try {
                 while (true) {
@@ -106,13 +106,13 @@ public final class AnswerMemory {
                     long wait = deadlineNanos - System.nanoTime();
                     if (wait <= 0) {
                         throw tenantFull
-                                ? new Answer.Refusal(
+                                ? new Refusal(
                                         429,
                                         "tenant_answer_memory",
                                         "tenant " + tenant + "'s answers in flight hold its share of memory ("
                                                 + perTenant + " bytes, limits.tenant_answer_memory_bytes); retry "
                                                 + "shortly or ask for smaller pages")
-                                : new Answer.Refusal(
+                                : new Refusal(
                                         503,
                                         "answer_memory",
                                         "answers in flight hold all the memory for answers (" + capacity
@@ -122,7 +122,7 @@ public final class AnswerMemory {
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new Answer.Refusal(503, "answer_memory", "interrupted while waiting for memory");
+                throw new Refusal(503, "answer_memory", "interrupted while waiting for memory");
             } finally {
                 lock.unlock();
             }

@@ -7,8 +7,8 @@ import dev.logpipe.query.internal.admission.FairGate;
 import dev.logpipe.query.internal.api.Bounds;
 import dev.logpipe.query.internal.api.Call;
 import dev.logpipe.query.internal.audit.QueryAudit;
-import dev.logpipe.query.internal.http.Answer;
 import dev.logpipe.query.internal.http.Params;
+import dev.logpipe.query.internal.http.Refusal;
 import dev.logpipe.query.internal.loki.LokiEndpoints;
 import dev.logpipe.query.internal.memory.AnswerMemory;
 import dev.logpipe.query.internal.plan.TimeRange;
@@ -83,7 +83,7 @@ public final class RuleQueries implements RuleEvaluator.Queries {
         try (AnswerMemory.Lease lease = memory.lease(tenant)) {
             QueryConfig.Tenant policy = config.tenant(tenant);
             if (policy == null) {
-                throw new Answer.Refusal(401, "unauthenticated", "the rule's tenant is not configured here");
+                throw new Refusal(401, "unauthenticated", "the rule's tenant is not configured here");
             }
             Call call = new Call(endpoint, cred, policy, new Params(Map.of("query", List.of(rule.expr()))), "", line);
             try (FairGate.Permit admitted = admission.admit(policy, deadline)) {
@@ -92,7 +92,7 @@ public final class RuleQueries implements RuleEvaluator.Queries {
                 line.put("status", 200);
                 return result;
             }
-        } catch (Answer.Refusal r) {
+        } catch (Refusal r) {
             line.put("outcome", "refused");
             line.put("status", r.status());
             line.put("reason", r.reason());

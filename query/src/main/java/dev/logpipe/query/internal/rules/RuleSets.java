@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.logpipe.config.ConfigException;
 import dev.logpipe.index.opensearch.OpenSearchSettings;
 import dev.logpipe.query.config.QueryConfig;
-import dev.logpipe.query.internal.http.Answer;
+import dev.logpipe.role.http.Answer;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.InstantSource;

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.logpipe.config.ConfigException;
 import dev.logpipe.index.shard.TenantDirectory;
+import dev.logpipe.role.http.Answer;
+import dev.logpipe.role.http.JsonErrorHandler;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -26,9 +28,6 @@ public final class RulesAdmin {
     public static final int MAX_BODY_BYTES = 64 * 1024;
     public static final int MAX_RULES = 100;
     private static final ObjectMapper JSON = new ObjectMapper();
-
-    /** An answer: status and JSON body. */
-    public record Answer(int status, String body) {}
 
     private final RuleSets rules;
     private final Predicate<String> tenantKnown;
@@ -53,7 +52,8 @@ public final class RulesAdmin {
                 if (!method.equals("GET")) {
                     return error(405, "only GET here; PUT and DELETE take /api/v1/admin/rules/{tenant}/{group}");
                 }
-                return new Answer(200, list(parts.length == 0 ? null : parts[0]).toString());
+                return Answer.json(
+                        200, list(parts.length == 0 ? null : parts[0]).toString());
             }
             String tenant = parts[0];
             String group = parts[1];
@@ -117,13 +117,13 @@ public final class RulesAdmin {
             if (s.tenant().equals(tenant) && s.name().equals(group)) {
                 ObjectNode o = JSON.createObjectNode();
                 o.put("tenant", tenant).put("name", group).put("source", "api").put("yaml", s.yaml());
-                return new Answer(200, o.toString());
+                return Answer.json(200, o.toString());
             }
         }
         for (RuleGroups f : rules.fromFiles()) {
             for (RuleGroups.Group g : f.groups()) {
                 if (f.tenant().equals(tenant) && g.name().equals(group)) {
-                    return new Answer(
+                    return Answer.json(
                             200,
                             summary(JSON.createObjectNode(), tenant, g)
                                     .put("source", "file")
@@ -204,7 +204,7 @@ public final class RulesAdmin {
                 who,
                 g.rules().size());
         ObjectNode o = summary(JSON.createObjectNode(), tenant, g).put("source", "api");
-        return new Answer(replacing ? 200 : 201, o.toString());
+        return Answer.json(replacing ? 200 : 201, o.toString());
     }
 
     private Answer delete(String tenant, String group, String who) throws IOException {
@@ -215,7 +215,7 @@ public final class RulesAdmin {
             return error(404, "tenant " + tenant + " has no stored rule group " + group);
         }
         log.info("rule group {} of tenant {} deleted by {}", group, tenant, who);
-        return new Answer(
+        return Answer.json(
                 200,
                 JSON.createObjectNode()
                         .put("deleted", group)
@@ -224,6 +224,6 @@ public final class RulesAdmin {
     }
 
     private static Answer error(int status, String message) {
-        return new Answer(status, JSON.createObjectNode().put("error", message).toString());
+        return Answer.error(status, JsonErrorHandler.reason(status), message);
     }
 }

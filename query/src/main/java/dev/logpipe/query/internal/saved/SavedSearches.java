@@ -5,7 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.logpipe.index.opensearch.OpenSearchSettings;
-import dev.logpipe.query.internal.http.Answer;
+import dev.logpipe.query.internal.http.Refusal;
+import dev.logpipe.role.http.Answer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
@@ -88,7 +89,7 @@ public final class SavedSearches {
             case "GET" -> id == null ? list(call.tenant()) : Answer.ok(json(get(call.tenant(), id)));
             case "POST" -> {
                 if (id != null) {
-                    throw new Answer.Refusal(
+                    throw new Refusal(
                             405,
                             "method_not_allowed",
                             "POST saves a new search: send it to "
@@ -98,23 +99,20 @@ public final class SavedSearches {
             }
             case "PUT" -> {
                 if (id == null) {
-                    throw new Answer.Refusal(
-                            405, "method_not_allowed", "PUT needs the id: /api/v1/saved-searches/{id}");
+                    throw new Refusal(405, "method_not_allowed", "PUT needs the id: /api/v1/saved-searches/{id}");
                 }
                 yield replace(call, id, read(body));
             }
             case "DELETE" -> {
                 if (id == null) {
-                    throw new Answer.Refusal(
-                            405, "method_not_allowed", "DELETE needs the id: /api/v1/saved-searches/{id}");
+                    throw new Refusal(405, "method_not_allowed", "DELETE needs the id: /api/v1/saved-searches/{id}");
                 }
                 if (!store.delete(call.tenant(), id)) {
                     throw notFound();
                 }
                 yield Answer.ok(JSON.createObjectNode().put("deleted", id).toString());
             }
-            default ->
-                throw new Answer.Refusal(405, "method_not_allowed", "saved searches take GET, POST, PUT and DELETE");
+            default -> throw new Refusal(405, "method_not_allowed", "saved searches take GET, POST, PUT and DELETE");
         };
     }
 
@@ -140,7 +138,7 @@ public final class SavedSearches {
             List<SavedSearch> all = store.list(tenant);
             refuseTakenName(all, f.name(), null);
             if (all.size() >= MAX_PER_TENANT) {
-                throw new Answer.Refusal(
+                throw new Refusal(
                         409,
                         "saved_searches_full",
                         "this tenant has " + MAX_PER_TENANT
@@ -172,7 +170,7 @@ public final class SavedSearches {
         for (SavedSearch s : all) {
             if (s.name().equalsIgnoreCase(name) && !s.id().equals(except)) {
                 ObjectNode extra = JSON.createObjectNode().put("id", s.id());
-                throw new Answer.Refusal(
+                throw new Refusal(
                         409,
                         "saved_search_name_taken",
                         "a saved search is already named \"" + s.name() + "\"; replace it (PUT /api/v1/saved-searches/"
@@ -198,8 +196,8 @@ public final class SavedSearches {
         return s.toJson(JSON.createObjectNode()).toString();
     }
 
-    private static Answer.Refusal notFound() {
-        return new Answer.Refusal(404, "no_such_saved_search", "no saved search of this tenant has that id");
+    private static Refusal notFound() {
+        return new Refusal(404, "no_such_saved_search", "no saved search of this tenant has that id");
     }
 
     /** What a POST or PUT sends. */
@@ -211,7 +209,7 @@ public final class SavedSearches {
             bytes = in.readNBytes(MAX_BODY_BYTES + 1);
         }
         if (bytes.length > MAX_BODY_BYTES) {
-            throw new Answer.Refusal(
+            throw new Refusal(
                     413, "body_too_large", "a saved search's body may hold at most " + MAX_BODY_BYTES + " bytes");
         }
         JsonNode n;
@@ -257,7 +255,7 @@ public final class SavedSearches {
         return v.asText();
     }
 
-    private static Answer.Refusal bad(String message) {
-        return new Answer.Refusal(400, "bad_saved_search", message);
+    private static Refusal bad(String message) {
+        return new Refusal(400, "bad_saved_search", message);
     }
 }

@@ -63,7 +63,7 @@ public final class SourceReader {
      * The prefix of {@code refs} that fits in the budget's bytes and in what its lease can reserve, the first too
      * only when {@code firstAlways}; on return the lease holds what it held before plus the sources returned.
      *
-     * @throws dev.logpipe.query.internal.http.Answer.Refusal the memory had no room for the first record by the
+     * @throws dev.logpipe.query.internal.http.Refusal the memory had no room for the first record by the
      *     deadline ({@code 503 answer_memory}, {@code 429 tenant_answer_memory})
      */
     public static Read read(FanOut fanOut, List<Ref> refs, int lanes, Budget budget, boolean firstAlways)

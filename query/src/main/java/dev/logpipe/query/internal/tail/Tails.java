@@ -10,7 +10,7 @@ import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.query.internal.api.Call;
 import dev.logpipe.query.internal.api.Env;
 import dev.logpipe.query.internal.api.Scope;
-import dev.logpipe.query.internal.http.Answer;
+import dev.logpipe.query.internal.http.Refusal;
 import dev.logpipe.query.internal.memory.AnswerMemory;
 import dev.logpipe.query.internal.search.SourceReader;
 import java.io.Closeable;
@@ -169,24 +169,23 @@ public final class Tails implements Closeable {
     /**
      * Takes a slot for a tail of {@code tenant}.
      *
-     * @throws Answer.Refusal 429 when the service stops, or {@code limits.max_tails} or
+     * @throws Refusal 429 when the service stops, or {@code limits.max_tails} or
      *     {@code limits.max_tails_per_tenant} tails are open
      */
     public Slot admit(String tenant) {
         if (closed.get()) {
-            throw new Answer.Refusal(429, "tail_cap", "the query service is stopping; retry later");
+            throw new Refusal(429, "tail_cap", "the query service is stopping; retry later");
         }
         synchronized (byTenant) {
             if (byTenant.getOrDefault(tenant, 0) >= perTenant) {
-                throw new Answer.Refusal(
+                throw new Refusal(
                         429,
                         "tail_tenant_cap",
                         "tenant " + tenant + " has " + perTenant + " live tails open (limits.max_tails_per_tenant); "
                                 + "close one or retry later");
             }
             if (!slots.tryAcquire()) {
-                throw new Answer.Refusal(
-                        429, "tail_cap", "too many live tails are open (limits.max_tails); retry later");
+                throw new Refusal(429, "tail_cap", "too many live tails are open (limits.max_tails); retry later");
             }
             byTenant.merge(tenant, 1, Integer::sum);
         }
@@ -316,7 +315,7 @@ public final class Tails implements Closeable {
         long deadline = System.nanoTime() + env.config().limits().queryTimeout().toNanos();
         try {
             lease.reserve(maxBytes, deadline);
-        } catch (Answer.Refusal r) {
+        } catch (Refusal r) {
             return Sent.NONE; // the memory is busy: these records wait for the next poll
         }
         SourceReader.Read read =

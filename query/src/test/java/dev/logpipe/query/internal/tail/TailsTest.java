@@ -14,8 +14,8 @@ import dev.logpipe.query.auth.Credential;
 import dev.logpipe.query.config.QueryConfig;
 import dev.logpipe.query.internal.api.Call;
 import dev.logpipe.query.internal.api.Env;
-import dev.logpipe.query.internal.http.Answer;
 import dev.logpipe.query.internal.http.Params;
+import dev.logpipe.query.internal.http.Refusal;
 import dev.logpipe.query.internal.memory.AnswerMemory;
 import dev.logpipe.query.internal.metrics.QueryMetrics;
 import dev.logpipe.query.internal.plan.Cursor;
@@ -124,7 +124,7 @@ class TailsTest {
                             : () -> {};
                     try {
                         tails.handle(call, request, response, callback, started);
-                    } catch (Answer.Refusal r) {
+                    } catch (Refusal r) {
                         Response.writeError(
                                 request, response, callback, r.answer().status());
                     }
