@@ -97,17 +97,17 @@ public final class Collector implements AutoCloseable {
             IngestHandler ingest = new IngestHandler(
                     config,
                     keys,
-                    tenantLimits,
-                    new RequestSlots(
-                            limits.maxRequestsPerTenant(),
-                            limits.maxRequestsPerAddress(),
-                            limits.maxConcurrentRequests()),
-                    inFlight,
+                    new IngestHandler.Admission(
+                            new RequestSlots(
+                                    limits.maxRequestsPerTenant(),
+                                    limits.maxRequestsPerAddress(),
+                                    limits.maxConcurrentRequests()),
+                            tenantLimits,
+                            inFlight),
                     new IngestProcessor(config, redactor),
                     () -> producer.open(config.kafka().topic(), config.kafka().deadLetterTopic()),
                     metrics,
-                    clock,
-                    System::nanoTime);
+                    new IngestHandler.Clocks(clock, System::nanoTime));
             CollectorServer server =
                     new CollectorServer(config.listen(), config.tls(), limits, ingest, topics, registry);
             if (listen == Listen.OWN_PORT) {

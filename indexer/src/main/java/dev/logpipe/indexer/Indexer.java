@@ -43,7 +43,10 @@ import org.eclipse.jetty.server.Handler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** One running indexer: shards verified, store open, loop consuming, refresher refreshing, HTTP serving. */
+/** One running indexer: shards verified, store open, loop consuming, refresher refreshing, HTTP serving. *
+ * <p>Its private constructor takes the twelve parts start() assembled, each kept for an accessor or for close; they share
+ * no value that would group them (issue 30's parameter rule).
+ */
 public final class Indexer implements RoleLifecycle.Role {
     private static final Logger log = LoggerFactory.getLogger(Indexer.class);
 

@@ -45,6 +45,9 @@ import org.eclipse.jetty.util.Callback;
  * <p>This class assembles the service and is its public face; the request flow is {@link RequestFlow}, the endpoints
  * {@link Endpoints}, the query slots {@link QuerySlots}, the request's reading {@link QueryRequests} and the rules'
  * admin port {@link AdminRulesPort}.
+ *
+ * <p>create takes the service's collaborators as the two embedders (QueryProcess, the standalone) build them; it is
+ * public API, so its seven parameters stay.
  */
 public final class QueryService implements AutoCloseable {
     /**

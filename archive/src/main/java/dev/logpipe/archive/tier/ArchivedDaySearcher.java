@@ -19,6 +19,9 @@ import java.util.OptionalLong;
  * restored before) and searched there, which is exact because the blocks left out cannot hold a match. A call without
  * a query ({@code maxTime}, sources outside a query) restores the whole day. So a needle query over many archived days
  * fetches the few blocks that may hold the needle.
+ *
+ * <p>The constructor takes the day's block index and the tier's callbacks (restore, skip count, cache test, prefetch),
+ * once per search; no value groups them.
  */
 final class ArchivedDaySearcher implements ShardSearcher {
     /** Restores blocks of the day (all when null) and opens the cache shard that holds them. */

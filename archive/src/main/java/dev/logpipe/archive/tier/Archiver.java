@@ -48,6 +48,9 @@ import org.slf4j.LoggerFactory;
  * while its metadata still shows the absorbed state ({@link TierPlan}). {@link #recover} finishes what a crash left
  * (pending hot deletes, objects no catalog entry names). Runs on the thread that writes the hot store (as retention
  * does), so no record is written to a day between its read and its delete. Not thread-safe.
+ *
+ * <p>The constructor takes the archiver's collaborators (hot store and reads, object store, catalog, writer settings,
+ * work directory, clock, checkpoint), each built by its owner once; no value groups them.
  */
 public final class Archiver {
     private static final Logger log = LoggerFactory.getLogger(Archiver.class);

@@ -29,6 +29,9 @@ import org.slf4j.LoggerFactory;
  * (their windows and query slots) at creation, so when the key file gains or loses a tenant a new service is built
  * and swapped in; the old one is closed (its live tails end, clients reconnect). Requests in between are served by
  * one or the other, never by none. Thread-safe; {@link #close} idempotent.
+ *
+ * <p>The constructor takes what the standalone built for the query service (config and tenant defaults, shards, live
+ * keys, progress, clock, failed-auth limits) once at start; no value groups them.
  */
 final class QueryMount implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(QueryMount.class);

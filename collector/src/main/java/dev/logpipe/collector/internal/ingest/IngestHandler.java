@@ -110,29 +110,32 @@ public final class IngestHandler {
     private final LongSupplier nanos;
     private final AtomicBoolean brokerFailing = new AtomicBoolean();
 
+    /** The three admission checks a request passes before its body is read, in the order it meets them. */
+    public record Admission(RequestSlots slots, TenantLimits limits, InFlightBytes inFlight) {}
+
+    /** The wall clock (observed times, rate windows) and the monotonic nanoseconds (read deadlines). */
+    public record Clocks(Clock clock, LongSupplier nanos) {}
+
     public IngestHandler(
             CollectorConfig config,
             ApiKeys keys,
-            TenantLimits limits,
-            RequestSlots slots,
-            InFlightBytes inFlight,
+            Admission admission,
             IngestProcessor processor,
             Supplier<Outlet> outlets,
             CollectorMetrics metrics,
-            Clock clock,
-            LongSupplier nanos) {
+            Clocks clocks) {
         this.config = config;
         this.keys = keys;
-        this.limits = limits;
-        this.slots = slots;
-        this.inFlight = inFlight;
+        this.limits = admission.limits();
+        this.slots = admission.slots();
+        this.inFlight = admission.inFlight();
         this.decoder =
                 new BodyDecoder(config.limits().maxBodyBytes(), config.limits().maxDecodedBytes());
         this.run = new IngestRun(processor);
         this.outlets = outlets;
         this.metrics = metrics;
-        this.clock = clock;
-        this.nanos = nanos;
+        this.clock = clocks.clock();
+        this.nanos = clocks.nanos();
     }
 
     public Answer handle(IngestRequest request) {

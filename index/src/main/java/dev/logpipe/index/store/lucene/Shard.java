@@ -38,6 +38,9 @@ import org.apache.lucene.store.FSDirectory;
  * shard that was empty when opened, the set of ids it holds (an unseen id is added without a delete). Writes come
  * from one thread; {@link #commit} may run on another thread at the same time as writes (the metadata accumulator is
  * guarded, dirtiness is a count of batches); {@link #refresh} and {@link #searchers} from any.
+ *
+ * <p>Its private constructor takes the parts open() made (directory, writer, metadata, id set, field names), once per
+ * shard; no value groups them.
  */
 final class Shard implements AutoCloseable {
     private final ShardId id;

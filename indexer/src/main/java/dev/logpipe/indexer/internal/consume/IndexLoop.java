@@ -36,6 +36,9 @@ import org.slf4j.LoggerFactory;
  * store is behind ({@link Backpressure}). A failure of the store does not stop it: {@link Recovery} rewinds and pauses
  * the partitions concerned (docs/indexer.md#when-the-index-store-fails). A rebalance commits first ({@link Rebalance}).
  * {@link #close} stops intake, commits what was written, and joins.
+ *
+ * <p>The constructor takes what Indexer.start assembled (config, store, stages, metrics, housekeeping, clock, the rebuild
+ * flag), once; no value groups them.
  */
 public final class IndexLoop implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(IndexLoop.class);

@@ -23,6 +23,8 @@ import org.slf4j.LoggerFactory;
  * write since the last commit, rewind every assigned partition to its last committed offset, and pause the partitions
  * whose records failed until their backoff ({@link WriteFailures}) is over; then resume them. Nothing is lost: the
  * records are read again from Kafka, and no offset past them was committed. Loop thread only.
+ *
+ * <p>The constructor takes the loop's collaborators, built once by IndexLoop; no value groups them.
  */
 final class Recovery {
     /** Under the loop's name, as before the loop was split: operators' log settings and IndexerStoreFailureTest name it. */

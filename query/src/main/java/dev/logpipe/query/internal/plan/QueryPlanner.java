@@ -23,6 +23,9 @@ import java.util.Set;
  * it, prune by metadata (time range, label values, cursor position) without opening a shard, then fix the budget
  * (shards, documents, archive bytes to fetch and decompress) before anything is dispatched. The scope (step 1) is the caller's: it passes the tenant
  * resolved from the credential.
+ *
+ * <p>plan takes the request's seven parts (tenant, kind, range, window cap, parsed query, order, cursor) as its callers,
+ * the endpoints, hold them; a request record would only be built to be taken apart here.
  */
 public final class QueryPlanner {
     private static final long DAY = 86_400_000L;
