@@ -101,14 +101,63 @@ public final class OpenSearchStore implements ShardStore {
     public Written write(ShardId shard, List<IndexRecord> batch) throws IOException {
         String index = ensureIndex(shard);
         List<Rejection> rejected =
-                bulk(batch, (out, r) -> write(() -> OpenSearchDocuments.record(out, index, r)), shard);
+                bulk(batch, (out, r) -> write(() -> OpenSearchDocuments.record(out, index, r)), index, List.of(index));
         return new Written(rejected, 0);
+    }
+
+    /** One document of {@link #writeAll}: its index, and where it sits in its shard's batch. */
+    private record Item(ShardId shard, String index, int inShard, IndexRecord record) {}
+
+    /**
+     * Every shard's records in the same bulks (each at most {@code bulk_bytes}), so the node writes the indices of a
+     * poll in parallel; refusals are handed back to each shard by its own position.
+     */
+    @Override
+    public Map<ShardId, Written> writeAll(Map<ShardId, List<IndexRecord>> batches) throws WriteFailed {
+        if (batches.size() == 1) {
+            return ShardStore.super.writeAll(batches);
+        }
+        List<Item> items = new ArrayList<>();
+        List<String> indices = new ArrayList<>(batches.size());
+        String what = batches.size() + " indices";
+        try {
+            for (Map.Entry<ShardId, List<IndexRecord>> e : batches.entrySet()) {
+                String index = ensureIndex(e.getKey());
+                indices.add(index);
+                List<IndexRecord> records = e.getValue();
+                for (int i = 0; i < records.size(); i++) {
+                    items.add(new Item(e.getKey(), index, i, records.get(i)));
+                }
+            }
+            what = indices.size() <= 3
+                    ? String.join(", ", indices)
+                    : indices.size() + " indices (" + indices.get(0) + ", ...)";
+            List<Rejection> rejected = bulk(
+                    items,
+                    (out, item) -> write(() -> OpenSearchDocuments.record(out, item.index(), item.record())),
+                    what,
+                    indices);
+            Map<ShardId, List<Rejection>> byShard = new LinkedHashMap<>();
+            for (Rejection r : rejected) {
+                Item item = items.get(r.index());
+                byShard.computeIfAbsent(item.shard(), s -> new ArrayList<>())
+                        .add(new Rejection(item.inShard(), r.reason()));
+            }
+            Map<ShardId, Written> written = new LinkedHashMap<>();
+            for (ShardId shard : batches.keySet()) {
+                written.put(shard, new Written(byShard.getOrDefault(shard, List.of()), 0));
+            }
+            return written;
+        } catch (IOException | RuntimeException e) {
+            throw new WriteFailed(null, what, e);
+        }
     }
 
     @Override
     public List<Rejection> writeDeadLetters(ShardId shard, List<DeadLetterEntry> batch) throws IOException {
         String index = ensureIndex(shard);
-        return bulk(batch, (out, d) -> write(() -> OpenSearchDocuments.deadLetter(out, index, d)), shard);
+        return bulk(
+                batch, (out, d) -> write(() -> OpenSearchDocuments.deadLetter(out, index, d)), index, List.of(index));
     }
 
     private interface Io {
@@ -127,18 +176,18 @@ public final class OpenSearchStore implements ShardStore {
      * Sends the items in bulks of at most {@code bulk_bytes} (an item larger goes alone), again only the items refused
      * for load; returns those refused for themselves, by their index in {@code items}.
      */
-    private <T> List<Rejection> bulk(List<T> items, BiConsumer<ByteArrayOutputStream, T> encode, ShardId shard)
+    private <T> List<Rejection> bulk(
+            List<T> items, BiConsumer<ByteArrayOutputStream, T> encode, String what, List<String> indices)
             throws IOException {
         List<Rejection> rejected = new ArrayList<>();
         List<Integer> pending = new ArrayList<>(items.size());
         for (int i = 0; i < items.size(); i++) {
             pending.add(i);
         }
-        String index = names.of(shard);
         for (int attempt = 0; !pending.isEmpty(); attempt++) {
             if (attempt > 0) {
                 if (attempt > RETRY_PAUSES.size()) {
-                    throw new IOException("OpenSearch refused " + pending.size() + " documents of " + index
+                    throw new IOException("OpenSearch refused " + pending.size() + " documents of " + what
                             + " for load (429/503) " + attempt + " times; the indexer retries from its last commit");
                 }
                 pause(RETRY_PAUSES.get(attempt - 1));
@@ -157,26 +206,26 @@ public final class OpenSearchStore implements ShardStore {
                 } catch (UncheckedIOException e) {
                     throw e.getCause();
                 }
-                sendBulk(body.toByteArray(), sent, rejected, again, index);
+                sendBulk(body.toByteArray(), sent, rejected, again, what);
                 from = to;
             }
             pending = again;
         }
         if (!items.isEmpty()) {
-            uncommitted.add(index);
-            unrefreshed.add(index);
+            uncommitted.addAll(indices);
+            unrefreshed.addAll(indices);
         }
         return rejected;
     }
 
-    private void sendBulk(byte[] body, List<Integer> sent, List<Rejection> rejected, List<Integer> again, String index)
+    private void sendBulk(byte[] body, List<Integer> sent, List<Rejection> rejected, List<Integer> again, String what)
             throws IOException {
         OpenSearchClient.Response r = client.send("POST", "/_bulk", body, "application/x-ndjson");
         if (r.status() == 429 || r.status() == 503) {
             again.addAll(sent);
             return;
         }
-        expect(r, "a bulk of " + sent.size() + " documents into " + index);
+        expect(r, "a bulk of " + sent.size() + " documents into " + what);
         JsonNode answer = JSON.readTree(r.body());
         if (!answer.path("errors").asBoolean(false)) {
             return;

@@ -149,6 +149,39 @@ class OpenSearchStoreTest {
     }
 
     @Test
+    void shardsWrittenTogetherGetTheirOwnRefusalsByTheirOwnPositions() throws Exception {
+        OpenSearchStore store = OpenSearchStore.open(settings);
+        ShardId acme = ShardId.records("acme", DAY);
+        ShardId zeta = ShardId.records("zeta", DAY);
+        Map<String, Object> some = new LinkedHashMap<>();
+        Map<String, Object> flood = new LinkedHashMap<>();
+        for (int i = 0; i < 600; i++) { // the second takes zeta's index past its 1,000 fields
+            some.put("f" + i, "v");
+            flood.put("g" + i, "v");
+        }
+        Map<ShardId, List<IndexRecord>> batches = new LinkedHashMap<>();
+        batches.put(acme, List.of(record("acme", "a-1", "one", Map.of()), record("acme", "a-2", "two", Map.of())));
+        batches.put(
+                zeta,
+                List.of(
+                        record("zeta", "z-1", "fine", some),
+                        record("zeta", "z-2", "too many names", flood),
+                        record("zeta", "z-3", "fine too", Map.of())));
+        Map<ShardId, ShardStore.Written> written = store.writeAll(batches);
+        assertThat(written).containsOnlyKeys(acme, zeta);
+        assertThat(written.get(acme).rejections()).isEmpty();
+        assertThat(written.get(zeta).rejections()).singleElement().satisfies(r -> {
+            assertThat(r.index()).isEqualTo(1);
+            assertThat(r.reason()).contains("Limit of total fields");
+        });
+        store.refresh();
+        assertThat(search(store.location(acme), "*").path("total").path("value").asLong())
+                .isEqualTo(2);
+        assertThat(search(store.location(zeta), "*").path("total").path("value").asLong())
+                .isEqualTo(2);
+    }
+
+    @Test
     void aDocumentOpenSearchRefusesIsReturnedWithItsReasonAndTheOthersAreWritten() throws Exception {
         OpenSearchStore store = OpenSearchStore.open(settings);
         ShardId shard = ShardId.records("acme", DAY);

@@ -74,16 +74,19 @@ public abstract class StoreContract {
         return ShardId.records(tenant, LocalDate.ofInstant(t, ZoneOffset.UTC));
     }
 
-    /** Writes the records, each to its tenant's shard of its event day. */
+    /**
+     * Writes the records, each to its tenant's shard of its event day, all shards in one {@link
+     * dev.logpipe.index.store.write.ShardStore#writeAll} as the indexer does.
+     */
     static void write(EngineFixture e, List<IndexRecord> records) throws IOException {
         Map<ShardId, List<IndexRecord>> byShard = new LinkedHashMap<>();
         for (IndexRecord r : records) {
             byShard.computeIfAbsent(day(r.record().tenantId(), r.eventTime()), k -> new ArrayList<>())
                     .add(r);
         }
-        for (Map.Entry<ShardId, List<IndexRecord>> s : byShard.entrySet()) {
-            assertThat(e.store().write(s.getKey(), s.getValue()).rejections()).isEmpty();
-        }
+        var written = e.store().writeAll(byShard);
+        assertThat(written).containsOnlyKeys(byShard.keySet());
+        written.values().forEach(w -> assertThat(w.rejections()).isEmpty());
     }
 
     static ShardQuery all(String tenant, String q) {

@@ -6,6 +6,7 @@ import dev.logpipe.index.shard.ShardMetadata;
 import java.io.Closeable;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -28,6 +29,50 @@ public interface ShardStore extends Closeable {
      * distinct names is written in the record's source but not indexed, and counted.
      */
     Written write(ShardId shard, List<IndexRecord> batch) throws IOException;
+
+    /**
+     * Upserts the batches of several shards, each as {@link #write} does (the same refusals, returned per shard), in
+     * the grouping the engine handles best: one whose one request can carry several indices (OpenSearch's
+     * {@code _bulk}) sends them together, so the engine writes its indices in parallel on its side instead of one
+     * after the other. A failure of the engine itself is a {@link WriteFailed} naming the shard being written, or
+     * none when several were written at once. The default writes shard after shard.
+     */
+    default Map<ShardId, Written> writeAll(Map<ShardId, List<IndexRecord>> batches) throws WriteFailed {
+        Map<ShardId, Written> written = new LinkedHashMap<>();
+        for (Map.Entry<ShardId, List<IndexRecord>> e : batches.entrySet()) {
+            try {
+                written.put(e.getKey(), write(e.getKey(), e.getValue()));
+            } catch (IOException | RuntimeException ex) {
+                throw new WriteFailed(e.getKey(), location(e.getKey()), ex);
+            }
+        }
+        return written;
+    }
+
+    /** The engine failed while {@link #writeAll} wrote: nothing of the batches is known to be written. */
+    final class WriteFailed extends IOException {
+        private final transient ShardId shard;
+        private final String location;
+
+        /**
+         * @param shard the shard being written, or null when the engine was writing several at once
+         * @param location where, for messages: the shard's {@link #location}, or what was being written
+         */
+        public WriteFailed(ShardId shard, String location, Throwable cause) {
+            super(location + ": " + cause, cause);
+            this.shard = shard;
+            this.location = location;
+        }
+
+        /** The shard being written, or empty when several were written at once. */
+        public Optional<ShardId> shard() {
+            return Optional.ofNullable(shard);
+        }
+
+        public String location() {
+            return location;
+        }
+    }
 
     /** The outcome of {@link #write}: the records refused, and how many field values were not indexed. */
     record Written(List<Rejection> rejections, long fieldsNotIndexed) {

@@ -17,8 +17,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * Writes one decoded poll to the store: its records shard by shard, then the dead letters read from the dead-letter
- * topic. A record the store refuses goes to the dead-letter topic ({@code INDEX_REJECTED}, with the store's reason);
+ * Writes one decoded poll to the store: its records ({@link ShardStore#writeAll}: shard by shard, or together where the
+ * engine takes several indices in one request), then the dead letters read from the dead-letter topic. A record the store refuses goes to the dead-letter topic ({@code INDEX_REJECTED}, with the store's reason);
  * a failure of the store itself is a {@link StoreFailure} naming the partitions whose records failed. Only once the
  * whole poll is written do its offsets count as written (INDEXED, and covered by the next commit). Loop thread only.
  */
@@ -49,15 +49,25 @@ final class BatchWriter {
         ConsumerRecords<byte[], byte[]> polled = decoded.polled();
         PollBatch batch = decoded.batch();
         long written = 0;
-        for (Map.Entry<ShardId, List<IndexRecord>> e : batch.records.entrySet()) {
-            ShardStore.Written w;
-            try {
-                w = store.write(e.getKey(), e.getValue());
-            } catch (IOException | RuntimeException ex) {
-                Set<TopicPartition> from = new HashSet<>();
-                batch.origins.get(e.getKey()).forEach(o -> from.add(new TopicPartition(o.topic(), o.partition())));
-                throw new StoreFailure(from, store.location(e.getKey()), ex);
+        Map<ShardId, ShardStore.Written> all;
+        try {
+            all = store.writeAll(batch.records);
+        } catch (ShardStore.WriteFailed ex) {
+            // the shard's partitions; all of the poll's record partitions when the engine wrote several shards at once
+            Set<TopicPartition> from = new HashSet<>();
+            for (ShardId shard : ex.shard().map(Set::of).orElse(batch.records.keySet())) {
+                batch.origins.get(shard).forEach(o -> from.add(new TopicPartition(o.topic(), o.partition())));
             }
+            throw new StoreFailure(from, ex.location(), ex.getCause());
+        } catch (RuntimeException ex) {
+            Set<TopicPartition> from = new HashSet<>();
+            batch.origins
+                    .values()
+                    .forEach(os -> os.forEach(o -> from.add(new TopicPartition(o.topic(), o.partition()))));
+            throw new StoreFailure(from, batch.records.size() + " shards", ex);
+        }
+        for (Map.Entry<ShardId, List<IndexRecord>> e : batch.records.entrySet()) {
+            ShardStore.Written w = all.get(e.getKey());
             List<ShardStore.Rejection> rejected = w.rejections();
             written += e.getValue().size() - rejected.size();
             if (w.fieldsNotIndexed() > 0) {
