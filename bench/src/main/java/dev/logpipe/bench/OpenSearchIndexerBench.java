@@ -64,6 +64,7 @@ public final class OpenSearchIndexerBench {
         String osJvmOpts = "-Xms1g -Xmx1g";
         Path dir = Path.of("/tmp/logpipe-osidx-bench");
         Path jar = Path.of("indexer/target/logpipe-indexer.jar");
+        Path jarB = null; // a second indexer build, interleaved with the first in every round (A/B)
         String extra = "";
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -76,6 +77,7 @@ public final class OpenSearchIndexerBench {
                 case "--os-jvm-opts" -> osJvmOpts = args[++i];
                 case "--dir" -> dir = Path.of(args[++i]);
                 case "--jar" -> jar = Path.of(args[++i]);
+                case "--jar-b" -> jarB = Path.of(args[++i]);
                 case "--indexer-yaml" -> extra = args[++i].replace("\\n", "\n");
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
@@ -105,7 +107,19 @@ public final class OpenSearchIndexerBench {
             System.out.printf(Locale.ROOT, "preloaded %,d records in %d messages%n", records, messages.size());
             List<double[]> logpipe = new ArrayList<>();
             List<Double> direct = new ArrayList<>();
+            List<Double> logpipeB = new ArrayList<>();
             for (int round = 1; round <= rounds; round++) {
+                if (jarB != null) {
+                    double[] b = indexer(os, broker, dir, jarB, jvmOpts, extra, 100 + round, records, messages.size());
+                    logpipeB.add(b[0]);
+                    System.out.printf(
+                            Locale.ROOT,
+                            "round %d logpipe indexer B (%s): %,.0f records/s, indexer CPU %.1f µs/record%n",
+                            round,
+                            jarB,
+                            b[0],
+                            b[1]);
+                }
                 double[] lp = indexer(os, broker, dir, jar, jvmOpts, extra, round, records, messages.size());
                 logpipe.add(lp);
                 System.out.printf(
@@ -132,6 +146,15 @@ public final class OpenSearchIndexerBench {
                     lpSum / rounds,
                     dSum / rounds,
                     lpSum / dSum);
+            if (jarB != null) {
+                double bSum = logpipeB.stream().mapToDouble(Double::doubleValue).sum();
+                System.out.printf(
+                        Locale.ROOT,
+                        "mean B: %,.0f records/s, ratio to OpenSearch _bulk %.2f, B/A %.2f%n",
+                        bSum / rounds,
+                        bSum / dSum,
+                        bSum / lpSum);
+            }
         }
         System.exit(0);
     }
