@@ -29,8 +29,12 @@ import java.util.Map;
  * NdjsonEncoderAgreesWithRecordCodecTest} holds the two to the same bytes for text lines. One input has no codec
  * counterpart: a line that is not valid UTF-8, which the codec only ever sees as a decoded {@code String}; here each
  * byte that does not start a well-formed sequence becomes U+FFFD, and the line is what the codec writes back for
- * the record it reads from it. Lines read as JSON or logfmt keep their values' own spelling (numbers, the fast
- * path's strings copied as written), which the property does not cover.
+ * the record it reads from it. Not covered, and not the codec's bytes in every case: the values of a line read as
+ * JSON, which the readers copy as the line spells them where the codec writes the value it decoded: a number as
+ * written ({@code 1.50}, {@code 1e3}, {@code -0}; the codec writes {@code 1.5}, {@code 1000.0}, {@code 0}, and an
+ * integer past a long as a string), a {@code \/} escape the fast path keeps (the codec writes {@code /}), and a lone
+ * surrogate from a backslash-u escape written as U+FFFD ({@code JsonChars}; the codec's {@code String.getBytes} writes
+ * {@code ?}). The key order and the level are the codec's for those lines too; logfmt values were not checked.
  *
  * <p>{@code encode} takes the record as primitives and references (bytes, offsets, flags, the parsed body) rather than
  * a value record: it runs once per record on the reading thread's hot path and on the parse threads, and is called

@@ -41,6 +41,9 @@ import net.jqwik.api.Provide;
  * ill-formed subpart ({@code E2 82} cut short is two U+FFFD for the forwarder, one for the String). For those lines
  * {@link #aLineWithInvalidUtf8IsWhatTheCodecWritesForTheRecordItReads} holds the weaker property: the forwarder's
  * bytes are what the codec writes back for the record it reads from them.
+ *
+ * <p>Lines read as JSON are not generated here: their values are copied as the line spells them (numbers such as
+ * {@code 1.50}, a {@code \/} escape), which the codec would spell from the decoded value; see {@link NdjsonEncoder}.
  */
 class NdjsonEncoderAgreesWithRecordCodecTest {
     private static final RecordCodec CODEC = new RecordCodec();
