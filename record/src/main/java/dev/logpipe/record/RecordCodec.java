@@ -67,11 +67,11 @@ public final class RecordCodec {
      * (docs/archive-format.md#rebuilt-sources), and each archive's footer holds the day
      * digest, SHA-256 over the sources as read back. A change to the key order or to which keys are written (for
      * instance leaving out {@code "level":"UNKNOWN"}) would change the sources of every record already archived that
-     * way and fail {@code ArchiveReader.verify} for its day. So this layout is not aligned with the forwarder's
-     * {@code NdjsonEncoder}, which writes {@code instance_id, service, level, trace_id, span_id, region} where this
-     * writes {@code trace_id, span_id, service, instance_id, region, level}, and no level when it is {@code UNKNOWN}:
-     * the two writers agree on the record, not on its bytes
-     * ({@code NdjsonEncoderAgreesWithRecordCodecTest} in the forwarder). Aligning them needs a new archive format.
+     * way and fail {@code ArchiveReader.verify} for its day; only a new archive format could. This method is the
+     * owner of the layout: the forwarder's {@code NdjsonEncoder}, which writes records from bytes without a
+     * {@link LogRecord}, copies it and writes these bytes for the same record
+     * ({@code NdjsonEncoderAgreesWithRecordCodecTest} in the forwarder holds it byte for byte), so a change here is
+     * made there too.
      */
     public void encodeTo(LogRecord r, JsonBuffer out) {
         out.ascii("{\"schema_version\":").number(r.schemaVersion());

@@ -19,12 +19,22 @@ import java.util.Map;
  * are the collector's. A schema field a transform sets wins over the line's (JSON/logfmt keys), which wins
  * over the source's.
  *
- * <p>The bytes are not {@code RecordCodec}'s: this encoder writes {@code instance_id, service, level, trace_id,
- * span_id, region} where the codec writes {@code trace_id, span_id, service, instance_id, region, level}, and no level
- * when it is {@code UNKNOWN} (which the codec reads
- * back as {@code UNKNOWN}); the codec writes its fixed order and always a level. The codec's bytes cannot move to this
- * layout: archive format 2 rebuilds sources with the codec and its stored day digests cover them (see
- * {@code RecordCodec.encodeTo}). {@code NdjsonEncoderAgreesWithRecordCodecTest} holds the two to the same record.
+ * <p>The bytes are {@code RecordCodec.encodeTo}'s for the same record, byte for byte: the codec owns the layout
+ * (archive format 2 rebuilds sources with it and its day digests cover them, see {@code RecordCodec.encodeTo}), and
+ * this encoder is a fast copy of it that must follow any change there. So the keys come in the codec's order
+ * ({@code schema_version, record_id, event_time, trace_id, span_id, service, instance_id, region, level, message,
+ * fields}), {@code level} is always written ({@code "UNKNOWN"} when nothing set it), strings are escaped by the same
+ * {@code JsonBuffer.string} and numbers written by the same {@code JsonBuffer.number}; the file's shared fragments
+ * ({@link SourceFile}) are split around the line's own keys to keep that order. {@code
+ * NdjsonEncoderAgreesWithRecordCodecTest} holds the two to the same bytes for text lines. One input has no codec
+ * counterpart: a line that is not valid UTF-8, which the codec only ever sees as a decoded {@code String}; here each
+ * byte that does not start a well-formed sequence becomes U+FFFD, and the line is what the codec writes back for
+ * the record it reads from it. Not covered, and not the codec's bytes in every case: the values of a line read as
+ * JSON, which the readers copy as the line spells them where the codec writes the value it decoded: a number as
+ * written ({@code 1.50}, {@code 1e3}, {@code -0}; the codec writes {@code 1.5}, {@code 1000.0}, {@code 0}, and an
+ * integer past a long as a string), a {@code \/} escape the fast path keeps (the codec writes {@code /}), and a lone
+ * surrogate from a backslash-u escape written as U+FFFD ({@code JsonChars}; the codec's {@code String.getBytes} writes
+ * {@code ?}). The key order and the level are the codec's for those lines too; logfmt values were not checked.
  *
  * <p>{@code encode} takes the record as primitives and references (bytes, offsets, flags, the parsed body) rather than
  * a value record: it runs once per record on the reading thread's hot path and on the parse threads, and is called
@@ -34,7 +44,6 @@ import java.util.Map;
 public final class NdjsonEncoder {
     private static final byte[] HEAD = "{\"schema_version\":3,\"record_id\":\"".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] EVENT_TIME = ",\"event_time\":".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] MESSAGE = ",\"message\":".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] END = "}}\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] TRUNCATED = ",\"log.truncated\":true".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] STDOUT = ",\"stream\":\"stdout\"".getBytes(StandardCharsets.US_ASCII);
@@ -42,12 +51,13 @@ public final class NdjsonEncoder {
     private static final byte[] PARTIAL = ",\"log.partial\":true".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] PARSE_ERROR = ",\"log.parse_error\":".getBytes(StandardCharsets.US_ASCII);
 
-    /** {@code ,"level":"INFO"} and the others, by ordinal. */
-    private static final byte[][] LEVELS = new byte[Level.values().length][];
+    /** {@code ,"level":"INFO","message":} and the others, by ordinal: the level is always written, as the codec does. */
+    private static final byte[][] LEVEL_AND_MESSAGE = new byte[Level.values().length][];
 
     static {
         for (Level l : Level.values()) {
-            LEVELS[l.ordinal()] = (",\"level\":\"" + l.name() + "\"").getBytes(StandardCharsets.US_ASCII);
+            LEVEL_AND_MESSAGE[l.ordinal()] =
+                    (",\"level\":\"" + l.name() + "\",\"message\":").getBytes(StandardCharsets.US_ASCII);
         }
     }
 
@@ -93,20 +103,6 @@ public final class NdjsonEncoder {
             times.write(eventTime, out);
         }
         boolean structured = body != null && body.error() == null;
-        String service = attrs != null && attrs.service() != null
-                ? attrs.service()
-                : structured && body.service() != null ? body.service() : null;
-        if (service != null) {
-            out.raw(src.afterIdNoService).ascii(",\"service\":").string(service);
-        } else {
-            out.raw(src.afterId);
-        }
-        Level level = attrs != null && attrs.level() != null
-                ? Level.normalize(attrs.level())
-                : structured ? body.normalizedLevel() : null;
-        if (level != null) {
-            out.raw(LEVELS[level.ordinal()]);
-        }
         if (attrs != null && attrs.traceId() != null) {
             out.ascii(",\"trace_id\":").string(attrs.traceId());
         } else if (structured && body.hasTraceId()) {
@@ -119,11 +115,22 @@ public final class NdjsonEncoder {
             out.ascii(",\"span_id\":");
             body.writeSpanId(out);
         }
+        String service = attrs != null && attrs.service() != null
+                ? attrs.service()
+                : structured && body.service() != null ? body.service() : null;
+        if (service != null) {
+            out.ascii(",\"service\":").string(service).raw(src.instance);
+        } else {
+            out.raw(src.serviceAndInstance);
+        }
         String region = attrs != null && attrs.region() != null ? attrs.region() : structured ? body.region() : null;
         if (region != null) {
             out.ascii(",\"region\":").string(region);
         }
-        out.raw(MESSAGE);
+        Level level = attrs != null && attrs.level() != null
+                ? Level.normalize(attrs.level())
+                : structured ? body.normalizedLevel() : null;
+        out.raw(LEVEL_AND_MESSAGE[(level != null ? level : Level.UNKNOWN).ordinal()]);
         if (structured) {
             JsonBuffer m = body.messageJson();
             if (m.size() > 0) {

@@ -11,10 +11,13 @@ public final class SourceFile {
     private final String path;
     private final RecordId.Scope ids;
     private final String service;
-    /** From after the record id (and event time) to the message key, with the source's service. */
-    final byte[] afterId;
-    /** The same without a service, for records whose transform sets one. */
-    final byte[] afterIdNoService;
+    /**
+     * {@code ,"service":…,"instance_id":…}: the source's service (when it has one) and the host, written after the
+     * record's trace and span ids, in {@code RecordCodec}'s order.
+     */
+    final byte[] serviceAndInstance;
+    /** {@code ,"instance_id":…} alone, after the service of a record whose transform or line sets one. */
+    final byte[] instance;
     /** From the end of the message to the offset value. */
     final byte[] afterMessage;
 
@@ -39,11 +42,13 @@ public final class SourceFile {
         this.identity = identity;
         JsonBuffer b = new JsonBuffer(64);
         b.ascii(",\"instance_id\":").string(host);
-        this.afterIdNoService = b.toByteArray();
+        this.instance = b.toByteArray();
+        b.reset();
         if (service != null) {
             b.ascii(",\"service\":").string(service);
         }
-        this.afterId = b.toByteArray();
+        b.raw(instance);
+        this.serviceAndInstance = b.toByteArray();
         b.reset();
         b.ascii(",\"fields\":{\"log.file.path\":").string(path);
         if (fileFields != null) {
