@@ -176,8 +176,8 @@ public final class Batch {
             int flags) {}
 
     /**
-     * Encodes one record and appends it: the same as the primitive {@code add} with {@code body} and {@code eventTime}
-     * (the pipeline's call, from {@code RecordDecoder}).
+     * Encodes one record and appends it (the pipeline's call, from {@code RecordDecoder}); the primitive {@code add}s
+     * come here too, so the benchmarks that call them measure this path.
      */
     public void add(Line l, Attributes attrs, StructuredLine body, long eventTime) {
         if (deferred != null) {
@@ -236,15 +236,21 @@ public final class Batch {
             StructuredLine body,
             long eventTime,
             int flags) {
-        if (deferred != null) {
-            throw new IllegalStateException("records of a deferred batch are added with defer()");
-        }
-        if (size == recordEnd.length) {
-            grow();
-        }
-        encode(bytes, offset, length, startOffset, wasTruncated, attrs, body, eventTime, flags);
-        recordEnd[size] = wire.size();
-        appended(lineCount, startOffset, endOffset, commit);
+        add(
+                new Line(
+                        bytes,
+                        offset,
+                        length,
+                        startOffset,
+                        endOffset,
+                        commit,
+                        lineCount,
+                        wasTruncated,
+                        TimeParser.NONE,
+                        flags),
+                attrs,
+                body,
+                eventTime);
     }
 
     /** The bookkeeping of the record just appended at {@code size} (encoded or deferred): then it counts. */
