@@ -12,7 +12,9 @@ import java.util.Arrays;
  * included, UTF-8 checked), numbers, booleans and nulls. Anything else (arrays, {@code \\u} escapes, an escape
  * in a level or id, anything invalid, anything over the limits) is left to Jackson: {@link #read} then
  * returns false and the caller starts again on the slow path, which alone decides what is invalid. It
- * produces exactly what {@link JsonLineReader}'s Jackson path produces for the lines it accepts.
+ * produces the same record as {@link JsonLineReader}'s Jackson path for the lines it accepts, and the same bytes but
+ * for escapes, which it copies as written: a {@code \/} stays {@code \/} where the Jackson path writes {@code /}
+ * (the same string once read).
  * Not thread-safe.
  */
 final class JsonFastPath extends JsonCursor {
