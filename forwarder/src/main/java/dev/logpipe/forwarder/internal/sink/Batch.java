@@ -79,26 +79,15 @@ public final class Batch {
     }
 
     /**
-     * Appends one record to a deferred batch, copying its bytes; the arguments are those of {@link #add}, without
-     * the parsed body and event time (the parse thread finds them).
+     * Appends one record to a deferred batch, copying its bytes; the arguments are those of {@link #add(Line,
+     * Attributes, StructuredLine, long)}, without the parsed body and event time (the parse thread finds them).
      */
-    public void defer(
-            byte[] bytes,
-            int offset,
-            int length,
-            long startOffset,
-            long endOffset,
-            long commit,
-            int lineCount,
-            boolean wasTruncated,
-            Attributes attrs,
-            long runtimeTime,
-            int flags) {
+    public void defer(Line l, Attributes attrs) {
         if (size == recordEnd.length) {
             grow();
         }
-        deferred.add(bytes, offset, length, wasTruncated, attrs, runtimeTime, flags);
-        appended(lineCount, startOffset, endOffset, commit);
+        deferred.add(l.bytes(), l.off(), l.len(), l.truncated(), attrs, l.runtimeTime(), l.flags());
+        appended(l.lines(), l.startOffset(), l.endOffset(), l.commit());
     }
 
     /** The bytes of the deferred records (record {@code i} at {@link #deferredOffset}), valid until the next reset. */

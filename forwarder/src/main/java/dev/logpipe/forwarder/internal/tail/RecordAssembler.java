@@ -119,36 +119,13 @@ final class RecordAssembler implements Emitter {
                 attrs = null;
             }
         }
+        Batch.Line line = new Batch.Line(
+                bytes, off, len, startOffset, endOffset, commit(endOffset), lines, wasTruncated, runtimeTime, flags);
         if (batch.deferred()) {
-            batch.defer(
-                    bytes,
-                    off,
-                    len,
-                    startOffset,
-                    endOffset,
-                    commit(endOffset),
-                    lines,
-                    wasTruncated,
-                    attrs,
-                    runtimeTime,
-                    flags);
+            batch.defer(line, attrs);
             return;
         }
-        decoder.add(
-                batch,
-                content,
-                new Batch.Line(
-                        bytes,
-                        off,
-                        len,
-                        startOffset,
-                        endOffset,
-                        commit(endOffset),
-                        lines,
-                        wasTruncated,
-                        runtimeTime,
-                        flags),
-                attrs);
+        decoder.add(batch, content, line, attrs);
     }
 
     long takeFiltered() {
