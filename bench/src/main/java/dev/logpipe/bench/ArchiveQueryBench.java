@@ -17,6 +17,7 @@ import dev.logpipe.index.store.lucene.StoreSettings;
 import dev.logpipe.query.QueryProcess;
 import dev.logpipe.query.auth.ConfiguredKeys;
 import dev.logpipe.query.config.QueryConfigLoader;
+import java.lang.management.ManagementFactory;
 import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,7 +44,12 @@ import java.util.Map;
  * <pre>
  *   java -Xmx3g -cp bench/target/logpipe-bench.jar dev.logpipe.bench.ArchiveQueryBench
  *     [--records 2000000] [--rounds 5] [--warm 20] [--dir /tmp/logpipe-archive-query-bench] [--reuse]
+ *     [--archive-runs 1] [--reuse-hot]
  * </pre>
+ *
+ * <p>{@code --archive-runs N} archives a fresh copy of the hot days N times (each run prints its rate and the archiving
+ * thread's CPU time); {@code --reuse-hot} keeps the hot days an earlier run wrote into {@code --dir} and archives them
+ * anew (for A/B runs of two archiver builds on the same days); {@code --rounds 0} stops after archiving.
  *
  * <p>The archive files are local and were just written or read, so they are in the page cache: "cold" is the query
  * process's cold (nothing in its memory or its cache directory), not a cold disk or a remote object store.
@@ -58,6 +64,8 @@ public final class ArchiveQueryBench {
         int warm = 20;
         Path dir = Path.of("/tmp/logpipe-archive-query-bench");
         boolean reuse = false;
+        int archiveRuns = 1;
+        boolean reuseHot = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--records" -> records = Long.parseLong(args[++i]);
@@ -65,23 +73,37 @@ public final class ArchiveQueryBench {
                 case "--warm" -> warm = Integer.parseInt(args[++i]);
                 case "--dir" -> dir = Path.of(args[++i]);
                 case "--reuse" -> reuse = true;
+                case "--reuse-hot" -> reuseHot = true;
+                case "--archive-runs" -> archiveRuns = Integer.parseInt(args[++i]);
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
         Path hot = dir.resolve("hot");
         Path archived = dir.resolve("archived");
-        if (!reuse || !Files.isDirectory(archived)) {
+        Path ndjsonBytes = dir.resolve("ndjson-bytes");
+        boolean hotKept = reuseHot && Files.isRegularFile(ndjsonBytes);
+        if (!hotKept && (!reuse || !Files.isDirectory(archived))) {
             delete(dir);
             long t0 = System.nanoTime();
             long bytes = QueryBench.write(hot, records);
+            Files.writeString(ndjsonBytes, Long.toString(bytes));
             System.out.printf(
                     Locale.ROOT,
                     "wrote %,d records (%,d bytes of NDJSON) into hot shards in %.1f s%n",
                     records,
                     bytes,
                     (System.nanoTime() - t0) / 1e9);
-            copy(hot, archived);
-            archive(archived, bytes);
+        }
+        if (hotKept || !reuse || !Files.isDirectory(archived)) {
+            long bytes = Long.parseLong(Files.readString(ndjsonBytes));
+            for (int run = 0; run < archiveRuns; run++) {
+                delete(archived);
+                copy(hot, archived);
+                archive(archived, bytes);
+            }
+        }
+        if (rounds == 0) {
+            return;
         }
         Map<String, String> queries = new LinkedHashMap<>();
         String range = "&from=now-10d&to=now";
@@ -173,6 +195,7 @@ public final class ArchiveQueryBench {
                     clock,
                     Archiver.Checkpoint.NONE);
             long t0 = System.nanoTime();
+            long cpu0 = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
             long n = 0;
             long bytes = 0;
             for (ShardId day : store.shards(ShardKind.RECORDS)) {
@@ -181,14 +204,18 @@ public final class ArchiveQueryBench {
                 bytes += e.bytes();
             }
             double s = (System.nanoTime() - t0) / 1e9;
+            double cpu = (ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpu0) / 1e9;
             System.out.printf(
                     Locale.ROOT,
                     "archived %,d records in %.1f s (%,.0f records/s, one thread: read from Lucene, write, "
-                            + "upload to a directory, read back and verify, catalogue, delete the hot day); "
+                            + "upload to a directory, read back and verify, catalogue, delete the hot day; "
+                            + "the thread's CPU %.1f s = %,.0f records per CPU-second); "
                             + "%,d archive bytes = %.3f of the NDJSON%n",
                     n,
                     s,
                     n / s,
+                    cpu,
+                    n / cpu,
                     bytes,
                     (double) bytes / ndjsonBytes);
         }

@@ -10,7 +10,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.Iterator;
 import java.util.Locale;
@@ -76,8 +75,8 @@ public final class RecordCodec {
     public void encodeTo(LogRecord r, JsonBuffer out) {
         out.ascii("{\"schema_version\":").number(r.schemaVersion());
         optional(out, "record_id", r.recordId());
-        optional(out, "event_time", r.eventTime() == null ? null : formatTime(r.eventTime()));
-        optional(out, "observed_time", r.observedTime() == null ? null : formatTime(r.observedTime()));
+        time(out, "event_time", r.eventTime());
+        time(out, "observed_time", r.observedTime());
         optional(out, "tenant_id", r.tenantId());
         optional(out, "trace_id", r.traceId());
         optional(out, "span_id", r.spanId());
@@ -272,36 +271,17 @@ public final class RecordCodec {
 
     /** RFC 3339 in UTC, always with a fraction: milliseconds, or nanoseconds when there are any. */
     static String formatTime(Instant t) {
-        OffsetDateTime u = t.atOffset(ZoneOffset.UTC);
-        StringBuilder b = new StringBuilder(30);
-        pad(b, u.getYear(), 4); // 0000-9999: a LogRecord holds no other (RecordRules.timeInRange)
-        b.append('-');
-        pad(b, u.getMonthValue(), 2);
-        b.append('-');
-        pad(b, u.getDayOfMonth(), 2);
-        b.append('T');
-        pad(b, u.getHour(), 2);
-        b.append(':');
-        pad(b, u.getMinute(), 2);
-        b.append(':');
-        pad(b, u.getSecond(), 2);
-        b.append('.');
-        int nanos = t.getNano();
-        if (nanos % 1_000_000 == 0) {
-            pad(b, nanos / 1_000_000, 3);
-        } else {
-            pad(b, nanos, 9);
-        }
-        return b.append('Z').toString();
+        return RecordTimes.formatUtc(t);
     }
 
-    /** {@code v} (0 <= v < 10^width) in exactly {@code width} decimal digits. */
-    private static void pad(StringBuilder b, int v, int width) {
-        int at = b.length();
-        b.setLength(at + width);
-        for (int i = width - 1; i >= 0; i--) {
-            b.setCharAt(at + i, (char) ('0' + v % 10));
-            v /= 10;
+    /** {@code ,"key":"<time>"} written straight into {@code out} ({@link RecordTimes#writeUtc}), or nothing for null. */
+    private static void time(JsonBuffer out, String key, Instant t) {
+        if (t != null) {
+            byte[] b = new byte[RecordTimes.MAX_UTC_LENGTH + 2];
+            b[0] = '"';
+            int end = RecordTimes.writeUtc(t, b, 1);
+            b[end++] = '"';
+            out.raw((byte) ',').raw((byte) '"').ascii(key).ascii("\":").raw(b, 0, end);
         }
     }
 

@@ -25,6 +25,59 @@ class RecordTimesTest {
     }
 
     @Property(tries = 5000)
+    void theWriterSpellsEveryTimeAsJavaTimeReadsIt(@ForAll("writtenTimes") Instant t) {
+        byte[] out = new byte[RecordTimes.MAX_UTC_LENGTH + 4];
+        int end = RecordTimes.writeUtc(t, out, 2);
+        String written = new String(out, 2, end - 2, java.nio.charset.StandardCharsets.US_ASCII);
+        assertThat(written).isEqualTo(javaTimeLayout(t));
+        assertThat(Instant.parse(written)).isEqualTo(t);
+    }
+
+    @Test
+    void theWriterSpellsCalendarEdgesAsJavaTime() {
+        for (String edge : new String[] {
+            "0000-01-01T00:00:00Z", "0000-02-29T12:00:00.5Z", "0000-03-01T00:00:00Z", "1582-10-15T00:00:00Z",
+            "1899-12-31T23:59:59.999Z", "1900-02-28T23:59:59Z", "1900-03-01T00:00:00Z",
+                    "1969-12-31T23:59:59.999999999Z",
+            "1970-01-01T00:00:00Z", "2000-02-29T00:00:00.000000001Z", "2024-02-29T23:59:59Z", "2100-03-01T00:00:00Z",
+            "9999-12-31T23:59:59.999999999Z"
+        }) {
+            Instant t = Instant.parse(edge);
+            assertThat(RecordCodec.formatTime(t)).as(edge).isEqualTo(javaTimeLayout(t));
+        }
+    }
+
+    /** The layout spelt by java.time's calendar: milliseconds, or nanoseconds when the time has finer ones. */
+    private static String javaTimeLayout(Instant t) {
+        OffsetDateTime u = t.atOffset(java.time.ZoneOffset.UTC);
+        String fraction = t.getNano() % 1_000_000 == 0
+                ? String.format(Locale.ROOT, "%03d", t.getNano() / 1_000_000)
+                : String.format(Locale.ROOT, "%09d", t.getNano());
+        return String.format(
+                Locale.ROOT,
+                "%04d-%02d-%02dT%02d:%02d:%02d.%sZ",
+                u.getYear(),
+                u.getMonthValue(),
+                u.getDayOfMonth(),
+                u.getHour(),
+                u.getMinute(),
+                u.getSecond(),
+                fraction);
+    }
+
+    @Provide
+    Arbitrary<Instant> writtenTimes() {
+        Arbitrary<Integer> nanos = Arbitraries.oneOf(
+                Arbitraries.integers().between(0, 999).map(ms -> ms * 1_000_000),
+                Arbitraries.integers().between(0, 999_999_999));
+        return Arbitraries.longs()
+                .between(
+                        Instant.parse("0000-01-01T00:00:00Z").getEpochSecond(),
+                        Instant.parse("9999-12-31T23:59:59Z").getEpochSecond())
+                .flatMap(sec -> nanos.map(n -> Instant.ofEpochSecond(sec, n)));
+    }
+
+    @Property(tries = 5000)
     void anyOtherStringIsEitherReadAlikeOrHandedToJavaTime(@ForAll("nearlyCanonical") String s) {
         Instant fast = RecordTimes.parseUtc(s);
         if (fast != null) {

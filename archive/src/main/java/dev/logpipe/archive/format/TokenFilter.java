@@ -107,6 +107,21 @@ public final class TokenFilter {
         return fmix(fnv(fnv(fnv(fnv(FNV_OFFSET, a), b), c), d));
     }
 
+    /** The hash of the concatenation of the parts, without making it. */
+    static long hash(String a, String b, String c, String d, String e) {
+        return fmix(fnv(fnv(fnv(fnv(fnv(FNV_OFFSET, a), b), c), d), e));
+    }
+
+    /** The hash of {@code prefix} followed by {@code length} chars of {@code chars}, without making the string. */
+    static long hash(String prefix, char[] chars, int length) {
+        long h = fnv(FNV_OFFSET, prefix);
+        for (int i = 0; i < length; i++) {
+            h ^= chars[i];
+            h *= 0x100000001b3L;
+        }
+        return fmix(h);
+    }
+
     private static final long FNV_OFFSET = 0xcbf29ce484222325L;
 
     /** FNV-1a over the UTF-16 chars of {@code s}, continuing from {@code h}. */

@@ -29,9 +29,8 @@ public final class Tokens {
 
     /** Adds the hash ({@link TokenFilter#hash}) of every token of {@code r} to {@code out}, no token string made. */
     static void addAll(LogRecord r, LongHashSet out) {
-        for (String token : LogAnalyzer.indexTokens(r.message())) {
-            out.add(TokenFilter.hash(MESSAGE, token));
-        }
+        LogAnalyzer.forEachIndexToken(
+                r.message(), (chars, length) -> out.add(TokenFilter.hash(MESSAGE, chars, length)));
         out.add(TokenFilter.hash(KEYWORD, "level", "=", r.level().name()));
         keywordIfSet("service", r.service(), out);
         keywordIfSet("instance_id", r.instanceId(), out);
@@ -39,7 +38,7 @@ public final class Tokens {
         keywordIfSet("trace_id", r.traceId(), out);
         keywordIfSet("span_id", r.spanId(), out);
         for (Map.Entry<String, Object> f : r.fields().entrySet()) {
-            out.add(TokenFilter.hash(KEYWORD, "fields." + f.getKey(), "=", String.valueOf(f.getValue())));
+            out.add(TokenFilter.hash(KEYWORD, "fields.", f.getKey(), "=", String.valueOf(f.getValue())));
         }
     }
 

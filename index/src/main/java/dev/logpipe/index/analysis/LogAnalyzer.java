@@ -28,6 +28,30 @@ public final class LogAnalyzer extends Analyzer {
         return tokens(INDEXING, text);
     }
 
+    /** Takes tokens as characters in a buffer that is only valid during the call. */
+    @FunctionalInterface
+    public interface TokenSink {
+        void token(char[] chars, int length);
+    }
+
+    /**
+     * Hands {@code sink} the tokens {@link #indexTokens} answers, in the same order, without making a string of any
+     * (the archiver hashes every token of a day's messages).
+     */
+    public static void forEachIndexToken(String text, TokenSink sink) {
+        try (TokenStream ts = INDEXING.tokenStream("message", text)) {
+            org.apache.lucene.analysis.tokenattributes.CharTermAttribute term =
+                    ts.addAttribute(org.apache.lucene.analysis.tokenattributes.CharTermAttribute.class);
+            ts.reset();
+            while (ts.incrementToken()) {
+                sink.token(term.buffer(), term.length());
+            }
+            ts.end();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("reading a string cannot fail", e);
+        }
+    }
+
     /** The tokens a query term of the message reads as: wholes, lower-case, in order. */
     public static java.util.List<String> queryTokens(String text) {
         return tokens(QUERY, text);

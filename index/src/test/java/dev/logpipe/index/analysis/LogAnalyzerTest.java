@@ -137,6 +137,17 @@ class LogAnalyzerTest {
     }
 
     @Test
+    void theTokenSinkSeesTheIndexTokensInOrder() {
+        for (String text : new String[] {
+            "order_id=CO-9931, (10.0.0.1) /api/v1/users.", "x".repeat(600) + " tail", "Grüße, naïve café", "", "..."
+        }) {
+            java.util.List<String> seen = new java.util.ArrayList<>();
+            LogAnalyzer.forEachIndexToken(text, (chars, length) -> seen.add(new String(chars, 0, length)));
+            assertThat(seen).as(text).isEqualTo(LogAnalyzer.indexTokens(text));
+        }
+    }
+
+    @Test
     void aVeryLongRunIsCutIntoBoundedTokens() throws IOException {
         String blob = "x".repeat(600);
         assertThat(tokens(LogAnalyzer.forIndexing(), blob))

@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import org.apache.lucene.codecs.StoredFieldsReader;
 import org.apache.lucene.document.LongPoint;
@@ -101,10 +102,19 @@ final class LuceneShardSearcher implements ShardSearcher {
     /**
      * Phase one: the keys of up to {@code limit} hits after {@code after} (null: from the start) in the given order,
      * no stored field read. Newest first is the index sort, so Lucene stops collecting a segment once the page is full
-     * and {@link #TOTAL_HITS_THRESHOLD} hits are counted.
+     * and {@link #TOTAL_HITS_THRESHOLD} hits are counted; oldest first over a whole shard without a deadline (the
+     * archiver reading a day) walks the segments backwards instead ({@link OldestFirstWalk}).
      */
     @Override
     public Keys keys(ShardQuery q, Order order, After after, int limit, long deadlineNanos) throws IOException {
+        if (order == Order.OLDEST_FIRST
+                && id.kind() == ShardKind.RECORDS
+                && OldestFirstWalk.applies(q, deadlineNanos)) {
+            Optional<Keys> walked = OldestFirstWalk.keys(reader, q, after, limit);
+            if (walked.isPresent()) {
+                return walked.get();
+            }
+        }
         IndexSearcher s = searcher(deadlineNanos);
         FieldDoc a = after == null
                 ? null
