@@ -205,6 +205,7 @@ public final class OpenSearchIndexerBench {
         try {
             long startNanos = 0;
             double startCpu = 0;
+            CpuSplit start = null;
             while (true) {
                 if (!indexer.isAlive()) {
                     throw new IllegalStateException(
@@ -216,11 +217,24 @@ public final class OpenSearchIndexerBench {
                 if (startNanos == 0 && indexed > 0) {
                     startNanos = System.nanoTime();
                     startCpu = ProcessStats.of(indexer.pid()).cpuSeconds();
+                    start = CpuSplit.now(os.pid(), broker.pid());
                     records -= indexed * PER_MESSAGE; // measured from here
                 }
                 if (committed >= messages) {
                     double s = (System.nanoTime() - startNanos) / 1e9;
                     double cpu = ProcessStats.of(indexer.pid()).cpuSeconds() - startCpu;
+                    CpuSplit used = CpuSplit.now(os.pid(), broker.pid()).minus(start);
+                    System.out.printf(
+                            Locale.ROOT,
+                            "  indexer window %.1f s: node %.2f cores (%.1f µs/record), broker %.2f cores, indexer %.2f"
+                                    + " cores, box idle %.2f of %d cores%n",
+                            s,
+                            used.node() / s,
+                            used.node() * 1e6 / records,
+                            used.broker() / s,
+                            cpu / s,
+                            used.idle() / s,
+                            Runtime.getRuntime().availableProcessors());
                     return new double[] {records / s, cpu * 1e6 / records};
                 }
                 Thread.sleep(20);
@@ -247,6 +261,7 @@ public final class OpenSearchIndexerBench {
             throw new IllegalStateException("template: " + put.body());
         }
         List<byte[]> bodies = bodies(prefix, messages);
+        CpuSplit start = CpuSplit.now(os.pid(), 0);
         long t0 = System.nanoTime();
         List<Thread> threads = new ArrayList<>();
         java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
@@ -278,6 +293,15 @@ public final class OpenSearchIndexerBench {
             t.join();
         }
         double s = (System.nanoTime() - t0) / 1e9;
+        CpuSplit used = CpuSplit.now(os.pid(), 0).minus(start);
+        System.out.printf(
+                Locale.ROOT,
+                "  _bulk window %.1f s: node %.2f cores (%.1f µs/record), box idle %.2f of %d cores%n",
+                s,
+                used.node() / s,
+                used.node() * 1e6 / records,
+                used.idle() / s,
+                Runtime.getRuntime().availableProcessors());
         if (!errors.isEmpty()) {
             throw new IllegalStateException("bulk errors: " + errors.get(0));
         }
@@ -376,5 +400,22 @@ public final class OpenSearchIndexerBench {
                         4 << 20),
                 new ByteArraySerializer(),
                 new ByteArraySerializer());
+    }
+
+    /** CPU seconds of the node and the broker (pid 0: none), and the whole box's idle seconds (/proc/stat). */
+    private record CpuSplit(double node, double broker, double idle) {
+        static CpuSplit now(long nodePid, long brokerPid) throws IOException {
+            String[] cpu =
+                    Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+            double idle = (Long.parseLong(cpu[4]) + Long.parseLong(cpu[5])) / ProcessStats.HZ; // idle + iowait
+            return new CpuSplit(
+                    ProcessStats.of(nodePid).cpuSeconds(),
+                    brokerPid == 0 ? 0 : ProcessStats.of(brokerPid).cpuSeconds(),
+                    idle);
+        }
+
+        CpuSplit minus(CpuSplit earlier) {
+            return new CpuSplit(node - earlier.node, broker - earlier.broker, idle - earlier.idle);
+        }
     }
 }

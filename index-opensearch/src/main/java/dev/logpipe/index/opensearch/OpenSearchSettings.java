@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
 /**
  * Where and how the OpenSearch store reaches its cluster and lays out its indices (docs/deployment.md): the hosts (tried
  * in turn, the next one when one cannot be reached), the credential, a CA file for TLS, the prefix of every index name,
- * shards and replicas per index, the refresh interval, and how bulks are cut.
+ * shards and replicas per index, the refresh interval, and how bulks are cut and how many are in flight.
  */
 public record OpenSearchSettings(
         List<URI> hosts,
@@ -22,7 +22,11 @@ public record OpenSearchSettings(
         int replicas,
         Duration refreshInterval,
         long bulkBytes,
-        Duration requestTimeout) {
+        Duration requestTimeout,
+        int bulkConcurrency) {
+    /** Bulk bodies in flight at once by default: one answered while the next is built and sent. */
+    public static final int DEFAULT_BULK_CONCURRENCY = 2;
+
     private static final Pattern PREFIX = Pattern.compile("[a-z][a-z0-9_-]{0,31}");
 
     public OpenSearchSettings {
@@ -58,6 +62,33 @@ public record OpenSearchSettings(
         if (requestTimeout.isNegative() || requestTimeout.isZero()) {
             throw new IllegalArgumentException("request_timeout: above 0, was " + requestTimeout);
         }
+        if (bulkConcurrency < 1 || bulkConcurrency > 16) {
+            throw new IllegalArgumentException("bulk_concurrency: 1..16, was " + bulkConcurrency);
+        }
+    }
+
+    /** The same with {@link #DEFAULT_BULK_CONCURRENCY} bulks in flight. */
+    public OpenSearchSettings(
+            List<URI> hosts,
+            Credential credential,
+            Optional<Path> caFile,
+            String indexPrefix,
+            int shards,
+            int replicas,
+            Duration refreshInterval,
+            long bulkBytes,
+            Duration requestTimeout) {
+        this(
+                hosts,
+                credential,
+                caFile,
+                indexPrefix,
+                shards,
+                replicas,
+                refreshInterval,
+                bulkBytes,
+                requestTimeout,
+                DEFAULT_BULK_CONCURRENCY);
     }
 
     /** One local node without a credential, the defaults otherwise: for tests and a first try. */

@@ -84,7 +84,8 @@ public final class OpenSearchSettingsLoader {
                     (int) n.integer("replicas", 1, 0, 16),
                     n.duration("refresh_interval", Duration.ofSeconds(1), Duration.ofMillis(1)),
                     n.bytes("bulk_bytes", 5L * 1024 * 1024, 64 * 1024, 100L * 1024 * 1024),
-                    n.duration("request_timeout", Duration.ofSeconds(30), Duration.ofMillis(1)));
+                    n.duration("request_timeout", Duration.ofSeconds(30), Duration.ofMillis(1)),
+                    (int) n.integer("bulk_concurrency", OpenSearchSettings.DEFAULT_BULK_CONCURRENCY, 1, 16));
             n.rejectUnknownKeys();
             return s;
         } catch (IllegalArgumentException e) {

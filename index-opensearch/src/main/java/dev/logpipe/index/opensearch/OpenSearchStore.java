@@ -24,6 +24,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,10 +63,15 @@ public final class OpenSearchStore implements ShardStore {
     private final Set<String> known = ConcurrentHashMap.newKeySet();
     private final Set<String> unrefreshed = ConcurrentHashMap.newKeySet();
     private final Set<String> uncommitted = ConcurrentHashMap.newKeySet(); // written by the writing thread only
+    private final BulkSender sender;
 
     private OpenSearchStore(OpenSearchSettings settings, OpenSearchClient client) {
         this.settings = settings;
         this.client = client;
+        this.sender = new BulkSender(
+                body -> client.send("POST", "/_bulk", body, "application/x-ndjson"),
+                settings.bulkBytes(),
+                settings.bulkConcurrency());
         this.names = new IndexNames(settings.indexPrefix());
         this.offsetsIndex = settings.indexPrefix() + "-offsets";
     }
@@ -100,8 +106,12 @@ public final class OpenSearchStore implements ShardStore {
     @Override
     public Written write(ShardId shard, List<IndexRecord> batch) throws IOException {
         String index = ensureIndex(shard);
-        List<Rejection> rejected =
-                bulk(batch, (out, r) -> write(() -> OpenSearchDocuments.record(out, index, r)), index, List.of(index));
+        List<Rejection> rejected = bulk(
+                batch,
+                (out, r) -> write(() -> OpenSearchDocuments.record(out, index, r)),
+                r -> index + "/" + r.record().recordId(),
+                index,
+                List.of(index));
         return new Written(rejected, 0);
     }
 
@@ -135,6 +145,7 @@ public final class OpenSearchStore implements ShardStore {
             List<Rejection> rejected = bulk(
                     items,
                     (out, item) -> write(() -> OpenSearchDocuments.record(out, item.index(), item.record())),
+                    item -> item.index() + "/" + item.record().record().recordId(),
                     what,
                     indices);
             Map<ShardId, List<Rejection>> byShard = new LinkedHashMap<>();
@@ -157,7 +168,11 @@ public final class OpenSearchStore implements ShardStore {
     public List<Rejection> writeDeadLetters(ShardId shard, List<DeadLetterEntry> batch) throws IOException {
         String index = ensureIndex(shard);
         return bulk(
-                batch, (out, d) -> write(() -> OpenSearchDocuments.deadLetter(out, index, d)), index, List.of(index));
+                batch,
+                (out, d) -> write(() -> OpenSearchDocuments.deadLetter(out, index, d)),
+                d -> index + "/" + d.id(),
+                index,
+                List.of(index));
     }
 
     private interface Io {
@@ -172,79 +187,20 @@ public final class OpenSearchStore implements ShardStore {
         }
     }
 
-    /**
-     * Sends the items in bulks of at most {@code bulk_bytes} (an item larger goes alone), again only the items refused
-     * for load; returns those refused for themselves, by their index in {@code items}.
-     */
+    /** Sends the items ({@link BulkSender}); returns those refused for themselves, by their index in {@code items}. */
     private <T> List<Rejection> bulk(
-            List<T> items, BiConsumer<ByteArrayOutputStream, T> encode, String what, List<String> indices)
+            List<T> items,
+            BiConsumer<ByteArrayOutputStream, T> encode,
+            Function<T, String> document,
+            String what,
+            List<String> indices)
             throws IOException {
-        List<Rejection> rejected = new ArrayList<>();
-        List<Integer> pending = new ArrayList<>(items.size());
-        for (int i = 0; i < items.size(); i++) {
-            pending.add(i);
-        }
-        for (int attempt = 0; !pending.isEmpty(); attempt++) {
-            if (attempt > 0) {
-                if (attempt > RETRY_PAUSES.size()) {
-                    throw new IOException("OpenSearch refused " + pending.size() + " documents of " + what
-                            + " for load (429/503) " + attempt + " times; the indexer retries from its last commit");
-                }
-                pause(RETRY_PAUSES.get(attempt - 1));
-            }
-            List<Integer> again = new ArrayList<>();
-            int from = 0;
-            while (from < pending.size()) {
-                ByteArrayOutputStream body = new ByteArrayOutputStream();
-                int to = from;
-                List<Integer> sent = new ArrayList<>();
-                try {
-                    while (to < pending.size() && (to == from || body.size() < settings.bulkBytes())) {
-                        encode.accept(body, items.get(pending.get(to)));
-                        sent.add(pending.get(to++));
-                    }
-                } catch (UncheckedIOException e) {
-                    throw e.getCause();
-                }
-                sendBulk(body.toByteArray(), sent, rejected, again, what);
-                from = to;
-            }
-            pending = again;
-        }
+        List<Rejection> rejected = sender.send(items, encode, document, what);
         if (!items.isEmpty()) {
             uncommitted.addAll(indices);
             unrefreshed.addAll(indices);
         }
         return rejected;
-    }
-
-    private void sendBulk(byte[] body, List<Integer> sent, List<Rejection> rejected, List<Integer> again, String what)
-            throws IOException {
-        OpenSearchClient.Response r = client.send("POST", "/_bulk", body, "application/x-ndjson");
-        if (r.status() == 429 || r.status() == 503) {
-            again.addAll(sent);
-            return;
-        }
-        expect(r, "a bulk of " + sent.size() + " documents into " + what);
-        JsonNode answer = JSON.readTree(r.body());
-        if (!answer.path("errors").asBoolean(false)) {
-            return;
-        }
-        JsonNode items = answer.path("items");
-        for (int i = 0; i < sent.size(); i++) {
-            JsonNode item = items.path(i).path("index");
-            int status = item.path("status").asInt(500);
-            if (status == 429 || status == 503) {
-                again.add(sent.get(i));
-            } else if (status >= 300) {
-                JsonNode e = item.path("error");
-                rejected.add(new Rejection(
-                        sent.get(i),
-                        "OpenSearch refused the document (" + status + " "
-                                + e.path("type").asText() + "): "
-                                + e.path("reason").asText()));
-            }
-        }
     }
 
     private String ensureIndex(ShardId shard) throws IOException {
@@ -425,7 +381,9 @@ public final class OpenSearchStore implements ShardStore {
 
     /** Nothing is held open: every write is acknowledged (durable) when it returns. */
     @Override
-    public void close() {}
+    public void close() {
+        sender.close();
+    }
 
     private static String encode(String s) {
         return URLEncoder.encode(s, StandardCharsets.UTF_8);
@@ -436,15 +394,6 @@ public final class OpenSearchStore implements ShardStore {
             String text = r.text();
             throw new IOException("OpenSearch answered " + r.status() + " to " + what + ": "
                     + (text.length() > 1000 ? text.substring(0, 1000) + "…" : text));
-        }
-    }
-
-    private static void pause(Duration d) throws IOException {
-        try {
-            Thread.sleep(d.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while waiting to send a bulk again", e);
         }
     }
 }
