@@ -43,7 +43,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *   java -cp bench/target/logpipe-bench.jar dev.logpipe.bench.OpenSearchIndexerBench
  *     [--records 300000] [--rounds 2] [--clients 1] [--partitions 4] [--tenants 3]
  *     [--jvm-opts "-Xms1g -Xmx1g -XX:-TieredCompilation"] [--os-jvm-opts "-Xms1g -Xmx1g"] [--dir /tmp/logpipe-osidx-bench]
- *     [--indexer-yaml 'refresh:\n  interval: 5s\n' (appended to the indexer's configuration)]
+ *     [--indexer-yaml 'refresh:\n  interval: 5s\n' (appended to the indexer's configuration)] [--indexer-yaml-b '...' (B's instead)]
  * </pre>
  */
 public final class OpenSearchIndexerBench {
@@ -66,6 +66,7 @@ public final class OpenSearchIndexerBench {
         Path jar = Path.of("indexer/target/logpipe-indexer.jar");
         Path jarB = null; // a second indexer build, interleaved with the first in every round (A/B)
         String extra = "";
+        String extraB = null; // B's extra config (default: the same as A's)
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--records" -> records = Long.parseLong(args[++i]);
@@ -79,6 +80,7 @@ public final class OpenSearchIndexerBench {
                 case "--jar" -> jar = Path.of(args[++i]);
                 case "--jar-b" -> jarB = Path.of(args[++i]);
                 case "--indexer-yaml" -> extra = args[++i].replace("\\n", "\n");
+                case "--indexer-yaml-b" -> extraB = args[++i].replace("\\n", "\n");
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
@@ -110,7 +112,16 @@ public final class OpenSearchIndexerBench {
             List<Double> logpipeB = new ArrayList<>();
             for (int round = 1; round <= rounds; round++) {
                 if (jarB != null) {
-                    double[] b = indexer(os, broker, dir, jarB, jvmOpts, extra, 100 + round, records, messages.size());
+                    double[] b = indexer(
+                            os,
+                            broker,
+                            dir,
+                            jarB,
+                            jvmOpts,
+                            extraB == null ? extra : extraB,
+                            100 + round,
+                            records,
+                            messages.size());
                     logpipeB.add(b[0]);
                     System.out.printf(
                             Locale.ROOT,

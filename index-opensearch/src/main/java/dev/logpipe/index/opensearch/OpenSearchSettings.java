@@ -24,8 +24,11 @@ public record OpenSearchSettings(
         long bulkBytes,
         Duration requestTimeout,
         int bulkConcurrency) {
-    /** Bulk bodies in flight at once by default: one answered while the next is built and sent. */
-    public static final int DEFAULT_BULK_CONCURRENCY = 2;
+    /**
+     * Bulk bodies in flight at once by default: one. Two (the next body sent while the first is written) gave no gain
+     * on a 2-core box shared with the node (docs/benchmarks.md): the node's cost per record rose as much.
+     */
+    public static final int DEFAULT_BULK_CONCURRENCY = 1;
 
     private static final Pattern PREFIX = Pattern.compile("[a-z][a-z0-9_-]{0,31}");
 

@@ -128,6 +128,25 @@ class IndexerConfigLoaderTest {
     }
 
     @Test
+    void bulksInFlightToOpenSearchAreOneUnlessSetBetweenOneAndSixteen() throws Exception {
+        String os = BASE + "store: opensearch\nopensearch:\n  hosts: [http://127.0.0.1:9200]\n";
+        assertThat(new IndexerConfigLoader()
+                        .parse(os, "t")
+                        .opensearch()
+                        .orElseThrow()
+                        .bulkConcurrency())
+                .isEqualTo(1);
+        assertThat(new IndexerConfigLoader()
+                        .parse(os + "  bulk_concurrency: 4\n", "t")
+                        .opensearch()
+                        .orElseThrow()
+                        .bulkConcurrency())
+                .isEqualTo(4);
+        assertThatThrownBy(() -> new IndexerConfigLoader().parse(os + "  bulk_concurrency: 0\n", "t"))
+                .hasMessageContaining("opensearch.bulk_concurrency");
+    }
+
+    @Test
     void kafkaSettingsTheIndexerOwnsCannotBeOverridden() {
         assertThatThrownBy(() -> new IndexerConfigLoader()
                         .parse(BASE + "  properties:\n    enable.auto.commit: " + "\"true\"\n", "test"))
