@@ -43,7 +43,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *   java -cp bench/target/logpipe-bench.jar dev.logpipe.bench.OpenSearchIndexerBench
  *     [--records 300000] [--rounds 2] [--clients 1] [--partitions 4] [--tenants 3]
  *     [--jvm-opts "-Xms1g -Xmx1g -XX:-TieredCompilation"] [--os-jvm-opts "-Xms1g -Xmx1g"] [--dir /tmp/logpipe-osidx-bench]
- *     [--indexer-yaml 'refresh:\n  interval: 5s\n' (appended to the indexer's configuration)] [--indexer-yaml-b '...' (B's instead)]
+ *     [--indexer-yaml 'refresh:\n  interval: 5s\n' (appended to the indexer's configuration)] [--indexer-yaml-b '...' (B's instead)] [--kafka-properties-b '{max.partition.fetch.bytes: 8388608}']
  * </pre>
  */
 public final class OpenSearchIndexerBench {
@@ -67,6 +67,7 @@ public final class OpenSearchIndexerBench {
         Path jarB = null; // a second indexer build, interleaved with the first in every round (A/B)
         String extra = "";
         String extraB = null; // B's extra config (default: the same as A's)
+        String kafkaB = null; // B's kafka.properties as a YAML flow map, e.g. "{max.partition.fetch.bytes: 8388608}"
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--records" -> records = Long.parseLong(args[++i]);
@@ -81,6 +82,7 @@ public final class OpenSearchIndexerBench {
                 case "--jar-b" -> jarB = Path.of(args[++i]);
                 case "--indexer-yaml" -> extra = args[++i].replace("\\n", "\n");
                 case "--indexer-yaml-b" -> extraB = args[++i].replace("\\n", "\n");
+                case "--kafka-properties-b" -> kafkaB = args[++i];
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
@@ -118,7 +120,8 @@ public final class OpenSearchIndexerBench {
                             dir,
                             jarB,
                             jvmOpts,
-                            extraB == null ? extra : extraB,
+                            (extraB == null ? extra : extraB),
+                            kafkaB,
                             100 + round,
                             records,
                             messages.size());
@@ -131,7 +134,7 @@ public final class OpenSearchIndexerBench {
                             b[0],
                             b[1]);
                 }
-                double[] lp = indexer(os, broker, dir, jar, jvmOpts, extra, round, records, messages.size());
+                double[] lp = indexer(os, broker, dir, jar, jvmOpts, extra, null, round, records, messages.size());
                 logpipe.add(lp);
                 System.out.printf(
                         Locale.ROOT,
@@ -178,6 +181,7 @@ public final class OpenSearchIndexerBench {
             Path jar,
             String jvmOpts,
             String extra,
+            String kafkaProperties,
             int round,
             long records,
             long messages)
@@ -197,12 +201,20 @@ public final class OpenSearchIndexerBench {
                   topic: bench.records
                   dead_letter_topic: bench.dead-letter
                   group_id: bench-%d
+                %s
                 store: opensearch
                 opensearch:
                   hosts: ["%s"]
                   index_prefix: lp%d
                   replicas: 0
-                """.formatted(port, dir.resolve("data-" + round), broker.bootstrapServers(), round, os.base(), round)
+                """.formatted(
+                                        port,
+                                        dir.resolve("data-" + round),
+                                        broker.bootstrapServers(),
+                                        round,
+                                        kafkaProperties == null ? "" : "  properties: " + kafkaProperties,
+                                        os.base(),
+                                        round)
                         + extra);
         List<String> command =
                 new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java")));
@@ -223,9 +235,11 @@ public final class OpenSearchIndexerBench {
                             "the indexer exited; see " + dir.resolve("indexer-" + round + ".log"));
                 }
                 JsonNode totals = status(port);
+                long read = totals == null ? 0 : totals.path("read").asLong();
                 long indexed = totals == null ? 0 : totals.path("indexed").asLong();
                 long committed = totals == null ? 0 : totals.path("committed").asLong();
-                if (startNanos == 0 && indexed > 0) {
+                // from the first record read (a large poll is written whole before its first acknowledgement)
+                if (startNanos == 0 && read > 0) {
                     startNanos = System.nanoTime();
                     startCpu = ProcessStats.of(indexer.pid()).cpuSeconds();
                     start = CpuSplit.now(os.pid(), broker.pid());

@@ -21,8 +21,8 @@ import java.util.function.Function;
 
 /**
  * Sends documents as {@code _bulk} bodies of at most {@code bulk_bytes}, up to {@code bulk_concurrency} bodies in flight
- * while the calling thread encodes the next, so the cluster is not idle while the indexer builds documents (one body
- * at a time, the node waited for each next body and the indexer for each answer). Memory: at most
+ * while the calling thread encodes the next, so the cluster is not idle while the indexer builds documents (sent and
+ * built in turn, the node waited for each next body and the indexer for each answer). Memory: at most
  * {@code bulk_concurrency + 1} bodies at once.
  *
  * <p>Two bodies in flight together never hold the same document (index and id): a body that would is sent only after
@@ -50,13 +50,11 @@ final class BulkSender implements AutoCloseable {
         this.bulkBytes = bulkBytes;
         this.concurrency = concurrency;
         AtomicInteger n = new AtomicInteger();
-        this.pool = concurrency == 1
-                ? null
-                : Executors.newFixedThreadPool(concurrency, r -> {
-                    Thread t = new Thread(r, "opensearch-bulk-" + n.incrementAndGet());
-                    t.setDaemon(true);
-                    return t;
-                });
+        this.pool = Executors.newFixedThreadPool(concurrency, r -> {
+            Thread t = new Thread(r, "opensearch-bulk-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     /** What one body's answer says: positions (in the call's items) refused for themselves, and for load. */
@@ -106,14 +104,10 @@ final class BulkSender implements AutoCloseable {
                     }
                     byte[] bytes = body.toByteArray();
                     body = null;
-                    if (pool == null) {
-                        collect(answer(bytes, sent, what), rejected, again);
-                    } else {
-                        if (inFlight.size() == concurrency || sharesDocument(inFlight, documents)) {
-                            drain(inFlight, rejected, again);
-                        }
-                        inFlight.add(new InFlight(pool.submit(() -> answer(bytes, sent, what)), documents));
+                    if (inFlight.size() == concurrency || sharesDocument(inFlight, documents)) {
+                        drain(inFlight, rejected, again);
                     }
+                    inFlight.add(new InFlight(pool.submit(() -> answer(bytes, sent, what)), documents));
                     from = to;
                 }
                 drain(inFlight, rejected, again);
@@ -208,8 +202,6 @@ final class BulkSender implements AutoCloseable {
 
     @Override
     public void close() {
-        if (pool != null) {
-            pool.shutdownNow();
-        }
+        pool.shutdownNow();
     }
 }
