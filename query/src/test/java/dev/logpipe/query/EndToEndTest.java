@@ -88,7 +88,8 @@ class EndToEndTest {
             Awaitility.await()
                     .atMost(Duration.ofSeconds(60))
                     .pollInterval(Duration.ofMillis(100))
-                    .until(() -> json(get(q, path, ACME_KEY)).get("hits").size() == 100);
+                    .until(() -> json(get(q, path, ACME_KEY)).get("hits").size() == 100
+                            && json(get(q, path, GLOBEX_KEY)).get("hits").size() == 100); // two shards, two refreshes
             JsonNode a = json(get(q, path, ACME_KEY));
             a.get("hits").forEach(h -> assertThat(h.get("tenant_id").asText()).isEqualTo("acme"));
             JsonNode g = json(get(q, path, GLOBEX_KEY));
