@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -21,7 +20,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Bodies in flight together (the cluster writes one while the indexer builds the next) against a fake {@code _bulk}
- * that holds each body until the next one arrives (or 300 ms pass), so any two bodies the sender lets overlap do.
+ * that holds each body until the next one (or the next two) arrive, or 300 ms pass, so bodies the sender lets overlap
+ * do.
  */
 class BulkSenderTest {
     /** Each item is one document id; its line is about 40 bytes, so a 64 KiB body holds ~1,600. */
@@ -33,7 +33,12 @@ class BulkSenderTest {
     private final Map<String, Integer> posts = new ConcurrentHashMap<>();
     private final AtomicInteger mostAtOnce = new AtomicInteger();
     private final AtomicInteger atOnce = new AtomicInteger();
-    private volatile CountDownLatch nextArrived = new CountDownLatch(1);
+    private final Object arrivals = new Object();
+    /** Bodies that have arrived (guarded by {@link #arrivals}). */
+    private int arrived;
+    /** A body is held until this many bodies, itself included, have arrived from it on (or 300 ms pass). */
+    private int holdFor = 2;
+
     private BulkSender sender;
 
     @AfterEach
@@ -58,14 +63,7 @@ class BulkSenderTest {
                     overlaps.add(id);
                 }
             }
-            CountDownLatch mine = nextArrived;
-            nextArrived = new CountDownLatch(1);
-            mine.countDown(); // the body before this one may go on
-            try {
-                nextArrived.await(300, TimeUnit.MILLISECONDS); // held until the next body arrives
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            hold();
             StringBuilder items = new StringBuilder();
             boolean errors = false;
             for (String id : ids) {
@@ -86,6 +84,26 @@ class BulkSenderTest {
             String answer = "{\"errors\":" + errors + ",\"items\":[" + items + "]}";
             return new OpenSearchClient.Response(200, answer.getBytes(StandardCharsets.UTF_8));
         };
+    }
+
+    /** Holds the arriving body until {@link #holdFor} bodies counted from it have arrived, or 300 ms pass. */
+    private void hold() {
+        synchronized (arrivals) {
+            int mine = ++arrived;
+            arrivals.notifyAll();
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
+            try {
+                while (arrived < mine + holdFor - 1) {
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0) {
+                        return;
+                    }
+                    TimeUnit.NANOSECONDS.timedWait(arrivals, left);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     private static List<String> ids(byte[] body) {
@@ -116,6 +134,7 @@ class BulkSenderTest {
 
     @Test
     void bodiesGoInFlightTogetherUpToTheConcurrencyAndRefusalsKeepTheirPositions() throws Exception {
+        holdFor = 3;
         sender = new BulkSender(cluster(Set.of("doc-5", "doc-9000"), Set.of()), BODY_BYTES, 3);
         List<Rejection> rejected = send(items(20_000));
         assertThat(bodies.get()).isGreaterThan(6);
