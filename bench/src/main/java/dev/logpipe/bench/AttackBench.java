@@ -38,6 +38,9 @@ import java.util.stream.Stream;
  * <pre>java -cp bench/target/logpipe-bench.jar dev.logpipe.bench.AttackBench [--jar server/target/logpipe.jar]
  *     [--jvm-opts "-Xms256m -Xmx768m -XX:+UseSerialGC"] [--seconds 20] [--only flood,huge,...]
  *     [--config standalone.yaml]</pre>
+ *
+ * <p>Past 500 lines: one attack after another, each a short method, kept in one file so the attack list in
+ * docs/benchmarks.md is this file read top to bottom.
  */
 public final class AttackBench {
     private static final ObjectMapper JSON = new ObjectMapper();

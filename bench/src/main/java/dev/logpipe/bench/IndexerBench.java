@@ -54,6 +54,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * ({@code -XX:TieredStopAtLevel=1}) keeps its own JIT off the cores (with C2 it compiled for a fifth of a core
  * during the phase); they are held in memory meanwhile, about 350 MB per minute at 20,000 records/s. Every message
  * sent is measured: the watcher keeps polling up to 30 s after the last send.
+ *
+ * <p>Past 500 lines: a benchmark driver that reads top to bottom as its scenario (load, measure, print), kept in one
+ * file so a reader of docs/benchmarks.md finds the whole method in one place.
  */
 public final class IndexerBench {
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -19,9 +19,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
-import org.apache.lucene.codecs.StoredFieldsReader;
 import org.apache.lucene.document.LongPoint;
-import org.apache.lucene.index.CodecReader;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.ExitableDirectoryReader;
 import org.apache.lucene.index.FieldInfo;
@@ -130,12 +128,12 @@ final class LuceneShardSearcher implements ShardSearcher {
         return new Keys(keys, top.totalHits.value, top.totalHits.relation == TotalHits.Relation.EQUAL_TO);
     }
 
-    /** Sources of at least this many documents in one call are read block by block ({@link #sequential}). */
+    /** Sources of at least this many documents in one call are read block by block ({@link StoredFieldsPool#sequential}). */
     static final int BULK_SOURCES = 2_000;
 
     /**
      * Read in document order through one pooled stored-fields reader per segment ({@link StoredFieldsPool}), or, for
-     * {@link #BULK_SOURCES} documents or more, one that decompresses each block once.
+     * {@link #BULK_SOURCES} documents or more, one that decompresses each block once ({@link StoredFieldsPool#sequential}).
      */
     @Override
     public String[] sources(int[] docs, SourceBudget budget) throws IOException {
@@ -156,7 +154,7 @@ final class LuceneShardSearcher implements ShardSearcher {
                     StoredFieldsPool.give(leaf.reader(), stored);
                 }
                 leaf = leaves.get(ReaderUtil.subIndex(docs[i], leaves));
-                stored = bulk ? sequential(leaf.reader()) : StoredFieldsPool.take(leaf.reader());
+                stored = bulk ? StoredFieldsPool.sequential(leaf.reader()) : StoredFieldsPool.take(leaf.reader());
             }
             v.value = null;
             v.refused = false;
@@ -172,21 +170,6 @@ final class LuceneShardSearcher implements ShardSearcher {
             StoredFieldsPool.give(leaf.reader(), stored);
         }
         return out;
-    }
-
-    /**
-     * A stored-fields reader for many documents of one segment read in doc order (the archiver reading a whole day):
-     * Lucene's merge instance, which decompresses each block once where the pooled reader decompresses a block's start
-     * again for every document. Used by this thread only and dropped after the call.
-     */
-    private static StoredFields sequential(LeafReader segment) throws IOException {
-        if (segment instanceof CodecReader codec) {
-            StoredFieldsReader fields = codec.getFieldsReader(); // a clone each call
-            if (fields != null) {
-                return fields.getMergeInstance();
-            }
-        }
-        return segment.storedFields();
     }
 
     /**
