@@ -78,7 +78,8 @@ public final class OpenSearchQueryBench {
                     0,
                     Duration.ofSeconds(30),
                     local.bulkBytes(),
-                    local.requestTimeout());
+                    local.requestTimeout(),
+                    OpenSearchSettings.DEFAULT_BULK_CONCURRENCY);
             long t0 = System.nanoTime();
             write(OpenSearchStore.open(settings), records);
             System.out.printf(

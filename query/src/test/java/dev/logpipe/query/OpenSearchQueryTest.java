@@ -49,7 +49,8 @@ class OpenSearchQueryTest {
                 0,
                 Duration.ofSeconds(30),
                 local.bulkBytes(),
-                local.requestTimeout());
+                local.requestTimeout(),
+                OpenSearchSettings.DEFAULT_BULK_CONCURRENCY);
         Instant now = Instant.now();
         List<LogRecord> records = new ArrayList<>();
         for (int i = 0; i < 250; i++) {
@@ -121,7 +122,8 @@ class OpenSearchQueryTest {
                 0,
                 Duration.ofSeconds(30),
                 local.bulkBytes(),
-                local.requestTimeout());
+                local.requestTimeout(),
+                OpenSearchSettings.DEFAULT_BULK_CONCURRENCY);
         Instant now = Instant.now();
         List<LogRecord> records = new ArrayList<>();
         for (int day = 0; day < 3; day++) {

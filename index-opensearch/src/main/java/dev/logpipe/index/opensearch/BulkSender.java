@@ -90,13 +90,16 @@ final class BulkSender implements AutoCloseable {
                 while (from < pending.size()) {
                     ByteArrayOutputStream body = new ByteArrayOutputStream();
                     List<Integer> sent = new ArrayList<>();
-                    Set<String> documents = new HashSet<>();
+                    // one body in flight is always answered before the next is sent: no overlap to look for
+                    Set<String> documents = concurrency > 1 ? new HashSet<>() : null;
                     int to = from;
                     try {
                         while (to < pending.size() && (to == from || body.size() < bulkBytes)) {
                             T item = items.get(pending.get(to));
                             encode.accept(body, item);
-                            documents.add(document.apply(item));
+                            if (documents != null) {
+                                documents.add(document.apply(item));
+                            }
                             sent.add(pending.get(to++));
                         }
                     } catch (UncheckedIOException e) {
@@ -104,7 +107,7 @@ final class BulkSender implements AutoCloseable {
                     }
                     byte[] bytes = body.toByteArray();
                     body = null;
-                    if (inFlight.size() == concurrency || sharesDocument(inFlight, documents)) {
+                    if (inFlight.size() == concurrency || (documents != null && sharesDocument(inFlight, documents))) {
                         drain(inFlight, rejected, again);
                     }
                     inFlight.add(new InFlight(pool.submit(() -> answer(bytes, sent, what)), documents));

@@ -70,30 +70,6 @@ public record OpenSearchSettings(
         }
     }
 
-    /** The same with {@link #DEFAULT_BULK_CONCURRENCY} bulks in flight. */
-    public OpenSearchSettings(
-            List<URI> hosts,
-            Credential credential,
-            Optional<Path> caFile,
-            String indexPrefix,
-            int shards,
-            int replicas,
-            Duration refreshInterval,
-            long bulkBytes,
-            Duration requestTimeout) {
-        this(
-                hosts,
-                credential,
-                caFile,
-                indexPrefix,
-                shards,
-                replicas,
-                refreshInterval,
-                bulkBytes,
-                requestTimeout,
-                DEFAULT_BULK_CONCURRENCY);
-    }
-
     /** One local node without a credential, the defaults otherwise: for tests and a first try. */
     public static OpenSearchSettings local(URI host) {
         return new OpenSearchSettings(
@@ -105,7 +81,8 @@ public record OpenSearchSettings(
                 0,
                 Duration.ofSeconds(1),
                 5L * 1024 * 1024,
-                Duration.ofSeconds(30));
+                Duration.ofSeconds(30),
+                DEFAULT_BULK_CONCURRENCY);
     }
 
     /** How the store authenticates: nothing, HTTP basic, or an API key. Never printed. */

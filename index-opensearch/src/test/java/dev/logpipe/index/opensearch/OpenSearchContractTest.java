@@ -39,7 +39,8 @@ class OpenSearchContractTest extends StoreContract {
                 0,
                 Duration.ofSeconds(30), // visible only after the refresh the contract asks for
                 local.bulkBytes(),
-                local.requestTimeout()));
+                local.requestTimeout(),
+                OpenSearchSettings.DEFAULT_BULK_CONCURRENCY));
     }
 
     static final class Engine implements EngineFixture {

@@ -42,7 +42,8 @@ class OpenSearchShardsTest {
                 0,
                 Duration.ofSeconds(30),
                 local.bulkBytes(),
-                local.requestTimeout());
+                local.requestTimeout(),
+                OpenSearchSettings.DEFAULT_BULK_CONCURRENCY);
     }
 
     private static ShardQuery all(String tenant) {

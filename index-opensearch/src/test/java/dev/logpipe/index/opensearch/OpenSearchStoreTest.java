@@ -53,7 +53,8 @@ class OpenSearchStoreTest {
                 0,
                 Duration.ofSeconds(30), // nothing visible before a refresh the store asks for
                 local.bulkBytes(),
-                local.requestTimeout());
+                local.requestTimeout(),
+                OpenSearchSettings.DEFAULT_BULK_CONCURRENCY);
     }
 
     static IndexRecord record(String tenant, String id, String message, Map<String, Object> fields) throws Exception {

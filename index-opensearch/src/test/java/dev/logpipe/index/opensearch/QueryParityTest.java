@@ -82,7 +82,8 @@ class QueryParityTest {
                 0,
                 Duration.ofSeconds(30),
                 local.bulkBytes(),
-                local.requestTimeout()));
+                local.requestTimeout(),
+                OpenSearchSettings.DEFAULT_BULK_CONCURRENCY));
         os.delete(SHARD);
         assertThat(os.write(SHARD, records).rejections()).isEmpty();
         os.refresh();
