@@ -44,6 +44,7 @@ public final class RolePort implements AutoCloseable {
 
     private final Server server;
     private final ServerConnector connector;
+    private Handler routes;
 
     /**
      * @param tls the TLS context of an HTTPS port, or null for plain HTTP; clients reach roles by IP or a load
@@ -84,14 +85,18 @@ public final class RolePort implements AutoCloseable {
         return connector;
     }
 
-    /** Sets the handler every request goes to. */
+    /**
+     * Sets the handler every request goes to. An answer that commits before its request's body was read to the end
+     * closes the connection and says so ({@link UnreadBodyCloses}).
+     */
     public void serve(Handler routes) {
-        server.setHandler(routes);
+        this.routes = routes;
+        server.setHandler(new UnreadBodyCloses(routes));
     }
 
     /** The handler {@link #serve} set: to mount this role's routes in another port ({@code logpipe standalone}). */
     public Handler handler() {
-        return server.getHandler();
+        return routes;
     }
 
     public void start() throws Exception {

@@ -5,15 +5,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.BufferedReader;
+import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -154,5 +161,91 @@ class RolePortTest {
                         .counter()
                         .count())
                 .isEqualTo(1.0);
+    }
+
+    @Test
+    void aBodyRefusedBeforeItsEndClosesTheConnectionSoTheClientsNextRequestIsAnswered() throws Exception {
+        start(new Handler.Abstract() {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) throws Exception {
+                if (Request.getPathInContext(request).equals("/api/small")) {
+                    Answer.ok("{}").write(response, callback);
+                    return true;
+                }
+                try (InputStream in = Content.Source.asInputStream(request)) {
+                    if (in.readNBytes(1025).length <= 1024) {
+                        Answer.ok("{}").write(response, callback);
+                        return true;
+                    }
+                }
+                Answer.error(413, "too_large", "at most 1024 bytes").write(response, callback);
+                return true;
+            }
+        });
+        URI big = URI.create("http://127.0.0.1:" + port.address().getPort() + "/api/big");
+        for (int round = 0; round < 5; round++) {
+            HttpResponse<String> refused = client.send(
+                    HttpRequest.newBuilder(big)
+                            .POST(HttpRequest.BodyPublishers.ofString("x".repeat(300_000)))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(refused.statusCode()).isEqualTo(413);
+            assertThat(refused.headers().firstValue("Connection")).hasValue("close");
+            HttpResponse<String> next = client.send(
+                    HttpRequest.newBuilder(big)
+                            .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(next.statusCode()).as("round " + round).isEqualTo(200);
+            assertThat(next.headers().firstValue("Connection")).isEmpty();
+        }
+    }
+
+    private static final Handler REFUSES_UNREAD = new Handler.Abstract() {
+        @Override
+        public boolean handle(Request request, Response response, Callback callback) {
+            Answer.error(405, "method_not_allowed", "only GET").write(response, callback);
+            return true;
+        }
+    };
+
+    /** Sends raw bytes on one connection and reads one answer's head. */
+    private static String answerHead(Socket socket, String request) throws Exception {
+        socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+        socket.getOutputStream().flush();
+        BufferedReader in =
+                new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
+        StringBuilder head = new StringBuilder();
+        int length = 0;
+        for (String line = in.readLine(); line != null && !line.isEmpty(); line = in.readLine()) {
+            head.append(line.toLowerCase(Locale.ROOT)).append('\n');
+            if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
+                length = Integer.parseInt(line.substring(15).strip());
+            }
+        }
+        char[] body = new char[length];
+        for (int got = 0; got < length; ) {
+            got += in.read(body, got, length - got);
+        }
+        return head.toString();
+    }
+
+    @Test
+    void anAnswerBeforeTheBodyArrivesSaysTheConnectionCloses() throws Exception {
+        start(REFUSES_UNREAD);
+        try (Socket socket = new Socket("127.0.0.1", port.address().getPort())) {
+            String head = answerHead(socket, "POST /api/x HTTP/1.1\r\nHost: a\r\nContent-Length: 100\r\n\r\n");
+            assertThat(head).startsWith("http/1.1 405").contains("connection: close");
+        }
+    }
+
+    @Test
+    void anAnswerWhoseUnreadBodyIsAlreadyHereKeepsTheConnection() throws Exception {
+        start(REFUSES_UNREAD);
+        try (Socket socket = new Socket("127.0.0.1", port.address().getPort())) {
+            String request = "POST /api/x HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\n{}";
+            assertThat(answerHead(socket, request)).startsWith("http/1.1 405").doesNotContain("connection:");
+            assertThat(answerHead(socket, request)).startsWith("http/1.1 405").doesNotContain("connection:");
+        }
     }
 }
