@@ -15,7 +15,7 @@ import java.util.Map;
  *
  * <pre>
  * java -cp bench/target/logpipe-bench.jar dev.logpipe.bench.LokiBench [--records 2000000] [--runs 5]
- *   [--warmup 1] [--dir /tmp/logpipe-loki-bench] [--reuse] [--without needle]
+ *   [--warmup 1] [--dir /tmp/logpipe-loki-bench] [--reuse] [--without needle] [--only "per level"]
  * </pre>
  */
 public final class LokiBench {
@@ -28,6 +28,7 @@ public final class LokiBench {
         Path dir = Path.of("/tmp/logpipe-loki-bench");
         boolean reuse = false;
         String without = null;
+        String only = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--records" -> records = Long.parseLong(args[++i]);
@@ -36,6 +37,7 @@ public final class LokiBench {
                 case "--dir" -> dir = Path.of(args[++i]);
                 case "--reuse" -> reuse = true;
                 case "--without" -> without = args[++i];
+                case "--only" -> only = args[++i];
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
@@ -69,6 +71,10 @@ public final class LokiBench {
         if (without != null) {
             String w = without; // e.g. the needle: each run waits out the whole query_timeout
             pairs.keySet().removeIf(k -> k.contains(w));
+        }
+        if (only != null) {
+            String o = only; // one question, e.g. under a profiler
+            pairs.keySet().removeIf(k -> !k.contains(o));
         }
         try (QueryProcess q = QueryBench.process(data, "")) {
             HttpClient http = HttpClient.newHttpClient();

@@ -32,14 +32,13 @@ import org.apache.lucene.util.BytesRef;
 final class LuceneAggregations {
     private LuceneAggregations() {}
 
-    static CollectorManager<HistogramCollector, long[]> histogram(Histogram h) {
-        long start = h.startMillis();
-        long interval = h.intervalMillis();
+    /** A histogram of the matches; {@code runs} says where the buckets lie in a sorted segment, once per segment. */
+    static CollectorManager<HistogramCollector, long[]> histogram(Histogram h, TimeSortedRuns.Memo runs) {
         int buckets = h.buckets();
         return new CollectorManager<>() {
             @Override
             public HistogramCollector newCollector() {
-                return new HistogramCollector(start, interval, buckets);
+                return new HistogramCollector(h, runs);
             }
 
             @Override
@@ -155,76 +154,53 @@ final class LuceneAggregations {
 
     /**
      * Counts matches per time bucket. In a segment sorted newest first ({@link TimeSortedRuns}) a bucket's matches are
-     * one run of doc ids: the time is read once per run and the run's end found by binary search, so a match costs a
-     * comparison, not a doc-values read.
+     * one run of doc ids whose ends are known before the first match: a match costs a comparison, and a time is never
+     * read. Elsewhere each match's time is read from doc values.
      */
     static final class HistogramCollector extends SimpleCollector {
-        private final long start;
-        private final long interval;
+        private final Histogram h;
+        private final TimeSortedRuns.Memo memo;
         final long[] counts;
         private NumericDocValues times;
-        private LeafReader segment;
-        private boolean sorted;
+        private TimeSortedRuns.Runs runs;
         /** The bucket of the current run (-1: outside the histogram) and the first doc past the run. */
         private int runBucket;
 
         private int runEnd;
 
-        HistogramCollector(long start, long interval, int buckets) {
-            this.start = start;
-            this.interval = interval;
-            this.counts = new long[buckets];
+        HistogramCollector(Histogram h, TimeSortedRuns.Memo memo) {
+            this.h = h;
+            this.memo = memo;
+            this.counts = new long[h.buckets()];
         }
 
         @Override
         protected void doSetNextReader(LeafReaderContext context) throws IOException {
-            segment = context.reader();
-            times = DocValues.getNumeric(segment, Fields.EVENT_TIME);
-            sorted = TimeSortedRuns.applies(segment);
+            runs = memo.of(context.reader(), h);
+            times = runs == null ? DocValues.getNumeric(context.reader(), Fields.EVENT_TIME) : null;
             runBucket = -1;
             runEnd = -1;
         }
 
         @Override
         public void collect(int doc) throws IOException {
-            if (sorted && doc < runEnd) {
-                if (runBucket >= 0) {
-                    counts[runBucket]++;
+            if (runs == null) {
+                if (times.advanceExact(doc)) {
+                    long b = Math.floorDiv(times.longValue() - h.startMillis(), h.intervalMillis());
+                    if (b >= 0 && b < counts.length) {
+                        counts[(int) b]++;
+                    }
                 }
                 return;
             }
-            if (!times.advanceExact(doc)) {
-                return;
+            if (doc >= runEnd) {
+                int position = runs.position(doc);
+                int b = runs.bucket(position);
+                runBucket = b >= 0 && b < counts.length ? b : -1;
+                runEnd = runs.end(position);
             }
-            long b = Math.floorDiv(times.longValue() - start, interval);
-            if (b >= 0 && b < counts.length) {
-                counts[(int) b]++;
-            }
-            if (sorted) {
-                startRun(doc, b);
-            }
-        }
-
-        /** The run that starts at {@code doc}, in bucket {@code b}: up to the first document of an older bucket. */
-        private void startRun(int doc, long b) throws IOException {
-            if (b < 0) {
-                runBucket = -1;
-                runEnd = Integer.MAX_VALUE; // every later document is older still
-            } else if (b >= counts.length) {
-                runBucket = -1;
-                runEnd = TimeSortedRuns.firstBefore(segment, doc + 1, edge(counts.length));
-            } else {
-                runBucket = (int) b;
-                runEnd = TimeSortedRuns.firstBefore(segment, doc + 1, edge(b));
-            }
-        }
-
-        /** The start of bucket {@code b}, held at the ends of a long when it lies past them. */
-        private long edge(long b) {
-            try {
-                return Math.addExact(start, Math.multiplyExact(interval, b));
-            } catch (ArithmeticException e) {
-                return b > 0 ? Long.MAX_VALUE : Long.MIN_VALUE;
+            if (runBucket >= 0) {
+                counts[runBucket]++;
             }
         }
 

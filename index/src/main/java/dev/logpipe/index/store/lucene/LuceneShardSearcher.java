@@ -65,6 +65,9 @@ final class LuceneShardSearcher implements ShardSearcher {
     private final IndexReader reader;
     private final Closeable release;
     private final CompiledQueries queries;
+    /** Where a grid's buckets lie in each sorted segment, for every histogram this view counts with that grid. */
+    private final TimeSortedRuns.Memo runs = new TimeSortedRuns.Memo();
+
     private boolean closed;
 
     /** The reader this view searches (until {@link #close}). */
@@ -244,19 +247,19 @@ final class LuceneShardSearcher implements ShardSearcher {
     public long[] histogram(ShardQuery q, Histogram h, long deadlineNanos) throws IOException {
         List<Term> terms = conjunction(q);
         if (terms == null) {
-            return run(searcher(deadlineNanos), query(q), LuceneAggregations.histogram(h));
+            return run(searcher(deadlineNanos), query(q), LuceneAggregations.histogram(h, runs));
         }
         long[] counts = new long[h.buckets()];
         for (LeafReaderContext leaf : reader.leaves()) {
             checkTime(deadlineNanos);
             if (CoveringTerms.coverSegment(leaf.reader(), terms)
-                    && PointHistogram.count(leaf.reader(), q.tenant(), q.fromMillis(), q.toMillis(), h, counts)) {
+                    && PointHistogram.count(leaf.reader(), q.tenant(), q.fromMillis(), q.toMillis(), h, counts, runs)) {
                 continue;
             }
             long[] rest = run(
                     leafSearcher(leaf, deadlineNanos),
                     uncovered(leaf.reader(), terms, q),
-                    LuceneAggregations.histogram(h));
+                    LuceneAggregations.histogram(h, runs));
             for (int i = 0; i < counts.length; i++) {
                 counts[i] += rest[i];
             }

@@ -24,9 +24,18 @@ final class PointHistogram {
     /**
      * Adds the segment's matches of a match-all query for {@code tenant} in [{@code fromMillis}, {@code toMillis}) to
      * {@code counts}, when that is exact: every document is the tenant's and has exactly one event time. Returns false
-     * (nothing added) otherwise: the caller counts the segment with the collector.
+     * (nothing added) otherwise: the caller counts the segment with the collector. A sorted segment wholly inside the
+     * range is counted from its runs ({@link TimeSortedRuns}), which the searcher's other histograms with the same grid
+     * then reuse.
      */
-    static boolean count(LeafReader leaf, String tenant, long fromMillis, long toMillis, Histogram h, long[] counts)
+    static boolean count(
+            LeafReader leaf,
+            String tenant,
+            long fromMillis,
+            long toMillis,
+            Histogram h,
+            long[] counts,
+            TimeSortedRuns.Memo runs)
             throws IOException {
         int maxDoc = leaf.maxDoc();
         if (maxDoc == 0) {
@@ -40,27 +49,31 @@ final class PointHistogram {
             return false;
         }
         Buckets b = new Buckets(fromMillis, toMillis - 1, h.startMillis(), h.intervalMillis(), counts);
-        walk(times.getPointTree(), b);
+        boolean inside = LongPoint.decodeDimension(times.getMinPackedValue(), 0) >= fromMillis
+                && LongPoint.decodeDimension(times.getMaxPackedValue(), 0) <= toMillis - 1;
+        TimeSortedRuns.Runs r = inside ? runs.of(leaf, h) : null;
+        if (r != null) {
+            for (int k = 0; k < counts.length; k++) {
+                counts[k] += r.size(k);
+            }
+        } else {
+            walk(times.getPointTree(), b);
+        }
         if (leaf.numDocs() != maxDoc) {
             takeOffDeleted(leaf, b);
         }
         return true;
     }
 
+    /**
+     * Adds the points of {@code cell} to {@code b}: a cell whose lowest and highest values have one key adds its size
+     * under that key without a value being read; only leaf cells whose values have several keys are read value by value.
+     */
     private static void walk(PointValues.PointTree cell, Buckets b) throws IOException {
-        long min = LongPoint.decodeDimension(cell.getMinPackedValue(), 0);
-        long max = LongPoint.decodeDimension(cell.getMaxPackedValue(), 0);
-        if (max < b.lo || min > b.hi) {
+        long first = b.key(LongPoint.decodeDimension(cell.getMinPackedValue(), 0));
+        if (first == b.key(LongPoint.decodeDimension(cell.getMaxPackedValue(), 0))) {
+            b.add(first, cell.size());
             return;
-        }
-        if (min >= b.lo && max <= b.hi) {
-            long first = b.bucket(min);
-            if (first == b.bucket(max)) {
-                if (first >= 0 && first < b.counts.length) {
-                    b.counts[(int) first] += cell.size();
-                }
-                return;
-            }
         }
         if (cell.moveToChild()) {
             do {
@@ -80,14 +93,19 @@ final class PointHistogram {
             if (!live.get(doc)) {
                 left--;
                 if (values.advanceExact(doc)) {
-                    b.add(values.longValue(), -1);
+                    b.add(b.key(values.longValue()), -1);
                 }
             }
         }
     }
 
-    /** The buckets being counted, and the visitor of the leaf cells that must be read value by value. */
+    /**
+     * The histogram's buckets inside [lo, hi]: a time's key is its bucket held to [-1, buckets] (every time before the
+     * histogram shares a key, as does every time after it); a time outside the range has the key of its side.
+     */
     private static final class Buckets implements PointValues.IntersectVisitor {
+        private static final long BELOW_RANGE = Long.MIN_VALUE;
+        private static final long ABOVE_RANGE = Long.MAX_VALUE;
         final long lo;
         final long hi;
         final long start;
@@ -102,17 +120,20 @@ final class PointHistogram {
             this.counts = counts;
         }
 
-        long bucket(long t) {
-            return Math.floorDiv(t - start, interval);
+        /** The key of a time; never decreasing as times grow. */
+        long key(long t) {
+            if (t < lo) {
+                return BELOW_RANGE;
+            }
+            if (t > hi) {
+                return ABOVE_RANGE;
+            }
+            return Math.max(-1, Math.min(counts.length, Math.floorDiv(t - start, interval)));
         }
 
-        void add(long t, int n) {
-            if (t < lo || t > hi) {
-                return;
-            }
-            long i = bucket(t);
-            if (i >= 0 && i < counts.length) {
-                counts[(int) i] += n;
+        void add(long key, long n) {
+            if (key >= 0 && key < counts.length) {
+                counts[(int) key] += n;
             }
         }
 
@@ -123,7 +144,7 @@ final class PointHistogram {
 
         @Override
         public void visit(int docID, byte[] packedValue) {
-            add(LongPoint.decodeDimension(packedValue, 0), 1);
+            add(key(LongPoint.decodeDimension(packedValue, 0)), 1);
         }
 
         @Override

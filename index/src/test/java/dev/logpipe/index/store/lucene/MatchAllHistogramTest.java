@@ -125,7 +125,8 @@ class MatchAllHistogramTest {
             for (LeafReaderContext leaf : r.leaves()) {
                 out.put(
                         "segment " + leaf.ord + (leaf.reader().hasDeletions() ? " with deletions" : ""),
-                        PointHistogram.count(leaf.reader(), "acme", from, to, h, new long[h.buckets()]));
+                        PointHistogram.count(
+                                leaf.reader(), "acme", from, to, h, new long[h.buckets()], new TimeSortedRuns.Memo()));
             }
         }
         return out;
