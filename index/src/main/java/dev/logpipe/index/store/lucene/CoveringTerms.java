@@ -1,6 +1,7 @@
 package dev.logpipe.index.store.lucene;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.Term;
@@ -48,14 +49,21 @@ final class CoveringTerms {
         return false;
     }
 
-    /** Whether every document of the segment holds every term. */
-    static boolean coverSegment(LeafReader leaf, List<Term> terms) throws IOException {
+    /**
+     * The terms of {@code terms} and {@code tenant} that not every document of the segment holds, in that order (one
+     * lookup each): none when the segment is covered, and what a query must still walk in it otherwise.
+     */
+    static List<Term> notInEveryDocument(LeafReader leaf, List<Term> terms, Term tenant) throws IOException {
         int maxDoc = leaf.maxDoc();
+        List<Term> out = new ArrayList<>(2);
         for (Term t : terms) {
             if (leaf.docFreq(t) != maxDoc) {
-                return false;
+                out.add(t);
             }
         }
-        return true;
+        if (leaf.docFreq(tenant) != maxDoc) {
+            out.add(tenant);
+        }
+        return out;
     }
 }

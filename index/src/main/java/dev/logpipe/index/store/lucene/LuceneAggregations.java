@@ -162,11 +162,7 @@ final class LuceneAggregations {
         private final TimeSortedRuns.Memo memo;
         final long[] counts;
         private NumericDocValues times;
-        private TimeSortedRuns.Runs runs;
-        /** The bucket of the current run (-1: outside the histogram) and the first doc past the run. */
-        private int runBucket;
-
-        private int runEnd;
+        private TimeSortedRuns.Counter runs;
 
         HistogramCollector(Histogram h, TimeSortedRuns.Memo memo) {
             this.h = h;
@@ -176,31 +172,20 @@ final class LuceneAggregations {
 
         @Override
         protected void doSetNextReader(LeafReaderContext context) throws IOException {
-            runs = memo.of(context.reader(), h);
-            times = runs == null ? DocValues.getNumeric(context.reader(), Fields.EVENT_TIME) : null;
-            runBucket = -1;
-            runEnd = -1;
+            TimeSortedRuns.Runs r = memo.of(context.reader(), h);
+            runs = r == null ? null : new TimeSortedRuns.Counter(r, counts);
+            times = r == null ? DocValues.getNumeric(context.reader(), Fields.EVENT_TIME) : null;
         }
 
         @Override
         public void collect(int doc) throws IOException {
-            if (runs == null) {
-                if (times.advanceExact(doc)) {
-                    long b = Math.floorDiv(times.longValue() - h.startMillis(), h.intervalMillis());
-                    if (b >= 0 && b < counts.length) {
-                        counts[(int) b]++;
-                    }
+            if (runs != null) {
+                runs.add(doc);
+            } else if (times.advanceExact(doc)) {
+                long b = Math.floorDiv(times.longValue() - h.startMillis(), h.intervalMillis());
+                if (b >= 0 && b < counts.length) {
+                    counts[(int) b]++;
                 }
-                return;
-            }
-            if (doc >= runEnd) {
-                int position = runs.position(doc);
-                int b = runs.bucket(position);
-                runBucket = b >= 0 && b < counts.length ? b : -1;
-                runEnd = runs.end(position);
-            }
-            if (runBucket >= 0) {
-                counts[runBucket]++;
             }
         }
 

@@ -24,7 +24,6 @@ import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.ExitableDirectoryReader;
 import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.IndexReader;
-import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.PointValues;
 import org.apache.lucene.index.QueryTimeout;
@@ -239,9 +238,10 @@ final class LuceneShardSearcher implements ShardSearcher {
 
     /**
      * One count per bucket. When the query is everything, or a conjunction of exact terms ({@link CoveringTerms}), each
-     * segment whose documents are all the tenant's and all hold those terms is counted from its points tree ({@link
-     * PointHistogram}) instead of document by document, and in the other segments only the terms that not every
-     * document holds are walked ({@link #uncovered}); the counts are the same.
+     * segment whose documents are all the tenant's and all hold those terms is counted as a match-all ({@link
+     * PointHistogram}) instead of document by document; in a segment where one term is not in every document, that
+     * term's postings are counted into the runs ({@link TimeSortedRuns#countPostings}), and otherwise only the terms
+     * that not every document holds are walked ({@link #uncovered}); the counts are the same.
      */
     @Override
     public long[] histogram(ShardQuery q, Histogram h, long deadlineNanos) throws IOException {
@@ -250,18 +250,29 @@ final class LuceneShardSearcher implements ShardSearcher {
             return run(searcher(deadlineNanos), query(q), LuceneAggregations.histogram(h, runs));
         }
         long[] counts = new long[h.buckets()];
+        Term tenant = new Term(Fields.TENANT_ID, q.tenant());
         for (LeafReaderContext leaf : reader.leaves()) {
             checkTime(deadlineNanos);
-            if (CoveringTerms.coverSegment(leaf.reader(), terms)
+            List<Term> rest = CoveringTerms.notInEveryDocument(leaf.reader(), terms, tenant);
+            if (rest.isEmpty()
                     && PointHistogram.count(leaf.reader(), q.tenant(), q.fromMillis(), q.toMillis(), h, counts, runs)) {
                 continue;
             }
-            long[] rest = run(
-                    leafSearcher(leaf, deadlineNanos),
-                    uncovered(leaf.reader(), terms, q),
-                    LuceneAggregations.histogram(h, runs));
+            if (rest.size() == 1
+                    && TimeSortedRuns.countPostings(
+                            leaf.reader(),
+                            rest.get(0),
+                            q.fromMillis(),
+                            q.toMillis(),
+                            runs.of(leaf.reader(), h),
+                            counts,
+                            () -> checkTime(deadlineNanos))) {
+                continue;
+            }
+            long[] more =
+                    run(leafSearcher(leaf, deadlineNanos), uncovered(rest, q), LuceneAggregations.histogram(h, runs));
             for (int i = 0; i < counts.length; i++) {
-                counts[i] += rest[i];
+                counts[i] += more[i];
             }
         }
         checkTime(deadlineNanos);
@@ -270,17 +281,14 @@ final class LuceneShardSearcher implements ShardSearcher {
 
     /**
      * A conjunction of exact terms on one segment: the terms (and the tenant's) that not every document of the segment
-     * holds, with the time range. It matches there what the whole query matches, without walking the postings of a
-     * term every document has (a region or a service a day's segment holds throughout).
+     * holds ({@link CoveringTerms#notInEveryDocument}), with the time range. It matches there what the whole query
+     * matches, without walking the postings of a term every document has (a region or a service a day's segment holds
+     * throughout).
      */
-    private static Query uncovered(LeafReader segment, List<Term> terms, ShardQuery q) throws IOException {
+    private static Query uncovered(List<Term> rest, ShardQuery q) {
         BooleanQuery.Builder b = new BooleanQuery.Builder();
-        List<Term> all = new ArrayList<>(terms);
-        all.add(new Term(Fields.TENANT_ID, q.tenant()));
-        for (Term t : all) {
-            if (segment.docFreq(t) != segment.maxDoc()) {
-                b.add(new TermQuery(t), BooleanClause.Occur.FILTER);
-            }
+        for (Term t : rest) {
+            b.add(new TermQuery(t), BooleanClause.Occur.FILTER);
         }
         b.add(LongPoint.newRangeQuery(Fields.EVENT_TIME, q.fromMillis(), q.toMillis() - 1), BooleanClause.Occur.FILTER);
         return b.build();
@@ -333,17 +341,16 @@ final class LuceneShardSearcher implements ShardSearcher {
                 return run(searcher(deadlineNanos), query(q), LuceneAggregations.values(lf, tally))
                         .values();
             }
+            Term tenant = new Term(Fields.TENANT_ID, q.tenant());
             for (LeafReaderContext leaf : reader.leaves()) {
                 checkTime(deadlineNanos);
-                if (CoveringTerms.coverSegment(leaf.reader(), terms)
+                List<Term> rest = CoveringTerms.notInEveryDocument(leaf.reader(), terms, tenant);
+                if (rest.isEmpty()
                         && LuceneAggregations.countByDocFreq(
                                 leaf.reader(), lf, q.tenant(), q.fromMillis(), q.toMillis(), tally)) {
                     continue;
                 }
-                run(
-                        leafSearcher(leaf, deadlineNanos),
-                        uncovered(leaf.reader(), terms, q),
-                        LuceneAggregations.values(lf, tally));
+                run(leafSearcher(leaf, deadlineNanos), uncovered(rest, q), LuceneAggregations.values(lf, tally));
             }
             checkTime(deadlineNanos);
             return tally.values();

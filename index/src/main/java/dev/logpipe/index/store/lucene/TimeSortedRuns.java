@@ -5,12 +5,17 @@ import dev.logpipe.index.store.aggregate.Histogram;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
+import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.index.DocValues;
 import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.index.PointValues;
+import org.apache.lucene.index.PostingsEnum;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.Sort;
 import org.apache.lucene.search.SortField;
+import org.apache.lucene.util.Bits;
 
 /**
  * A segment sorted newest first by {@code event_time} (the index sort, {@link IndexSchema#indexSort()}) holds the
@@ -104,6 +109,72 @@ final class TimeSortedRuns {
             interpolate = hi - lo <= width / 2 || !interpolate;
         }
         return lo;
+    }
+
+    /** Something to do now and then during a long count: check the request's deadline. */
+    interface Check {
+        void now();
+    }
+
+    /**
+     * Counts the live documents holding {@code term} into {@code counts} by their runs, reading its postings and
+     * nothing else: what a conjunction of exact terms matches in a segment where every other term is in every
+     * document. Only when the segment's times all lie in [{@code fromMillis}, {@code toMillis}) and its runs are
+     * known; false (nothing counted) otherwise.
+     */
+    static boolean countPostings(
+            LeafReader segment, Term term, long fromMillis, long toMillis, Runs runs, long[] counts, Check deadline)
+            throws IOException {
+        PointValues points = segment.getPointValues(Fields.EVENT_TIME);
+        if (runs == null
+                || points == null
+                || LongPoint.decodeDimension(points.getMinPackedValue(), 0) < fromMillis
+                || LongPoint.decodeDimension(points.getMaxPackedValue(), 0) > toMillis - 1) {
+            return false;
+        }
+        PostingsEnum postings = segment.postings(term, PostingsEnum.NONE);
+        if (postings == null) {
+            return true; // no document holds it
+        }
+        Bits live = segment.getLiveDocs();
+        Counter counter = new Counter(runs, counts);
+        int seen = 0;
+        for (int doc = postings.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = postings.nextDoc()) {
+            if (live == null || live.get(doc)) {
+                counter.add(doc);
+            }
+            if ((++seen & 0xFFFF) == 0) {
+                deadline.now();
+            }
+        }
+        return true;
+    }
+
+    /** Counts documents, in doc id order, into the buckets of their runs: one comparison each but at a run's start. */
+    static final class Counter {
+        private final Runs runs;
+        private final long[] counts;
+        /** The bucket of the current run (-1: outside the histogram) and the first doc past it. */
+        private int runBucket = -1;
+
+        private int runEnd = -1;
+
+        Counter(Runs runs, long[] counts) {
+            this.runs = runs;
+            this.counts = counts;
+        }
+
+        void add(int doc) {
+            if (doc >= runEnd) {
+                int position = runs.position(doc);
+                int b = runs.bucket(position);
+                runBucket = b >= 0 && b < counts.length ? b : -1;
+                runEnd = runs.end(position);
+            }
+            if (runBucket >= 0) {
+                counts[runBucket]++;
+            }
+        }
     }
 
     /** Reads times at doc ids, reusing one doc-values iterator while they go forward. */

@@ -3,6 +3,7 @@ package dev.logpipe.index.store.lucene;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.logpipe.index.query.ParsedQuery;
+import dev.logpipe.index.schema.Fields;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardLayout;
 import dev.logpipe.index.store.aggregate.Histogram;
@@ -199,11 +200,13 @@ class MatchAllHistogramTest {
             for (LeafReaderContext leaf : r.leaves()) {
                 covered.put(
                         "segment " + leaf.ord + " of " + leaf.reader().maxDoc(),
-                        CoveringTerms.coverSegment(
-                                leaf.reader(),
-                                List.of(
-                                        new org.apache.lucene.index.Term("service", "api"),
-                                        new org.apache.lucene.index.Term("region", "eu-west-1"))));
+                        CoveringTerms.notInEveryDocument(
+                                        leaf.reader(),
+                                        List.of(
+                                                new org.apache.lucene.index.Term("service", "api"),
+                                                new org.apache.lucene.index.Term("region", "eu-west-1")),
+                                        new org.apache.lucene.index.Term(Fields.TENANT_ID, "acme"))
+                                .isEmpty());
             }
         }
         assertThat(covered.values())
