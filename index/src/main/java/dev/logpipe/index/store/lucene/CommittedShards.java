@@ -38,6 +38,7 @@ public final class CommittedShards implements ShardSource, Closeable {
     private final Map<ShardId, Opened> open = new ConcurrentHashMap<>();
     private final MetadataFiles metadataFiles = new MetadataFiles();
     private final CompiledQueries queries = new CompiledQueries();
+    private final TermMinutes minutes = new TermMinutes(TermMinutes.DEFAULT_MAX_BYTES);
     private final Thread thread;
     private volatile boolean running = true;
     private boolean closed;
@@ -98,7 +99,7 @@ public final class CommittedShards implements ShardSource, Closeable {
         } catch (AlreadyClosedException e) { // closed by the reopen thread just now
             return open(shard);
         }
-        return Optional.of(new LuceneShardSearcher(shard, s.getIndexReader(), () -> m.release(s), queries));
+        return Optional.of(new LuceneShardSearcher(shard, s.getIndexReader(), () -> m.release(s), queries, minutes));
     }
 
     private synchronized Opened openShard(ShardId shard) throws IOException {

@@ -1,8 +1,11 @@
 package dev.logpipe.index.store.lucene;
 
+import dev.logpipe.index.schema.Fields;
+import dev.logpipe.index.store.read.ShardQuery;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause;
@@ -65,5 +68,19 @@ final class CoveringTerms {
             out.add(tenant);
         }
         return out;
+    }
+
+    /**
+     * A conjunction of exact terms on one segment: the terms (and the tenant's) that not every document of the segment
+     * holds ({@link #notInEveryDocument}), with the time range. It matches there what the whole query matches, without
+     * walking the postings of a term every document has (a region or a service a day's segment holds throughout).
+     */
+    static Query uncovered(List<Term> rest, ShardQuery q) {
+        BooleanQuery.Builder b = new BooleanQuery.Builder();
+        for (Term t : rest) {
+            b.add(new TermQuery(t), BooleanClause.Occur.FILTER);
+        }
+        b.add(LongPoint.newRangeQuery(Fields.EVENT_TIME, q.fromMillis(), q.toMillis() - 1), BooleanClause.Occur.FILTER);
+        return b.build();
     }
 }

@@ -64,6 +64,8 @@ final class LuceneShardSearcher implements ShardSearcher {
     private final IndexReader reader;
     private final Closeable release;
     private final CompiledQueries queries;
+    /** A term's counts per minute in a segment, kept across requests (null: not kept, counted each time). */
+    private final TermMinutes minutes;
     /** Where a grid's buckets lie in each sorted segment, for every histogram this view counts with that grid. */
     private final TimeSortedRuns.Memo runs = new TimeSortedRuns.Memo();
 
@@ -74,11 +76,13 @@ final class LuceneShardSearcher implements ShardSearcher {
         return reader;
     }
 
-    LuceneShardSearcher(ShardId id, IndexReader reader, Closeable release, CompiledQueries queries) {
+    LuceneShardSearcher(
+            ShardId id, IndexReader reader, Closeable release, CompiledQueries queries, TermMinutes minutes) {
         this.id = id;
         this.reader = reader;
         this.release = release;
         this.queries = queries;
+        this.minutes = minutes;
     }
 
     @Override
@@ -239,9 +243,9 @@ final class LuceneShardSearcher implements ShardSearcher {
     /**
      * One count per bucket. When the query is everything, or a conjunction of exact terms ({@link CoveringTerms}), each
      * segment whose documents are all the tenant's and all hold those terms is counted as a match-all ({@link
-     * PointHistogram}) instead of document by document; in a segment where one term is not in every document, that
-     * term's postings are counted into the runs ({@link TimeSortedRuns#countPostings}), and otherwise only the terms
-     * that not every document holds are walked ({@link #uncovered}); the counts are the same.
+     * PointHistogram}) instead of document by document; in a segment where one term is not in every document, by that
+     * term alone ({@link TimeSortedRuns#countTerm}), and otherwise only the terms that not every document holds are
+     * walked ({@link CoveringTerms#uncovered}); the counts are the same.
      */
     @Override
     public long[] histogram(ShardQuery q, Histogram h, long deadlineNanos) throws IOException {
@@ -259,39 +263,20 @@ final class LuceneShardSearcher implements ShardSearcher {
                 continue;
             }
             if (rest.size() == 1
-                    && TimeSortedRuns.countPostings(
-                            leaf.reader(),
-                            rest.get(0),
-                            q.fromMillis(),
-                            q.toMillis(),
-                            runs.of(leaf.reader(), h),
-                            counts,
-                            () -> checkTime(deadlineNanos))) {
+                    && TimeSortedRuns.countTerm(
+                            leaf.reader(), rest.get(0), q, h, runs, minutes, counts, () -> checkTime(deadlineNanos))) {
                 continue;
             }
-            long[] more =
-                    run(leafSearcher(leaf, deadlineNanos), uncovered(rest, q), LuceneAggregations.histogram(h, runs));
+            long[] more = run(
+                    leafSearcher(leaf, deadlineNanos),
+                    CoveringTerms.uncovered(rest, q),
+                    LuceneAggregations.histogram(h, runs));
             for (int i = 0; i < counts.length; i++) {
                 counts[i] += more[i];
             }
         }
         checkTime(deadlineNanos);
         return counts;
-    }
-
-    /**
-     * A conjunction of exact terms on one segment: the terms (and the tenant's) that not every document of the segment
-     * holds ({@link CoveringTerms#notInEveryDocument}), with the time range. It matches there what the whole query
-     * matches, without walking the postings of a term every document has (a region or a service a day's segment holds
-     * throughout).
-     */
-    private static Query uncovered(List<Term> rest, ShardQuery q) {
-        BooleanQuery.Builder b = new BooleanQuery.Builder();
-        for (Term t : rest) {
-            b.add(new TermQuery(t), BooleanClause.Occur.FILTER);
-        }
-        b.add(LongPoint.newRangeQuery(Fields.EVENT_TIME, q.fromMillis(), q.toMillis() - 1), BooleanClause.Occur.FILTER);
-        return b.build();
     }
 
     /** The exact terms the query (with its filters) is the conjunction of, none for everything; null otherwise. */
@@ -350,7 +335,10 @@ final class LuceneShardSearcher implements ShardSearcher {
                                 leaf.reader(), lf, q.tenant(), q.fromMillis(), q.toMillis(), tally)) {
                     continue;
                 }
-                run(leafSearcher(leaf, deadlineNanos), uncovered(rest, q), LuceneAggregations.values(lf, tally));
+                run(
+                        leafSearcher(leaf, deadlineNanos),
+                        CoveringTerms.uncovered(rest, q),
+                        LuceneAggregations.values(lf, tally));
             }
             checkTime(deadlineNanos);
             return tally.values();

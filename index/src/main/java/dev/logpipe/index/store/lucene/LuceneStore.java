@@ -285,7 +285,8 @@ public final class LuceneStore implements ShardStore {
                             m.release(acquired);
                         }
                     },
-                    queries));
+                    queries,
+                    null));
         } catch (IOException | RuntimeException e) {
             m.release(acquired);
             throw e;

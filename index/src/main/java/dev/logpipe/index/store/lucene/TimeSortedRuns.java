@@ -2,6 +2,7 @@ package dev.logpipe.index.store.lucene;
 
 import dev.logpipe.index.schema.Fields;
 import dev.logpipe.index.store.aggregate.Histogram;
+import dev.logpipe.index.store.read.ShardQuery;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
@@ -117,24 +118,52 @@ final class TimeSortedRuns {
     }
 
     /**
-     * Counts the live documents holding {@code term} into {@code counts} by their runs, reading its postings and
-     * nothing else: what a conjunction of exact terms matches in a segment where every other term is in every
-     * document. Only when the segment's times all lie in [{@code fromMillis}, {@code toMillis}) and its runs are
-     * known; false (nothing counted) otherwise.
+     * Counts a segment wholly inside the query's range where one term is not in every document by that term alone:
+     * from its counts per minute when the buckets are whole minutes ({@code minutes}, null: none kept), else from its
+     * postings and the runs. False (nothing counted) when the segment is not inside the range or not sorted.
      */
-    static boolean countPostings(
-            LeafReader segment, Term term, long fromMillis, long toMillis, Runs runs, long[] counts, Check deadline)
+    static boolean countTerm(
+            LeafReader segment,
+            Term term,
+            ShardQuery q,
+            Histogram h,
+            Memo runs,
+            TermMinutes minutes,
+            long[] counts,
+            Check deadline)
             throws IOException {
-        PointValues points = segment.getPointValues(Fields.EVENT_TIME);
-        if (runs == null
-                || points == null
-                || LongPoint.decodeDimension(points.getMinPackedValue(), 0) < fromMillis
-                || LongPoint.decodeDimension(points.getMaxPackedValue(), 0) > toMillis - 1) {
+        if (!inside(segment, q.fromMillis(), q.toMillis())) {
             return false;
         }
+        if (minutes != null && minutes.count(segment, term, h, counts, deadline)) {
+            return true;
+        }
+        Runs r = runs.of(segment, h);
+        if (r == null) {
+            return false;
+        }
+        countPostings(segment, term, r, counts, deadline);
+        return true;
+    }
+
+    /** Whether every time of the segment lies in [{@code fromMillis}, {@code toMillis}). */
+    private static boolean inside(LeafReader segment, long fromMillis, long toMillis) throws IOException {
+        PointValues points = segment.getPointValues(Fields.EVENT_TIME);
+        return points != null
+                && LongPoint.decodeDimension(points.getMinPackedValue(), 0) >= fromMillis
+                && LongPoint.decodeDimension(points.getMaxPackedValue(), 0) <= toMillis - 1;
+    }
+
+    /**
+     * Counts the live documents holding {@code term} into {@code counts} by their runs, reading its postings and
+     * nothing else: what a conjunction of exact terms matches in a segment inside the range where every other term
+     * is in every document.
+     */
+    static void countPostings(LeafReader segment, Term term, Runs runs, long[] counts, Check deadline)
+            throws IOException {
         PostingsEnum postings = segment.postings(term, PostingsEnum.NONE);
         if (postings == null) {
-            return true; // no document holds it
+            return; // no document holds it
         }
         Bits live = segment.getLiveDocs();
         Counter counter = new Counter(runs, counts);
@@ -147,7 +176,6 @@ final class TimeSortedRuns {
                 deadline.now();
             }
         }
-        return true;
     }
 
     /** Counts documents, in doc id order, into the buckets of their runs: one comparison each but at a run's start. */
