@@ -15,7 +15,9 @@ import org.apache.lucene.index.Term;
 /**
  * How many live documents of a segment hold a term, minute by minute, kept after the first count: a histogram whose
  * buckets are whole minutes (Grafana's steps, the native API's intervals from 1 m up) then adds up the minutes instead
- * of walking the term's postings again. What a count by level asks of the less frequent levels on every refresh.
+ * of walking the term's postings again. What a count by level asks of the less frequent levels on every refresh. The
+ * minutes start where the histogram's buckets do (a whole minute for the native API, 1 ms past one for LogQL's
+ * windows), one entry per such phase.
  *
  * <p>A segment's view is immutable, so an entry never goes stale: it is keyed by the segment reader's own cache key,
  * which changes when documents of the segment are deleted. Bounded in bytes (4 per minute of the segment's span, a day
@@ -32,10 +34,11 @@ final class TermMinutes {
     private long bytes;
     private long builds;
 
-    private record Key(Object reader, Term term) {}
+    /** One term in one segment view, in minutes starting {@code phase} ms past a whole minute. */
+    private record Key(Object reader, Term term, long phase) {}
 
-    /** A term's live documents per minute from {@code firstMinute} (epoch minutes). */
-    private record Minutes(long firstMinute, int[] counts) {
+    /** A term's live documents per minute, the first starting at {@code firstStart} (epoch ms). */
+    private record Minutes(long firstStart, int[] counts) {
         long bytes() {
             return 4L * counts.length + 64;
         }
@@ -47,22 +50,23 @@ final class TermMinutes {
 
     /**
      * Adds the live documents of the segment holding {@code term} to {@code counts}, bucket by bucket, when the
-     * histogram's edges are whole minutes and its runs are known; false (nothing added) otherwise. The caller has
+     * histogram's interval is whole minutes and the segment is sorted; false (nothing added) otherwise. The caller has
      * checked that the segment's times lie inside the query's range.
      */
     boolean count(LeafReader segment, Term term, Histogram h, long[] counts, TimeSortedRuns.Check deadline)
             throws IOException {
-        if (h.startMillis() % MINUTE != 0 || h.intervalMillis() % MINUTE != 0) {
+        if (h.intervalMillis() % MINUTE != 0) {
             return false;
         }
+        long phase = Math.floorMod(h.startMillis(), MINUTE); // LogQL's windows (t - range, t] start 1 ms past
         IndexReader.CacheHelper helper = segment.getReaderCacheHelper();
         if (helper == null) {
             return false;
         }
-        Key key = new Key(helper.getKey(), term);
+        Key key = new Key(helper.getKey(), term, phase);
         Minutes m = get(key);
         if (m == null) {
-            m = build(segment, term, deadline);
+            m = build(segment, term, phase, deadline);
             if (m == null) {
                 return false;
             }
@@ -70,7 +74,7 @@ final class TermMinutes {
         }
         for (int i = 0; i < m.counts().length; i++) {
             if (m.counts()[i] != 0) {
-                long b = Math.floorDiv((m.firstMinute() + i) * MINUTE - h.startMillis(), h.intervalMillis());
+                long b = Math.floorDiv(m.firstStart() + i * MINUTE - h.startMillis(), h.intervalMillis());
                 if (b >= 0 && b < counts.length) {
                     counts[(int) b] += m.counts()[i];
                 }
@@ -106,17 +110,18 @@ final class TermMinutes {
         }
     }
 
-    private static Minutes build(LeafReader segment, Term term, TimeSortedRuns.Check deadline) throws IOException {
+    private static Minutes build(LeafReader segment, Term term, long phase, TimeSortedRuns.Check deadline)
+            throws IOException {
         PointValues points = segment.getPointValues(Fields.EVENT_TIME);
         if (points == null) {
             return null;
         }
-        long first = Math.floorDiv(LongPoint.decodeDimension(points.getMinPackedValue(), 0), MINUTE);
-        long last = Math.floorDiv(LongPoint.decodeDimension(points.getMaxPackedValue(), 0), MINUTE);
+        long first = Math.floorDiv(LongPoint.decodeDimension(points.getMinPackedValue(), 0) - phase, MINUTE);
+        long last = Math.floorDiv(LongPoint.decodeDimension(points.getMaxPackedValue(), 0) - phase, MINUTE);
         if (last - first + 1 > MAX_MINUTES) {
             return null;
         }
-        Histogram minutes = new Histogram(first * MINUTE, MINUTE, (int) (last - first + 1));
+        Histogram minutes = new Histogram(first * MINUTE + phase, MINUTE, (int) (last - first + 1));
         long[] counts = new long[minutes.buckets()];
         TimeSortedRuns.Runs runs = TimeSortedRuns.of(segment, minutes);
         if (runs == null) {
@@ -127,6 +132,6 @@ final class TermMinutes {
         for (int i = 0; i < counts.length; i++) {
             out[i] = (int) counts[i]; // a segment holds at most 2^31 documents
         }
-        return new Minutes(first, out);
+        return new Minutes(first * MINUTE + phase, out);
     }
 }

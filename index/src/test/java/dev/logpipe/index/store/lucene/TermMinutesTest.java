@@ -29,8 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A term's counts per minute, kept after the first count, give the same buckets as walking its postings for any grid
- * of whole minutes, follow deletions (a new view of the segment is a new entry), refuse grids that cut minutes, and
- * stay within their bytes.
+ * of whole minutes starting anywhere (a whole minute, 1 ms past one as LogQL's windows do, or any phase), follow
+ * deletions (a new view of the segment is a new entry), refuse intervals of part minutes, and stay within their bytes.
  */
 class TermMinutesTest {
     static final long T0 = 1_796_515_200_000L; // a day's start
@@ -44,6 +44,8 @@ class TermMinutesTest {
     final long[] times = new long[RECORDS];
     final String[] levels = new String[RECORDS];
     final Set<Integer> deleted = new HashSet<>();
+    /** The terms and phases the grids asked for. */
+    final Set<String> asked = new HashSet<>();
 
     @Test
     void minuteCountsGiveTheBucketsOfTheLiveDocumentsForAnyGridOfWholeMinutes() throws Exception {
@@ -53,12 +55,19 @@ class TermMinutesTest {
             write(w);
             deleteSome(w, 7);
             Object core;
+            long builds;
             try (DirectoryReader r = DirectoryReader.open(w)) {
                 checkGrids(minutes, only(r));
-                assertThat(minutes.builds()).as("one walk per term, then kept").isEqualTo(2);
+                assertThat(minutes.builds())
+                        .as("one walk per term and phase, then kept")
+                        .isEqualTo(asked.size());
                 core = only(r).getCoreCacheHelper().getKey();
+                builds = minutes.builds();
+                checkGrids(minutes, only(r), 0);
+                assertThat(minutes.builds()).as("whole minutes again: kept").isEqualTo(builds);
             }
             deleteSome(w, 5);
+            asked.clear();
             try (DirectoryReader r = DirectoryReader.open(w)) {
                 assertThat(only(r).getCoreCacheHelper().getKey())
                         .as("the same segment")
@@ -66,13 +75,13 @@ class TermMinutesTest {
                 checkGrids(minutes, only(r));
                 assertThat(minutes.builds())
                         .as("a new view of the segment is counted anew")
-                        .isEqualTo(4);
+                        .isEqualTo(builds + asked.size());
             }
         }
     }
 
     @Test
-    void aGridThatCutsMinutesIsNotCountedFromMinutesAndTheBytesStayBounded() throws Exception {
+    void aGridOfPartMinutesIsNotCountedFromMinutesAndTheBytesStayBounded() throws Exception {
         try (Directory d = FSDirectory.open(dir);
                 IndexWriter w = new IndexWriter(d, config())) {
             write(w);
@@ -80,8 +89,6 @@ class TermMinutesTest {
                 LeafReader leaf = only(r);
                 TermMinutes minutes = new TermMinutes(TermMinutes.DEFAULT_MAX_BYTES);
                 long[] counts = new long[48];
-                assertThat(minutes.count(leaf, level("WARN"), new Histogram(T0 + 1, 3_600_000L, 48), counts, () -> {}))
-                        .isFalse();
                 assertThat(minutes.count(leaf, level("WARN"), new Histogram(T0, 90_000L, 48), counts, () -> {}))
                         .isFalse();
                 assertThat(counts).containsOnly(0L);
@@ -110,11 +117,20 @@ class TermMinutesTest {
     }
 
     private void checkGrids(TermMinutes minutes, LeafReader leaf) throws Exception {
+        checkGrids(minutes, leaf, -1);
+    }
+
+    /** 200 random grids of whole minutes starting {@code phase} ms past a minute (-1: a random phase each). */
+    private void checkGrids(TermMinutes minutes, LeafReader leaf, long fixedPhase) throws Exception {
         for (int round = 0; round < 200; round++) {
-            long start = T0 + TermMinutes.MINUTE * (random.nextInt(3 * 1440) - 1440);
+            long phase = fixedPhase >= 0
+                    ? fixedPhase
+                    : random.nextBoolean() ? 0 : random.nextBoolean() ? 1 : random.nextInt(60_000);
+            long start = T0 + TermMinutes.MINUTE * (random.nextInt(3 * 1440) - 1440) + phase;
             long interval = TermMinutes.MINUTE * (1 + random.nextInt(random.nextBoolean() ? 5 : 300));
             Histogram h = new Histogram(start, interval, 1 + random.nextInt(300));
             String l = random.nextBoolean() ? "WARN" : "ERROR";
+            asked.add(l + "@" + phase);
             long[] counts = new long[h.buckets()];
             assertThat(minutes.count(leaf, level(l), h, counts, () -> {})).isTrue();
             assertThat(counts).as("%s %s", l, h).isEqualTo(truth(l, h));
