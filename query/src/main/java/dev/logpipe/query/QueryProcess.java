@@ -7,6 +7,7 @@ import dev.logpipe.index.store.read.ShardSource;
 import dev.logpipe.query.auth.ConfiguredKeys;
 import dev.logpipe.query.config.QueryConfig;
 import dev.logpipe.role.CloseAll;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.Closeable;
@@ -46,6 +47,12 @@ public final class QueryProcess implements AutoCloseable {
         } else {
             committed = new CommittedShards(layout, config.reopenInterval());
             shards = committed;
+            Gauge.builder("logpipe_query.term_minutes.bytes", committed, CommittedShards::termMinutesBytes)
+                    .description("Bytes held by terms' counts per minute kept for histograms (at most 8 MiB)")
+                    .register(registry);
+            Gauge.builder("logpipe_query.term_minutes.builds", committed, CommittedShards::termMinutesBuilds)
+                    .description("Terms' counts per minute built: each one walk of a term's postings in a segment")
+                    .register(registry);
         }
         Closeable closeShards = committed == null ? () -> {} : committed;
         QueryService service = null;

@@ -65,6 +65,16 @@ public final class CommittedShards implements ShardSource, Closeable {
         return queries.compiles();
     }
 
+    /** Bytes the terms' counts per minute hold now ({@link TermMinutes}, at most 8 MiB). */
+    public long termMinutesBytes() {
+        return minutes.bytes();
+    }
+
+    /** Terms' counts per minute built so far: each one walk of a term's postings in one segment. */
+    public long termMinutesBuilds() {
+        return minutes.builds();
+    }
+
     /** Starts the reopen thread. */
     public void start() {
         thread.start();
