@@ -53,6 +53,15 @@ public final class QueryProcess implements AutoCloseable {
             Gauge.builder("logpipe_query.term_minutes.builds", committed, CommittedShards::termMinutesBuilds)
                     .description("Terms' counts per minute built: each one walk of a term's postings in a segment")
                     .register(registry);
+            Gauge.builder("logpipe_query.term_walks.bytes", committed, CommittedShards::termWalkBytes)
+                    .description("Bytes held by documents that walks of term dictionaries found (at most 32 MiB)")
+                    .register(registry);
+            Gauge.builder("logpipe_query.term_walks.hits", committed, CommittedShards::termWalkHits)
+                    .description("Wildcard, regexp and line-filter term walks answered from what was kept")
+                    .register(registry);
+            Gauge.builder("logpipe_query.term_walks.misses", committed, CommittedShards::termWalkMisses)
+                    .description("Wildcard, regexp and line-filter term walks done (not kept yet, or evicted)")
+                    .register(registry);
         }
         Closeable closeShards = committed == null ? () -> {} : committed;
         QueryService service = null;

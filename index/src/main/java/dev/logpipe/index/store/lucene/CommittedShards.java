@@ -38,7 +38,7 @@ public final class CommittedShards implements ShardSource, Closeable {
     private final Map<ShardId, Opened> open = new ConcurrentHashMap<>();
     private final MetadataFiles metadataFiles = new MetadataFiles();
     private final CompiledQueries queries = new CompiledQueries();
-    private final TermMinutes minutes = new TermMinutes(TermMinutes.DEFAULT_MAX_BYTES);
+    private final ReadCaches caches = ReadCaches.forQueries();
     private final Thread thread;
     private volatile boolean running = true;
     private boolean closed;
@@ -67,12 +67,27 @@ public final class CommittedShards implements ShardSource, Closeable {
 
     /** Bytes the terms' counts per minute hold now ({@link TermMinutes}, at most 8 MiB). */
     public long termMinutesBytes() {
-        return minutes.bytes();
+        return caches.minutes().bytes();
     }
 
     /** Terms' counts per minute built so far: each one walk of a term's postings in one segment. */
     public long termMinutesBuilds() {
-        return minutes.builds();
+        return caches.minutes().builds();
+    }
+
+    /** Bytes the documents of term walks hold now ({@link ReadCaches}, at most 32 MiB). */
+    public long termWalkBytes() {
+        return caches.termWalks().ramBytesUsed();
+    }
+
+    /** Term walks answered from what was kept. */
+    public long termWalkHits() {
+        return caches.termWalks().getHitCount();
+    }
+
+    /** Term walks done again: not kept yet, or evicted. */
+    public long termWalkMisses() {
+        return caches.termWalks().getMissCount();
     }
 
     /** Starts the reopen thread. */
@@ -109,7 +124,7 @@ public final class CommittedShards implements ShardSource, Closeable {
         } catch (AlreadyClosedException e) { // closed by the reopen thread just now
             return open(shard);
         }
-        return Optional.of(new LuceneShardSearcher(shard, s.getIndexReader(), () -> m.release(s), queries, minutes));
+        return Optional.of(new LuceneShardSearcher(shard, s.getIndexReader(), () -> m.release(s), queries, caches));
     }
 
     private synchronized Opened openShard(ShardId shard) throws IOException {

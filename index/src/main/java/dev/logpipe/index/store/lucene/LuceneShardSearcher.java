@@ -64,8 +64,8 @@ final class LuceneShardSearcher implements ShardSearcher {
     private final IndexReader reader;
     private final Closeable release;
     private final CompiledQueries queries;
-    /** A term's counts per minute in a segment, kept across requests (null: not kept, counted each time). */
-    private final TermMinutes minutes;
+    /** What the reading side keeps between requests. */
+    private final ReadCaches caches;
     /** Where a grid's buckets lie in each sorted segment, for every histogram this view counts with that grid. */
     private final TimeSortedRuns.Memo runs = new TimeSortedRuns.Memo();
 
@@ -76,13 +76,12 @@ final class LuceneShardSearcher implements ShardSearcher {
         return reader;
     }
 
-    LuceneShardSearcher(
-            ShardId id, IndexReader reader, Closeable release, CompiledQueries queries, TermMinutes minutes) {
+    LuceneShardSearcher(ShardId id, IndexReader reader, Closeable release, CompiledQueries queries, ReadCaches caches) {
         this.id = id;
         this.reader = reader;
         this.release = release;
         this.queries = queries;
-        this.minutes = minutes;
+        this.caches = caches;
     }
 
     @Override
@@ -264,7 +263,14 @@ final class LuceneShardSearcher implements ShardSearcher {
             }
             if (rest.size() == 1
                     && TimeSortedRuns.countTerm(
-                            leaf.reader(), rest.get(0), q, h, runs, minutes, counts, () -> checkTime(deadlineNanos))) {
+                            leaf.reader(),
+                            rest.get(0),
+                            q,
+                            h,
+                            runs,
+                            caches.minutes(),
+                            counts,
+                            () -> checkTime(deadlineNanos))) {
                 continue;
             }
             long[] more = run(
@@ -366,13 +372,13 @@ final class LuceneShardSearcher implements ShardSearcher {
      */
     private IndexSearcher searcher(long deadlineNanos) throws IOException {
         if (deadlineNanos == Long.MAX_VALUE) {
-            return new IndexSearcher(reader);
+            return caches.keepTermWalks(new IndexSearcher(reader));
         }
         Deadline d = new Deadline(deadlineNanos);
         IndexSearcher s =
                 new IndexSearcher(reader instanceof DirectoryReader dr ? new ExitableDirectoryReader(dr, d) : reader);
         s.setTimeout(d);
-        return s;
+        return caches.keepTermWalks(s);
     }
 
     private <C extends Collector, T> T run(IndexSearcher s, Query query, CollectorManager<C, T> m) throws IOException {

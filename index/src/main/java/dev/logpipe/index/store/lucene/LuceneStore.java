@@ -286,7 +286,7 @@ public final class LuceneStore implements ShardStore {
                         }
                     },
                     queries,
-                    null));
+                    ReadCaches.NONE));
         } catch (IOException | RuntimeException e) {
             m.release(acquired);
             throw e;
