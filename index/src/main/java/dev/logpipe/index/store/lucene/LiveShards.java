@@ -17,6 +17,8 @@ public final class LiveShards implements ShardSource {
     private final LuceneStore store;
     private final MetadataFiles metadataFiles = new MetadataFiles();
     private final CompiledQueries queries = new CompiledQueries();
+    /** What queries keep between requests: a segment outlives many refreshes, so a kept count stays useful. */
+    private final ReadCaches caches = ReadCaches.forQueries();
 
     public LiveShards(LuceneStore store) {
         this.store = store;
@@ -51,6 +53,6 @@ public final class LiveShards implements ShardSource {
 
     @Override
     public Optional<ShardSearcher> open(ShardId shard) throws IOException {
-        return store.acquire(shard, queries);
+        return store.acquire(shard, queries, caches);
     }
 }

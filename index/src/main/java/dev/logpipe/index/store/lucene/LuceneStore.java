@@ -258,9 +258,10 @@ public final class LuceneStore implements ShardStore {
      * acquired view. Its reader is the acquired one inside a one-reader {@link MultiReader}, as live searches have
      * always had it: {@link ShardSearcher} adds the term-enumeration deadline only to a {@link DirectoryReader}, so
      * live searches check their deadline between documents only (changing that is a change of its own, measured).
-     * Its queries are compiled through {@code queries}, the reading side's cache.
+     * Its queries are compiled through {@code queries}, the reading side's cache, and what it keeps between requests
+     * is in {@code caches}.
      */
-    Optional<ShardSearcher> acquire(ShardId id, CompiledQueries queries) throws IOException {
+    Optional<ShardSearcher> acquire(ShardId id, CompiledQueries queries, ReadCaches caches) throws IOException {
         if (!open.containsKey(id) && !Files.isDirectory(layout.shardDir(id))) {
             return Optional.empty();
         }
@@ -286,7 +287,7 @@ public final class LuceneStore implements ShardStore {
                         }
                     },
                     queries,
-                    ReadCaches.NONE));
+                    caches));
         } catch (IOException | RuntimeException e) {
             m.release(acquired);
             throw e;

@@ -36,10 +36,7 @@ record ReadCaches(TermMinutes minutes, LRUQueryCache termWalks) {
     /** Bytes the documents of term walks may hold. */
     static final long TERM_WALK_BYTES = 32L << 20;
 
-    /** Nothing kept: the indexer's own reads. */
-    static final ReadCaches NONE = new ReadCaches(null, null);
-
-    /** The query service's: 8 MiB of minutes, 32 MiB of term walks' documents. */
+    /** A query side's (committed shards, or the standalone's live ones): 8 MiB of minutes, 32 MiB of walks. */
     static ReadCaches forQueries() {
         // every segment (a day shard's are large), and never skipped for costing more than the rest of the query:
         // a walk's estimated cost is every posting of the field, far above what it finds
