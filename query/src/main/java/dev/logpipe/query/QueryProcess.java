@@ -7,15 +7,12 @@ import dev.logpipe.index.store.read.ShardSource;
 import dev.logpipe.query.auth.ConfiguredKeys;
 import dev.logpipe.query.config.QueryConfig;
 import dev.logpipe.role.CloseAll;
-import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.InstantSource;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,7 +46,7 @@ public final class QueryProcess implements AutoCloseable {
         } else {
             committed = new CommittedShards(layout, config.reopenInterval());
             shards = committed;
-            gaugeReadCaches(registry, committed);
+            KeptReadGauges.register(registry, committed.keptReads());
         }
         Closeable closeShards = committed == null ? () -> {} : committed;
         QueryService service = null;
@@ -114,38 +111,5 @@ public final class QueryProcess implements AutoCloseable {
         } finally {
             log.info("query stopped");
         }
-    }
-
-    /** What the Lucene store keeps between requests, as gauges (docs/query.md, the metrics). */
-    private static void gaugeReadCaches(MeterRegistry registry, CommittedShards c) {
-        gauge(
-                registry,
-                "logpipe_query.term_minutes.bytes",
-                "Bytes of terms' counts per minute kept (8 MiB at most)",
-                c::termMinutesBytes);
-        gauge(
-                registry,
-                "logpipe_query.term_minutes.builds",
-                "Terms' counts per minute built: a walk of postings each",
-                c::termMinutesBuilds);
-        gauge(
-                registry,
-                "logpipe_query.term_walks.bytes",
-                "Bytes of documents term walks found, kept (32 MiB at most)",
-                c::termWalkBytes);
-        gauge(
-                registry,
-                "logpipe_query.term_walks.hits",
-                "Term walks (wildcards, regexps, line filters) answered kept",
-                c::termWalkHits);
-        gauge(
-                registry,
-                "logpipe_query.term_walks.misses",
-                "Term walks looked up and not kept yet, or evicted",
-                c::termWalkMisses);
-    }
-
-    private static void gauge(MeterRegistry registry, String name, String description, Supplier<Number> value) {
-        Gauge.builder(name, value).description(description).register(registry);
     }
 }

@@ -249,6 +249,22 @@ class LokiApiTest {
         Lines long_ = lines("{service=~\"api|billing\"} |= \"" + pasted + "\" or \"" + pasted + " x\"");
         assertThat(long_.lines()).isEmpty();
         assertThat(long_.read()).isZero();
+
+        // the parts of tokens walked for the first filter were kept: asked again, the same answer from them
+        double hits = metric("logpipe_query_term_walks_hits");
+        assertThat(lines("{service=~\"api|billing\"} |= \"took=17ms\"").lines()).containsExactlyElementsOf(expected);
+        assertThat(metric("logpipe_query_term_walks_hits")).isGreaterThan(hits);
+        assertThat(metric("logpipe_query_term_walks_bytes")).isPositive();
+    }
+
+    /** A gauge's value on the query process's {@code /metrics}. */
+    static double metric(String name) throws Exception {
+        for (String line : QueryFixture.get(q, "/metrics", null).body().split("\n")) {
+            if (line.startsWith(name + " ")) {
+                return Double.parseDouble(line.substring(name.length() + 1));
+            }
+        }
+        throw new AssertionError(name + " is not on /metrics");
     }
 
     @Test

@@ -1,8 +1,10 @@
 package dev.logpipe.server.standalone;
 
 import dev.logpipe.auth.AuthFailures;
+import dev.logpipe.index.store.lucene.KeptReads;
 import dev.logpipe.index.store.read.ShardSource;
 import dev.logpipe.query.IndexerProgress;
+import dev.logpipe.query.KeptReadGauges;
 import dev.logpipe.query.QueryService;
 import dev.logpipe.query.auth.Credential;
 import dev.logpipe.query.config.QueryConfig;
@@ -39,6 +41,7 @@ final class QueryMount implements AutoCloseable {
     private final QueryConfig base;
     private final QueryConfig.Tenant defaults;
     private final ShardSource shards;
+    private final KeptReads kept;
     private final LiveKeys keys;
     private final IndexerProgress progress;
     private final InstantSource clock;
@@ -52,6 +55,7 @@ final class QueryMount implements AutoCloseable {
             QueryConfig base,
             QueryConfig.Tenant defaults,
             ShardSource shards,
+            KeptReads kept,
             LiveKeys keys,
             IndexerProgress progress,
             InstantSource clock,
@@ -60,6 +64,7 @@ final class QueryMount implements AutoCloseable {
         this.base = base;
         this.defaults = defaults;
         this.shards = shards;
+        this.kept = kept;
         this.keys = keys;
         this.progress = progress;
         this.clock = clock;
@@ -96,6 +101,7 @@ final class QueryMount implements AutoCloseable {
                 List.of(),
                 List.of());
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        KeptReadGauges.register(registry, kept);
         QueryService s = QueryService.create(c, shards, this::authenticate, progress, clock, registry, shared);
         // the alert rules run with the service; a rebuild (tenants changed) starts them afresh: alerts still active
         // are sent again by the new service, ones that resolve meanwhile expire in Alertmanager at their endsAt

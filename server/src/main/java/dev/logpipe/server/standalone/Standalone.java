@@ -113,7 +113,8 @@ public final class Standalone implements AutoCloseable {
             Indexer indexer = Indexer.start(ic, clock, failures);
             started.add(indexer);
             StandaloneConfigLoader.Query qc = StandaloneConfigLoader.query(config);
-            ShardSource shards = new LiveShards(indexer.store());
+            LiveShards live = new LiveShards(indexer.store());
+            ShardSource shards = live;
             TieredShardSource tiered = null;
             if (indexer.archive().isPresent()) { // the archived days, through the indexer's own catalog and store
                 ArchiveTier tier = indexer.archive().get();
@@ -133,6 +134,7 @@ public final class Standalone implements AutoCloseable {
                     qc.config(),
                     qc.defaults(),
                     shards,
+                    live.keptReads(),
                     keys,
                     () -> Optional.of(progress(indexer.stages().snapshot())),
                     clock,

@@ -65,29 +65,9 @@ public final class CommittedShards implements ShardSource, Closeable {
         return queries.compiles();
     }
 
-    /** Bytes the terms' counts per minute hold now ({@link TermMinutes}, at most 8 MiB). */
-    public long termMinutesBytes() {
-        return caches.minutes().bytes();
-    }
-
-    /** Terms' counts per minute built so far: each one walk of a term's postings in one segment. */
-    public long termMinutesBuilds() {
-        return caches.minutes().builds();
-    }
-
-    /** Bytes the documents of term walks hold now ({@link ReadCaches}, at most 32 MiB). */
-    public long termWalkBytes() {
-        return caches.termWalks().ramBytesUsed();
-    }
-
-    /** Term walks answered from what was kept. */
-    public long termWalkHits() {
-        return caches.termWalks().getHitCount();
-    }
-
-    /** Term walks done again: not kept yet, or evicted. */
-    public long termWalkMisses() {
-        return caches.termWalks().getMissCount();
+    /** What this side keeps between requests, for its gauges. */
+    public KeptReads keptReads() {
+        return caches;
     }
 
     /** Starts the reopen thread. */

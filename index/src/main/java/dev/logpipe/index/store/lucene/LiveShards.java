@@ -24,6 +24,11 @@ public final class LiveShards implements ShardSource {
         this.store = store;
     }
 
+    /** What this side keeps between requests, for its gauges. */
+    public KeptReads keptReads() {
+        return caches;
+    }
+
     /** Queries compiled to Lucene so far: a query searched again, on any shard, is compiled once. */
     public long compiles() {
         return queries.compiles();

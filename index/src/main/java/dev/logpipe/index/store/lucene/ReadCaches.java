@@ -19,7 +19,7 @@ import org.apache.lucene.search.QueryCachingPolicy;
  * @param minutes null: none kept
  * @param termWalks null: Lucene's default cache and policy
  */
-record ReadCaches(TermMinutes minutes, LRUQueryCache termWalks) {
+record ReadCaches(TermMinutes minutes, LRUQueryCache termWalks) implements KeptReads {
     /** Queries whose documents a walk of a term dictionary finds. */
     static final QueryCachingPolicy TERM_WALKS = new QueryCachingPolicy() {
         @Override
@@ -52,5 +52,30 @@ record ReadCaches(TermMinutes minutes, LRUQueryCache termWalks) {
             searcher.setQueryCachingPolicy(TERM_WALKS);
         }
         return searcher;
+    }
+
+    @Override
+    public long termMinutesBytes() {
+        return minutes == null ? 0 : minutes.bytes();
+    }
+
+    @Override
+    public long termMinutesBuilds() {
+        return minutes == null ? 0 : minutes.builds();
+    }
+
+    @Override
+    public long termWalkBytes() {
+        return termWalks == null ? 0 : termWalks.ramBytesUsed();
+    }
+
+    @Override
+    public long termWalkHits() {
+        return termWalks == null ? 0 : termWalks.getHitCount();
+    }
+
+    @Override
+    public long termWalkMisses() {
+        return termWalks == null ? 0 : termWalks.getMissCount();
     }
 }

@@ -37,17 +37,21 @@ class TermWalkCacheTest {
         long[] truth = MatchAllHistogramTest.truth(twelves, from, to, h);
         try (CommittedShards shards = new CommittedShards(new ShardLayout(data), Duration.ofHours(1))) {
             assertThat(histogram(shards, "12*", from, to, h)).isEqualTo(truth);
-            long misses = shards.termWalkMisses();
-            long hits = shards.termWalkHits();
+            long misses = shards.keptReads().termWalkMisses();
+            long hits = shards.keptReads().termWalkHits();
             assertThat(misses).as("the walk was done").isPositive();
-            assertThat(shards.termWalkBytes()).isPositive();
+            assertThat(shards.keptReads().termWalkBytes()).isPositive();
 
             assertThat(histogram(shards, "12*", from, to, h)).isEqualTo(truth);
-            assertThat(shards.termWalkHits()).as("answered from what was kept").isGreaterThan(hits);
+            assertThat(shards.keptReads().termWalkHits())
+                    .as("answered from what was kept")
+                    .isGreaterThan(hits);
 
-            long bytes = shards.termWalkBytes();
+            long bytes = shards.keptReads().termWalkBytes();
             histogram(shards, "service:web OR service:api", from, to, h);
-            assertThat(shards.termWalkBytes()).as("exact terms are not kept").isEqualTo(bytes);
+            assertThat(shards.keptReads().termWalkBytes())
+                    .as("exact terms are not kept")
+                    .isEqualTo(bytes);
         }
     }
 
