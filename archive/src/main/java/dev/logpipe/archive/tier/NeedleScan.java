@@ -64,7 +64,7 @@ final class NeedleScan {
                 if (t < q.fromMillis() || t >= q.toMillis()) {
                     continue;
                 }
-                if (LogAnalyzer.indexTokens(block.message(i)).contains(token)) {
+                if (LogAnalyzer.hasIndexToken(block.message(i), token)) {
                     out.add(new Match(t, IdBytes.of(block.recordId(i)), block.source(i)));
                 }
             }

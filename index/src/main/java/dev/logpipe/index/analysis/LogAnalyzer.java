@@ -39,17 +39,19 @@ public final class LogAnalyzer extends Analyzer {
      * (the archiver hashes every token of a day's messages).
      */
     public static void forEachIndexToken(String text, TokenSink sink) {
-        try (TokenStream ts = INDEXING.tokenStream("message", text)) {
-            org.apache.lucene.analysis.tokenattributes.CharTermAttribute term =
-                    ts.addAttribute(org.apache.lucene.analysis.tokenattributes.CharTermAttribute.class);
-            ts.reset();
-            while (ts.incrementToken()) {
-                sink.token(term.buffer(), term.length());
-            }
-            ts.end();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("reading a string cannot fail", e);
-        }
+        walk(INDEXING, text, (chars, length) -> {
+            sink.token(chars, length);
+            return true;
+        });
+    }
+
+    /**
+     * Whether the index holds {@code token} (lower-case, as {@link #indexTokens} gives them) for {@code text}: {@code
+     * indexTokens(text).contains(token)} without a list or a string, stopping at the first match (an archive scan
+     * asks this of every message of a block).
+     */
+    public static boolean hasIndexToken(String text, String token) {
+        return !walk(INDEXING, text, (chars, length) -> !same(chars, length, token));
     }
 
     /** The tokens a query term of the message reads as: wholes, lower-case, in order. */
@@ -59,18 +61,46 @@ public final class LogAnalyzer extends Analyzer {
 
     private static java.util.List<String> tokens(Analyzer analyzer, String text) {
         java.util.List<String> out = new java.util.ArrayList<>();
+        walk(analyzer, text, (chars, length) -> out.add(new String(chars, 0, length)));
+        return out;
+    }
+
+    /** Takes each token in turn; false stops the walk. */
+    @FunctionalInterface
+    private interface TokenVisitor {
+        boolean next(char[] chars, int length);
+    }
+
+    /** Walks the tokens of {@code text}; true when it reached the end, false when the visitor stopped it. */
+    private static boolean walk(Analyzer analyzer, String text, TokenVisitor visitor) {
         try (TokenStream ts = analyzer.tokenStream("message", text)) {
             org.apache.lucene.analysis.tokenattributes.CharTermAttribute term =
                     ts.addAttribute(org.apache.lucene.analysis.tokenattributes.CharTermAttribute.class);
             ts.reset();
+            boolean reachedEnd = true;
             while (ts.incrementToken()) {
-                out.add(term.toString());
+                if (!visitor.next(term.buffer(), term.length())) {
+                    reachedEnd = false;
+                    break;
+                }
             }
             ts.end();
+            return reachedEnd;
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException("reading a string cannot fail", e);
         }
-        return out;
+    }
+
+    private static boolean same(char[] chars, int length, String token) {
+        if (length != token.length()) {
+            return false;
+        }
+        for (int i = 0; i < length; i++) {
+            if (chars[i] != token.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     public static LogAnalyzer forIndexing() {

@@ -148,6 +148,26 @@ class LogAnalyzerTest {
     }
 
     @Test
+    void aTokenIsHeldExactlyWhenTheIndexTokensContainItAndTheAnalyzerIsReusableAfterAnEarlyStop() {
+        java.util.Random random = new java.util.Random(20261207);
+        String[] words = {"co-9931", "CO", "9931", "10.0.0.1", "api/v1/users", "x".repeat(300), "Grüße", "a_b", "=", " "
+        };
+        for (int round = 0; round < 2_000; round++) {
+            StringBuilder text = new StringBuilder();
+            for (int w = random.nextInt(6); w > 0; w--) {
+                text.append(words[random.nextInt(words.length)]).append(random.nextBoolean() ? " " : ", ");
+            }
+            java.util.List<String> tokens = LogAnalyzer.indexTokens(text.toString());
+            String probe = random.nextInt(3) > 0 && !tokens.isEmpty()
+                    ? tokens.get(random.nextInt(tokens.size()))
+                    : words[random.nextInt(words.length)].toLowerCase(java.util.Locale.ROOT);
+            assertThat(LogAnalyzer.hasIndexToken(text.toString(), probe))
+                    .as("%s in %s", probe, text)
+                    .isEqualTo(tokens.contains(probe));
+        }
+    }
+
+    @Test
     void aVeryLongRunIsCutIntoBoundedTokens() throws IOException {
         String blob = "x".repeat(600);
         assertThat(tokens(LogAnalyzer.forIndexing(), blob))
