@@ -51,7 +51,37 @@ public final class LogAnalyzer extends Analyzer {
      * asks this of every message of a block).
      */
     public static boolean hasIndexToken(String text, String token) {
+        if (ascii(token) && !containsLowerCased(text, token)) {
+            return false; // a token is a run of the text lower-cased character by character: not there, not held
+        }
         return !walk(INDEXING, text, (chars, length) -> !same(chars, length, token));
+    }
+
+    /**
+     * Whether {@code text}, each character lower-cased as the analyzer's {@code LowerCaseFilter} does (one character
+     * to one: {@code İ} to {@code i}, the Kelvin sign to {@code k}), contains {@code token}.
+     */
+    private static boolean containsLowerCased(String text, String token) {
+        int m = token.length();
+        for (int i = 0, last = text.length() - m; i <= last; i++) {
+            int j = 0;
+            while (j < m && Character.toLowerCase(text.charAt(i + j)) == token.charAt(j)) {
+                j++;
+            }
+            if (j == m) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean ascii(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) >= 128) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The tokens a query term of the message reads as: wholes, lower-case, in order. */
