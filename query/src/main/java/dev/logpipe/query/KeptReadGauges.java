@@ -1,6 +1,6 @@
 package dev.logpipe.query;
 
-import dev.logpipe.index.store.lucene.KeptReads;
+import dev.logpipe.index.store.read.KeptReads;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.function.Supplier;

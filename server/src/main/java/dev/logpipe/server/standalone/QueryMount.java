@@ -1,7 +1,7 @@
 package dev.logpipe.server.standalone;
 
 import dev.logpipe.auth.AuthFailures;
-import dev.logpipe.index.store.lucene.KeptReads;
+import dev.logpipe.index.store.read.KeptReads;
 import dev.logpipe.index.store.read.ShardSource;
 import dev.logpipe.query.IndexerProgress;
 import dev.logpipe.query.KeptReadGauges;

@@ -4,6 +4,7 @@ import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.shard.ShardLayout;
 import dev.logpipe.index.shard.ShardMetadata;
+import dev.logpipe.index.store.read.KeptReads;
 import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.index.store.read.ShardSource;
 import java.io.Closeable;

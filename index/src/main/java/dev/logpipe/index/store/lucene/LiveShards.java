@@ -3,6 +3,7 @@ package dev.logpipe.index.store.lucene;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.shard.ShardMetadata;
+import dev.logpipe.index.store.read.KeptReads;
 import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.index.store.read.ShardSource;
 import java.io.IOException;

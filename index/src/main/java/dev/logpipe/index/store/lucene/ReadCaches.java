@@ -1,5 +1,6 @@
 package dev.logpipe.index.store.lucene;
 
+import dev.logpipe.index.store.read.KeptReads;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.LRUQueryCache;
 import org.apache.lucene.search.MultiTermQuery;

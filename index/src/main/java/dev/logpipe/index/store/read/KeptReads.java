@@ -1,9 +1,9 @@
-package dev.logpipe.index.store.lucene;
+package dev.logpipe.index.store.read;
 
 /**
  * What a reading side keeps between requests, for its gauges: terms' counts per minute for histograms and the
  * documents walks of term dictionaries found (wildcards, regular expressions, prefixes, line filters' parts of tokens),
- * each bounded in bytes. Of {@link CommittedShards#keptReads()} and {@link LiveShards#keptReads()}.
+ * each bounded in bytes. The embedded engine's shard sources keep them; an engine that keeps nothing answers zeros.
  */
 public interface KeptReads {
     /** Bytes of terms' counts per minute held now (8 MiB at most). */
