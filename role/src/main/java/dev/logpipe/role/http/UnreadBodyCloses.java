@@ -16,10 +16,13 @@ import org.eclipse.jetty.util.Callback;
  * <p>Without this, Jetty answers such a request on a connection it then closes without saying so, when the body's
  * bytes arrive after the answer; a client that keeps connections alive (the JDK's {@code HttpClient}, Grafana) sends
  * its next request on that connection and reads "HTTP/1.1 header parser received no bytes". With the header the
- * client opens a new connection. Checked when the answer commits: the body's bytes already received are read and
- * dropped without waiting; if they end the body, the connection stays open.
+ * client opens a new connection. Checked when the answer commits: the body's bytes already received (64 KiB at most)
+ * are read and dropped without waiting; if they end the body, the connection stays open.
  */
 final class UnreadBodyCloses extends Handler.Wrapper {
+    /** The most of an unread body dropped to keep its connection; past it the connection closes. */
+    static final long MAX_DROPPED_BYTES = 64 * 1024;
+
     UnreadBodyCloses(Handler routes) {
         super(routes);
     }
@@ -54,16 +57,21 @@ final class UnreadBodyCloses extends Handler.Wrapper {
             return chunk;
         }
 
-        /** Reads and drops the body's bytes already received; whether the body has ended. */
+        /**
+         * Reads and drops the body's bytes already received, at most {@link #MAX_DROPPED_BYTES} (a client that keeps
+         * sending must not hold the thread that answers it); whether the body has ended.
+         */
         boolean endedAfterDroppingWhatArrived() {
-            while (!ended) {
+            long dropped = 0;
+            while (!ended && dropped <= MAX_DROPPED_BYTES) {
                 Content.Chunk chunk = read();
                 if (chunk == null) {
                     return false;
                 }
+                dropped += chunk.remaining();
                 chunk.release();
             }
-            return true;
+            return ended;
         }
     }
 

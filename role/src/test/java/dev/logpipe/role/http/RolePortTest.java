@@ -248,4 +248,30 @@ class RolePortTest {
             assertThat(answerHead(socket, request)).startsWith("http/1.1 405").doesNotContain("connection:");
         }
     }
+
+    @Test
+    void aClientThatKeepsSendingAnUnreadBodyGetsItsAnswerAndTheConnectionCloses() throws Exception {
+        start(REFUSES_UNREAD);
+        try (Socket socket = new Socket("127.0.0.1", port.address().getPort())) {
+            int length = 16 << 20;
+            Thread sender = new Thread(() -> {
+                try {
+                    java.io.OutputStream out = socket.getOutputStream();
+                    out.write(("POST /api/x HTTP/1.1\r\nHost: a\r\nContent-Length: " + length + "\r\n\r\n")
+                            .getBytes(StandardCharsets.US_ASCII));
+                    byte[] chunk = new byte[64 * 1024];
+                    for (int sent = 0; sent < length; sent += chunk.length) {
+                        out.write(chunk);
+                    }
+                } catch (java.io.IOException closedByTheServer) {
+                    // expected once the answer closed the connection
+                }
+            });
+            sender.start();
+            socket.setSoTimeout(10_000);
+            String head = answerHead(socket, "");
+            assertThat(head).startsWith("http/1.1 405").contains("connection: close");
+            sender.interrupt();
+        }
+    }
 }
