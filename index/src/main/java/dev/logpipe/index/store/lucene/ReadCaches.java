@@ -17,8 +17,8 @@ import org.apache.lucene.search.QueryCachingPolicy;
  * and this policy gives it exactly those queries, from their first use: a dashboard or a person asks the same again,
  * and an exact term, a range or a label costs less to read than to keep.
  *
- * @param minutes null: none kept
- * @param termWalks null: Lucene's default cache and policy
+ * @param minutes a term's counts per minute
+ * @param termWalks the documents of term walks
  */
 record ReadCaches(TermMinutes minutes, LRUQueryCache termWalks) implements KeptReads {
     /** Queries whose documents a walk of a term dictionary finds. */
@@ -48,35 +48,33 @@ record ReadCaches(TermMinutes minutes, LRUQueryCache termWalks) implements KeptR
 
     /** Makes {@code searcher} keep term walks here. */
     IndexSearcher keepTermWalks(IndexSearcher searcher) {
-        if (termWalks != null) {
-            searcher.setQueryCache(termWalks);
-            searcher.setQueryCachingPolicy(TERM_WALKS);
-        }
+        searcher.setQueryCache(termWalks);
+        searcher.setQueryCachingPolicy(TERM_WALKS);
         return searcher;
     }
 
     @Override
     public long termMinutesBytes() {
-        return minutes == null ? 0 : minutes.bytes();
+        return minutes.bytes();
     }
 
     @Override
     public long termMinutesBuilds() {
-        return minutes == null ? 0 : minutes.builds();
+        return minutes.builds();
     }
 
     @Override
     public long termWalkBytes() {
-        return termWalks == null ? 0 : termWalks.ramBytesUsed();
+        return termWalks.ramBytesUsed();
     }
 
     @Override
     public long termWalkHits() {
-        return termWalks == null ? 0 : termWalks.getHitCount();
+        return termWalks.getHitCount();
     }
 
     @Override
     public long termWalkMisses() {
-        return termWalks == null ? 0 : termWalks.getMissCount();
+        return termWalks.getMissCount();
     }
 }

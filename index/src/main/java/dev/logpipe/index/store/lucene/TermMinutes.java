@@ -20,8 +20,8 @@ import org.apache.lucene.index.Term;
  * windows), one entry per such phase.
  *
  * <p>A segment's view is immutable, so an entry never goes stale: it is keyed by the segment reader's own cache key,
- * which changes when documents of the segment are deleted. Bounded in bytes (4 per minute of the segment's span, a day
- * is 5.6 KiB), least recently used first out; a segment spanning more than {@value #MAX_MINUTES} minutes is not kept.
+ * which changes when documents of the segment are deleted. Bounded in bytes (4 per minute of the segment's span and
+ * ~160 for the entry, a day is 5.8 KiB), least recently used first out; a segment spanning more than {@value #MAX_MINUTES} minutes is not kept.
  */
 final class TermMinutes {
     static final long MINUTE = 60_000L;
@@ -39,8 +39,9 @@ final class TermMinutes {
 
     /** A term's live documents per minute, the first starting at {@code firstStart} (epoch ms). */
     private record Minutes(long firstStart, int[] counts) {
+        /** The counts, the record, its key and the map's entry (headers and references, about 160 bytes). */
         long bytes() {
-            return 4L * counts.length + 64;
+            return 4L * counts.length + 160;
         }
     }
 

@@ -119,7 +119,7 @@ final class TimeSortedRuns {
 
     /**
      * Counts a segment wholly inside the query's range where one term is not in every document by that term alone:
-     * from its counts per minute when the buckets are whole minutes ({@code minutes}, null: none kept), else from its
+     * from its counts per minute when the buckets are whole minutes ({@code minutes}), else from its
      * postings and the runs. False (nothing counted) when the segment is not inside the range or not sorted.
      */
     static boolean countTerm(
@@ -135,7 +135,7 @@ final class TimeSortedRuns {
         if (!inside(segment, q.fromMillis(), q.toMillis())) {
             return false;
         }
-        if (minutes != null && minutes.count(segment, term, h, counts, deadline)) {
+        if (minutes.count(segment, term, h, counts, deadline)) {
             return true;
         }
         Runs r = runs.of(segment, h);

@@ -94,7 +94,7 @@ class TermMinutesTest {
                 assertThat(counts).containsOnly(0L);
                 assertThat(minutes.builds()).isZero();
 
-                long oneEntry = 4L * (2 * 1440) + 64; // the segment spans two days
+                long oneEntry = 4L * (2 * 1440) + 160; // the segment spans two days
                 TermMinutes small = new TermMinutes(oneEntry + 100);
                 for (String l : LEVELS) {
                     assertThat(small.count(leaf, level(l), new Histogram(T0, 3_600_000L, 48), new long[48], () -> {}))
