@@ -38,6 +38,7 @@ import java.util.Optional;
  * <pre>
  * java -cp bench/target/logpipe-bench.jar dev.logpipe.bench.OpenSearchQueryBench [--records 500000] [--runs 200]
  *   [--warmup 50] [--dir /tmp/logpipe-os-query-bench] [--os-jvm-opts "-Xms1g -Xmx1g"]
+ *   [--query-yaml "limits:\n  exact_total_budget: 0s"] (added to the query service's config)
  * </pre>
  */
 public final class OpenSearchQueryBench {
@@ -51,6 +52,7 @@ public final class OpenSearchQueryBench {
         int warmup = 50;
         Path dir = Path.of("/tmp/logpipe-os-query-bench");
         String osJvmOpts = "-Xms1g -Xmx1g";
+        String queryYaml = "";
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--records" -> records = Long.parseLong(args[++i]);
@@ -58,6 +60,7 @@ public final class OpenSearchQueryBench {
                 case "--warmup" -> warmup = Integer.parseInt(args[++i]);
                 case "--dir" -> dir = Path.of(args[++i]);
                 case "--os-jvm-opts" -> osJvmOpts = args[++i];
+                case "--query-yaml" -> queryYaml = args[++i].replace("\\n", "\n");
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
@@ -88,7 +91,8 @@ public final class OpenSearchQueryBench {
                     records,
                     (System.nanoTime() - t0) / 1e9);
             String yaml = "store: opensearch\nopensearch:\n  hosts: [\"" + os.base() + "\"]\n  index_prefix: " + prefix
-                    + "\n  replicas: 0\n"; // one node: the query service's own indices stay yellow with a replica
+                    + "\n  replicas: 0\n" // one node: the query service's own indices stay yellow with a replica
+                    + queryYaml;
             try (QueryProcess q = QueryBench.process(dir.resolve("query"), yaml)) {
                 compare(q, os.base(), prefix, runs, warmup);
             }
@@ -183,12 +187,59 @@ public final class OpenSearchQueryBench {
                     1.2 * p99Theirs + 2,
                     p99Ours <= 1.2 * p99Theirs + 2 ? "met" : "not met");
         }
+        perDayCost(http, os, prefix, pairs, runs);
+    }
+
+    /**
+     * What asking each day's index on its own costs inside OpenSearch: every question sent straight to the node as one
+     * {@code _msearch} of one search per day index against the one search over all of them, interleaved.
+     */
+    private static void perDayCost(HttpClient http, String os, String prefix, Map<String, String[]> pairs, int runs)
+            throws Exception {
+        HttpResponse<String> listed = http.send(
+                HttpRequest.newBuilder(URI.create(os + "/_cat/indices/" + prefix + "-records-*?h=index&format=json"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        List<String> indices = new ArrayList<>();
+        JSON.readTree(listed.body()).forEach(n -> indices.add(n.path("index").asText()));
+        URI search = URI.create(os + "/" + prefix + "-records-*/_search");
+        URI msearch = URI.create(os + "/_msearch");
+        System.out.println();
+        System.out.println("| question, sent straight to OpenSearch | one `_msearch` of " + indices.size()
+                + " per-day searches p50 / p99 ms | one `_search` over the days p50 / p99 ms |");
+        System.out.println("|---|---|---|");
+        for (Map.Entry<String, String[]> e : pairs.entrySet()) {
+            String body = e.getValue()[1];
+            StringBuilder nd = new StringBuilder();
+            for (String index : indices) {
+                nd.append("{\"index\":\"")
+                        .append(index)
+                        .append("\"}\n")
+                        .append(body)
+                        .append('\n');
+            }
+            String ndjson = nd.toString();
+            Interleaved.Times t = Interleaved.run(
+                    runs, () -> send(http, msearch, ndjson, "application/x-ndjson"), () -> direct(http, search, body));
+            System.out.printf(
+                    Locale.ROOT,
+                    "| %s | %.1f / %.1f | %.1f / %.1f |%n",
+                    e.getKey(),
+                    t.p50a(),
+                    t.p99a(),
+                    t.p50b(),
+                    t.p99b());
+        }
     }
 
     private static void direct(HttpClient http, URI search, String body) throws Exception {
+        send(http, search, body, "application/json");
+    }
+
+    private static void send(HttpClient http, URI uri, String body, String contentType) throws Exception {
         HttpResponse<String> r = http.send(
-                HttpRequest.newBuilder(search)
-                        .header("Content-Type", "application/json")
+                HttpRequest.newBuilder(uri)
+                        .header("Content-Type", contentType)
                         .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
                         .build(),
                 HttpResponse.BodyHandlers.ofString());

@@ -12,6 +12,7 @@ import dev.logpipe.index.store.aggregate.Histogram;
 import dev.logpipe.index.store.aggregate.Values;
 import dev.logpipe.index.store.read.After;
 import dev.logpipe.index.store.read.IdBytes;
+import dev.logpipe.index.store.read.ShardCall;
 import dev.logpipe.index.store.read.ShardQuery;
 import dev.logpipe.index.store.read.ShardSearcher;
 import java.io.IOException;
@@ -139,12 +140,16 @@ final class OpenSearchShardSearcher implements ShardSearcher {
 
     private static String reason(OpenSearchClient.Response r) {
         try {
-            JsonNode e = JSON.readTree(r.body()).path("error");
-            JsonNode cause = e.path("root_cause").path(0);
-            return cause.isMissingNode() ? e.toString() : cause.path("reason").asText();
+            return reason(JSON.readTree(r.body()).path("error"));
         } catch (IOException e) {
             return r.text();
         }
+    }
+
+    /** The first root cause's reason of an error OpenSearch answered, or the whole error. */
+    static String reason(JsonNode error) {
+        JsonNode cause = error.path("root_cause").path(0);
+        return cause.isMissingNode() ? error.toString() : cause.path("reason").asText();
     }
 
     private synchronized int ref(String id) {
@@ -160,23 +165,78 @@ final class OpenSearchShardSearcher implements ShardSearcher {
 
     @Override
     public Keys keys(ShardQuery q, Order order, After after, int limit, long deadlineNanos) throws IOException {
-        ObjectNode body = search(q, deadlineNanos);
-        boolean newest = order == Order.NEWEST_FIRST;
+        return run(new ShardCall.KeysOf(q, order, after, limit), deadlineNanos);
+    }
+
+    /**
+     * A call as one {@code _search} of this searcher's index: its body and how its answer is read. What {@link
+     * #keys}, {@link #count}, {@link #histogram} and {@link #values} send alone, and {@link OpenSearchShards#callAll}
+     * sends for several searchers in one {@code _msearch}.
+     */
+    @SuppressWarnings("unchecked")
+    <T> Search<T> search(ShardCall<T> call, long deadlineNanos) {
+        Search<?> out;
+        if (call instanceof ShardCall.KeysOf k) {
+            out = keysSearch(k, deadlineNanos);
+        } else if (call instanceof ShardCall.CountOf c) {
+            out = countSearch(c.query(), deadlineNanos);
+        } else if (call instanceof ShardCall.HistogramOf h) {
+            out = histogramSearch(h.query(), h.histogram(), deadlineNanos);
+        } else if (call instanceof ShardCall.ValuesOf v) {
+            out = valuesSearch(v.query(), v.field(), v.maxValues(), deadlineNanos);
+        } else {
+            throw new IllegalStateException("no search for " + call);
+        }
+        return (Search<T>) out;
+    }
+
+    /** The body of one {@code _search} of {@link #index} and how its answer becomes the call's value. */
+    record Search<T>(ObjectNode body, Reading<T> reading) {}
+
+    /** How an answer of a search becomes a value. */
+    @FunctionalInterface
+    interface Reading<T> {
+        T read(JsonNode answer) throws IOException;
+    }
+
+    String index() {
+        return index;
+    }
+
+    private <T> T run(ShardCall<T> call, long deadlineNanos) throws IOException {
+        Search<T> search = search(call, deadlineNanos);
+        return read(search, send("/_search", search.body(), deadlineNanos));
+    }
+
+    /** The value of an answer to one of this searcher's searches: {@link TimedOut} when the answer timed out. */
+    <T> T read(Search<T> search, JsonNode answer) throws IOException {
+        if (answer.path("timed_out").asBoolean(false)) {
+            throw new TimedOut(shard);
+        }
+        return search.reading().read(answer);
+    }
+
+    private Search<Keys> keysSearch(ShardCall.KeysOf k, long deadlineNanos) {
+        ObjectNode body = search(k.query(), deadlineNanos);
+        boolean newest = k.order() == Order.NEWEST_FIRST;
         sort(body, Fields.EVENT_TIME, !newest, newest);
-        if (after != null) {
-            body.putArray("search_after").add(after.eventTimeMillis()).add(after.recordId());
+        if (k.after() != null) {
+            body.putArray("search_after")
+                    .add(k.after().eventTimeMillis())
+                    .add(k.after().recordId());
         }
-        body.put("size", limit).put("track_total_hits", TOTAL_HITS_THRESHOLD);
-        JsonNode answer = send("/_search", body, deadlineNanos);
-        List<Key> keys = new ArrayList<>();
-        for (JsonNode hit : answer.path("hits").path("hits")) {
-            keys.add(key(hit));
-        }
-        JsonNode total = answer.path("hits").path("total");
-        return new Keys(
-                keys,
-                total.path("value").asLong(),
-                "eq".equals(total.path("relation").asText()));
+        body.put("size", k.limit()).put("track_total_hits", TOTAL_HITS_THRESHOLD);
+        return new Search<>(body, answer -> {
+            List<Key> keys = new ArrayList<>();
+            for (JsonNode hit : answer.path("hits").path("hits")) {
+                keys.add(key(hit));
+            }
+            JsonNode total = answer.path("hits").path("total");
+            return new Keys(
+                    keys,
+                    total.path("value").asLong(),
+                    "eq".equals(total.path("relation").asText()));
+        });
     }
 
     /** Sorts by a field (ascending or not), then by record_id the same way as the merge key's order asks. */
@@ -258,15 +318,23 @@ final class OpenSearchShardSearcher implements ShardSearcher {
 
     @Override
     public long count(ShardQuery q, long deadlineNanos) throws IOException {
-        ObjectNode body = JSON.createObjectNode();
-        if (q != null) {
-            body.set("query", query(q));
-        }
-        return send("/_count", body, deadlineNanos).path("count").asLong();
+        return run(new ShardCall.CountOf(q), deadlineNanos);
+    }
+
+    /** A count as a search of no hits counting every match ({@code null}: every document of the index). */
+    private Search<Long> countSearch(ShardQuery q, long deadlineNanos) {
+        ObjectNode body = q == null ? JSON.createObjectNode() : search(q, deadlineNanos);
+        body.put("size", 0).put("track_total_hits", true);
+        return new Search<>(
+                body, answer -> answer.path("hits").path("total").path("value").asLong());
     }
 
     @Override
     public long[] histogram(ShardQuery q, Histogram h, long deadlineNanos) throws IOException {
+        return run(new ShardCall.HistogramOf(q, h), deadlineNanos);
+    }
+
+    private Search<long[]> histogramSearch(ShardQuery q, Histogram h, long deadlineNanos) {
         long end = h.startMillis() + h.intervalMillis() * h.buckets();
         ShardQuery inside = new ShardQuery(
                 q.tenant(),
@@ -283,38 +351,44 @@ final class OpenSearchShardSearcher implements ShardSearcher {
                 .put("fixed_interval", h.intervalMillis() + "ms")
                 .put("offset", "+" + Math.floorMod(h.startMillis(), h.intervalMillis()) + "ms")
                 .put("min_doc_count", 1);
-        long[] counts = new long[h.buckets()];
-        for (JsonNode b : send("/_search", body, deadlineNanos)
-                .path("aggregations")
-                .path("h")
-                .path("buckets")) {
-            long i = (b.path("key").asLong() - h.startMillis()) / h.intervalMillis();
-            if (i >= 0 && i < counts.length) {
-                counts[(int) i] += b.path("doc_count").asLong();
+        return new Search<>(body, answer -> {
+            long[] counts = new long[h.buckets()];
+            for (JsonNode b : answer.path("aggregations").path("h").path("buckets")) {
+                long i = (b.path("key").asLong() - h.startMillis()) / h.intervalMillis();
+                if (i >= 0 && i < counts.length) {
+                    counts[(int) i] += b.path("doc_count").asLong();
+                }
             }
-        }
-        return counts;
+            return counts;
+        });
     }
 
     @Override
     public Values values(ShardQuery q, String field, int maxValues, long deadlineNanos) throws IOException {
+        return run(new ShardCall.ValuesOf(q, field, maxValues), deadlineNanos);
+    }
+
+    private Search<Values> valuesSearch(ShardQuery q, String field, int maxValues, long deadlineNanos) {
         ObjectNode body = search(q, deadlineNanos);
         String mapped = OpenSearchQueries.mapped(field);
         body.put("size", 0).put("track_total_hits", true);
         ObjectNode aggs = body.putObject("aggs");
         aggs.putObject("values").putObject("terms").put("field", mapped).put("size", Math.max(1, maxValues));
         aggs.putObject("missing").putObject("missing").put("field", mapped);
-        JsonNode answer = send("/_search", body, deadlineNanos);
-        Map<String, Long> counts = new LinkedHashMap<>();
-        JsonNode terms = answer.path("aggregations").path("values");
-        for (JsonNode b : terms.path("buckets")) {
-            counts.put(b.path("key").asText(), b.path("doc_count").asLong());
-        }
-        long overflow = terms.path("sum_other_doc_count").asLong();
-        long missing =
-                answer.path("aggregations").path("missing").path("doc_count").asLong();
-        long matched = answer.path("hits").path("total").path("value").asLong();
-        return new Values(counts, overflow, missing, matched, overflow == 0);
+        return new Search<>(body, answer -> {
+            Map<String, Long> counts = new LinkedHashMap<>();
+            JsonNode terms = answer.path("aggregations").path("values");
+            for (JsonNode b : terms.path("buckets")) {
+                counts.put(b.path("key").asText(), b.path("doc_count").asLong());
+            }
+            long overflow = terms.path("sum_other_doc_count").asLong();
+            long missing = answer.path("aggregations")
+                    .path("missing")
+                    .path("doc_count")
+                    .asLong();
+            long matched = answer.path("hits").path("total").path("value").asLong();
+            return new Values(counts, overflow, missing, matched, overflow == 0);
+        });
     }
 
     @Override

@@ -2,14 +2,18 @@ package dev.logpipe.index.opensearch;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.logpipe.index.schema.FieldKind;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.shard.ShardMetadata;
+import dev.logpipe.index.store.read.ShardCall;
 import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.index.store.read.ShardSource;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +30,9 @@ import java.util.function.LongSupplier;
  * pruning yet, so the query service prunes nothing on this engine (every index of the range is searched); the field
  * names of an index come from its mapping ({@link #latestMetadata}).
  *
- * <p>A query asks the cluster once per shard it searches and nothing else: the list of indices is read at most once
+ * <p>A query asks the cluster once per call over all the shards it searches together ({@code _msearch}, {@link
+ * #callAll}; a call the query service makes shard by shard, once per shard) and nothing else: the list of indices is
+ * read at most once
  * per {@link #LIST_TTL} for all tenants (a day's new index is searched within that, as its first records become
  * visible only after the index's refresh interval anyway), and {@link #open} does not look the index up. A searcher of
  * an index deleted since it was listed (retention, a tenant deleted) answers as an empty index. Thread-safe.
@@ -149,5 +155,70 @@ public final class OpenSearchShards implements ShardSource {
     @Override
     public Optional<ShardSearcher> open(ShardId shard) {
         return Optional.of(new OpenSearchShardSearcher(client, shard, names.of(shard)));
+    }
+
+    /** True: a query's shards are asked in one {@code _msearch} rather than one request each. */
+    @Override
+    public boolean callsTogether() {
+        return true;
+    }
+
+    /**
+     * The call on every searcher's index in one {@code _msearch} (one alone: one {@code _search}): each index's search
+     * is the one its searcher sends alone, with its own timeout, and each answer is read as its searcher reads it; an
+     * item OpenSearch refused with a 400 is a query it cannot run ({@link IllegalArgumentException}), another error of
+     * an item fails that shard only. An index deleted since it was listed answers as an empty one.
+     */
+    @Override
+    public <T> List<ShardCall.Answer<T>> callAll(List<ShardSearcher> searchers, ShardCall<T> call, long deadlineNanos)
+            throws IOException {
+        if (searchers.size() == 1) {
+            return ShardSource.super.callAll(searchers, call, deadlineNanos);
+        }
+        List<OpenSearchShardSearcher.Search<T>> searches = new ArrayList<>(searchers.size());
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        for (ShardSearcher s : searchers) {
+            OpenSearchShardSearcher searcher = (OpenSearchShardSearcher) s;
+            OpenSearchShardSearcher.Search<T> search = searcher.search(call, deadlineNanos);
+            searches.add(search);
+            ObjectNode header = JSON.createObjectNode();
+            header.put("index", searcher.index()).put("ignore_unavailable", true);
+            JSON.writeValue(body, header);
+            body.write('\n');
+            JSON.writeValue(body, search.body());
+            body.write('\n');
+        }
+        OpenSearchClient.Response r = client.send("POST", "/_msearch", body.toByteArray(), "application/x-ndjson");
+        OpenSearchStore.expect(r, "a search of " + searchers.size() + " indices");
+        JsonNode responses = JSON.readTree(r.body()).path("responses");
+        List<ShardCall.Answer<T>> out = new ArrayList<>(searchers.size());
+        for (int i = 0; i < searchers.size(); i++) {
+            OpenSearchShardSearcher searcher = (OpenSearchShardSearcher) searchers.get(i);
+            JsonNode answer = responses.path(i);
+            try {
+                out.add(ShardCall.Answer.of(itemValue(searcher, searches.get(i), answer)));
+            } catch (IOException | RuntimeException e) {
+                out.add(ShardCall.Answer.failed(e));
+            }
+        }
+        return out;
+    }
+
+    private static <T> T itemValue(
+            OpenSearchShardSearcher searcher, OpenSearchShardSearcher.Search<T> search, JsonNode answer)
+            throws IOException {
+        if (answer.isMissingNode()) {
+            throw new IOException("OpenSearch's _msearch answer has no item for " + searcher.index());
+        }
+        if (answer.has("error")) {
+            String reason = OpenSearchShardSearcher.reason(answer.path("error"));
+            if (answer.path("status").asInt() == 400) {
+                throw new IllegalArgumentException(
+                        "OpenSearch cannot run the query on " + searcher.index() + ": " + reason);
+            }
+            throw new IOException("a search of " + searcher.index() + " failed with status "
+                    + answer.path("status").asInt() + ": " + reason);
+        }
+        return searcher.read(search, answer);
     }
 }

@@ -10,6 +10,7 @@ import dev.logpipe.index.store.aggregate.Histogram;
 import dev.logpipe.index.store.aggregate.Values;
 import dev.logpipe.index.store.read.After;
 import dev.logpipe.index.store.read.Hit;
+import dev.logpipe.index.store.read.ShardCall;
 import dev.logpipe.index.store.read.ShardQuery;
 import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.index.store.write.DeadLetterEntry;
@@ -259,6 +260,88 @@ public abstract class StoreContract {
                 }
             }
         }
+    }
+
+    @Test
+    void aCallAskedOfSeveralShardsTogetherAnswersAsEachShardAskedAlone() throws Exception {
+        try (EngineFixture e = open(data)) {
+            List<IndexRecord> rs = new ArrayList<>();
+            for (int i = 0; i < 1_500; i++) { // three days, the newest the fullest; another tenant on the same days
+                Instant t = T.plusSeconds(86_400L * (i % 3 == 0 ? 0 : i % 5 == 0 ? 1 : 2) + i);
+                rs.add(record(
+                        i % 7 == 0 ? "other" : "acme",
+                        "c-" + i,
+                        t,
+                        i % 9 == 0 ? "rare slow call" : "ok call",
+                        Map.of("svc", "svc-" + (i % 4))));
+            }
+            write(e, rs);
+            e.makeVisible();
+            List<ShardId> days = e.reader().shards(ShardKind.RECORDS, "acme");
+            assertThat(days).hasSize(3);
+            Histogram h = new Histogram(T.toEpochMilli() - 3_600_000, 3_600_000, 80);
+            for (String q : List.of("", "slow", "service:svc-1", "nothing-matches-this")) {
+                ShardQuery sq = all("acme", q);
+                List<ShardCall<?>> calls = List.of(
+                        new ShardCall.KeysOf(sq, ShardSearcher.Order.NEWEST_FIRST, null, 50),
+                        new ShardCall.KeysOf(
+                                sq, ShardSearcher.Order.OLDEST_FIRST, new After(T.toEpochMilli() + 10, "c-0"), 20),
+                        new ShardCall.CountOf(sq),
+                        new ShardCall.HistogramOf(sq, h),
+                        new ShardCall.ValuesOf(sq, Fields.SERVICE, 2));
+                for (ShardCall<?> call : calls) {
+                    assertThat(together(e, days, call))
+                            .as("%s of \"%s\"", call.getClass().getSimpleName(), q)
+                            .isEqualTo(alone(e, days, call));
+                }
+            }
+        }
+    }
+
+    /** Each shard's answer to the call asked of all of them together, as a comparable value. */
+    private static List<Object> together(EngineFixture e, List<ShardId> days, ShardCall<?> call) throws IOException {
+        List<ShardSearcher> searchers = new ArrayList<>();
+        try {
+            for (ShardId d : days) {
+                searchers.add(e.reader().open(d).orElseThrow());
+            }
+            List<Object> out = new ArrayList<>();
+            for (ShardCall.Answer<?> a : e.reader().callAll(searchers, call, NO_DEADLINE)) {
+                assertThat(a.failure()).isNull();
+                out.add(comparable(a.value()));
+            }
+            return out;
+        } finally {
+            for (ShardSearcher s : searchers) {
+                s.close();
+            }
+        }
+    }
+
+    /** Each shard's answer to the call asked of it alone. */
+    private static List<Object> alone(EngineFixture e, List<ShardId> days, ShardCall<?> call) throws IOException {
+        List<Object> out = new ArrayList<>();
+        for (ShardId d : days) {
+            try (ShardSearcher s = e.reader().open(d).orElseThrow()) {
+                out.add(comparable(call.on(s, NO_DEADLINE)));
+            }
+        }
+        return out;
+    }
+
+    /** Keys without their documents (a view's own numbers), histogram counts as a list; other values as they are. */
+    private static Object comparable(Object value) {
+        if (value instanceof ShardSearcher.Keys k) {
+            List<String> keys = new ArrayList<>();
+            k.keys()
+                    .forEach(key -> keys.add(
+                            key.eventTimeMillis() + "/" + key.recordId().text()));
+            return List.of(keys, k.total(), k.totalExact());
+        }
+        if (value instanceof long[] counts) {
+            return java.util.Arrays.stream(counts).boxed().toList();
+        }
+        return value;
     }
 
     @Test

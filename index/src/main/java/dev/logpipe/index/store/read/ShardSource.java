@@ -4,6 +4,7 @@ import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.shard.ShardMetadata;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -37,6 +38,34 @@ public interface ShardSource {
      * exist or holds no commit yet. The caller closes it.
      */
     Optional<ShardSearcher> open(ShardId shard) throws IOException;
+
+    /**
+     * True when this engine answers one call on several shards in one round trip ({@link #callAll}) sooner than on
+     * each shard alone (a remote engine: one request instead of one per shard); the query service then asks a wave's
+     * shards together instead of one shard per thread. False (the default) for an engine in this process.
+     */
+    default boolean callsTogether() {
+        return false;
+    }
+
+    /**
+     * The call's answer from each of {@code searchers} (opened by this source), in their order: each shard's value, or
+     * what its searcher would have thrown. The default asks them one after the other; an engine that {@link
+     * #callsTogether} asks them in one round trip. Throws only when no shard could be asked at all (the engine could not
+     * be reached).
+     */
+    default <T> List<ShardCall.Answer<T>> callAll(List<ShardSearcher> searchers, ShardCall<T> call, long deadlineNanos)
+            throws IOException {
+        List<ShardCall.Answer<T>> out = new ArrayList<>(searchers.size());
+        for (ShardSearcher s : searchers) {
+            try {
+                out.add(ShardCall.Answer.of(call.on(s, deadlineNanos)));
+            } catch (IOException | RuntimeException e) {
+                out.add(ShardCall.Answer.failed(e));
+            }
+        }
+        return out;
+    }
 
     /**
      * Bytes a search of {@code q} on the shard would fetch from an archive and decompress now, at most (0 when it

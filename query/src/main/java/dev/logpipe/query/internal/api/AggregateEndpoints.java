@@ -11,6 +11,7 @@ import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.shard.ShardMetadata;
 import dev.logpipe.index.store.aggregate.Histogram;
 import dev.logpipe.index.store.aggregate.Values;
+import dev.logpipe.index.store.read.ShardCall;
 import dev.logpipe.index.store.read.ShardQuery;
 import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.query.internal.http.Params;
@@ -95,7 +96,7 @@ public final class AggregateEndpoints {
                         plan.searched(),
                         env.config().limits().shardConcurrency(),
                         bounds.deadlineNanos(),
-                        (s, d) -> s.histogram(sq, asked, d));
+                        new ShardCall.HistogramOf(sq, asked));
         long[] counts = new long[buckets];
         for (FanOut.Outcome<long[]> o : results.values()) {
             if (o.ok()) {
@@ -259,7 +260,7 @@ public final class AggregateEndpoints {
                         plan.searched(),
                         env.config().limits().shardConcurrency(),
                         bounds.deadlineNanos(),
-                        (s, d) -> s.values(sq, name, VALUES_PER_SHARD, d));
+                        new ShardCall.ValuesOf(sq, name, VALUES_PER_SHARD));
         Map<String, Long> counts = new HashMap<>();
         long matched = 0;
         long missing = 0;

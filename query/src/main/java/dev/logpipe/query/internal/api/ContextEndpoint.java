@@ -9,6 +9,7 @@ import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.store.read.After;
 import dev.logpipe.index.store.read.Hit;
+import dev.logpipe.index.store.read.ShardCall;
 import dev.logpipe.index.store.read.ShardQuery;
 import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.query.internal.http.Params;
@@ -219,7 +220,7 @@ public final class ContextEndpoint {
                         plan.searched(),
                         env.config().limits().shardConcurrency(),
                         bounds.deadlineNanos(),
-                        (s, d) -> s.keys(q, order, key, n, d));
+                        new ShardCall.KeysOf(q, order, key, n));
         List<List<ShardSearcher.Key>> pages = new ArrayList<>();
         List<ShardSearcher> searchers = new ArrayList<>();
         r.values().forEach(o -> {

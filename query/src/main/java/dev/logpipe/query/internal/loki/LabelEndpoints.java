@@ -7,6 +7,7 @@ import dev.logpipe.index.schema.Fields;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.shard.ShardMetadata;
+import dev.logpipe.index.store.read.ShardCall;
 import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.query.internal.api.Bounds;
 import dev.logpipe.query.internal.api.Call;
@@ -176,7 +177,7 @@ final class LabelEndpoints {
                             plan.searched(),
                             env.config().limits().shardConcurrency(),
                             bounds.deadlineNanos(),
-                            (s, d) -> s.values(sq, field, MAX_DISTINCT, d));
+                            new ShardCall.ValuesOf(sq, field, MAX_DISTINCT));
             for (FanOut.Outcome<dev.logpipe.index.store.aggregate.Values> o : results.values()) {
                 if (o.ok()) {
                     if (!o.value().complete() || o.value().overflow() > 0) {

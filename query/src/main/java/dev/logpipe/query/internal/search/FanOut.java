@@ -2,6 +2,7 @@ package dev.logpipe.query.internal.search;
 
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.store.read.CorruptShardException;
+import dev.logpipe.index.store.read.ShardCall;
 import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.index.store.read.ShardSource;
 import java.io.Closeable;
@@ -29,6 +30,10 @@ import org.slf4j.LoggerFactory;
  * (the concurrency cap fixed at plan time; the calling thread is one of the lanes), and waits no longer than the
  * query's deadline. Every shard ends with an {@link Outcome}: its result, or why there is none (timeout, error, gone).
  * A query error (a query Lucene cannot run) is thrown to the caller as {@link IllegalArgumentException}.
+ *
+ * <p>A {@link ShardCall} on an engine that {@link ShardSource#callsTogether} (a remote one) goes to all the shards
+ * at once in one round trip on the calling thread instead of one shard per lane; each shard still ends with its own
+ * outcome, by the same causes.
  */
 public final class FanOut {
     private final ShardSource source;
@@ -79,6 +84,113 @@ public final class FanOut {
     public <T> Map<ShardId, Outcome<Held<T>>> runHeld(
             List<ShardId> shards, int lanes, long deadlineNanos, Task<T> task) {
         return fan(shards, lanes, deadlineNanos, task, true);
+    }
+
+    /** {@link #run(List, int, long, Task)} of a call: in one round trip on an engine that calls shards together. */
+    public <T> Map<ShardId, Outcome<T>> run(List<ShardId> shards, int lanes, long deadlineNanos, ShardCall<T> call) {
+        return source.callsTogether()
+                ? together(shards, deadlineNanos, call, false)
+                : fan(shards, lanes, deadlineNanos, call::on, false);
+    }
+
+    /** {@link #runHeld(List, int, long, Task)} of a call: in one round trip on an engine that calls shards together. */
+    public <T> Map<ShardId, Outcome<Held<T>>> runHeld(
+            List<ShardId> shards, int lanes, long deadlineNanos, ShardCall<T> call) {
+        return source.callsTogether()
+                ? together(shards, deadlineNanos, call, true)
+                : fan(shards, lanes, deadlineNanos, call::on, true);
+    }
+
+    /**
+     * Every shard opened, then asked the call in one round trip ({@link ShardSource#callAll}) on the calling thread;
+     * each answer becomes the shard's outcome as {@link #one} makes it.
+     */
+    private <T, R> Map<ShardId, Outcome<R>> together(
+            List<ShardId> shards, long deadlineNanos, ShardCall<T> call, boolean hold) {
+        Map<ShardId, Outcome<?>> out = new HashMap<>();
+        List<RuntimeException> queryErrors = new ArrayList<>();
+        List<ShardId> asked = new ArrayList<>(shards.size());
+        List<ShardSearcher> searchers = new ArrayList<>(shards.size());
+        try {
+            for (ShardId id : shards) {
+                try {
+                    Optional<ShardSearcher> s = source.open(id);
+                    if (s.isPresent()) {
+                        asked.add(id);
+                        searchers.add(s.get());
+                    } else {
+                        out.put(id, new Outcome<>(null, "gone"));
+                    }
+                } catch (IOException | RuntimeException e) {
+                    out.put(id, failed(id, e, queryErrors));
+                }
+            }
+            List<ShardCall.Answer<T>> answers = answers(searchers, call, deadlineNanos);
+            for (int i = 0; i < asked.size(); i++) {
+                ShardCall.Answer<T> a = answers.get(i);
+                ShardSearcher searcher = searchers.get(i);
+                boolean handedOver = a.failure() == null && hold;
+                out.put(
+                        asked.get(i),
+                        a.failure() != null
+                                ? failed(asked.get(i), a.failure(), queryErrors)
+                                : new Outcome<>(hold ? new Held<>(searcher, a.value()) : a.value(), null));
+                if (!handedOver) {
+                    closeQuietly(searcher);
+                }
+            }
+        } catch (RuntimeException | Error e) { // not a shard's failure: release what is held or still open
+            out.values().forEach(FanOut::closeHeld);
+            searchers.forEach(FanOut::closeQuietly);
+            throw e;
+        }
+        Map<ShardId, Outcome<R>> ordered = new LinkedHashMap<>();
+        for (ShardId id : shards) {
+            @SuppressWarnings("unchecked")
+            Outcome<R> o = (Outcome<R>) out.get(id);
+            ordered.put(id, o);
+        }
+        if (!queryErrors.isEmpty()) {
+            ordered.values().forEach(FanOut::closeHeld);
+            throw queryErrors.get(0);
+        }
+        return ordered;
+    }
+
+    /** The engine's answers, or each shard timed out (past the deadline) or failed as the whole round trip did. */
+    private <T> List<ShardCall.Answer<T>> answers(
+            List<ShardSearcher> searchers, ShardCall<T> call, long deadlineNanos) {
+        if (searchers.isEmpty()) {
+            return List.of();
+        }
+        Exception all;
+        if (System.nanoTime() - deadlineNanos > 0) {
+            all = new ShardSearcher.TimedOut(searchers.get(0).shard());
+        } else {
+            try {
+                List<ShardCall.Answer<T>> answers = source.callAll(searchers, call, deadlineNanos);
+                if (answers.size() != searchers.size()) {
+                    throw new IllegalStateException("the engine answered " + answers.size() + " of " + searchers.size()
+                            + " shards asked together");
+                }
+                return answers;
+            } catch (IOException | RuntimeException e) {
+                all = e;
+            }
+        }
+        List<ShardCall.Answer<T>> failed = new ArrayList<>(searchers.size());
+        for (int i = 0; i < searchers.size(); i++) {
+            failed.add(ShardCall.Answer.failed(all));
+        }
+        return failed;
+    }
+
+    private static void closeQuietly(ShardSearcher s) {
+        try {
+            s.close();
+        } catch (IOException | RuntimeException e) {
+            LoggerFactory.getLogger(FanOut.class).warn("releasing a shard searcher failed: {}", e.toString());
+        }
     }
 
     @SuppressWarnings("unchecked")
@@ -153,11 +265,7 @@ public final class FanOut {
 
     private static void closeHeld(Outcome<?> o) {
         if (o.value() instanceof Held<?> h) {
-            try {
-                h.close();
-            } catch (IOException | RuntimeException e) {
-                LoggerFactory.getLogger(FanOut.class).warn("releasing a shard searcher failed: {}", e.toString());
-            }
+            closeQuietly(h.searcher());
         }
     }
 
@@ -179,18 +287,29 @@ public final class FanOut {
                     searcher.close();
                 }
             }
-        } catch (ShardSearcher.TimedOut e) {
+        } catch (IOException | RuntimeException e) {
+            return failed(id, e, queryErrors);
+        }
+    }
+
+    /**
+     * Why a shard has no result, by the cause of its failure: past the deadline, a query the engine cannot run (also
+     * kept in {@code queryErrors}: the caller throws it), stored bytes that failed their checks, or any other error.
+     */
+    private static Outcome<?> failed(ShardId id, Exception e, List<RuntimeException> queryErrors) {
+        if (e instanceof ShardSearcher.TimedOut) {
             return new Outcome<>(null, "timeout");
-        } catch (IllegalArgumentException e) {
-            queryErrors.add(e);
+        }
+        if (e instanceof IllegalArgumentException q) {
+            queryErrors.add(q);
             return new Outcome<>(null, "query");
-        } catch (CorruptShardException e) {
+        }
+        if (e instanceof CorruptShardException) {
             LoggerFactory.getLogger(FanOut.class).error("searching shard {} failed: {}", id, e.getMessage());
             return new Outcome<>(null, "corrupt", e.getMessage());
-        } catch (IOException | RuntimeException e) {
-            LoggerFactory.getLogger(FanOut.class).warn("searching shard {} failed: {}", id, e.toString());
-            return new Outcome<>(null, "error");
         }
+        LoggerFactory.getLogger(FanOut.class).warn("searching shard {} failed: {}", id, e.toString());
+        return new Outcome<>(null, "error");
     }
 
     /** One of a batch of jobs. */

@@ -2,6 +2,7 @@ package dev.logpipe.query.internal.search;
 
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.store.read.After;
+import dev.logpipe.index.store.read.ShardCall;
 import dev.logpipe.index.store.read.ShardQuery;
 import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.query.internal.memory.AnswerMemory;
@@ -55,7 +56,7 @@ public final class Pages implements Closeable {
         while (next < shards.size() && !settled(shards.subList(next, shards.size()), limit)) {
             List<ShardId> w = shards.subList(next, (int) Math.min(shards.size(), (long) next + wave));
             Map<ShardId, FanOut.Outcome<FanOut.Held<ShardSearcher.Keys>>> r =
-                    fanOut.runHeld(w, lanes, deadlineNanos, (s, d) -> s.keys(q, order, after, limit, d));
+                    fanOut.runHeld(w, lanes, deadlineNanos, new ShardCall.KeysOf(q, order, after, limit));
             r.forEach((id, o) -> {
                 outcomes.put(id, o);
                 if (o.ok()) {
@@ -128,7 +129,7 @@ public final class Pages implements Closeable {
                 rest.add(id);
             }
         }
-        Map<ShardId, FanOut.Outcome<Long>> counts = fanOut.run(rest, lanes, deadlineNanos, (s, d) -> s.count(q, d));
+        Map<ShardId, FanOut.Outcome<Long>> counts = fanOut.run(rest, lanes, deadlineNanos, new ShardCall.CountOf(q));
         boolean all = true;
         long sum = total;
         for (ShardId id : rest) {

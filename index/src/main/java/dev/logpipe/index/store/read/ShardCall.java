@@ -1,0 +1,63 @@
+package dev.logpipe.index.store.read;
+
+import dev.logpipe.index.store.aggregate.Histogram;
+import dev.logpipe.index.store.aggregate.Values;
+import java.io.IOException;
+
+/**
+ * One search the query service asks of each shard of a plan, as a value: an engine that answers several shards in one
+ * round trip ({@link ShardSource#callsTogether}) reads what is asked from it; any searcher answers it through
+ * {@link #on}. Each kind answers exactly what the {@link ShardSearcher} method of the same name answers.
+ */
+public sealed interface ShardCall<T> {
+    /** The answer of {@code s} to this call, as its method answers it. */
+    T on(ShardSearcher s, long deadlineNanos) throws IOException;
+
+    /** {@link ShardSearcher#keys}. */
+    record KeysOf(ShardQuery query, ShardSearcher.Order order, After after, int limit)
+            implements ShardCall<ShardSearcher.Keys> {
+        @Override
+        public ShardSearcher.Keys on(ShardSearcher s, long deadlineNanos) throws IOException {
+            return s.keys(query, order, after, limit, deadlineNanos);
+        }
+    }
+
+    /** {@link ShardSearcher#count}. */
+    record CountOf(ShardQuery query) implements ShardCall<Long> {
+        @Override
+        public Long on(ShardSearcher s, long deadlineNanos) throws IOException {
+            return s.count(query, deadlineNanos);
+        }
+    }
+
+    /** {@link ShardSearcher#histogram}. */
+    record HistogramOf(ShardQuery query, Histogram histogram) implements ShardCall<long[]> {
+        @Override
+        public long[] on(ShardSearcher s, long deadlineNanos) throws IOException {
+            return s.histogram(query, histogram, deadlineNanos);
+        }
+    }
+
+    /** {@link ShardSearcher#values}. */
+    record ValuesOf(ShardQuery query, String field, int maxValues) implements ShardCall<Values> {
+        @Override
+        public Values on(ShardSearcher s, long deadlineNanos) throws IOException {
+            return s.values(query, field, maxValues, deadlineNanos);
+        }
+    }
+
+    /**
+     * One shard's answer to a call asked together with others: its value, or the exception its searcher would have
+     * thrown ({@link ShardSearcher.TimedOut}, {@link IllegalArgumentException} for a query the engine cannot run,
+     * {@link CorruptShardException}, another {@link IOException} or runtime exception).
+     */
+    record Answer<T>(T value, Exception failure) {
+        public static <T> Answer<T> of(T value) {
+            return new Answer<>(value, null);
+        }
+
+        public static <T> Answer<T> failed(Exception failure) {
+            return new Answer<>(null, failure);
+        }
+    }
+}
