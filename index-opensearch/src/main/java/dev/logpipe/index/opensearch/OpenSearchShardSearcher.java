@@ -16,7 +16,6 @@ import dev.logpipe.index.store.read.ShardCall;
 import dev.logpipe.index.store.read.ShardQuery;
 import dev.logpipe.index.store.read.ShardSearcher;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -203,7 +202,8 @@ final class OpenSearchShardSearcher implements ShardSearcher {
         return index;
     }
 
-    private <T> T run(ShardCall<T> call, long deadlineNanos) throws IOException {
+    /** The call as one {@code _search} of this searcher's index. */
+    <T> T run(ShardCall<T> call, long deadlineNanos) throws IOException {
         Search<T> search = search(call, deadlineNanos);
         return read(search, send("/_search", search.body(), deadlineNanos));
     }
@@ -225,7 +225,12 @@ final class OpenSearchShardSearcher implements ShardSearcher {
                     .add(k.after().eventTimeMillis())
                     .add(k.after().recordId());
         }
-        body.put("size", k.limit()).put("track_total_hits", TOTAL_HITS_THRESHOLD);
+        body.put("size", k.limit());
+        if (k.exactTotal()) {
+            body.put("track_total_hits", true);
+        } else {
+            body.put("track_total_hits", TOTAL_HITS_THRESHOLD);
+        }
         return new Search<>(body, answer -> {
             List<Key> keys = new ArrayList<>();
             for (JsonNode hit : answer.path("hits").path("hits")) {
@@ -248,29 +253,14 @@ final class OpenSearchShardSearcher implements ShardSearcher {
 
     @Override
     public String[] sources(int[] docs, SourceBudget budget) throws IOException {
-        String[] out = new String[docs.length];
-        if (docs.length == 0) {
-            return out;
-        }
-        ObjectNode body = JSON.createObjectNode();
-        ArrayNode wanted = body.putArray("ids");
-        synchronized (this) {
-            for (int d : docs) {
-                wanted.add(ids.get(d));
-            }
-        }
-        OpenSearchClient.Response r = client.sendJson("POST", "/" + index + "/_mget", JSON.writeValueAsBytes(body));
-        OpenSearchStore.expect(r, "reading sources of " + index);
-        JsonNode found = JSON.readTree(r.body()).path("docs");
-        for (int i = 0; i < docs.length; i++) {
-            JsonNode doc = found.path(i);
-            if (!doc.path("found").asBoolean(false)) {
-                continue; // deleted since its key was read
-            }
-            String source = doc.path("_source").path(OpenSearchDocuments.SOURCE).asText();
-            if (budget.take(i, source.getBytes(StandardCharsets.UTF_8).length)) {
-                out[i] = source;
-            }
+        return OpenSearchShards.sources(client, List.of(this), List.of(docs), budget)[0];
+    }
+
+    /** The document ids of keys this searcher handed out, in the order of {@code docs}. */
+    synchronized List<String> ids(int[] docs) {
+        List<String> out = new ArrayList<>(docs.length);
+        for (int d : docs) {
+            out.add(ids.get(d));
         }
         return out;
     }

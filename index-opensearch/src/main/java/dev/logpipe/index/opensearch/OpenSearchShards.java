@@ -12,6 +12,7 @@ import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.index.store.read.ShardSource;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -173,7 +174,12 @@ public final class OpenSearchShards implements ShardSource {
     public <T> List<ShardCall.Answer<T>> callAll(List<ShardSearcher> searchers, ShardCall<T> call, long deadlineNanos)
             throws IOException {
         if (searchers.size() == 1) {
-            return ShardSource.super.callAll(searchers, call, deadlineNanos);
+            try {
+                return List.of(
+                        ShardCall.Answer.of(((OpenSearchShardSearcher) searchers.get(0)).run(call, deadlineNanos)));
+            } catch (IOException | RuntimeException e) {
+                return List.of(ShardCall.Answer.failed(e));
+            }
         }
         List<OpenSearchShardSearcher.Search<T>> searches = new ArrayList<>(searchers.size());
         ByteArrayOutputStream body = new ByteArrayOutputStream();
@@ -199,6 +205,60 @@ public final class OpenSearchShards implements ShardSource {
                 out.add(ShardCall.Answer.of(itemValue(searcher, searches.get(i), answer)));
             } catch (IOException | RuntimeException e) {
                 out.add(ShardCall.Answer.failed(e));
+            }
+        }
+        return out;
+    }
+
+    /** The sources of every searcher's documents in one {@code _mget} ({@link #sources}). */
+    @Override
+    public String[][] sourcesAll(List<ShardSearcher> searchers, List<int[]> docs, ShardSearcher.SourceBudget budget)
+            throws IOException {
+        List<OpenSearchShardSearcher> own = new ArrayList<>(searchers.size());
+        searchers.forEach(s -> own.add((OpenSearchShardSearcher) s));
+        return sources(client, own, docs, budget);
+    }
+
+    /**
+     * The stored records of documents of several searchers' indices, read in one {@code _mget} by index and id:
+     * {@code out[i][j]} for {@code docs.get(i)[j]}; null where the budget refused it (asked once the source arrived,
+     * with its place among all the documents) or where the document is gone (deleted since its key was read).
+     */
+    static String[][] sources(
+            OpenSearchClient client,
+            List<OpenSearchShardSearcher> searchers,
+            List<int[]> docs,
+            ShardSearcher.SourceBudget budget)
+            throws IOException {
+        String[][] out = new String[searchers.size()][];
+        ObjectNode body = JSON.createObjectNode();
+        com.fasterxml.jackson.databind.node.ArrayNode wanted = body.putArray("docs");
+        int n = 0;
+        for (int i = 0; i < searchers.size(); i++) {
+            out[i] = new String[docs.get(i).length];
+            for (String id : searchers.get(i).ids(docs.get(i))) {
+                wanted.addObject().put("_index", searchers.get(i).index()).put("_id", id);
+                n++;
+            }
+        }
+        if (n == 0) {
+            return out;
+        }
+        OpenSearchClient.Response r = client.sendJson("POST", "/_mget", JSON.writeValueAsBytes(body));
+        OpenSearchStore.expect(r, "reading sources of " + n + " documents");
+        JsonNode found = JSON.readTree(r.body()).path("docs");
+        int at = 0;
+        for (int i = 0; i < searchers.size(); i++) {
+            for (int j = 0; j < out[i].length; j++, at++) {
+                JsonNode doc = found.path(at);
+                if (!doc.path("found").asBoolean(false)) {
+                    continue; // deleted since its key was read, or its index is gone
+                }
+                String source =
+                        doc.path("_source").path(OpenSearchDocuments.SOURCE).asText();
+                if (budget.take(at, source.getBytes(StandardCharsets.UTF_8).length)) {
+                    out[i][j] = source;
+                }
             }
         }
         return out;

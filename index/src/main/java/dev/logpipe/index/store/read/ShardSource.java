@@ -68,6 +68,25 @@ public interface ShardSource {
     }
 
     /**
+     * The stored sources of documents of several searchers (opened by this source) read in one round trip on an
+     * engine that {@link #callsTogether}: {@code out[i][j]} is the source of {@code docs.get(i)[j]} in
+     * {@code searchers.get(i)}, null when {@code budget} refused it (asked with the document's place in all the
+     * documents in order, first searcher's first). The default reads each searcher's in turn with {@link
+     * ShardSearcher#sources(int[], ShardSearcher.SourceBudget)}.
+     */
+    default String[][] sourcesAll(List<ShardSearcher> searchers, List<int[]> docs, ShardSearcher.SourceBudget budget)
+            throws IOException {
+        String[][] out = new String[searchers.size()][];
+        int base = 0;
+        for (int i = 0; i < searchers.size(); i++) {
+            int offset = base;
+            out[i] = searchers.get(i).sources(docs.get(i), (j, bytes) -> budget.take(offset + j, bytes));
+            base += docs.get(i).length;
+        }
+        return out;
+    }
+
+    /**
      * Bytes a search of {@code q} on the shard would fetch from an archive and decompress now, at most (0 when it
      * reads none: a hot shard, or archive blocks a cache holds already): what the planner's archive budget counts
      * before anything is dispatched.

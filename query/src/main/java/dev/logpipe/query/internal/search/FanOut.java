@@ -44,6 +44,11 @@ public final class FanOut {
         this.pool = pool;
     }
 
+    /** The engine searched. */
+    public ShardSource source() {
+        return source;
+    }
+
     /** The work on one shard. */
     @FunctionalInterface
     public interface Task<T> {

@@ -1,6 +1,7 @@
 package dev.logpipe.query.internal.search;
 
 import dev.logpipe.index.store.read.ShardSearcher;
+import dev.logpipe.index.store.read.ShardSource;
 import dev.logpipe.query.internal.memory.AnswerMemory;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -17,7 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * has passed. A source's length is known before it is read, so one over the budget is never read.
  *
  * <p>Reads in rounds of parallel jobs (by searcher, in parts of at least {@link #PER_JOB} documents, each in document
- * order), each round as many hits as the sizes read so far say still fit. Within a round the jobs race for the
+ * order; on an engine that {@link ShardSource#callsTogether}, one request per round for every searcher's documents), each round as many hits as the sizes read so far say still fit. Within a round the jobs race for the
  * budget, so a later hit may take it from an earlier one; every length is learnt either way, so the round then keeps
  * exactly the prefix that fits, drops what lies past it and reads what the prefix still lacks. Memory held by sources
  * never exceeds the budget (plus the first source when it alone is larger).
@@ -205,6 +206,10 @@ public final class SourceReader {
                         .computeIfAbsent(refs.get(p).searcher(), k -> new ArrayList<>())
                         .add(p);
             }
+            if (fanOut.source().callsTogether()) { // a remote engine: every searcher's in one round trip
+                readTogether(bySearcher, admit);
+                return;
+            }
             int perJob = Math.max(PER_JOB, (positions.size() + threads - 1) / threads);
             List<List<Integer>> jobs = new ArrayList<>();
             for (List<Integer> at : bySearcher.values()) {
@@ -226,6 +231,35 @@ public final class SourceReader {
                     out[at.get(i)] = src[i]; // distinct slots per job; each() returning publishes them
                 }
             });
+        }
+
+        /** The positions' sources through {@link ShardSource#sourcesAll}, on the calling thread. */
+        private void readTogether(Map<ShardSearcher, List<Integer>> bySearcher, Admit admit) throws IOException {
+            if (System.nanoTime() - deadlineNanos > 0) {
+                return; // left unread: the prefix ends at the first of them (TIMEOUT)
+            }
+            List<ShardSearcher> searchers = new ArrayList<>(bySearcher.keySet());
+            List<int[]> docs = new ArrayList<>(searchers.size());
+            List<Integer> flat = new ArrayList<>();
+            for (ShardSearcher s : searchers) {
+                List<Integer> at = bySearcher.get(s);
+                int[] d = new int[at.size()];
+                for (int i = 0; i < d.length; i++) {
+                    d[i] = refs.get(at.get(i)).doc();
+                }
+                docs.add(d);
+                flat.addAll(at);
+            }
+            String[][] src = fanOut.source().sourcesAll(searchers, docs, (i, bytes) -> {
+                lengths[flat.get(i)] = bytes;
+                return admit.take(flat.get(i), bytes);
+            });
+            for (int i = 0; i < searchers.size(); i++) {
+                List<Integer> at = bySearcher.get(searchers.get(i));
+                for (int j = 0; j < at.size(); j++) {
+                    out[at.get(j)] = src[i][j];
+                }
+            }
         }
     }
 
