@@ -225,12 +225,7 @@ final class OpenSearchShardSearcher implements ShardSearcher {
                     .add(k.after().eventTimeMillis())
                     .add(k.after().recordId());
         }
-        body.put("size", k.limit());
-        if (k.exactTotal()) {
-            body.put("track_total_hits", true);
-        } else {
-            body.put("track_total_hits", TOTAL_HITS_THRESHOLD);
-        }
+        body.put("size", k.limit()).put("track_total_hits", TOTAL_HITS_THRESHOLD);
         return new Search<>(body, answer -> {
             List<Key> keys = new ArrayList<>();
             for (JsonNode hit : answer.path("hits").path("hits")) {

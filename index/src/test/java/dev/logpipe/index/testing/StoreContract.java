@@ -298,6 +298,57 @@ public abstract class StoreContract {
         }
     }
 
+    @Test
+    void sourcesReadFromSeveralShardsTogetherAreEachShardsOwnInOrderWithinTheBudget() throws Exception {
+        try (EngineFixture e = open(data)) {
+            List<IndexRecord> rs = new ArrayList<>();
+            for (int i = 0; i < 30; i++) {
+                rs.add(record("acme", "s-" + i, T.plusSeconds(86_400L * (i % 3) + i), "message " + i, Map.of()));
+            }
+            write(e, rs);
+            e.makeVisible();
+            List<ShardId> days = e.reader().shards(ShardKind.RECORDS, "acme");
+            List<ShardSearcher> searchers = new ArrayList<>();
+            try {
+                List<int[]> docs = new ArrayList<>();
+                List<List<String>> expected = new ArrayList<>();
+                for (ShardId d : days) {
+                    ShardSearcher s = e.reader().open(d).orElseThrow();
+                    searchers.add(s);
+                    ShardSearcher.Keys k =
+                            s.keys(all("acme", ""), ShardSearcher.Order.OLDEST_FIRST, null, 10, NO_DEADLINE);
+                    docs.add(k.keys().stream().mapToInt(ShardSearcher.Key::doc).toArray());
+                    expected.add(
+                            k.keys().stream().map(key -> key.recordId().text()).toList());
+                }
+                List<Integer> asked = new ArrayList<>();
+                String[][] read = e.reader().sourcesAll(searchers, docs, (i, bytes) -> {
+                    asked.add(i);
+                    return i % 4 != 1; // refused: left unread (null)
+                });
+                assertThat(asked)
+                        .containsExactlyInAnyOrderElementsOf(
+                                java.util.stream.IntStream.range(0, 30).boxed().toList());
+                int at = 0;
+                for (int i = 0; i < days.size(); i++) {
+                    for (int j = 0; j < expected.get(i).size(); j++, at++) {
+                        if (at % 4 == 1) {
+                            assertThat(read[i][j]).isNull();
+                        } else {
+                            assertThat(read[i][j])
+                                    .contains(
+                                            "\"record_id\":\"" + expected.get(i).get(j) + "\"");
+                        }
+                    }
+                }
+            } finally {
+                for (ShardSearcher s : searchers) {
+                    s.close();
+                }
+            }
+        }
+    }
+
     /** Each shard's answer to the call asked of all of them together, as a comparable value. */
     private static List<Object> together(EngineFixture e, List<ShardId> days, ShardCall<?> call) throws IOException {
         List<ShardSearcher> searchers = new ArrayList<>();

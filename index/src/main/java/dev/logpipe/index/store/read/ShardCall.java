@@ -13,16 +13,9 @@ public sealed interface ShardCall<T> {
     /** The answer of {@code s} to this call, as its method answers it. */
     T on(ShardSearcher s, long deadlineNanos) throws IOException;
 
-    /**
-     * {@link ShardSearcher#keys}. {@code exactTotal}: the caller will count the total exactly anyway, so an engine
-     * asked in one round trip may count it in the same search (a searcher asked alone answers as its method does).
-     */
-    record KeysOf(ShardQuery query, ShardSearcher.Order order, After after, int limit, boolean exactTotal)
+    /** {@link ShardSearcher#keys}. */
+    record KeysOf(ShardQuery query, ShardSearcher.Order order, After after, int limit)
             implements ShardCall<ShardSearcher.Keys> {
-        public KeysOf(ShardQuery query, ShardSearcher.Order order, After after, int limit) {
-            this(query, order, after, limit, false);
-        }
-
         @Override
         public ShardSearcher.Keys on(ShardSearcher s, long deadlineNanos) throws IOException {
             return s.keys(query, order, after, limit, deadlineNanos);

@@ -71,10 +71,9 @@ public final class SearchEndpoint {
         Pages pages = new Pages(env.fanOut(), plan, env.config().limits().shardConcurrency(), deadline);
         SourceReader.Read read;
         try {
+            pages.collect(sq, after, limit);
             long budget = env.config().limits().exactTotalBudget().toNanos();
-            boolean counting = budget > 0 && plan.skipped().isEmpty(); // a partial answer's total is a bound anyway
-            pages.collect(sq, after, limit, counting);
-            if (counting) {
+            if (budget > 0 && plan.skipped().isEmpty()) { // a partial answer's total is a lower bound anyway
                 pages.countExactly(sq, Math.min(deadline, System.nanoTime() + budget));
             }
             read = pages.sources(maxBytes, deadline, bounds.memory()); // reserved as the sources are read

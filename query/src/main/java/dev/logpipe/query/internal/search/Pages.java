@@ -49,24 +49,14 @@ public final class Pages implements Closeable {
 
     /** Phase one: the keys of the first {@code limit} hits after {@code after} over the plan's shards. */
     public void collect(ShardQuery q, After after, int limit) {
-        collect(q, after, limit, false);
-    }
-
-    /**
-     * {@link #collect(ShardQuery, After, int)}; {@code countingExactly}: {@link #countExactly} follows, so on an engine
-     * that calls shards together every shard is asked in one wave with its total counted in the same round trip (each
-     * shard is counted either way; one round trip instead of one for the page and one for the counts).
-     */
-    public void collect(ShardQuery q, After after, int limit, boolean countingExactly) {
         List<ShardId> shards = plan.searched();
         ShardSearcher.Order order = plan.order();
-        boolean oneWave = countingExactly && fanOut.source().callsTogether();
         int next = 0;
-        int wave = oneWave ? Math.max(1, shards.size()) : 1;
+        int wave = 1;
         while (next < shards.size() && !settled(shards.subList(next, shards.size()), limit)) {
             List<ShardId> w = shards.subList(next, (int) Math.min(shards.size(), (long) next + wave));
             Map<ShardId, FanOut.Outcome<FanOut.Held<ShardSearcher.Keys>>> r =
-                    fanOut.runHeld(w, lanes, deadlineNanos, new ShardCall.KeysOf(q, order, after, limit, oneWave));
+                    fanOut.runHeld(w, lanes, deadlineNanos, new ShardCall.KeysOf(q, order, after, limit));
             r.forEach((id, o) -> {
                 outcomes.put(id, o);
                 if (o.ok()) {

@@ -17,6 +17,9 @@ import dev.logpipe.index.store.read.ShardQuery;
 import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.index.store.read.ShardSource;
 import dev.logpipe.index.store.write.IndexRecord;
+import dev.logpipe.query.internal.plan.Plan;
+import dev.logpipe.query.internal.plan.QueryPlanner;
+import dev.logpipe.query.internal.plan.TimeRange;
 import dev.logpipe.record.LogRecord;
 import dev.logpipe.record.RecordCodec;
 import java.io.IOException;
@@ -168,6 +171,36 @@ class FanOutTogetherTest {
         assertThat(together.open).isEmpty();
     }
 
+    @Test
+    void aPagesSourcesFromSeveralShardsAreReadInOneRoundTrip() throws Exception {
+        TimeRange range =
+                new TimeRange(T.toEpochMilli(), T.plusSeconds(3 * 86_400).toEpochMilli());
+        Plan plan = new QueryPlanner(together, 31, Long.MAX_VALUE)
+                .plan(
+                        "acme",
+                        ShardKind.RECORDS,
+                        range,
+                        Long.MAX_VALUE,
+                        ParsedQuery.ALL,
+                        ShardSearcher.Order.NEWEST_FIRST,
+                        null);
+        try (Pages pages = new Pages(new FanOut(together, pool), plan, 4, System.nanoTime() + 10_000_000_000L)) {
+            ShardQuery q = ShardQuery.of("acme", ParsedQuery.ALL, range.fromMillis(), range.toMillis());
+            pages.collect(q, null, 32); // the newest day's thirty, then two of the day before
+            assertThat(together.rounds).isEqualTo(2);
+            String[] sources = pages.sources(Long.MAX_VALUE, System.nanoTime() + 10_000_000_000L, null)
+                    .sources();
+            assertThat(together.sourceReads).isEqualTo(1);
+            assertThat(sources).hasSize(32).doesNotContainNull();
+            for (int i = 0; i < 32; i++) {
+                assertThat(sources[i])
+                        .contains("\"record_id\":\""
+                                + pages.winners().get(i).key().recordId().text());
+            }
+            assertThat(pages.winners().get(31).key().recordId().text()).startsWith("r-1-");
+        }
+    }
+
     /**
      * Lucene shards read as an engine that calls shards together would: one {@link #callAll} per round trip, with
      * failures injected per shard, and every searcher it opened tracked until closed.
@@ -178,6 +211,7 @@ class FanOutTogetherTest {
         final Set<ShardId> open = ConcurrentHashMap.newKeySet();
         final List<ShardId> asked = new ArrayList<>();
         int rounds;
+        int sourceReads;
         boolean unreachable;
 
         Together(ShardSource inner) {
@@ -203,6 +237,13 @@ class FanOutTogetherTest {
                 out.add(f != null ? ShardCall.Answer.failed(f) : ShardCall.Answer.of(call.on(s, deadlineNanos)));
             }
             return out;
+        }
+
+        @Override
+        public String[][] sourcesAll(List<ShardSearcher> searchers, List<int[]> docs, ShardSearcher.SourceBudget budget)
+                throws IOException {
+            sourceReads++;
+            return ShardSource.super.sourcesAll(searchers, docs, budget);
         }
 
         @Override
