@@ -42,7 +42,9 @@ public final class QueryProcess implements AutoCloseable {
         CommittedShards committed = null;
         ShardSource shards;
         if (config.opensearch().isPresent()) {
-            shards = OpenSearchShards.open(config.opensearch().get());
+            OpenSearchShards cluster = OpenSearchShards.open(config.opensearch().get());
+            EngineRequestMeters.register(registry, cluster.requests());
+            shards = cluster;
         } else {
             committed = new CommittedShards(layout, config.reopenInterval());
             shards = committed;

@@ -105,6 +105,70 @@ class OpenSearchQueryTest {
     }
 
     /**
+     * A query over three days asks the cluster once per step, not once per day: a histogram is one {@code _msearch},
+     * a page's records from three days one {@code _mget}; the metrics count each endpoint's requests and the time
+     * waited for them.
+     */
+    @Test
+    void aQueryOverThreeDaysIsOneRequestPerStepCountedByEndpointInTheMetrics(OpenSearchExtension.Node node)
+            throws Exception {
+        OpenSearchSettings local = OpenSearchSettings.local(URI.create(node.base()));
+        OpenSearchSettings settings = new OpenSearchSettings(
+                local.hosts(),
+                local.credential(),
+                Optional.empty(),
+                "osrequests",
+                1,
+                0,
+                Duration.ofSeconds(30),
+                local.bulkBytes(),
+                local.requestTimeout(),
+                OpenSearchSettings.DEFAULT_BULK_CONCURRENCY);
+        Instant now = Instant.now();
+        List<LogRecord> records = new ArrayList<>();
+        for (int day = 0; day < 3; day++) {
+            records.add(record("acme", "d-" + day, now.minus(Duration.ofDays(day)), "step marker day " + day)
+                    .build());
+        }
+        OpenSearchStore store = OpenSearchStore.open(settings);
+        QueryFixture.write(store, records);
+        store.refresh();
+        String yaml = "store: opensearch\nopensearch:\n  hosts: [\"" + node.base()
+                + "\"]\n  index_prefix: osrequests\n";
+        try (QueryProcess q = QueryFixture.start(data, yaml, Clock.systemUTC())) {
+            json(get(q, "/api/v1/histogram?q=&from=now-4d&interval=1h", ACME_KEY)); // the listing is read now
+            double msearch = requests(q, "_msearch");
+            double search = requests(q, "_search");
+            JsonNode h = json(get(q, "/api/v1/histogram?q=&from=now-4d&interval=1h", ACME_KEY));
+            assertThat(h.path("total").asLong()).as("%s", h).isEqualTo(3);
+            assertThat(requests(q, "_msearch")).isEqualTo(msearch + 1);
+            assertThat(requests(q, "_search")).isEqualTo(search);
+            double mget = requests(q, "_mget");
+            JsonNode page = json(get(q, "/api/v1/search?q=" + enc("marker") + "&from=now-4d&limit=10", ACME_KEY));
+            assertThat(page.path("hits")).as("%s", page).hasSize(3);
+            assertThat(requests(q, "_mget")).isEqualTo(mget + 1);
+            assertThat(seconds(q, "_msearch")).isPositive();
+        }
+    }
+
+    private static double requests(QueryProcess q, String endpoint) throws Exception {
+        return metric(q, "logpipe_query_engine_requests_seconds_count{endpoint=\"" + endpoint + "\"");
+    }
+
+    private static double seconds(QueryProcess q, String endpoint) throws Exception {
+        return metric(q, "logpipe_query_engine_requests_seconds_sum{endpoint=\"" + endpoint + "\"");
+    }
+
+    private static double metric(QueryProcess q, String prefix) throws Exception {
+        for (String line : QueryFixture.get(q, "/metrics", null).body().split("\n")) {
+            if (line.startsWith(prefix)) {
+                return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        throw new AssertionError(prefix + " is not on /metrics");
+    }
+
+    /**
      * The query service's budget on OpenSearch as on Lucene: with {@code limits.max_shards: 1} a search over three days
      * (three indices) searches the newest and answers {@code partial} naming {@code max_shards} and the days it left
      * out, and its cursor reaches the older days page after page.

@@ -1,5 +1,6 @@
 package dev.logpipe.index.opensearch;
 
+import dev.logpipe.index.store.read.EngineRequests;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ConnectException;
@@ -17,6 +18,7 @@ import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
@@ -24,7 +26,8 @@ import javax.net.ssl.TrustManagerFactory;
  * HTTP to the cluster, on the JDK's client: requests go to the hosts in turn, and a request whose host cannot be
  * reached (connection refused or timed out) goes to the next one, each host at most once per request. A status is an
  * answer, never retried here (the store decides). With {@code ca_file} the hosts' certificates are checked against that
- * CA only. Thread-safe.
+ * CA only. Counts its requests and the time until each answer was read, by endpoint ({@link #requests}).
+ * Thread-safe.
  */
 final class OpenSearchClient {
     /** A status and its body. */
@@ -38,7 +41,13 @@ final class OpenSearchClient {
         }
     }
 
+    /** The endpoints counted apart; anything else is {@code other}. */
+    static final List<String> ENDPOINTS =
+            List.of("_search", "_msearch", "_mget", "_count", "_bulk", "_refresh", "_cat", "_mapping", "_doc", "other");
+
     private final List<URI> hosts;
+    private final LongAdder[] requests = adders();
+    private final LongAdder[] nanos = adders();
     private final String authorization;
     private final Duration timeout;
     private final HttpClient http;
@@ -57,6 +66,60 @@ final class OpenSearchClient {
     }
 
     Response send(String method, String path, byte[] body, String contentType) throws IOException {
+        int endpoint = endpoint(path);
+        long started = System.nanoTime();
+        try {
+            return sendToAHost(method, path, body, contentType);
+        } finally {
+            requests[endpoint].increment();
+            nanos[endpoint].add(System.nanoTime() - started);
+        }
+    }
+
+    /** The place in {@link #ENDPOINTS} of the path's endpoint: its first part that starts with {@code _}. */
+    static int endpoint(String path) {
+        int q = path.indexOf('?');
+        String p = q < 0 ? path : path.substring(0, q);
+        for (String part : p.split("/")) {
+            if (part.startsWith("_")) {
+                int i = ENDPOINTS.indexOf(part);
+                return i < 0 ? ENDPOINTS.size() - 1 : i;
+            }
+        }
+        return ENDPOINTS.size() - 1;
+    }
+
+    /** What this client sent, by endpoint (for the query service's metrics). */
+    EngineRequests requests() {
+        return new EngineRequests() {
+            @Override
+            public List<String> endpoints() {
+                return ENDPOINTS;
+            }
+
+            @Override
+            public long requests(String endpoint) {
+                int i = ENDPOINTS.indexOf(endpoint);
+                return i < 0 ? 0 : requests[i].sum();
+            }
+
+            @Override
+            public long nanos(String endpoint) {
+                int i = ENDPOINTS.indexOf(endpoint);
+                return i < 0 ? 0 : nanos[i].sum();
+            }
+        };
+    }
+
+    private static LongAdder[] adders() {
+        LongAdder[] a = new LongAdder[ENDPOINTS.size()];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = new LongAdder();
+        }
+        return a;
+    }
+
+    private Response sendToAHost(String method, String path, byte[] body, String contentType) throws IOException {
         IOException last = null;
         int first = Math.floorMod(next.getAndIncrement(), hosts.size());
         for (int i = 0; i < hosts.size(); i++) {

@@ -7,6 +7,7 @@ import dev.logpipe.index.schema.FieldKind;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.shard.ShardMetadata;
+import dev.logpipe.index.store.read.EngineRequests;
 import dev.logpipe.index.store.read.ShardCall;
 import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.index.store.read.ShardSource;
@@ -156,6 +157,11 @@ public final class OpenSearchShards implements ShardSource {
     @Override
     public Optional<ShardSearcher> open(ShardId shard) {
         return Optional.of(new OpenSearchShardSearcher(client, shard, names.of(shard)));
+    }
+
+    /** The requests this reading side sent to the cluster, by endpoint, for the query service's metrics. */
+    public EngineRequests requests() {
+        return client.requests();
     }
 
     /** True: a query's shards are asked in one {@code _msearch} rather than one request each. */
