@@ -133,8 +133,8 @@ class OpenSearchQueryTest {
         OpenSearchStore store = OpenSearchStore.open(settings);
         QueryFixture.write(store, records);
         store.refresh();
-        String yaml = "store: opensearch\nopensearch:\n  hosts: [\"" + node.base()
-                + "\"]\n  index_prefix: osrequests\n";
+        String yaml =
+                "store: opensearch\nopensearch:\n  hosts: [\"" + node.base() + "\"]\n  index_prefix: osrequests\n";
         try (QueryProcess q = QueryFixture.start(data, yaml, Clock.systemUTC())) {
             json(get(q, "/api/v1/histogram?q=&from=now-4d&interval=1h", ACME_KEY)); // the listing is read now
             double msearch = requests(q, "_msearch");
