@@ -23,7 +23,8 @@ import org.eclipse.jetty.util.Callback;
  * for it up to {@link #MAX_WAIT} and at most {@link #MAX_DROPPED_BYTES} of it (a client that keeps sending must not hold
  * the answering thread); if the body ends within those, the connection stays open. Dropping rather than closing at
  * once also lets the answer reach the client: a server that closes while the client still sends resets the
- * connection, and the client may then lose the answer it had not read yet.
+ * connection, and the client may then lose the answer it had not read yet. A client that waits for {@code 100
+ * Continue} is never asked for its body: its connection closes.
  */
 final class UnreadBodyCloses extends Handler.Wrapper {
     /** The most of an unread body dropped to keep its connection; past it the connection closes. */
@@ -90,7 +91,7 @@ final class UnreadBodyCloses extends Handler.Wrapper {
             while (!ended && dropped <= MAX_DROPPED_BYTES) {
                 Content.Chunk chunk = read();
                 if (chunk == null) {
-                    if (!moreWithin(deadline)) {
+                    if (expectsContinue() || !moreWithin(deadline)) {
                         return false;
                     }
                     continue;
@@ -102,6 +103,15 @@ final class UnreadBodyCloses extends Handler.Wrapper {
                 chunk.release();
             }
             return ended;
+        }
+
+        /**
+         * A client that waits for {@code 100 Continue} before sending its body: asking for the body would send that
+         * interim answer and invite the bytes the final answer refuses, so it is never waited for (the connection
+         * closes instead).
+         */
+        private boolean expectsContinue() {
+            return getHeaders().contains(HttpHeader.EXPECT, HttpHeaderValue.CONTINUE.asString());
         }
 
         /** Waits until more of the body can be read, or the deadline; whether it can. */

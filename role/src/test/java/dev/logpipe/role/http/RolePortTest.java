@@ -240,6 +240,17 @@ class RolePortTest {
     }
 
     @Test
+    void aClientWaitingFor100ContinueGetsTheAnswerWithoutBeingAskedForItsBody() throws Exception {
+        start(REFUSES_UNREAD);
+        try (Socket socket = new Socket("127.0.0.1", port.address().getPort())) {
+            socket.setSoTimeout(10_000);
+            String head = answerHead(
+                    socket, "POST /api/x HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 100\r\n\r\n");
+            assertThat(head).startsWith("http/1.1 405").contains("connection: close");
+        }
+    }
+
+    @Test
     void anAnswerWhoseUnreadBodyIsAlreadyHereKeepsTheConnection() throws Exception {
         start(REFUSES_UNREAD);
         try (Socket socket = new Socket("127.0.0.1", port.address().getPort())) {
