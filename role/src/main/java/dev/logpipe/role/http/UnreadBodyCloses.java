@@ -2,8 +2,9 @@ package dev.logpipe.role.http;
 
 import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpHeaderValue;
 import org.eclipse.jetty.io.Content;
@@ -11,6 +12,7 @@ import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.Scheduler;
 
 /**
  * An answer given before the request's body was read to its end (a 413 after the first 16 KiB, a 404 or 405 that never
@@ -19,9 +21,9 @@ import org.eclipse.jetty.util.Callback;
  * <p>Without this, Jetty answers such a request on a connection it then closes without saying so, when the body's
  * bytes arrive after the answer; a client that keeps connections alive (the JDK's {@code HttpClient}, Grafana) sends
  * its next request on that connection and reads "HTTP/1.1 header parser received no bytes". With the header the
- * client opens a new connection. Checked when the answer commits: the rest of the body is read and dropped, waiting
- * for it up to {@link #MAX_WAIT} and at most {@link #MAX_DROPPED_BYTES} of it (a client that keeps sending must not hold
- * the answering thread); if the body ends within those, the connection stays open. Dropping rather than closing at
+ * client opens a new connection. Checked when the answer commits: the answer's first write waits while the rest of
+ * the body is dropped as it arrives, up to {@link #MAX_WAIT} and {@link #MAX_DROPPED_BYTES}, with no thread held
+ * (a thousand slow clients refused hold none); if the body ends within those, the connection stays open. Dropping rather than closing at
  * once also lets the answer reach the client: a server that closes while the client still sends resets the
  * connection, and the client may then lose the answer it had not read yet. A client that waits for {@code 100
  * Continue} is never asked for its body: its connection closes.
@@ -82,27 +84,20 @@ final class UnreadBodyCloses extends Handler.Wrapper {
         }
 
         /**
-         * Reads and drops the rest of the body, waiting for it until {@link #MAX_WAIT} has passed and dropping at most
-         * {@link #MAX_DROPPED_BYTES}; whether the body has ended.
+         * Drops the rest of the body as it arrives, without holding a thread while it waits: until its end, until
+         * {@link #MAX_DROPPED_BYTES} were dropped or until {@link #MAX_WAIT} has passed, then calls {@code then} once
+         * with whether the body ended (on the thread that read its last chunk, or the scheduler's).
          */
-        boolean endedAfterDroppingTheRest() {
-            long deadline = System.nanoTime() + MAX_WAIT.toNanos();
-            long dropped = 0;
-            while (!ended && dropped <= MAX_DROPPED_BYTES) {
-                Content.Chunk chunk = read();
-                if (chunk == null) {
-                    if (expectsContinue() || !moreWithin(deadline)) {
-                        return false;
-                    }
-                    continue;
-                }
-                if (Content.Chunk.isFailure(chunk)) {
-                    return false; // the client went away, or the body is malformed
-                }
-                dropped += chunk.remaining();
-                chunk.release();
+        void dropTheRestThen(Consumer<Boolean> then) {
+            Drain drain = new Drain(then);
+            if (expectsContinue()) {
+                drain.dropWhatArrived();
+                return;
             }
-            return ended;
+            drain.timeout = getComponents()
+                    .getScheduler()
+                    .schedule(() -> drain.finish(false), MAX_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            drain.run();
         }
 
         /**
@@ -114,15 +109,60 @@ final class UnreadBodyCloses extends Handler.Wrapper {
             return getHeaders().contains(HttpHeader.EXPECT, HttpHeaderValue.CONTINUE.asString());
         }
 
-        /** Waits until more of the body can be read, or the deadline; whether it can. */
-        private boolean moreWithin(long deadlineNanos) {
-            CountDownLatch more = new CountDownLatch(1);
-            demand(more::countDown);
-            try {
-                return more.await(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
+        /** One drop of the rest of the body; finishes once. */
+        private final class Drain implements Runnable {
+            private final Consumer<Boolean> then;
+            private final AtomicBoolean finished = new AtomicBoolean();
+            private long dropped;
+            private volatile Scheduler.Task timeout;
+
+            Drain(Consumer<Boolean> then) {
+                this.then = then;
+            }
+
+            /** Reads what arrived; asks to be run again when more arrives. */
+            @Override
+            public void run() {
+                while (!finished.get()) {
+                    if (ended || dropped > MAX_DROPPED_BYTES) {
+                        finish(ended);
+                        return;
+                    }
+                    Content.Chunk chunk = read();
+                    if (chunk == null) {
+                        demand(this);
+                        return;
+                    }
+                    if (Content.Chunk.isFailure(chunk)) {
+                        finish(false); // the client went away, or the body is malformed
+                        return;
+                    }
+                    dropped += chunk.remaining();
+                    chunk.release();
+                }
+            }
+
+            /** Drops what arrived already, never asking for more; finishes with whether that ended the body. */
+            void dropWhatArrived() {
+                while (!ended && dropped <= MAX_DROPPED_BYTES) {
+                    Content.Chunk chunk = read();
+                    if (chunk == null || Content.Chunk.isFailure(chunk)) {
+                        break;
+                    }
+                    dropped += chunk.remaining();
+                    chunk.release();
+                }
+                finish(ended);
+            }
+
+            void finish(boolean bodyEnded) {
+                if (finished.compareAndSet(false, true)) {
+                    Scheduler.Task t = timeout;
+                    if (t != null) {
+                        t.cancel();
+                    }
+                    then.accept(bodyEnded);
+                }
             }
         }
     }
@@ -136,12 +176,19 @@ final class UnreadBodyCloses extends Handler.Wrapper {
             this.body = body;
         }
 
+        /** The first write of an answer given before the body ended waits (no thread held) for the rest dropped. */
         @Override
         public void write(boolean last, ByteBuffer content, Callback callback) {
-            if (!isCommitted() && !body.endedAfterDroppingTheRest()) {
-                getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE.asString());
+            if (isCommitted() || body.ended) {
+                super.write(last, content, callback);
+                return;
             }
-            super.write(last, content, callback);
+            body.dropTheRestThen(ended -> {
+                if (!ended) {
+                    getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE.asString());
+                }
+                super.write(last, content, callback);
+            });
         }
     }
 }
