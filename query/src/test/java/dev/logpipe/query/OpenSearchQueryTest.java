@@ -39,18 +39,7 @@ class OpenSearchQueryTest {
     @Test
     void searchPagesHistogramTopValuesAndFieldsAnswerFromOpenSearchForTheKeysTenantOnly(OpenSearchExtension.Node node)
             throws Exception {
-        OpenSearchSettings local = OpenSearchSettings.local(URI.create(node.base()));
-        OpenSearchSettings settings = new OpenSearchSettings(
-                local.hosts(),
-                local.credential(),
-                Optional.empty(),
-                "osquery",
-                1,
-                0,
-                Duration.ofSeconds(30),
-                local.bulkBytes(),
-                local.requestTimeout(),
-                OpenSearchSettings.DEFAULT_BULK_CONCURRENCY);
+        OpenSearchSettings settings = settings(node, "osquery");
         Instant now = Instant.now();
         List<LogRecord> records = new ArrayList<>();
         for (int i = 0; i < 250; i++) {
@@ -112,18 +101,7 @@ class OpenSearchQueryTest {
     @Test
     void aQueryOverThreeDaysIsOneRequestPerStepCountedByEndpointInTheMetrics(OpenSearchExtension.Node node)
             throws Exception {
-        OpenSearchSettings local = OpenSearchSettings.local(URI.create(node.base()));
-        OpenSearchSettings settings = new OpenSearchSettings(
-                local.hosts(),
-                local.credential(),
-                Optional.empty(),
-                "osrequests",
-                1,
-                0,
-                Duration.ofSeconds(30),
-                local.bulkBytes(),
-                local.requestTimeout(),
-                OpenSearchSettings.DEFAULT_BULK_CONCURRENCY);
+        OpenSearchSettings settings = settings(node, "osrequests");
         Instant now = Instant.now();
         List<LogRecord> records = new ArrayList<>();
         for (int day = 0; day < 3; day++) {
@@ -176,18 +154,7 @@ class OpenSearchQueryTest {
     @Test
     void aSearchOverMoreIndicesThanTheBudgetAnswersPartialNamingWhatItLeftOut(OpenSearchExtension.Node node)
             throws Exception {
-        OpenSearchSettings local = OpenSearchSettings.local(URI.create(node.base()));
-        OpenSearchSettings settings = new OpenSearchSettings(
-                local.hosts(),
-                local.credential(),
-                Optional.empty(),
-                "osbudget",
-                1,
-                0,
-                Duration.ofSeconds(30),
-                local.bulkBytes(),
-                local.requestTimeout(),
-                OpenSearchSettings.DEFAULT_BULK_CONCURRENCY);
+        OpenSearchSettings settings = settings(node, "osbudget");
         Instant now = Instant.now();
         List<LogRecord> records = new ArrayList<>();
         for (int day = 0; day < 3; day++) {
@@ -263,5 +230,21 @@ class OpenSearchQueryTest {
             assertThat(groups.get(0).get("source").asText()).isEqualTo("api");
             assertThat(groups.get(0).at("/rules/0/record").asText()).isEqualTo("a:lines:count1h");
         }
+    }
+
+    /** The node's settings with its own index prefix, one shard and no replica (one node). */
+    private static OpenSearchSettings settings(OpenSearchExtension.Node node, String prefix) {
+        OpenSearchSettings local = OpenSearchSettings.local(URI.create(node.base()));
+        return new OpenSearchSettings(
+                local.hosts(),
+                local.credential(),
+                Optional.empty(),
+                prefix,
+                1,
+                0,
+                Duration.ofSeconds(30),
+                local.bulkBytes(),
+                local.requestTimeout(),
+                OpenSearchSettings.DEFAULT_BULK_CONCURRENCY);
     }
 }
