@@ -189,19 +189,14 @@ public final class OpenSearchQueryBench {
             double waited = 0;
             for (Map.Entry<String, double[]> m : after.entrySet()) {
                 double[] b = before.getOrDefault(m.getKey(), new double[2]);
-                double n = (m.getValue()[0] - b[0]) / runs;
+                double sent = (m.getValue()[0] - b[0]) / runs;
                 waited += (m.getValue()[1] - b[1]) / runs;
-                if (n > 0) {
-                    perQuery.append(String.format(Locale.ROOT, "%s %.2f ", m.getKey(), n));
+                if (sent > 0) {
+                    perQuery.append(String.format(Locale.ROOT, "%s %.2f ", m.getKey(), sent));
                 }
             }
             engine.add(String.format(
-                    Locale.ROOT,
-                    "| %s | %s| %.1f | %d |",
-                    e.getKey(),
-                    perQuery,
-                    waited * 1000,
-                    inside[runs / 2]));
+                    Locale.ROOT, "| %s | %s| %.1f | %d |", e.getKey(), perQuery, waited * 1000, inside[runs / 2]));
             double p99Ours = t.p99a();
             double p99Theirs = t.p99b();
             System.out.printf(
@@ -217,8 +212,9 @@ public final class OpenSearchQueryBench {
                     p99Ours <= 1.2 * p99Theirs + 2 ? "met" : "not met");
         }
         System.out.println();
-        System.out.println("| question | logpipe's requests to OpenSearch per query | ms waited for them per query (mean) "
-                + "| logpipe's took_ms p50 |");
+        System.out.println(
+                "| question | logpipe's requests to OpenSearch per query | ms waited for them per query (mean) "
+                        + "| logpipe's took_ms p50 |");
         System.out.println("|---|---|---|---|");
         engine.forEach(System.out::println);
         perDayCost(http, os, prefix, pairs, runs);
