@@ -2,8 +2,15 @@ package dev.logpipe.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.logpipe.index.opensearch.OpenSearchSettings;
+import dev.logpipe.index.opensearch.OpenSearchShards;
 import dev.logpipe.index.opensearch.OpenSearchStore;
+import dev.logpipe.index.query.ParsedQuery;
 import dev.logpipe.index.shard.ShardId;
+import dev.logpipe.index.shard.ShardKind;
+import dev.logpipe.index.store.aggregate.Histogram;
+import dev.logpipe.index.store.read.ShardCall;
+import dev.logpipe.index.store.read.ShardQuery;
+import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.index.store.write.IndexRecord;
 import dev.logpipe.opensearch.node.OpenSearchProcess;
 import dev.logpipe.query.QueryProcess;
@@ -95,6 +102,7 @@ public final class OpenSearchQueryBench {
                     + queryYaml;
             try (QueryProcess q = QueryBench.process(dir.resolve("query"), yaml)) {
                 compare(q, os.base(), prefix, runs, warmup);
+                engineAlone(q, settings, runs);
             }
         }
     }
@@ -221,6 +229,42 @@ public final class OpenSearchQueryBench {
     }
 
     /**
+     * The 1 h histogram asked of the engine's read side in this JVM (one {@code callAll} over the ten day indices, as
+     * the query service asks it) against the same histogram through the query service's HTTP API, interleaved: what
+     * the service adds around the engine's round trip.
+     */
+    private static void engineAlone(QueryProcess q, OpenSearchSettings settings, int runs) throws Exception {
+        OpenSearchShards shards = OpenSearchShards.open(settings);
+        long to = QueryBench.NOW.toEpochMilli();
+        long from = to - 10L * 86_400_000L;
+        ShardQuery sq = ShardQuery.of("bench", ParsedQuery.ALL, from, to);
+        ShardCall.HistogramOf call = new ShardCall.HistogramOf(sq, new Histogram(from, 3_600_000L, 240));
+        HttpClient http = HttpClient.newHttpClient();
+        String api = "http://127.0.0.1:" + q.address().getPort() + "/api/v1/histogram?interval=1h&from=now-10d&to=now";
+        Interleaved.Ask alone = () -> {
+            List<ShardSearcher> searchers = new ArrayList<>();
+            for (ShardId id : shards.shards(ShardKind.RECORDS, "bench")) {
+                searchers.add(shards.open(id).orElseThrow());
+            }
+            shards.callAll(searchers, call, System.nanoTime() + 30_000_000_000L);
+        };
+        for (int i = 0; i < 20; i++) {
+            alone.ask();
+            QueryBench.get(http, api);
+        }
+        Interleaved.Times t = Interleaved.run(runs, alone, () -> QueryBench.get(http, api));
+        System.out.println();
+        System.out.printf(
+                Locale.ROOT,
+                "1 h histogram: the engine's callAll in this JVM p50 / p99 %.1f / %.1f ms; through the query "
+                        + "service's API %.1f / %.1f ms%n",
+                t.p50a(),
+                t.p99a(),
+                t.p50b(),
+                t.p99b());
+    }
+
+    /**
      * The query service's requests to OpenSearch so far by endpoint ({@code logpipe_query_engine_requests_seconds}):
      * count and seconds.
      */
@@ -239,6 +283,11 @@ public final class OpenSearchQueryBench {
                 double v = Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
                 out.computeIfAbsent(endpoint, k -> new double[2])[count ? 0 : 1] = v;
             }
+        }
+        if (out.isEmpty()) {
+            System.out.println("no logpipe_query_engine_requests_seconds on " + base + "/metrics: "
+                    + text.lines().filter(l -> l.contains("engine")).limit(3).toList() + " of "
+                    + text.length() + " chars");
         }
         return out;
     }

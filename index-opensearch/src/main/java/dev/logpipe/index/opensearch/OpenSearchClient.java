@@ -89,27 +89,32 @@ final class OpenSearchClient {
         return ENDPOINTS.size() - 1;
     }
 
-    /** What this client sent, by endpoint (for the query service's metrics). */
+    /**
+     * What this client sent, by endpoint (for the query service's metrics): one object for the client's life, since a
+     * meter may hold it only weakly.
+     */
     EngineRequests requests() {
-        return new EngineRequests() {
-            @Override
-            public List<String> endpoints() {
-                return ENDPOINTS;
-            }
-
-            @Override
-            public long requests(String endpoint) {
-                int i = ENDPOINTS.indexOf(endpoint);
-                return i < 0 ? 0 : requests[i].sum();
-            }
-
-            @Override
-            public long nanos(String endpoint) {
-                int i = ENDPOINTS.indexOf(endpoint);
-                return i < 0 ? 0 : nanos[i].sum();
-            }
-        };
+        return tally;
     }
+
+    private final EngineRequests tally = new EngineRequests() {
+        @Override
+        public List<String> endpoints() {
+            return ENDPOINTS;
+        }
+
+        @Override
+        public long requests(String endpoint) {
+            int i = ENDPOINTS.indexOf(endpoint);
+            return i < 0 ? 0 : requests[i].sum();
+        }
+
+        @Override
+        public long nanos(String endpoint) {
+            int i = ENDPOINTS.indexOf(endpoint);
+            return i < 0 ? 0 : nanos[i].sum();
+        }
+    };
 
     private static LongAdder[] adders() {
         LongAdder[] a = new LongAdder[ENDPOINTS.size()];

@@ -113,10 +113,18 @@ final class OpenSearchShardSearcher implements ShardSearcher {
         body.set("query", query(q));
         body.put("_source", false);
         if (deadlineNanos != Long.MAX_VALUE) {
-            long ms = Math.max(1, (deadlineNanos - System.nanoTime()) / 1_000_000);
-            body.put("timeout", ms + "ms");
+            body.put("timeout", timeout(deadlineNanos - System.nanoTime()));
         }
         return body;
+    }
+
+    /**
+     * The time left as a search's {@code timeout} in whole seconds, rounded up: the same for every search a query
+     * service sends with the same budget, so a repeated aggregation's body is the same and OpenSearch's request cache
+     * can answer it (a body naming the milliseconds left never repeats); the query service keeps its own deadline.
+     */
+    static String timeout(long nanosLeft) {
+        return Math.max(1, (nanosLeft + 999_999_999L) / 1_000_000_000L) + "s";
     }
 
     private JsonNode send(String path, ObjectNode body, long deadlineNanos) throws IOException {
