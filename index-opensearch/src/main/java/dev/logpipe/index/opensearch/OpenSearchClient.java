@@ -66,10 +66,18 @@ final class OpenSearchClient {
     }
 
     Response send(String method, String path, byte[] body, String contentType) throws IOException {
+        return send(method, path, body, contentType, timeout);
+    }
+
+    /**
+     * As {@link #send(String, String, byte[], String)}, waiting for the answer at most {@code wait} (and never longer
+     * than {@code request_timeout}); past it, {@link java.net.http.HttpTimeoutException}.
+     */
+    Response send(String method, String path, byte[] body, String contentType, Duration wait) throws IOException {
         int endpoint = endpoint(path);
         long started = System.nanoTime();
         try {
-            return sendToAHost(method, path, body, contentType);
+            return sendToAHost(method, path, body, contentType, wait.compareTo(timeout) < 0 ? wait : timeout);
         } finally {
             requests[endpoint].increment();
             nanos[endpoint].add(System.nanoTime() - started);
@@ -124,13 +132,14 @@ final class OpenSearchClient {
         return a;
     }
 
-    private Response sendToAHost(String method, String path, byte[] body, String contentType) throws IOException {
+    private Response sendToAHost(String method, String path, byte[] body, String contentType, Duration wait)
+            throws IOException {
         IOException last = null;
         int first = Math.floorMod(next.getAndIncrement(), hosts.size());
         for (int i = 0; i < hosts.size(); i++) {
             URI host = hosts.get((first + i) % hosts.size());
             HttpRequest.Builder r = HttpRequest.newBuilder(host.resolve(path))
-                    .timeout(timeout)
+                    .timeout(wait)
                     .method(
                             method,
                             body == null

@@ -132,8 +132,17 @@ final class OpenSearchShardSearcher implements ShardSearcher {
             throw new TimedOut(shard);
         }
         // an index deleted since it was listed answers as an empty one, not as an error
-        OpenSearchClient.Response r =
-                client.sendJson("POST", "/" + index + path + "?ignore_unavailable=true", JSON.writeValueAsBytes(body));
+        OpenSearchClient.Response r;
+        try {
+            r = client.send(
+                    "POST",
+                    "/" + index + path + "?ignore_unavailable=true",
+                    JSON.writeValueAsBytes(body),
+                    "application/json",
+                    OpenSearchShards.waitFor(deadlineNanos));
+        } catch (java.net.http.HttpTimeoutException e) {
+            throw new TimedOut(shard); // the query's deadline passed while the cluster had not answered
+        }
         if (r.status() == 400) {
             throw new IllegalArgumentException("OpenSearch cannot run the query on " + index + ": " + reason(r));
         }

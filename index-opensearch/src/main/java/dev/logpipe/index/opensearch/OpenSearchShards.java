@@ -13,8 +13,10 @@ import dev.logpipe.index.store.read.ShardSearcher;
 import dev.logpipe.index.store.read.ShardSource;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -200,7 +202,14 @@ public final class OpenSearchShards implements ShardSource {
             JSON.writeValue(body, search.body());
             body.write('\n');
         }
-        OpenSearchClient.Response r = client.send("POST", "/_msearch", body.toByteArray(), "application/x-ndjson");
+        OpenSearchClient.Response r;
+        try {
+            r = client.send("POST", "/_msearch", body.toByteArray(), "application/x-ndjson", waitFor(deadlineNanos));
+        } catch (HttpTimeoutException e) { // the query's deadline passed: every day timed out, no thread held longer
+            List<ShardCall.Answer<T>> late = new ArrayList<>(searchers.size());
+            searchers.forEach(s -> late.add(ShardCall.Answer.failed(new ShardSearcher.TimedOut(s.shard()))));
+            return late;
+        }
         OpenSearchStore.expect(r, "a search of " + searchers.size() + " indices");
         JsonNode responses = JSON.readTree(r.body()).path("responses");
         List<ShardCall.Answer<T>> out = new ArrayList<>(searchers.size());
@@ -269,6 +278,20 @@ public final class OpenSearchShards implements ShardSource {
         }
         return out;
     }
+
+    /**
+     * How long a round trip of a query may wait for its answer: until the query's deadline and a second more (each
+     * search's own timeout ends it sooner on a healthy cluster; this bounds a cluster that does not answer at all).
+     */
+    static Duration waitFor(long deadlineNanos) {
+        if (deadlineNanos == Long.MAX_VALUE) {
+            return ChronoUnit.FOREVER.getDuration();
+        }
+        return Duration.ofNanos(Math.max(0, deadlineNanos - System.nanoTime())).plus(GRACE);
+    }
+
+    /** What a round trip may wait past its query's deadline. */
+    static final Duration GRACE = Duration.ofSeconds(1);
 
     private static <T> T itemValue(
             OpenSearchShardSearcher searcher, OpenSearchShardSearcher.Search<T> search, JsonNode answer)
