@@ -53,8 +53,7 @@ class SilentClusterTest {
     }
 
     private OpenSearchShards shards() throws Exception {
-        return OpenSearchShards.open(
-                OpenSearchSettings.local(URI.create("http://127.0.0.1:" + silent.getLocalPort())));
+        return OpenSearchShards.open(OpenSearchSettings.local(URI.create("http://127.0.0.1:" + silent.getLocalPort())));
     }
 
     private static ShardQuery all() {
@@ -66,19 +65,23 @@ class SilentClusterTest {
         OpenSearchShards shards = shards();
         List<ShardSearcher> searchers = new ArrayList<>();
         for (int d = 1; d <= 3; d++) {
-            searchers.add(shards.open(ShardId.records("acme", LocalDate.of(2026, 12, d))).orElseThrow());
+            searchers.add(shards.open(ShardId.records("acme", LocalDate.of(2026, 12, d)))
+                    .orElseThrow());
         }
         long started = System.nanoTime();
         List<ShardCall.Answer<Long>> answers =
                 shards.callAll(searchers, new ShardCall.CountOf(all()), started + 300_000_000L);
         long tookMillis = (System.nanoTime() - started) / 1_000_000;
-        assertThat(answers).hasSize(3).allSatisfy(a -> assertThat(a.failure()).isInstanceOf(ShardSearcher.TimedOut.class));
+        assertThat(answers)
+                .hasSize(3)
+                .allSatisfy(a -> assertThat(a.failure()).isInstanceOf(ShardSearcher.TimedOut.class));
         assertThat(tookMillis).isBetween(1_000L, 10_000L);
     }
 
     @Test
     void aDayAskedAloneTimesOutAtTheQuerysDeadlineAndASecond() throws Exception {
-        ShardSearcher day = shards().open(ShardId.records("acme", LocalDate.of(2026, 12, 1))).orElseThrow();
+        ShardSearcher day = shards().open(ShardId.records("acme", LocalDate.of(2026, 12, 1)))
+                .orElseThrow();
         long started = System.nanoTime();
         assertThatThrownBy(() -> day.count(all(), started + 300_000_000L)).isInstanceOf(ShardSearcher.TimedOut.class);
         assertThat((System.nanoTime() - started) / 1_000_000).isBetween(1_000L, 10_000L);
