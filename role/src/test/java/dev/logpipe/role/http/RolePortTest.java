@@ -262,24 +262,25 @@ class RolePortTest {
 
     @Test
     void anUnreadBodyThatArrivesAfterTheAnswerBeganIsDroppedAndTheConnectionKept() throws Exception {
-        start(REFUSES_UNREAD);
+        java.util.concurrent.CountDownLatch answerBegun = new java.util.concurrent.CountDownLatch(1);
+        start(new Handler.Abstract() {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) throws Exception {
+                boolean handled = REFUSES_UNREAD.handle(request, response, callback);
+                answerBegun.countDown(); // the answer's first write was made before any of the body arrived
+                return handled;
+            }
+        });
         try (Socket socket = new Socket("127.0.0.1", port.address().getPort())) {
             socket.setSoTimeout(10_000);
             String request = "POST /api/x HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\n";
             socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
             socket.getOutputStream().flush();
-            Thread late = new Thread(() -> {
-                try {
-                    Thread.sleep(200); // the body comes after the answer was written: pacing, not waiting for a state
-                    socket.getOutputStream().write("{}".getBytes(StandardCharsets.US_ASCII));
-                    socket.getOutputStream().flush();
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            });
-            late.start();
+            assertThat(answerBegun.await(10, java.util.concurrent.TimeUnit.SECONDS))
+                    .isTrue();
+            socket.getOutputStream().write("{}".getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
             assertThat(answerHead(socket, "")).startsWith("http/1.1 405").doesNotContain("connection:");
-            late.join();
             String again = "POST /api/x HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\n{}";
             assertThat(answerHead(socket, again)).startsWith("http/1.1 405").doesNotContain("connection:");
         }
