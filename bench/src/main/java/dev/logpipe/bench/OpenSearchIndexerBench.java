@@ -229,6 +229,7 @@ public final class OpenSearchIndexerBench {
             long startNanos = 0;
             double startCpu = 0;
             CpuSplit start = null;
+            Map<String, double[]> requestsAtStart = Map.of();
             while (true) {
                 if (!indexer.isAlive()) {
                     throw new IllegalStateException(
@@ -243,6 +244,7 @@ public final class OpenSearchIndexerBench {
                     startNanos = System.nanoTime();
                     startCpu = ProcessStats.of(indexer.pid()).cpuSeconds();
                     start = CpuSplit.now(os.pid(), broker.pid());
+                    requestsAtStart = engineRequests(port);
                     records -= indexed * PER_MESSAGE; // measured from here
                 }
                 if (committed >= messages) {
@@ -260,6 +262,7 @@ public final class OpenSearchIndexerBench {
                             cpu / s,
                             used.idle() / s,
                             Runtime.getRuntime().availableProcessors());
+                    printRequests(requestsAtStart, engineRequests(port), s, records);
                     return new double[] {records / s, cpu * 1e6 / records};
                 }
                 Thread.sleep(20);
@@ -393,6 +396,60 @@ public final class OpenSearchIndexerBench {
                                         : HttpRequest.BodyPublishers.ofByteArray(body))
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
+    }
+
+    /**
+     * The indexer's requests to OpenSearch by endpoint, from its /metrics: {count, seconds waited}; empty for a build
+     * without {@code logpipe_indexer_engine_requests_seconds}.
+     */
+    private static Map<String, double[]> engineRequests(int port) {
+        Map<String, double[]> out = new java.util.TreeMap<>();
+        try {
+            HttpResponse<String> r = HTTP.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
+                            .timeout(Duration.ofSeconds(5))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            for (String line : r.body().split("\n")) {
+                boolean count = line.startsWith("logpipe_indexer_engine_requests_seconds_count{");
+                boolean sum = line.startsWith("logpipe_indexer_engine_requests_seconds_sum{");
+                if (count || sum) {
+                    int e = line.indexOf("endpoint=\"") + 10;
+                    String endpoint = line.substring(e, line.indexOf('"', e));
+                    double v = Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+                    out.computeIfAbsent(endpoint, k -> new double[2])[count ? 0 : 1] = v;
+                }
+            }
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            // an older build or a busy indexer: nothing to print
+        }
+        return out;
+    }
+
+    /** Bulks and refreshes over the window: how many, their size, and the share of the window spent waiting. */
+    private static void printRequests(
+            Map<String, double[]> before, Map<String, double[]> after, double s, long records) {
+        StringBuilder b = new StringBuilder("  requests to the node:");
+        for (Map.Entry<String, double[]> e : after.entrySet()) {
+            double[] was = before.getOrDefault(e.getKey(), new double[2]);
+            double n = e.getValue()[0] - was[0];
+            double waited = e.getValue()[1] - was[1];
+            if (n > 0) {
+                b.append(String.format(
+                        Locale.ROOT,
+                        " %s %.0f (%.1f ms each, waited %.0f%% of the window)",
+                        e.getKey(),
+                        n,
+                        waited * 1e3 / n,
+                        waited * 100 / s));
+                if (e.getKey().equals("_bulk")) {
+                    b.append(String.format(Locale.ROOT, " ~%.0f records per bulk;", records / n));
+                }
+            }
+        }
+        if (!after.isEmpty()) {
+            System.out.println(b);
+        }
     }
 
     private static JsonNode status(int port) {

@@ -152,7 +152,9 @@ public final class Indexer implements RoleLifecycle.Role {
         ShardStore engine;
         boolean rebuild = false;
         if (config.opensearch().isPresent()) {
-            engine = OpenSearchStore.open(config.opensearch().get());
+            OpenSearchStore cluster = OpenSearchStore.open(config.opensearch().get());
+            metrics.engineRequests(cluster.requests());
+            engine = cluster;
         } else {
             lucene = new LuceneStore(layout, config.index().store(), clock);
             rebuild = verify(lucene, layout, config.index().onCorruptShard(), clock);

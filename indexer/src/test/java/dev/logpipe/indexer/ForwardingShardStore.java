@@ -26,6 +26,21 @@ public class ForwardingShardStore implements ShardStore {
     }
 
     @Override
+    public Prepared prepare(Map<ShardId, List<IndexRecord>> batches) {
+        return delegate.prepare(batches);
+    }
+
+    @Override
+    public Map<ShardId, Written> writeAll(Map<ShardId, List<IndexRecord>> batches) throws WriteFailed {
+        return delegate.writeAll(batches);
+    }
+
+    @Override
+    public Map<ShardId, Written> writeAll(Prepared prepared) throws WriteFailed {
+        return delegate.writeAll(prepared);
+    }
+
+    @Override
     public List<Rejection> writeDeadLetters(ShardId shard, List<DeadLetterEntry> batch) throws IOException {
         return delegate.writeDeadLetters(shard, batch);
     }

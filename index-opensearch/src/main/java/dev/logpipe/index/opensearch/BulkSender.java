@@ -3,11 +3,11 @@ package dev.logpipe.index.opensearch;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.logpipe.index.store.write.ShardStore.Rejection;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -16,38 +16,36 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BiConsumer;
-import java.util.function.Function;
+import java.util.function.IntFunction;
 
 /**
- * Sends documents as {@code _bulk} bodies of at most {@code bulk_bytes}, up to {@code bulk_concurrency} bodies in flight
- * while the calling thread encodes the next, so the cluster is not idle while the indexer builds documents (sent and
- * built in turn, the node waited for each next body and the indexer for each answer). Memory: at most
- * {@code bulk_concurrency + 1} bodies at once.
+ * Sends documents encoded ahead ({@link BulkItems}) as {@code _bulk} bodies, up to {@code bulk_concurrency} bodies in
+ * flight. The calling thread only sends and waits: the documents were encoded before the call (for the indexer, on its
+ * decode thread while the previous poll was being written), so the cluster does not wait for the indexer to build them.
+ * Memory: the call's encoded items, plus the bodies of items sent again.
  *
  * <p>Two bodies in flight together never hold the same document (index and id): a body that would is sent only after
  * the bodies in flight are answered, so a record written twice in one call ends as its later write, as one body in
- * order would leave it. Items refused for load (429, 503) are sent again, only those, after a growing pause
- * ({@link OpenSearchStore#RETRY_PAUSES}); still refused after that, the call throws. The sending threads are this
- * object's, named {@code opensearch-bulk-N}, and end with {@link #close}.
+ * order would leave it. Items refused for load (429, 503) are sent again, only those, in their order, after a growing
+ * pause ({@link OpenSearchStore#RETRY_PAUSES}); still refused after that, the call throws. An answer without errors is
+ * not parsed past its {@code errors} flag ({@link BulkAnswers}). The sending threads are this object's, named
+ * {@code opensearch-bulk-N}, and end with {@link #close}.
  */
 final class BulkSender implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** Where a body goes: {@code POST /_bulk} on the cluster (a fake in unit tests). */
+    /** Where a body goes: {@code POST /_bulk} of {@code body[offset, offset + length)} (a fake in unit tests). */
     @FunctionalInterface
     interface Post {
-        OpenSearchClient.Response bulk(byte[] body) throws IOException;
+        OpenSearchClient.Response bulk(byte[] body, int offset, int length) throws IOException;
     }
 
     private final Post post;
-    private final long bulkBytes;
     private final int concurrency;
     private final ExecutorService pool;
 
-    BulkSender(Post post, long bulkBytes, int concurrency) {
+    BulkSender(Post post, int concurrency) {
         this.post = post;
-        this.bulkBytes = bulkBytes;
         this.concurrency = concurrency;
         AtomicInteger n = new AtomicInteger();
         this.pool = Executors.newFixedThreadPool(concurrency, r -> {
@@ -64,21 +62,17 @@ final class BulkSender implements AutoCloseable {
     private record InFlight(Future<Answer> answer, Set<String> documents) {}
 
     /**
-     * Sends {@code items}, encoded by {@code encode}, each known by {@code document} (its index and id); returns those
-     * refused for themselves, by their position in {@code items}.
+     * Sends {@code items} (encoded ahead, in bodies), each known by {@code document} (its index and id, by position);
+     * returns those refused for themselves, by their position in {@code items}.
      */
-    <T> List<Rejection> send(
-            List<T> items, BiConsumer<ByteArrayOutputStream, T> encode, Function<T, String> document, String what)
-            throws IOException {
+    List<Rejection> send(BulkItems items, IntFunction<String> document, String what) throws IOException {
         List<Rejection> rejected = new ArrayList<>();
-        List<Integer> pending = new ArrayList<>(items.size());
-        for (int i = 0; i < items.size(); i++) {
-            pending.add(i);
-        }
-        for (int attempt = 0; !pending.isEmpty(); attempt++) {
+        List<BulkItems.Body> bodies = items.bodies();
+        for (int attempt = 0; !bodies.isEmpty(); attempt++) {
             if (attempt > 0) {
+                int left = bodies.stream().mapToInt(b -> b.items().length).sum();
                 if (attempt > OpenSearchStore.RETRY_PAUSES.size()) {
-                    throw new IOException("OpenSearch refused " + pending.size() + " documents of " + what
+                    throw new IOException("OpenSearch refused " + left + " documents of " + what
                             + " for load (429/503) " + attempt + " times; the indexer retries from its last commit");
                 }
                 pause(OpenSearchStore.RETRY_PAUSES.get(attempt - 1));
@@ -86,32 +80,13 @@ final class BulkSender implements AutoCloseable {
             List<Integer> again = new ArrayList<>();
             List<InFlight> inFlight = new ArrayList<>();
             try {
-                int from = 0;
-                while (from < pending.size()) {
-                    ByteArrayOutputStream body = new ByteArrayOutputStream();
-                    List<Integer> sent = new ArrayList<>();
+                for (BulkItems.Body body : bodies) {
                     // one body in flight is always answered before the next is sent: no overlap to look for
-                    Set<String> documents = concurrency > 1 ? new HashSet<>() : null;
-                    int to = from;
-                    try {
-                        while (to < pending.size() && (to == from || body.size() < bulkBytes)) {
-                            T item = items.get(pending.get(to));
-                            encode.accept(body, item);
-                            if (documents != null) {
-                                documents.add(document.apply(item));
-                            }
-                            sent.add(pending.get(to++));
-                        }
-                    } catch (UncheckedIOException e) {
-                        throw e.getCause();
-                    }
-                    byte[] bytes = body.toByteArray();
-                    body = null;
+                    Set<String> documents = concurrency > 1 ? documents(body, document) : null;
                     if (inFlight.size() == concurrency || (documents != null && sharesDocument(inFlight, documents))) {
                         drain(inFlight, rejected, again);
                     }
-                    inFlight.add(new InFlight(pool.submit(() -> answer(bytes, sent, what)), documents));
-                    from = to;
+                    inFlight.add(new InFlight(pool.submit(() -> answer(body, what)), documents));
                 }
                 drain(inFlight, rejected, again);
             } finally {
@@ -119,9 +94,19 @@ final class BulkSender implements AutoCloseable {
                     f.answer().cancel(true);
                 }
             }
-            pending = again;
+            Collections.sort(again); // sent again in the order first given
+            bodies = items.bodies(again);
         }
+        rejected.sort(Comparator.comparingInt(Rejection::index));
         return rejected;
+    }
+
+    private static Set<String> documents(BulkItems.Body body, IntFunction<String> document) {
+        Set<String> documents = new HashSet<>();
+        for (int item : body.items()) {
+            documents.add(document.apply(item));
+        }
+        return documents;
     }
 
     private static boolean sharesDocument(List<InFlight> inFlight, Set<String> documents) {
@@ -164,28 +149,33 @@ final class BulkSender implements AutoCloseable {
         again.addAll(a.again());
     }
 
-    private Answer answer(byte[] body, List<Integer> sent, String what) throws IOException {
-        OpenSearchClient.Response r = post.bulk(body);
+    private Answer answer(BulkItems.Body body, String what) throws IOException {
+        int[] sent = body.items();
+        OpenSearchClient.Response r = post.bulk(body.bytes(), 0, body.length());
         if (r.status() == 429 || r.status() == 503) {
-            return new Answer(List.of(), sent);
+            List<Integer> all = new ArrayList<>(sent.length);
+            for (int item : sent) {
+                all.add(item);
+            }
+            return new Answer(List.of(), all);
         }
-        OpenSearchStore.expect(r, "a bulk of " + sent.size() + " documents into " + what);
-        JsonNode answer = JSON.readTree(r.body());
-        if (!answer.path("errors").asBoolean(false)) {
+        OpenSearchStore.expect(r, "a bulk of " + sent.length + " documents into " + what);
+        if (!BulkAnswers.anyErrors(r.body())) {
             return new Answer(List.of(), List.of());
         }
+        JsonNode answer = JSON.readTree(r.body());
         List<Rejection> rejected = new ArrayList<>();
         List<Integer> again = new ArrayList<>();
         JsonNode items = answer.path("items");
-        for (int i = 0; i < sent.size(); i++) {
+        for (int i = 0; i < sent.length; i++) {
             JsonNode item = items.path(i).path("index");
             int status = item.path("status").asInt(500);
             if (status == 429 || status == 503) {
-                again.add(sent.get(i));
+                again.add(sent[i]);
             } else if (status >= 300) {
                 JsonNode e = item.path("error");
                 rejected.add(new Rejection(
-                        sent.get(i),
+                        sent[i],
                         "OpenSearch refused the document (" + status + " "
                                 + e.path("type").asText() + "): "
                                 + e.path("reason").asText()));

@@ -74,10 +74,23 @@ final class OpenSearchClient {
      * than {@code request_timeout}); past it, {@link java.net.http.HttpTimeoutException}.
      */
     Response send(String method, String path, byte[] body, String contentType, Duration wait) throws IOException {
+        return send(method, path, body, 0, body == null ? 0 : body.length, contentType, wait);
+    }
+
+    /** As {@link #send(String, String, byte[], String)}, with {@code body[offset, offset + length)} as the body. */
+    Response send(String method, String path, byte[] body, int offset, int length, String contentType)
+            throws IOException {
+        return send(method, path, body, offset, length, contentType, timeout);
+    }
+
+    private Response send(
+            String method, String path, byte[] body, int offset, int length, String contentType, Duration wait)
+            throws IOException {
         int endpoint = endpoint(path);
         long started = System.nanoTime();
         try {
-            return sendToAHost(method, path, body, contentType, wait.compareTo(timeout) < 0 ? wait : timeout);
+            return sendToAHost(
+                    method, path, body, offset, length, contentType, wait.compareTo(timeout) < 0 ? wait : timeout);
         } finally {
             requests[endpoint].increment();
             nanos[endpoint].add(System.nanoTime() - started);
@@ -132,7 +145,8 @@ final class OpenSearchClient {
         return a;
     }
 
-    private Response sendToAHost(String method, String path, byte[] body, String contentType, Duration wait)
+    private Response sendToAHost(
+            String method, String path, byte[] body, int offset, int length, String contentType, Duration wait)
             throws IOException {
         IOException last = null;
         int first = Math.floorMod(next.getAndIncrement(), hosts.size());
@@ -144,7 +158,7 @@ final class OpenSearchClient {
                             method,
                             body == null
                                     ? HttpRequest.BodyPublishers.noBody()
-                                    : HttpRequest.BodyPublishers.ofByteArray(body));
+                                    : HttpRequest.BodyPublishers.ofByteArray(body, offset, length));
             if (body != null) {
                 r.header("Content-Type", contentType);
             }

@@ -6,12 +6,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.shard.ShardKind;
 import dev.logpipe.index.shard.ShardMetadata;
+import dev.logpipe.index.store.read.EngineRequests;
 import dev.logpipe.index.store.write.DeadLetterEntry;
 import dev.logpipe.index.store.write.IndexRecord;
 import dev.logpipe.index.store.write.ShardStore;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -23,8 +23,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.BiConsumer;
-import java.util.function.Function;
+import java.util.function.IntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,8 +68,8 @@ public final class OpenSearchStore implements ShardStore {
         this.settings = settings;
         this.client = client;
         this.sender = new BulkSender(
-                body -> client.send("POST", "/_bulk", body, "application/x-ndjson"),
-                settings.bulkBytes(),
+                (body, offset, length) ->
+                        client.send("POST", BulkAnswers.PATH, body, offset, length, "application/x-ndjson"),
                 settings.bulkConcurrency());
         this.names = new IndexNames(settings.indexPrefix());
         this.offsetsIndex = settings.indexPrefix() + "-offsets";
@@ -97,6 +96,11 @@ public final class OpenSearchStore implements ShardStore {
         ClusterDocuments.create(client, settings, offsetsIndex);
     }
 
+    /** What this store sent to the cluster, by endpoint (for the indexer's metrics). */
+    public EngineRequests requests() {
+        return client.requests();
+    }
+
     /** The index a shard lives in (for messages and the status API). */
     @Override
     public String location(ShardId shard) {
@@ -107,9 +111,12 @@ public final class OpenSearchStore implements ShardStore {
     public Written write(ShardId shard, List<IndexRecord> batch) throws IOException {
         String index = ensureIndex(shard);
         List<Rejection> rejected = bulk(
-                batch,
-                (out, r) -> write(() -> OpenSearchDocuments.record(out, index, r)),
-                r -> index + "/" + r.record().recordId(),
+                BulkItems.encode(
+                        batch,
+                        (out, r) -> OpenSearchDocuments.record(out, index, r),
+                        settings.bulkBytes(),
+                        OpenSearchStore::sizeHint),
+                i -> index + "/" + batch.get(i).record().recordId(),
                 index,
                 List.of(index));
         return new Written(rejected, 0);
@@ -118,34 +125,77 @@ public final class OpenSearchStore implements ShardStore {
     /** One document of {@link #writeAll}: its index, and where it sits in its shard's batch. */
     private record Item(ShardId shard, String index, int inShard, IndexRecord record) {}
 
+    /** A poll's batches with every document's bulk lines encoded ({@link #prepare}), by this store. */
+    private record PreparedBulk(
+            OpenSearchStore store, Map<ShardId, List<IndexRecord>> batches, List<Item> items, BulkItems encoded)
+            implements Prepared {}
+
+    /**
+     * Encodes every document's bulk lines, cut into bodies of {@code bulk_bytes}, every shard's records in the same
+     * bodies; the indexer calls it on its decode thread, so its loop only sends. Nothing reaches the cluster: an index
+     * name is a function of the shard, the index is created by {@link #writeAll(Prepared)}.
+     */
+    @Override
+    public Prepared prepare(Map<ShardId, List<IndexRecord>> batches) {
+        List<Item> items = new ArrayList<>();
+        for (Map.Entry<ShardId, List<IndexRecord>> e : batches.entrySet()) {
+            String index = names.of(e.getKey());
+            List<IndexRecord> records = e.getValue();
+            for (int i = 0; i < records.size(); i++) {
+                items.add(new Item(e.getKey(), index, i, records.get(i)));
+            }
+        }
+        try {
+            BulkItems encoded = BulkItems.encode(
+                    items,
+                    (out, item) -> OpenSearchDocuments.record(out, item.index(), item.record()),
+                    settings.bulkBytes(),
+                    item -> sizeHint(item.record()));
+            return new PreparedBulk(this, batches, items, encoded);
+        } catch (IOException e) { // into memory: not expected; the write encodes again and fails for itself
+            log.warn(
+                    "encoding {} shards' documents ahead failed, they are encoded when written: {}", batches.size(), e);
+            return new Unprepared(batches);
+        }
+    }
+
+    /** About a record's bulk lines: its source twice (the document's fields and the source), and the names. */
+    private static long sizeHint(IndexRecord r) {
+        return 2L * r.length() + 256;
+    }
+
     /**
      * Every shard's records in the same bulks (each at most {@code bulk_bytes}), so the node writes the indices of a
      * poll in parallel; refusals are handed back to each shard by its own position.
      */
     @Override
     public Map<ShardId, Written> writeAll(Map<ShardId, List<IndexRecord>> batches) throws WriteFailed {
-        if (batches.size() == 1) {
-            return ShardStore.super.writeAll(batches);
-        }
-        List<Item> items = new ArrayList<>();
-        List<String> indices = new ArrayList<>(batches.size());
-        String what = batches.size() + " indices";
+        return writeAll(prepare(batches));
+    }
+
+    @Override
+    public Map<ShardId, Written> writeAll(Prepared prepared) throws WriteFailed {
+        Map<ShardId, List<IndexRecord>> batches = prepared.batches();
+        ShardId only = batches.size() == 1 ? batches.keySet().iterator().next() : null;
+        String what = only != null ? names.of(only) : batches.size() + " indices";
         try {
-            for (Map.Entry<ShardId, List<IndexRecord>> e : batches.entrySet()) {
-                String index = ensureIndex(e.getKey());
-                indices.add(index);
-                List<IndexRecord> records = e.getValue();
-                for (int i = 0; i < records.size(); i++) {
-                    items.add(new Item(e.getKey(), index, i, records.get(i)));
-                }
+            PreparedBulk bulk = prepared instanceof PreparedBulk p && p.store() == this
+                    ? p
+                    : (PreparedBulk) requirePrepared(prepare(batches), what);
+            List<String> indices = new ArrayList<>(batches.size());
+            for (ShardId shard : batches.keySet()) {
+                indices.add(ensureIndex(shard));
             }
-            what = indices.size() <= 3
-                    ? String.join(", ", indices)
-                    : indices.size() + " indices (" + indices.get(0) + ", ...)";
+            if (only == null) {
+                what = indices.size() <= 3
+                        ? String.join(", ", indices)
+                        : indices.size() + " indices (" + indices.get(0) + ", ...)";
+            }
+            List<Item> items = bulk.items();
             List<Rejection> rejected = bulk(
-                    items,
-                    (out, item) -> write(() -> OpenSearchDocuments.record(out, item.index(), item.record())),
-                    item -> item.index() + "/" + item.record().record().recordId(),
+                    bulk.encoded(),
+                    i -> items.get(i).index() + "/"
+                            + items.get(i).record().record().recordId(),
                     what,
                     indices);
             Map<ShardId, List<Rejection>> byShard = new LinkedHashMap<>();
@@ -160,43 +210,37 @@ public final class OpenSearchStore implements ShardStore {
             }
             return written;
         } catch (IOException | RuntimeException e) {
-            throw new WriteFailed(null, what, e);
+            throw new WriteFailed(only, what, e);
         }
+    }
+
+    /** What {@link #prepare} made, or the reason it could not encode (it logged it). */
+    private static Prepared requirePrepared(Prepared p, String what) throws IOException {
+        if (!(p instanceof PreparedBulk)) {
+            throw new IOException("the documents of " + what + " could not be encoded as bulk lines (see the log)");
+        }
+        return p;
     }
 
     @Override
     public List<Rejection> writeDeadLetters(ShardId shard, List<DeadLetterEntry> batch) throws IOException {
         String index = ensureIndex(shard);
         return bulk(
-                batch,
-                (out, d) -> write(() -> OpenSearchDocuments.deadLetter(out, index, d)),
-                d -> index + "/" + d.id(),
+                BulkItems.encode(
+                        batch,
+                        (out, d) -> OpenSearchDocuments.deadLetter(out, index, d),
+                        settings.bulkBytes(),
+                        d -> 2L * d.length() + 512),
+                i -> index + "/" + batch.get(i).id(),
                 index,
                 List.of(index));
     }
 
-    private interface Io {
-        void run() throws IOException;
-    }
-
-    private static void write(Io io) {
-        try {
-            io.run();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    /** Sends the items ({@link BulkSender}); returns those refused for themselves, by their index in {@code items}. */
-    private <T> List<Rejection> bulk(
-            List<T> items,
-            BiConsumer<ByteArrayOutputStream, T> encode,
-            Function<T, String> document,
-            String what,
-            List<String> indices)
+    /** Sends the items ({@link BulkSender}); returns those refused for themselves, by their position in the items. */
+    private List<Rejection> bulk(BulkItems items, IntFunction<String> document, String what, List<String> indices)
             throws IOException {
-        List<Rejection> rejected = sender.send(items, encode, document, what);
-        if (!items.isEmpty()) {
+        List<Rejection> rejected = sender.send(items, document, what);
+        if (items.size() > 0) {
             uncommitted.addAll(indices);
             unrefreshed.addAll(indices);
         }

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.logpipe.index.store.write.ShardStore.Rejection;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -52,8 +52,8 @@ class BulkSenderTest {
     private BulkSender.Post cluster(Set<String> refused, Set<String> busy) {
         Set<String> busyOnce = ConcurrentHashMap.newKeySet();
         busyOnce.addAll(busy);
-        return body -> {
-            List<String> ids = ids(body);
+        return (body, offset, length) -> {
+            List<String> ids = ids(body, offset, length);
             bodies.incrementAndGet();
             mostAtOnce.accumulateAndGet(atOnce.incrementAndGet(), Math::max);
             ids.forEach(id -> posts.merge(id, 1, Integer::sum));
@@ -106,9 +106,9 @@ class BulkSenderTest {
         }
     }
 
-    private static List<String> ids(byte[] body) {
+    private static List<String> ids(byte[] body, int offset, int length) {
         List<String> ids = new ArrayList<>();
-        for (String line : new String(body, StandardCharsets.UTF_8).split("\n")) {
+        for (String line : new String(body, offset, length, StandardCharsets.UTF_8).split("\n")) {
             if (line.startsWith("{\"index\"")) {
                 ids.add(line.substring(line.indexOf("\"_id\":\"") + 7, line.lastIndexOf('"')));
             }
@@ -116,12 +116,12 @@ class BulkSenderTest {
         return ids;
     }
 
-    private static void encode(ByteArrayOutputStream out, String id) {
-        out.writeBytes(("{\"index\":{\"_id\":\"" + id + "\"}\n{}\n").getBytes(StandardCharsets.UTF_8));
+    private static void encode(OutputStream out, String id) throws IOException {
+        out.write(("{\"index\":{\"_id\":\"" + id + "\"}\n{}\n").getBytes(StandardCharsets.UTF_8));
     }
 
     private List<Rejection> send(List<String> items) throws IOException {
-        return sender.send(items, BulkSenderTest::encode, id -> id, "test");
+        return sender.send(BulkItems.encode(items, BulkSenderTest::encode, BODY_BYTES, id -> 40), items::get, "test");
     }
 
     private static List<String> items(int n) {
@@ -135,7 +135,7 @@ class BulkSenderTest {
     @Test
     void bodiesGoInFlightTogetherUpToTheConcurrencyAndRefusalsKeepTheirPositions() throws Exception {
         holdFor = 3;
-        sender = new BulkSender(cluster(Set.of("doc-5", "doc-9000"), Set.of()), BODY_BYTES, 3);
+        sender = new BulkSender(cluster(Set.of("doc-5", "doc-9000"), Set.of()), 3);
         List<Rejection> rejected = send(items(20_000));
         assertThat(bodies.get()).isGreaterThan(6);
         assertThat(mostAtOnce.get()).as("bodies in flight at once").isEqualTo(3);
@@ -145,7 +145,7 @@ class BulkSenderTest {
 
     @Test
     void aDocumentIsNeverInTwoBodiesInFlightSoItsLaterWriteIsTheLastApplied() throws Exception {
-        sender = new BulkSender(cluster(Set.of(), Set.of()), BODY_BYTES, 4);
+        sender = new BulkSender(cluster(Set.of(), Set.of()), 4);
         List<String> items = items(20_000);
         for (int i = 0; i < 3_000; i += 500) {
             items.add(i + 3_000, items.get(i)); // written again, a body or two later
@@ -159,7 +159,7 @@ class BulkSenderTest {
 
     @Test
     void itemsRefusedForLoadAreSentAgainAloneAndOneAtATimeStaysInOrder() throws Exception {
-        sender = new BulkSender(cluster(Set.of(), Set.of("doc-3", "doc-4000")), BODY_BYTES, 1);
+        sender = new BulkSender(cluster(Set.of(), Set.of("doc-3", "doc-4000")), 1);
         assertThat(send(items(5_000))).isEmpty();
         assertThat(mostAtOnce.get()).isEqualTo(1);
         assertThat(posts).containsEntry("doc-3", 2).containsEntry("doc-4000", 2).containsEntry("doc-5", 1);
@@ -169,8 +169,8 @@ class BulkSenderTest {
     @Test
     void aFailedBodyFailsTheCallNamingWhatItWasWriting() {
         sender = new BulkSender(
-                body -> new OpenSearchClient.Response(500, "{\"error\":\"boom\"}".getBytes(StandardCharsets.UTF_8)),
-                BODY_BYTES,
+                (body, offset, length) ->
+                        new OpenSearchClient.Response(500, "{\"error\":\"boom\"}".getBytes(StandardCharsets.UTF_8)),
                 2);
         assertThatThrownBy(() -> send(items(5_000)))
                 .isInstanceOf(IOException.class)

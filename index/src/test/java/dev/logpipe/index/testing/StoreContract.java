@@ -76,7 +76,7 @@ public abstract class StoreContract {
     }
 
     /**
-     * Writes the records, each to its tenant's shard of its event day, all shards in one {@link
+     * Writes the records, each to its tenant's shard of its event day, all shards prepared and then written in one {@link
      * dev.logpipe.index.store.write.ShardStore#writeAll} as the indexer does.
      */
     static void write(EngineFixture e, List<IndexRecord> records) throws IOException {
@@ -85,7 +85,7 @@ public abstract class StoreContract {
             byShard.computeIfAbsent(day(r.record().tenantId(), r.eventTime()), k -> new ArrayList<>())
                     .add(r);
         }
-        var written = e.store().writeAll(byShard);
+        var written = e.store().writeAll(e.store().prepare(byShard));
         assertThat(written).containsOnlyKeys(byShard.keySet());
         written.values().forEach(w -> assertThat(w.rejections()).isEmpty());
     }

@@ -14,7 +14,10 @@ import dev.logpipe.broker.testing.TopicContents;
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.store.lucene.LiveShards;
 import dev.logpipe.index.store.read.Hit;
+import dev.logpipe.index.store.write.IndexRecord;
+import dev.logpipe.index.store.write.ShardStore;
 import dev.logpipe.index.testing.StoreReads;
+import dev.logpipe.indexer.ForwardingShardStore;
 import dev.logpipe.indexer.Indexer;
 import dev.logpipe.indexer.IndexerFixture;
 import dev.logpipe.testkit.Integration;
@@ -26,6 +29,10 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
@@ -172,6 +179,76 @@ class IndexerIntakeTest {
             await().atMost(WAIT)
                     .until(() -> status(indexer).get("totals").get("committed").asLong() >= 40);
             assertThat(indexer.registry().scrape()).contains("logpipe_indexer_pauses_total{reason=\"commit_behind\"}");
+        }
+    }
+
+    /** Records which threads prepare and write, and whether every write was of something it prepared. */
+    static final class WatchedPreparation extends ForwardingShardStore {
+        private record Marked(ShardStore.Prepared inner) implements ShardStore.Prepared {
+            @Override
+            public Map<ShardId, List<IndexRecord>> batches() {
+                return inner.batches();
+            }
+        }
+
+        final Set<String> preparing = ConcurrentHashMap.newKeySet();
+        final Set<String> writing = ConcurrentHashMap.newKeySet();
+        final AtomicInteger unprepared = new AtomicInteger();
+
+        WatchedPreparation(ShardStore delegate) {
+            super(delegate);
+        }
+
+        @Override
+        public Prepared prepare(Map<ShardId, List<IndexRecord>> batches) {
+            preparing.add(Thread.currentThread().getName());
+            return new Marked(super.prepare(batches));
+        }
+
+        @Override
+        public Map<ShardId, Written> writeAll(Map<ShardId, List<IndexRecord>> batches) throws WriteFailed {
+            unprepared.incrementAndGet();
+            return super.writeAll(batches);
+        }
+
+        @Override
+        public Map<ShardId, Written> writeAll(Prepared prepared) throws WriteFailed {
+            writing.add(Thread.currentThread().getName());
+            if (!(prepared instanceof Marked m)) {
+                unprepared.incrementAndGet();
+                return super.writeAll(prepared);
+            }
+            return super.writeAll(m.inner());
+        }
+    }
+
+    @Test
+    void aPollIsPreparedForTheStoreOnTheDecodeThreadAndTheLoopWritesWhatWasPrepared() throws Exception {
+        topics("prep", 2);
+        Instant t = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        WatchedPreparation[] store = new WatchedPreparation[1];
+        try (Indexer indexer = IndexerFixture.start(
+                        s -> store[0] = new WatchedPreparation(s),
+                        KAFKA.bootstrapServers(),
+                        "prep",
+                        data,
+                        "",
+                        Clock.systemUTC(),
+                        "");
+                KafkaProducer<byte[], byte[]> p = IndexerFixture.producer(KAFKA.bootstrapServers())) {
+            for (int i = 0; i < 20; i++) {
+                IndexerFixture.send(
+                        p, "prep.records", Lines.record(i % 2 == 0 ? "acme" : "zeta", "p-" + i, "prepared " + i, t));
+            }
+            LocalDate day = LocalDate.ofInstant(t, ZoneOffset.UTC);
+            await().atMost(WAIT)
+                    .until(() -> count(indexer.store(), List.of(ShardId.records("acme", day)), "acme", "*:*") == 10
+                            && count(indexer.store(), List.of(ShardId.records("zeta", day)), "zeta", "*:*") == 10);
+            assertThat(store[0].preparing).containsExactly("indexer-decode");
+            assertThat(store[0].writing).containsExactly("indexer-loop");
+            assertThat(store[0].unprepared.get())
+                    .as("writes of batches not prepared")
+                    .isZero();
         }
     }
 

@@ -85,10 +85,24 @@ class IndexerOpenSearchTest {
                     .path("totals");
             assertThat(totals.path("indexed").asLong()).as("%s", totals).isEqualTo(3);
             assertThat(totals.path("queryable").asLong()).as("%s", totals).isEqualTo(3);
+            String metrics = IndexerFixture.get(indexer, "/metrics", null).body();
+            assertThat(requests(metrics, "_bulk")).as("bulks sent, in /metrics").isPositive();
+            assertThat(requests(metrics, "_refresh"))
+                    .as("refreshes sent, in /metrics")
+                    .isPositive();
             assertThatThrownBy(indexer::store)
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("OpenSearch");
         }
+    }
+
+    /** The requests sent to an endpoint, as the indexer's /metrics report them. */
+    private static double requests(String metrics, String endpoint) {
+        String prefix = "logpipe_indexer_engine_requests_seconds_count{endpoint=\"" + endpoint + "\"";
+        return metrics.lines()
+                .filter(l -> l.startsWith(prefix))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+                .sum();
     }
 
     @Test

@@ -49,6 +49,35 @@ public interface ShardStore extends Closeable {
         return written;
     }
 
+    /**
+     * A poll's batches made ready for {@link #writeAll(Prepared)} ahead of the write, on another thread: what the engine
+     * can build without touching itself (OpenSearch: the {@code _bulk} lines of every document), so the thread that
+     * writes only sends. It holds its batches ({@link #batches}), so any engine can still write it.
+     */
+    interface Prepared {
+        /** The batches prepared, by shard, in the order given. */
+        Map<ShardId, List<IndexRecord>> batches();
+    }
+
+    /** Batches as they were given: the default {@link #prepare}, for engines that build nothing ahead. */
+    record Unprepared(Map<ShardId, List<IndexRecord>> batches) implements Prepared {}
+
+    /**
+     * Builds ahead what {@link #writeAll(Prepared)} will send. Called from any thread, concurrently with writes; it
+     * never reaches the engine and never fails for the engine's sake. The default prepares nothing.
+     */
+    default Prepared prepare(Map<ShardId, List<IndexRecord>> batches) {
+        return new Unprepared(batches);
+    }
+
+    /**
+     * Writes batches {@link #prepare}d earlier, exactly as {@link #writeAll(Map)} writes them (the same refusals, the
+     * same failures). The default writes {@link Prepared#batches}.
+     */
+    default Map<ShardId, Written> writeAll(Prepared prepared) throws WriteFailed {
+        return writeAll(prepared.batches());
+    }
+
     /** The engine failed while {@link #writeAll} wrote: nothing of the batches is known to be written. */
     final class WriteFailed extends IOException {
         private final transient ShardId shard;

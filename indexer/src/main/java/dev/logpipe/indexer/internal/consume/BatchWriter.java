@@ -51,7 +51,7 @@ final class BatchWriter {
         long written = 0;
         Map<ShardId, ShardStore.Written> all;
         try {
-            all = store.writeAll(batch.records);
+            all = store.writeAll(decoded.prepared());
         } catch (ShardStore.WriteFailed ex) {
             // the shard's partitions; all of the poll's record partitions when the engine wrote several shards at once
             Set<TopicPartition> from = new HashSet<>();

@@ -1,5 +1,6 @@
 package dev.logpipe.indexer.internal.consume;
 
+import dev.logpipe.index.store.write.ShardStore;
 import dev.logpipe.indexer.config.IndexerConfig;
 import dev.logpipe.indexer.internal.metrics.IndexerMetrics;
 import dev.logpipe.indexer.stage.StageOffsets;
@@ -14,14 +15,17 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * Splits and decodes polls on its own thread, {@code indexer-decode}, while the loop writes the previous one. A poll is
- * READ when it is handed over; the loop keeps at most one decoded poll waiting. {@link #close} stops the thread.
+ * Splits and decodes polls on its own thread, {@code indexer-decode}, while the loop writes the previous one, and has
+ * the store prepare the records for their write ({@link ShardStore#prepare}: OpenSearch's bulk lines are encoded here,
+ * not on the loop, so the cluster is not left waiting while they are built). A poll is READ when it is handed over;
+ * the loop keeps at most one decoded poll waiting. {@link #close} stops the thread.
  */
 final class Decoder implements AutoCloseable {
-    /** A poll and what it decoded to, waiting to be written. */
-    record Decoded(ConsumerRecords<byte[], byte[]> polled, PollBatch batch) {}
+    /** A poll, what it decoded to, and its records as the store prepared them, waiting to be written. */
+    record Decoded(ConsumerRecords<byte[], byte[]> polled, PollBatch batch, ShardStore.Prepared prepared) {}
 
     private final IndexerConfig.Kafka kafka;
+    private final ShardStore store;
     private final Router router;
     private final DeadLetters deadLetters;
     private final IndexerMetrics metrics;
@@ -36,11 +40,13 @@ final class Decoder implements AutoCloseable {
 
     Decoder(
             IndexerConfig config,
+            ShardStore store,
             DeadLetters deadLetters,
             IndexerMetrics metrics,
             StageOffsets stages,
             InstantSource clock) {
         this.kafka = config.kafka();
+        this.store = store;
         this.router = new Router(config.index().maxFutureSkew(), config.retention(), clock);
         this.deadLetters = deadLetters;
         this.metrics = metrics;
@@ -69,7 +75,7 @@ final class Decoder implements AutoCloseable {
                     }
                 }
             }
-            return new Decoded(polled, batch);
+            return new Decoded(polled, batch, store.prepare(batch.records));
         });
     }
 

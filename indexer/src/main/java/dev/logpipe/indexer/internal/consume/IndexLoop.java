@@ -121,7 +121,7 @@ public final class IndexLoop implements AutoCloseable {
                     config.kafka().bootstrapServers(),
                     config.kafka().deadLetterTopic(),
                     config.kafka().properties());
-            decoder = new Decoder(config, deadLetters, metrics, stages, clock);
+            decoder = new Decoder(config, store, deadLetters, metrics, stages, clock);
             writer = new BatchWriter(
                     store,
                     deadLetters,

@@ -1,7 +1,9 @@
 package dev.logpipe.indexer.internal.metrics;
 
+import dev.logpipe.index.store.read.EngineRequests;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -148,6 +150,25 @@ public final class IndexerMetrics {
     public void committed(int shards, long nanos) {
         commit.record(nanos, TimeUnit.NANOSECONDS);
         commitShards.record(shards);
+    }
+
+    /**
+     * The requests the store sent to a remote engine (the OpenSearch store's bulks, refreshes, offsets) as one timer per
+     * endpoint, {@code logpipe_indexer_engine_requests_seconds{endpoint}}: its count is the requests, its sum the
+     * seconds waited for their answers ({@code requests} is held for the indexer's life: a meter holds it weakly).
+     */
+    public void engineRequests(EngineRequests requests) {
+        for (String endpoint : requests.endpoints()) {
+            FunctionTimer.builder(
+                            "logpipe_indexer.engine.requests",
+                            requests,
+                            r -> r.requests(endpoint),
+                            r -> r.nanos(endpoint),
+                            TimeUnit.NANOSECONDS)
+                    .description("Requests to the remote engine and the time waited for their answers, by endpoint")
+                    .tag("endpoint", endpoint)
+                    .register(registry);
+        }
     }
 
     public void refreshed(long nanos) {
