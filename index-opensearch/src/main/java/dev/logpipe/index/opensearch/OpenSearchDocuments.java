@@ -103,7 +103,8 @@ final class OpenSearchDocuments {
                 }
                 g.writeEndObject();
             }
-            g.writeStringField(SOURCE, new String(r.source(), r.offset(), r.length(), StandardCharsets.UTF_8));
+            g.writeFieldName(SOURCE);
+            g.writeUTF8String(r.source(), r.offset(), r.length()); // escaped from its bytes: no String made
             g.writeEndObject();
         }
         out.write('\n');
