@@ -1,8 +1,8 @@
 package dev.logpipe.index.opensearch;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -16,10 +16,10 @@ import java.util.function.ToLongFunction;
  * Memory: the encoded lines, about twice the records' own bytes, and three ints per item.
  */
 final class BulkItems {
-    /** Writes one item's lines ({@code action\ndocument\n}) to {@code out}. */
+    /** Writes one item's lines ({@code action\ndocument\n}) through the body's generator. */
     @FunctionalInterface
     interface Encoder<T> {
-        void encode(OutputStream out, T item) throws IOException;
+        void encode(JsonGenerator g, T item) throws IOException;
     }
 
     /** One body to send: {@code bytes[0, length)}, holding the items at these positions of the whole, in order. */
@@ -70,12 +70,15 @@ final class BulkItems {
         while (i < n) {
             Buffer body = new Buffer(capacity(items, i, bulkBytes, sizeHint));
             int first = i;
-            while (i < n && (i == first || body.size() < bulkBytes)) {
-                from[i] = body.size();
-                encoder.encode(body, items.get(i));
-                to[i] = body.size();
-                bodyOf[i] = bodies.size();
-                i++;
+            try (JsonGenerator g = OpenSearchDocuments.generator(body)) {
+                while (i < n && (i == first || body.size() < bulkBytes)) {
+                    from[i] = body.size();
+                    encoder.encode(g, items.get(i));
+                    g.flush(); // the item's bytes into the body, so its end is known
+                    to[i] = body.size();
+                    bodyOf[i] = bodies.size();
+                    i++;
+                }
             }
             int[] positions = new int[i - first];
             Arrays.setAll(positions, k -> first + k);

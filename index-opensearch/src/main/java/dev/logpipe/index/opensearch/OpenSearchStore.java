@@ -114,7 +114,7 @@ public final class OpenSearchStore implements ShardStore {
         List<Rejection> rejected = bulk(
                 BulkItems.encode(
                         batch,
-                        (out, r) -> OpenSearchDocuments.record(out, index, r),
+                        (g, r) -> OpenSearchDocuments.record(g, index, r),
                         settings.bulkBytes(),
                         OpenSearchStore::sizeHint),
                 i -> index + "/" + batch.get(i).record().recordId(),
@@ -142,7 +142,7 @@ public final class OpenSearchStore implements ShardStore {
         try {
             BulkItems encoded = BulkItems.encode(
                     items,
-                    (out, item) -> OpenSearchDocuments.record(out, item.index(), item.record()),
+                    (g, item) -> OpenSearchDocuments.record(g, item.index(), item.record()),
                     settings.bulkBytes(),
                     item -> sizeHint(item.record()));
             return new PreparedBulk(this, batches, items, encoded);
@@ -250,7 +250,7 @@ public final class OpenSearchStore implements ShardStore {
         return bulk(
                 BulkItems.encode(
                         batch,
-                        (out, d) -> OpenSearchDocuments.deadLetter(out, index, d),
+                        (g, d) -> OpenSearchDocuments.deadLetter(g, index, d),
                         settings.bulkBytes(),
                         d -> 2L * d.length() + 512),
                 i -> index + "/" + batch.get(i).id(),

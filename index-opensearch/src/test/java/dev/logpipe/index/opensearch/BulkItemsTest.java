@@ -2,9 +2,8 @@ package dev.logpipe.index.opensearch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
+import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,10 +15,12 @@ class BulkItemsTest {
     private static final long BULK_BYTES = 4096;
 
     /** Item {@code i}'s lines: its number and {@code size} filler bytes. */
-    private static void encode(OutputStream out, int[] item) throws IOException {
-        StringBuilder b = new StringBuilder("{\"index\":{\"_id\":\"" + item[0] + "\"}}\n{\"f\":\"");
-        b.append("x".repeat(item[1])).append("\"}\n");
-        out.write(b.toString().getBytes(StandardCharsets.UTF_8));
+    private static String lines(int[] item) {
+        return "{\"index\":{\"_id\":\"" + item[0] + "\"}}\n{\"f\":\"" + "x".repeat(item[1]) + "\"}\n";
+    }
+
+    private static void encode(JsonGenerator g, int[] item) throws IOException {
+        g.writeRaw(lines(item));
     }
 
     private static List<int[]> items(int n, long seed) {
@@ -35,12 +36,12 @@ class BulkItemsTest {
         return new String(body.bytes(), 0, body.length(), StandardCharsets.UTF_8);
     }
 
-    private static String expected(List<int[]> items, List<Integer> positions) throws IOException {
-        ByteArrayOutputStream all = new ByteArrayOutputStream();
+    private static String expected(List<int[]> items, List<Integer> positions) {
+        StringBuilder all = new StringBuilder();
         for (int p : positions) {
-            encode(all, items.get(p));
+            all.append(lines(items.get(p)));
         }
-        return all.toString(StandardCharsets.UTF_8);
+        return all.toString();
     }
 
     @Test

@@ -3,9 +3,9 @@ package dev.logpipe.index.opensearch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import dev.logpipe.index.store.write.ShardStore.Rejection;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -116,8 +116,8 @@ class BulkSenderTest {
         return ids;
     }
 
-    private static void encode(OutputStream out, String id) throws IOException {
-        out.write(("{\"index\":{\"_id\":\"" + id + "\"}\n{}\n").getBytes(StandardCharsets.UTF_8));
+    private static void encode(JsonGenerator g, String id) throws IOException {
+        g.writeRaw("{\"index\":{\"_id\":\"" + id + "\"}\n{}\n");
     }
 
     private List<Rejection> send(List<String> items) throws IOException {
