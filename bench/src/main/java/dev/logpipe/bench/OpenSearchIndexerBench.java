@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -115,36 +116,45 @@ public final class OpenSearchIndexerBench {
             List<Double> direct = new ArrayList<>();
             List<Double> logpipeB = new ArrayList<>();
             for (int round = 1; round <= rounds; round++) {
-                if (jarB != null) {
-                    double[] b = indexer(
-                            os,
-                            broker,
-                            dir,
-                            jarB,
-                            jvmOpts,
-                            (extraB == null ? extra : extraB),
-                            kafkaB,
-                            100 + round,
-                            records,
-                            messages.size());
-                    logpipeB.add(b[0]);
-                    System.out.printf(
-                            Locale.ROOT,
-                            "round %d logpipe indexer B (%s): %,.0f records/s, indexer CPU %.1f µs/record%n",
-                            round,
-                            jarB,
-                            b[0],
-                            b[1]);
+                // B first in odd rounds, A first in even ones: neither always follows the direct sender's burst
+                for (int turn = 0; turn < 2; turn++) {
+                    boolean runB = (turn == 0) == (round % 2 == 1);
+                    if (runB && jarB != null) {
+                        settle(os);
+                        double[] b = indexer(
+                                os,
+                                broker,
+                                dir,
+                                jarB,
+                                jvmOpts,
+                                (extraB == null ? extra : extraB),
+                                kafkaB,
+                                100 + round,
+                                records,
+                                messages.size());
+                        logpipeB.add(b[0]);
+                        System.out.printf(
+                                Locale.ROOT,
+                                "round %d logpipe indexer B (%s): %,.0f records/s, indexer CPU %.1f µs/record%n",
+                                round,
+                                jarB,
+                                b[0],
+                                b[1]);
+                    } else if (!runB) {
+                        settle(os);
+                        double[] lp =
+                                indexer(os, broker, dir, jar, jvmOpts, extra, null, round, records, messages.size());
+                        logpipe.add(lp);
+                        System.out.printf(
+                                Locale.ROOT,
+                                "round %d logpipe indexer: %,.0f records/s, indexer CPU %.1f µs/record (%.2f cores)%n",
+                                round,
+                                lp[0],
+                                lp[1],
+                                lp[0] * lp[1] / 1e6);
+                    }
                 }
-                double[] lp = indexer(os, broker, dir, jar, jvmOpts, extra, null, round, records, messages.size());
-                logpipe.add(lp);
-                System.out.printf(
-                        Locale.ROOT,
-                        "round %d logpipe indexer: %,.0f records/s, indexer CPU %.1f µs/record (%.2f cores)%n",
-                        round,
-                        lp[0],
-                        lp[1],
-                        lp[0] * lp[1] / 1e6);
+                settle(os);
                 double d = direct(os, messages, round, clients, records);
                 direct.add(d);
                 System.out.printf(
@@ -506,6 +516,25 @@ public final class OpenSearchIndexerBench {
                         4 << 20),
                 new ByteArraySerializer(),
                 new ByteArraySerializer());
+    }
+
+    /**
+     * Waits until the node is at rest (under 0.05 of a core over a second: the merges the last run left behind are
+     * done), at most 120 s, so no run pays for the one before it.
+     */
+    private static void settle(OpenSearchProcess os) throws IOException, InterruptedException {
+        long started = System.nanoTime();
+        double cores = Double.NaN;
+        while (System.nanoTime() - started < TimeUnit.SECONDS.toNanos(120)) {
+            CpuSplit before = CpuSplit.now(os.pid(), 0);
+            Thread.sleep(1000);
+            cores = CpuSplit.now(os.pid(), 0).minus(before).node();
+            if (cores < 0.05) {
+                break;
+            }
+        }
+        System.out.printf(
+                Locale.ROOT, "  node at rest after %.0f s (%.2f cores)%n", (System.nanoTime() - started) / 1e9, cores);
     }
 
     /** CPU seconds of the node and the broker (pid 0: none), and the whole box's idle seconds (/proc/stat). */

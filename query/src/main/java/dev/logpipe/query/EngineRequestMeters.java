@@ -1,9 +1,8 @@
 package dev.logpipe.query;
 
 import dev.logpipe.index.store.read.EngineRequests;
-import io.micrometer.core.instrument.FunctionTimer;
+import dev.logpipe.role.metrics.EndpointTimers;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The requests a query service sent to a remote engine (the OpenSearch store) as one timer per endpoint,
@@ -15,16 +14,13 @@ public final class EngineRequestMeters {
     private EngineRequestMeters() {}
 
     public static void register(MeterRegistry registry, EngineRequests requests) {
-        for (String endpoint : requests.endpoints()) {
-            FunctionTimer.builder(
-                            "logpipe_query.engine.requests",
-                            requests,
-                            r -> r.requests(endpoint),
-                            r -> r.nanos(endpoint),
-                            TimeUnit.NANOSECONDS)
-                    .description("Requests to the remote engine and the time waited for their answers, by endpoint")
-                    .tag("endpoint", endpoint)
-                    .register(registry);
-        }
+        EndpointTimers.register(
+                registry,
+                "logpipe_query.engine.requests",
+                "Requests to the remote engine and the time waited for their answers, by endpoint",
+                requests,
+                requests.endpoints(),
+                EngineRequests::requests,
+                EngineRequests::nanos);
     }
 }

@@ -1,9 +1,9 @@
 package dev.logpipe.indexer.internal.metrics;
 
 import dev.logpipe.index.store.read.EngineRequests;
+import dev.logpipe.role.metrics.EndpointTimers;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
-import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -158,17 +158,14 @@ public final class IndexerMetrics {
      * seconds waited for their answers ({@code requests} is held for the indexer's life: a meter holds it weakly).
      */
     public void engineRequests(EngineRequests requests) {
-        for (String endpoint : requests.endpoints()) {
-            FunctionTimer.builder(
-                            "logpipe_indexer.engine.requests",
-                            requests,
-                            r -> r.requests(endpoint),
-                            r -> r.nanos(endpoint),
-                            TimeUnit.NANOSECONDS)
-                    .description("Requests to the remote engine and the time waited for their answers, by endpoint")
-                    .tag("endpoint", endpoint)
-                    .register(registry);
-        }
+        EndpointTimers.register(
+                registry,
+                "logpipe_indexer.engine.requests",
+                "Requests to the remote engine and the time waited for their answers, by endpoint",
+                requests,
+                requests.endpoints(),
+                EngineRequests::requests,
+                EngineRequests::nanos);
     }
 
     public void refreshed(long nanos) {
