@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.store.write.IndexRecord;
+import dev.logpipe.record.LogRecord;
+import dev.logpipe.record.RecordCodec;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -15,10 +18,19 @@ import org.junit.jupiter.api.Test;
 class InterleavedItemsTest {
     private static final LocalDate DAY = LocalDate.of(2025, 3, 14);
 
+    private static final RecordCodec CODEC = new RecordCodec();
+    private static final Instant T = Instant.parse("2025-03-14T18:02:07Z");
+
     private static List<IndexRecord> records(String tenant, int n) throws Exception {
         List<IndexRecord> out = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            out.add(OpenSearchStoreTest.record(tenant, tenant + "-" + i, "m", Map.of()));
+            byte[] line = CODEC.encode(LogRecord.builder("m")
+                    .recordId(tenant + "-" + i)
+                    .tenantId(tenant)
+                    .eventTime(T)
+                    .observedTime(T)
+                    .build());
+            out.add(new IndexRecord(CODEC.decode(line), T, T, line, 0, line.length));
         }
         return out;
     }
