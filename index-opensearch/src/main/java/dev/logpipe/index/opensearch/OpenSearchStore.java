@@ -146,7 +146,9 @@ public final class OpenSearchStore implements ShardStore {
                     settings.bulkBytes(),
                     item -> sizeHint(item.record()));
             return new PreparedBulk(this, batches, items, encoded);
-        } catch (IOException e) { // into memory: not expected; the write encodes again and fails for itself
+        } catch (IOException | RuntimeException e) {
+            // into memory: not expected; the write encodes again and fails as a write (the partitions pause and are
+            // read again), never on the decode thread, where it would stop the loop
             log.warn(
                     "encoding {} shards' documents ahead failed, they are encoded when written: {}", batches.size(), e);
             return new Unprepared(batches);
