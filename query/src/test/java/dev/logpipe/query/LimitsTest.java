@@ -77,6 +77,21 @@ class LimitsTest {
     }
 
     @Test
+    void aPartialAnswersTotalCountsEveryShardWithinTheBudgetNotOnlyThoseItsPageNeeded() throws Exception {
+        write(10);
+        try (QueryProcess q = QueryFixture.start(data, "limits:\n  max_shards: 3\n", InstantSource.fixed(NOW))) {
+            JsonNode j = json(get(q, "/api/v1/search?from=now-15d&limit=1&q=tick", ACME_KEY));
+            assertThat(j.get("partial").asBoolean()).isTrue();
+            assertThat(j.get("shards").get("searched").asInt()).isEqualTo(1);
+            assertThat(j.get("shards").get("not_needed").asInt()).isEqualTo(2);
+            assertThat(j.get("shards").get("skipped")).hasSize(7);
+            // at least the three shards the budget let in (the seven skipped ones are not counted): a lower bound
+            assertThat(j.get("total").get("value").asLong()).isEqualTo(600);
+            assertThat(j.get("total").get("relation").asText()).isEqualTo("gte");
+        }
+    }
+
+    @Test
     void theRangeIsClampedToTheTenantsWindowAndTheAnswerSaysSo() throws Exception {
         write(10);
         try (QueryProcess q = QueryFixture.start(data, "limits:\n  max_window: 2d\n", InstantSource.fixed(NOW))) {

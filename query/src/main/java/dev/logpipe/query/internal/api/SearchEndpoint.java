@@ -73,7 +73,7 @@ public final class SearchEndpoint {
         try {
             pages.collect(sq, after, limit);
             long budget = env.config().limits().exactTotalBudget().toNanos();
-            if (budget > 0 && plan.skipped().isEmpty()) { // a partial answer's total is a lower bound anyway
+            if (budget > 0) { // a partial answer's too: its lower bound then covers every shard within the budget
                 pages.countExactly(sq, Math.min(deadline, System.nanoTime() + budget));
             }
             read = pages.sources(maxBytes, deadline, bounds.memory()); // reserved as the sources are read
