@@ -92,7 +92,7 @@ class CollectorAttackTest {
                         5_000);
                 assertThat(p.status()).as(p.body()).isEqualTo(200);
                 posts.add(p.millis());
-                Thread.sleep(250); // spread the probes over the attack (pacing, not waiting for a condition)
+                Thread.sleep(250); // sleep: pacing: the probes spread over the attack
             }
             assertThat(health)
                     .as("health check latencies (ms) under attack")
@@ -144,6 +144,7 @@ class CollectorAttackTest {
                 });
                 long left = roundEnd - System.nanoTime();
                 if (left > 0) {
+                    // sleep: pacing: the rest of this round of the slow-client attack
                     Thread.sleep(left / 1_000_000);
                 }
             }

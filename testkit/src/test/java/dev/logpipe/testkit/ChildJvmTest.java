@@ -25,6 +25,7 @@ class ChildJvmTest {
             if (args.length > 0 && args[0].startsWith("exit=")) {
                 System.exit(Integer.parseInt(args[0].substring(5)));
             }
+            // sleep: parked: the child waits here to be killed or stopped
             Thread.sleep(60_000);
         }
     }

@@ -38,6 +38,7 @@ public final class ArchiverChild {
                             System.out.println("at " + step);
                             System.out.flush();
                             try {
+                                // sleep: parked: the child waits here to be killed at this step
                                 Thread.sleep(600_000);
                             } catch (InterruptedException e) {
                                 Thread.currentThread().interrupt();

@@ -262,6 +262,7 @@ class CrashLoopTest extends WorkspaceTest {
     /** The random kill point: deliberately a plain sleep, since nothing is awaited here. */
     private static void sleepUntilKillPoint(long millis) {
         try {
+            // sleep: kill point: random, nothing is awaited
             Thread.sleep(millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

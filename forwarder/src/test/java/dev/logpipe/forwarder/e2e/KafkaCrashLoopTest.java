@@ -67,6 +67,7 @@ class KafkaCrashLoopTest extends WorkspaceTest {
             for (int c = 0; c < chunks; c++) {
                 app.lines(Lines.numbered(written + 1, written + LINES_PER_CHUNK));
                 written += LINES_PER_CHUNK;
+                // sleep: pacing: lines keep arriving until the random kill point
                 Thread.sleep(15);
             }
             replayedCounted += p.counter("log_forwarder_lines_replayed_total");

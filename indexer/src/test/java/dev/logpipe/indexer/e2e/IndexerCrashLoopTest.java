@@ -94,6 +94,7 @@ class IndexerCrashLoopTest {
                                 .pollInterval(Duration.ofMillis(5))
                                 .until(() -> occurrences(child.stderr(), COMMIT_LINE) > before);
                     } else {
+                        // sleep: kill point: random, nothing is awaited
                         Thread.sleep(200 + random.nextInt(1500));
                     }
                     assertThat(child.kill()).isEqualTo(137);
@@ -206,6 +207,7 @@ class IndexerCrashLoopTest {
                             }
                         });
                 seq++;
+                // sleep: pacing: the producer spreads its messages over the kills
                 Thread.sleep(15);
             }
             p.flush();

@@ -66,6 +66,7 @@ class IndexerOpenSearchCrashTest {
                                 .pollInterval(Duration.ofMillis(5))
                                 .until(() -> occurrences(child.stderr(), PausedAfterEngineCommit.LINE) > before);
                     } else {
+                        // sleep: kill point: random, nothing is awaited
                         Thread.sleep(300 + random.nextInt(1200));
                     }
                     assertThat(child.kill()).isEqualTo(137);

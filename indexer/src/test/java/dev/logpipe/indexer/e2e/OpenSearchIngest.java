@@ -64,6 +64,7 @@ final class OpenSearchIngest {
                                 produced.addAll(pairs);
                             }
                         });
+                // sleep: pacing: the producer spreads its messages over the run
                 Thread.sleep(10);
             }
             p.flush();

@@ -26,6 +26,7 @@ final class PausedAfterEngineCommit extends ForwardingShardStore {
         int shards = super.commit(offsets);
         log.info(LINE);
         try {
+            // sleep: slow seam: the window between the engine commit and the Kafka commit, where the test kills
             Thread.sleep(PAUSE_MS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -17,6 +17,7 @@ final class SlowEngineCommits extends ForwardingShardStore {
     @Override
     public int commit(Map<String, Long> offsets) throws IOException {
         try {
+            // sleep: slow seam: an engine whose commits take this long
             Thread.sleep(DELAY_MS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
