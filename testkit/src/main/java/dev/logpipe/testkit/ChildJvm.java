@@ -21,13 +21,21 @@ import org.awaitility.core.ConditionTimeoutException;
  * A real child JVM running one main class with the test's own class path, in a working directory of the
  * test's choosing. Standard output and standard error go to files in that directory (no pipe can fill up
  * and block the child), so a test waits for log lines by reading the file. {@link #terminate} is a
- * graceful stop (SIGTERM: shutdown hooks run); {@link #kill} is {@code kill -9} (SIGKILL: nothing of the
+ * graceful stop (SIGTERM: shutdown hooks run), {@link #interrupt} is Ctrl-C (SIGINT), {@link #kill} is {@code kill -9} (SIGKILL: nothing of the
  * child runs any more). {@link #close} kills a child that is still alive, so a failing test leaks nothing.
  */
 public final class ChildJvm implements AutoCloseable {
     /** Flags that make a short-lived child start fast; its behaviour is the same as with the defaults. */
     public static final List<String> FAST_START_FLAGS =
             List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx128m", "-Xss512k");
+
+    /**
+     * {@code env --default-signal=INT}: the child starts with SIGINT at its default disposition even when this JVM
+     * was started with it ignored (a build run in the background by a shell: {@code cmd &} ignores SIGINT, and a
+     * child inherits it), so a JVM child installs its Ctrl-C handling and {@link #interrupt} means what it says. Empty
+     * when this machine's {@code env} lacks the option (coreutils before 8.31): the child then inherits as before.
+     */
+    private static final List<String> CTRL_C_RESTORED = ctrlCRestored();
 
     private final Process process;
     private final Path stdout;
@@ -75,7 +83,7 @@ public final class ChildJvm implements AutoCloseable {
                 .info()
                 .command()
                 .orElseThrow(() -> new IllegalStateException("cannot tell which java binary runs this JVM"));
-        List<String> command = new ArrayList<>();
+        List<String> command = new ArrayList<>(CTRL_C_RESTORED);
         command.add(java);
         command.addAll(FAST_START_FLAGS);
         command.addAll(jvmFlags);
@@ -96,6 +104,28 @@ public final class ChildJvm implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + command, e);
         }
+    }
+
+    private static List<String> ctrlCRestored() {
+        List<String> prefix = List.of("env", "--default-signal=INT");
+        try {
+            Process probe = new ProcessBuilder(concat(prefix, "true"))
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+            return probe.waitFor(10, TimeUnit.SECONDS) && probe.exitValue() == 0 ? prefix : List.of();
+        } catch (IOException e) {
+            return List.of();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return List.of();
+        }
+    }
+
+    private static List<String> concat(List<String> head, String last) {
+        List<String> all = new ArrayList<>(head);
+        all.add(last);
+        return all;
     }
 
     private static String absoluteClassPath() {
@@ -178,6 +208,28 @@ public final class ChildJvm implements AutoCloseable {
      */
     public int terminate(Duration timeout) {
         process.toHandle().destroy();
+        return awaitExit(timeout);
+    }
+
+    /**
+     * Ctrl-C: SIGINT ({@code kill -INT}), which a JVM handles as it does SIGTERM unless its program says otherwise;
+     * waits for the exit and returns the exit code (a JVM stopped by SIGINT exits with 130 = 128 + 2).
+     */
+    public int interrupt(Duration timeout) {
+        try {
+            Process sent = new ProcessBuilder("kill", "-INT", Long.toString(process.pid()))
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+            if (!sent.waitFor(10, TimeUnit.SECONDS) || sent.exitValue() != 0) {
+                throw new AssertionError("kill -INT " + process.pid() + " failed: " + description);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot run kill -INT " + process.pid(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        }
         return awaitExit(timeout);
     }
 

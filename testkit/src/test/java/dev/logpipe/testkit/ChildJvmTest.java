@@ -2,13 +2,17 @@ package dev.logpipe.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import sun.misc.Signal;
+import sun.misc.SignalHandler;
 
 /** The child-process driver the crash tests depend on: output capture, waiting, SIGTERM and SIGKILL. */
 @Integration
@@ -26,6 +30,21 @@ class ChildJvmTest {
                 System.exit(Integer.parseInt(args[0].substring(5)));
             }
             // sleep: parked: the child waits here to be killed or stopped
+            Thread.sleep(60_000);
+        }
+    }
+
+    /**
+     * A parent started with SIGINT ignored, as a shell's {@code cmd &} starts it: it ignores SIGINT itself, starts
+     * an {@link Echo} through {@link ChildJvm} and prints that child's pid.
+     */
+    public static final class IgnoringCtrlC {
+        public static void main(String[] args) throws Exception {
+            Signal.handle(new Signal("INT"), SignalHandler.SIG_IGN);
+            ChildJvm child = ChildJvm.start(Path.of(args[0]), "grandchild", Echo.class.getName(), List.of());
+            System.out.println("child pid=" + child.pid());
+            System.out.flush();
+            // sleep: parked: the parent waits here to be killed once the test is done with its child
             Thread.sleep(60_000);
         }
     }
@@ -55,6 +74,40 @@ class ChildJvmTest {
             assertThat(crashed.kill()).isEqualTo(137);
             assertThat(crashed.isAlive()).isFalse();
             assertThat(crashed.stderr()).doesNotContain("shutdown hook ran");
+        }
+    }
+
+    @Test
+    void ctrlCStopsAChildGracefullyEvenWhenItsParentIgnoresCtrlC() throws Exception {
+        try (ChildJvm parent = ChildJvm.start(dir, "parent", IgnoringCtrlC.class.getName(), List.of(dir.toString()))) {
+            String line = parent.awaitStdout("child pid=", Duration.ofSeconds(30));
+            long pid = Long.parseLong(
+                    line.substring(line.indexOf("child pid=") + 10).strip());
+            ProcessHandle child = ProcessHandle.of(pid).orElseThrow();
+            try {
+                await().atMost(Duration.ofSeconds(30))
+                        .until(() -> Files.exists(dir.resolve("grandchild.stderr"))
+                                && Files.readString(dir.resolve("grandchild.stderr"))
+                                        .contains("echo ready"));
+                // the grandchild's SIGINT is at its default (env --default-signal=INT), so the JVM took Ctrl-C
+                assertThat(new ProcessBuilder("kill", "-INT", Long.toString(pid))
+                                .start()
+                                .waitFor())
+                        .isZero();
+                await().atMost(Duration.ofSeconds(30)).until(() -> !child.isAlive());
+                assertThat(Files.readString(dir.resolve("grandchild.stderr"))).contains("shutdown hook ran");
+            } finally {
+                child.destroyForcibly();
+            }
+        }
+    }
+
+    @Test
+    void interruptIsCtrlCAndRunsTheChildsShutdownHooks() {
+        try (ChildJvm child = ChildJvm.start(dir, "interrupted", Echo.class.getName(), List.of())) {
+            child.awaitStderr("echo ready", Duration.ofSeconds(30));
+            assertThat(child.interrupt(Duration.ofSeconds(30))).isEqualTo(130);
+            assertThat(child.stderr()).contains("shutdown hook ran");
         }
     }
 
