@@ -38,18 +38,25 @@ public record LogRecord(
         checkTime("event_time", eventTime);
         checkTime("observed_time", observedTime);
         level = level == null ? Level.UNKNOWN : level;
-        Map<String, Object> copy = new LinkedHashMap<>();
-        if (fields != null) {
-            fields.forEach((k, v) -> {
-                Objects.requireNonNull(k, "field name");
-                if (!(v instanceof String || v instanceof Number || v instanceof Boolean)) {
-                    throw new IllegalArgumentException("field " + k + " must be a string, number or boolean, was "
-                            + (v == null ? "null" : v.getClass().getSimpleName()));
-                }
-                copy.put(k, v);
-            });
+        fields = checkedCopy(fields);
+    }
+
+    /** The fields, checked, in an unmodifiable copy sized for them (most records have none: one shared empty map). */
+    private static Map<String, Object> checkedCopy(Map<String, Object> fields) {
+        if (fields == null || fields.isEmpty()) {
+            return Collections.emptyMap();
         }
-        fields = Collections.unmodifiableMap(copy);
+        Map<String, Object> copy = new LinkedHashMap<>((int) (fields.size() / 0.75f) + 1);
+        for (Map.Entry<String, Object> e : fields.entrySet()) {
+            String k = Objects.requireNonNull(e.getKey(), "field name");
+            Object v = e.getValue();
+            if (!(v instanceof String || v instanceof Number || v instanceof Boolean)) {
+                throw new IllegalArgumentException("field " + k + " must be a string, number or boolean, was "
+                        + (v == null ? "null" : v.getClass().getSimpleName()));
+            }
+            copy.put(k, v);
+        }
+        return Collections.unmodifiableMap(copy);
     }
 
     private static void checkTime(String name, Instant t) {

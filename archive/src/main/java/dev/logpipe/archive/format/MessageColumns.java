@@ -141,6 +141,10 @@ final class MessageColumns {
         private final Bytes.Reader literals;
         private final Bytes.Reader numbers;
         private final String[] list;
+        /** For each listed shape, where its numbers go (indexes of {@link #NUMBER}); empty: none. */
+        private final int[][] holes;
+        /** One message at a time is made here (its capacity kept from message to message). */
+        private final StringBuilder m = new StringBuilder(256);
 
         /** @throws IllegalArgumentException the columns are damaged */
         Reader(Bytes.Reader words, Bytes.Reader literals, Bytes.Reader numbers) {
@@ -152,12 +156,28 @@ final class MessageColumns {
                 throw new IllegalArgumentException("a shape list of " + n + " in a column of fewer bytes");
             }
             list = new String[(int) n];
+            holes = new int[list.length][];
             for (int i = 0; i < list.length; i++) {
                 list[i] = words.string();
                 if (list[i] == null) {
                     throw new IllegalArgumentException("shape " + i + " of the list is null");
                 }
+                holes[i] = holes(list[i]);
             }
+        }
+
+        private static int[] holes(String shape) {
+            int count = 0;
+            for (int c = 0; c < shape.length(); c++) {
+                count += shape.charAt(c) == NUMBER ? 1 : 0;
+            }
+            int[] at = new int[count];
+            for (int c = 0, k = 0; k < count; c++) {
+                if (shape.charAt(c) == NUMBER) {
+                    at[k++] = c;
+                }
+            }
+            return at;
         }
 
         /** @throws IllegalArgumentException the columns are damaged */
@@ -166,7 +186,7 @@ final class MessageColumns {
             if (n < 1 || n > words.remaining() + 1) {
                 throw new IllegalArgumentException("a message of " + n + " words");
             }
-            StringBuilder m = new StringBuilder();
+            m.setLength(0);
             for (long i = 0; i < n; i++) {
                 if (i > 0) {
                     m.append(' ');
@@ -174,26 +194,26 @@ final class MessageColumns {
                 long id = words.varint();
                 if (id == WHOLE) {
                     m.append(notNull(literals.string()));
-                    continue;
-                }
-                String shape;
-                if (id == SHAPED) {
-                    shape = notNull(literals.string());
+                } else if (id == SHAPED) {
+                    String shape = notNull(literals.string());
+                    fill(shape, holes(shape));
                 } else if (id - LISTED < list.length) {
-                    shape = list[(int) (id - LISTED)];
+                    fill(list[(int) (id - LISTED)], holes[(int) (id - LISTED)]);
                 } else {
                     throw new IllegalArgumentException("shape " + id + " of a list of " + list.length);
                 }
-                for (int c = 0; c < shape.length(); c++) {
-                    char ch = shape.charAt(c);
-                    if (ch == NUMBER) {
-                        m.append(numbers.varint());
-                    } else {
-                        m.append(ch);
-                    }
-                }
             }
             return m.toString();
+        }
+
+        /** Appends {@code shape} with the next numbers in its holes. */
+        private void fill(String shape, int[] holes) {
+            int from = 0;
+            for (int hole : holes) {
+                m.append(shape, from, hole).append(numbers.varint());
+                from = hole + 1;
+            }
+            m.append(shape, from, shape.length());
         }
 
         private static String notNull(String s) {

@@ -143,7 +143,7 @@ final class SourceRebuild {
         if (n > RecordCodec.MAX_FIELDS) {
             throw new IllegalArgumentException(n + " fields, more than a record has");
         }
-        Map<String, Object> map = new LinkedHashMap<>();
+        Map<String, Object> map = n == 0 ? Map.of() : new LinkedHashMap<>((int) (n / 0.75f) + 1);
         for (long i = 0; i < n; i++) {
             String key = fields.string();
             byte tag = fields.next();
