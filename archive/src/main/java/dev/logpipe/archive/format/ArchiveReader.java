@@ -160,7 +160,7 @@ public final class ArchiveReader {
         if (bytes.length != b.length() || ArchiveWriter.crc(bytes, 0, bytes.length) != b.crc()) {
             throw new CorruptArchiveException(name, "block " + index + " checksum mismatch");
         }
-        Block block = new Block(name, index, b.records());
+        Block block = new Block(name, footer.day().tenant(), index, b.records());
         int at = 0;
         try {
             int count = Column.count(footer.format());
@@ -174,6 +174,9 @@ public final class ArchiveReader {
                 }
                 columns[c] = new Bytes.Reader(plain);
                 at += len;
+            }
+            if (count > Column.FORMAT_1_COLUMNS) {
+                block.fieldsColumn = columns[Column.FIELDS.ordinal()].bytes();
             }
             MessageColumns.Reader messages = count > Column.FORMAT_1_COLUMNS
                     ? new MessageColumns.Reader(
@@ -198,9 +201,10 @@ public final class ArchiveReader {
                 }
                 block.sources[i] = columns[Column.SOURCE.ordinal()].string();
                 if (block.sources[i] == null && messages != null) {
-                    SourceRebuild.Parts parts = SourceRebuild.read(
+                    SourceRebuild.Pending p = SourceRebuild.readPending(
                             columns[Column.REBUILD.ordinal()], messages, columns[Column.FIELDS.ordinal()]);
-                    block.rebuilt[i] = SourceRebuild.record(footer.day().tenant(), block.withoutSource(i), parts);
+                    Math.addExact(time, p.eventOffsetMillis()); // the record's event time, made later, fits
+                    block.pending[i] = p;
                 } else if (block.sources[i] == null) {
                     throw new IllegalArgumentException("record " + i + " has no source");
                 }

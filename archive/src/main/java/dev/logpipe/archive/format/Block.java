@@ -4,14 +4,16 @@ import dev.logpipe.record.Level;
 import dev.logpipe.record.LogRecord;
 import dev.logpipe.record.RecordCodec;
 import dev.logpipe.record.RecordFormatException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
 /**
  * One block decoded: its records in {@code OLDEST_FIRST} order (time ascending, id descending), as parallel columns
  * (row {@code i} of each is record {@code i}). A format 2 record whose source is rebuilt from columns comes as its
- * {@link LogRecord} (no JSON to parse: {@link #decoded}); its source text is made on first use ({@link #source}).
- * Read-only after {@link ArchiveReader#block} returns it, apart from that cache of sources, which any thread may fill
- * (the same immutable string each time).
+ * {@link LogRecord} (no JSON to parse: {@link #decoded}), made on first use from its message and its fields' bytes (a
+ * message scan makes none); its source text is made on first use too ({@link #source}). Read-only after {@link
+ * ArchiveReader#block} returns it, apart from those caches of records and sources, which any thread may fill (the same
+ * immutable value each time).
  */
 public final class Block {
     private static final RecordCodec CODEC = new RecordCodec();
@@ -29,11 +31,18 @@ public final class Block {
     final String[] spanIds;
     /** The source of each record; for a rebuilt one null until first asked for. */
     final String[] sources;
-    /** The record each rebuilt source is made of; null for a source stored as it came. */
+    /** The record each rebuilt source is made of; null for a source stored as it came, or until first asked for. */
     final LogRecord[] rebuilt;
+    /** What each rebuilt record is made of, its fields still in {@link #fieldsColumn}; null for a stored source. */
+    final SourceRebuild.Pending[] pending;
+    /** The tenant of the archive: every rebuilt record's. */
+    private final String tenant;
+    /** The block's {@code FIELDS} column, decompressed (null in format 1), read only. */
+    byte[] fieldsColumn;
 
-    Block(String archive, int index, int n) {
+    Block(String archive, String tenant, int index, int n) {
         this.archive = archive;
+        this.tenant = tenant;
         this.index = index;
         eventTimes = new long[n];
         observedTimes = new long[n];
@@ -46,6 +55,7 @@ public final class Block {
         spanIds = new String[n];
         sources = new String[n];
         rebuilt = new LogRecord[n];
+        pending = new SourceRebuild.Pending[n];
     }
 
     public int size() {
@@ -64,20 +74,36 @@ public final class Block {
         return recordIds[i];
     }
 
-    /** Record {@code i}'s source exactly as accepted. */
+    /**
+     * Record {@code i}'s source exactly as accepted.
+     *
+     * @throws UncheckedIOException a {@link CorruptArchiveException}: the record's columns make no record
+     */
     public String source(int i) {
         String s = sources[i];
         if (s == null) {
-            s = new String(SourceRebuild.source(rebuilt[i]), StandardCharsets.UTF_8);
+            s = new String(SourceRebuild.source(rebuiltRecord(i)), StandardCharsets.UTF_8);
             sources[i] = s;
         }
         return s;
     }
 
-    /** Record {@code i}'s source as UTF-8 (a rebuilt one made again, not kept: for a caller that needs bytes once). */
+    /**
+     * Record {@code i}'s source as UTF-8 (a rebuilt one made again, not kept: for a caller that needs bytes once).
+     *
+     * @throws UncheckedIOException a {@link CorruptArchiveException}: the record's columns make no record
+     */
     public byte[] sourceUtf8(int i) {
         String s = sources[i];
-        return s != null ? s.getBytes(StandardCharsets.UTF_8) : SourceRebuild.source(rebuilt[i]);
+        return s != null ? s.getBytes(StandardCharsets.UTF_8) : SourceRebuild.source(rebuiltRecord(i));
+    }
+
+    private LogRecord rebuiltRecord(int i) {
+        try {
+            return decoded(i);
+        } catch (CorruptArchiveException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /**
@@ -86,8 +112,22 @@ public final class Block {
      * @throws CorruptArchiveException a source stored as it came does not decode (names the archive, block and row)
      */
     public LogRecord decoded(int i) throws CorruptArchiveException {
-        if (rebuilt[i] != null) {
-            return rebuilt[i];
+        LogRecord r = rebuilt[i];
+        if (r != null) {
+            return r;
+        }
+        SourceRebuild.Pending p = pending[i];
+        if (p != null) { // made on first use: any thread may, the same record each time (immutable)
+            try {
+                r = SourceRebuild.record(tenant, withoutSource(i), p, SourceRebuild.fields(fieldsColumn, p.fieldsAt()));
+            } catch (RuntimeException e) {
+                throw new CorruptArchiveException(
+                        archive,
+                        "record " + i + " of block " + index + " does not make a record: " + e.getMessage(),
+                        e);
+            }
+            rebuilt[i] = r;
+            return r;
         }
         try {
             return CODEC.decode(sources[i].getBytes(StandardCharsets.UTF_8));
@@ -99,7 +139,8 @@ public final class Block {
 
     /** Record {@code i}'s message (see {@link #decoded}). */
     public String message(int i) throws CorruptArchiveException {
-        return decoded(i).message();
+        SourceRebuild.Pending p = pending[i];
+        return p != null ? p.message() : decoded(i).message();
     }
 
     /** Record {@code i}'s keys and labels, its source empty (what a source is rebuilt around). */

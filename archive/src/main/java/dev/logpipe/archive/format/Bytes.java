@@ -79,7 +79,22 @@ final class Bytes {
         private int pos;
 
         Reader(byte[] b) {
+            this(b, 0);
+        }
+
+        /** Reads {@code b} from {@code pos} on. */
+        Reader(byte[] b, int pos) {
             this.b = b;
+            this.pos = pos;
+        }
+
+        /** The bytes read (not a copy). */
+        byte[] bytes() {
+            return b;
+        }
+
+        int position() {
+            return pos;
         }
 
         int remaining() {
@@ -123,17 +138,41 @@ final class Bytes {
         }
 
         String string() {
+            int len = stringLength();
+            if (len < 0) {
+                return null;
+            }
+            String s = new String(b, pos, len, StandardCharsets.UTF_8);
+            pos += len;
+            return s;
+        }
+
+        /** Steps over a string without making it; false when it was null. */
+        boolean skipString() {
+            int len = stringLength();
+            pos += Math.max(len, 0);
+            return len >= 0;
+        }
+
+        /** Steps over {@code n} bytes. */
+        void skip(int n) {
+            if (n < 0 || n > b.length - pos) {
+                throw new IllegalArgumentException(n + " bytes past the column's end at " + pos);
+            }
+            pos += n;
+        }
+
+        /** The next string's length in bytes, -1 for null, read past its length prefix. */
+        private int stringLength() {
             long n = varint();
             if (n == 0) {
-                return null;
+                return -1;
             }
             int len = Math.toIntExact(n - 1);
             if (len < 0 || len > b.length - pos) {
                 throw new IllegalArgumentException("string of " + len + " bytes past the column's end at " + pos);
             }
-            String s = new String(b, pos, len, StandardCharsets.UTF_8);
-            pos += len;
-            return s;
+            return len;
         }
     }
 }

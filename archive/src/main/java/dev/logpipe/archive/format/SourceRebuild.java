@@ -39,6 +39,18 @@ final class SourceRebuild {
             String message,
             Map<String, Object> fields) {}
 
+    /**
+     * A rebuilt record's parts as a block decode reads them: all but its fields, which stay in the {@code FIELDS}
+     * column at {@code fieldsAt} until the record is asked for (a message scan never asks).
+     */
+    record Pending(
+            int schemaVersion,
+            long eventOffsetMillis,
+            int eventNanos,
+            int observedNanos,
+            String message,
+            int fieldsAt) {}
+
     private SourceRebuild() {}
 
     /**
@@ -82,12 +94,12 @@ final class SourceRebuild {
     }
 
     /**
-     * The record {@code r}'s keys and labels and {@code p} make (r's own source is not read).
+     * The record {@code r}'s keys and labels, {@code p} and its fields make (r's own source is not read).
      *
      * @throws IllegalArgumentException the parts make no valid record (a damaged column)
      * @throws ArithmeticException the event-time offset overflows (a damaged column)
      */
-    static LogRecord record(String tenant, ArchivedRecord r, Parts p) {
+    static LogRecord record(String tenant, ArchivedRecord r, Pending p, Map<String, Object> fields) {
         Instant event = Instant.ofEpochMilli(Math.addExact(r.eventTimeMillis(), p.eventOffsetMillis()))
                 .plusNanos(p.eventNanos());
         Instant observed = Instant.ofEpochMilli(r.observedTimeMillis()).plusNanos(p.observedNanos());
@@ -104,7 +116,7 @@ final class SourceRebuild {
                 r.region(),
                 r.level(),
                 p.message(),
-                p.fields());
+                fields);
     }
 
     /** Writes all but the message (a block's messages are written together: {@link MessageColumns}). */
@@ -132,17 +144,50 @@ final class SourceRebuild {
         }
     }
 
-    /** @throws IllegalArgumentException the columns are damaged */
-    static Parts read(Bytes.Reader rebuild, MessageColumns.Reader message, Bytes.Reader fields) {
+    /**
+     * Reads a record's parts but its fields, and steps over those, checking they would decode.
+     *
+     * @throws IllegalArgumentException the columns are damaged
+     */
+    static Pending readPending(Bytes.Reader rebuild, MessageColumns.Reader message, Bytes.Reader fields) {
         int schemaVersion = Math.toIntExact(rebuild.varint());
+        if (schemaVersion < 1) {
+            throw new IllegalArgumentException("schema version " + schemaVersion);
+        }
         long offset = rebuild.zigzag();
         int eventNanos = nanos(rebuild.varint());
         int observedNanos = nanos(rebuild.varint());
         String text = message.next();
-        long n = fields.varint();
-        if (n > RecordCodec.MAX_FIELDS) {
-            throw new IllegalArgumentException(n + " fields, more than a record has");
+        int fieldsAt = fields.position();
+        long n = fieldCount(fields);
+        for (long i = 0; i < n; i++) {
+            if (!fields.skipString()) {
+                throw new IllegalArgumentException("a field without name");
+            }
+            byte tag = fields.next();
+            switch (tag) {
+                case STRING -> {
+                    if (!fields.skipString()) {
+                        throw new IllegalArgumentException("a field without value");
+                    }
+                }
+                case LONG -> fields.varint();
+                case DOUBLE -> fields.skip(8);
+                case TRUE, FALSE -> {}
+                default -> throw new IllegalArgumentException("unknown field type " + tag);
+            }
         }
+        return new Pending(schemaVersion, offset, eventNanos, observedNanos, text, fieldsAt);
+    }
+
+    /**
+     * The fields {@link #readPending} stepped over, from the {@code FIELDS} column's bytes.
+     *
+     * @throws IllegalArgumentException the column is damaged
+     */
+    static Map<String, Object> fields(byte[] column, int at) {
+        Bytes.Reader fields = new Bytes.Reader(column, at);
+        long n = fieldCount(fields);
         Map<String, Object> map = n == 0 ? Map.of() : new LinkedHashMap<>((int) (n / 0.75f) + 1);
         for (long i = 0; i < n; i++) {
             String key = fields.string();
@@ -160,7 +205,15 @@ final class SourceRebuild {
             }
             map.put(key, value);
         }
-        return new Parts(schemaVersion, offset, eventNanos, observedNanos, text, map);
+        return map;
+    }
+
+    private static long fieldCount(Bytes.Reader fields) {
+        long n = fields.varint();
+        if (n > RecordCodec.MAX_FIELDS) {
+            throw new IllegalArgumentException(n + " fields, more than a record has");
+        }
+        return n;
     }
 
     private static int nanos(long v) {

@@ -109,6 +109,29 @@ class ArchiveFormatTest {
     }
 
     @Test
+    void aMessageScanMakesNoRecordAndARecordAskedForLaterIsTheOneWritten() throws Exception {
+        List<ArchivedRecord> records = records(3000);
+        ArchiveReader reader = ArchiveReader.open("acme/2026-11-20.lpa", new Bytes(write(records, SMALL_BLOCKS)));
+        int at = 0;
+        for (int i = 0; i < reader.footer().blocks().size(); i++) {
+            Block b = reader.block(i);
+            for (int r = 0; r < b.size(); r++) {
+                LogRecord written = CODEC.decode(records.get(at + r).source().getBytes(StandardCharsets.UTF_8));
+                assertThat(b.message(r)).isEqualTo(written.message());
+            }
+            // the scan read every message and made no record (no fields map, no times): those wait to be asked for
+            assertThat(b.rebuilt).containsOnlyNulls();
+            for (int r = 0; r < b.size(); r++) {
+                LogRecord written = CODEC.decode(records.get(at + r).source().getBytes(StandardCharsets.UTF_8));
+                assertThat(b.decoded(r)).isEqualTo(written);
+                assertThat(b.source(r)).isEqualTo(records.get(at + r).source());
+            }
+            at += b.size();
+        }
+        assertThat(at).isEqualTo(3000);
+    }
+
+    @Test
     void sourcesTheCodecReproducesAreRebuiltFromColumnsAndOthersKeptAsTheyCame() throws Exception {
         Instant t = T.plusSeconds(60);
         LogRecord odd = LogRecord.builder("quote \" backslash \\ tab\t newline\n emoji \uD83D\uDE00 nul \u0000")
