@@ -106,26 +106,33 @@ public final class ChildJvm implements AutoCloseable {
         }
     }
 
+    /**
+     * The prefix when this machine's {@code env} takes the option and execs the command (the pid a test signals must
+     * be the JVM's, not an {@code env} that forked it): the probe's shell prints its own pid, which must be the
+     * probe's.
+     */
     private static List<String> ctrlCRestored() {
         List<String> prefix = List.of("env", "--default-signal=INT");
+        List<String> probeCommand = new ArrayList<>(prefix);
+        probeCommand.addAll(List.of("sh", "-c", "echo $$"));
+        Process probe = null;
         try {
-            Process probe = new ProcessBuilder(concat(prefix, "true"))
-                    .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                    .start();
-            return probe.waitFor(10, TimeUnit.SECONDS) && probe.exitValue() == 0 ? prefix : List.of();
+            probe = new ProcessBuilder(probeCommand).redirectErrorStream(true).start();
+            String printed = new String(probe.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).strip();
+            boolean execs = probe.waitFor(10, TimeUnit.SECONDS)
+                    && probe.exitValue() == 0
+                    && printed.equals(Long.toString(probe.pid()));
+            return execs ? prefix : List.of();
         } catch (IOException e) {
             return List.of();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return List.of();
+        } finally {
+            if (probe != null) {
+                probe.destroyForcibly();
+            }
         }
-    }
-
-    private static List<String> concat(List<String> head, String last) {
-        List<String> all = new ArrayList<>(head);
-        all.add(last);
-        return all;
     }
 
     private static String absoluteClassPath() {

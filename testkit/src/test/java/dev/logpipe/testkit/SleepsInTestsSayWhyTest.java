@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
  */
 class SleepsInTestsSayWhyTest {
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
-    private static final Pattern SLEEP = Pattern.compile("\\b(Thread\\.sleep|TimeUnit\\.\\w+\\.sleep)\\(");
+    private static final Pattern SLEEP = Pattern.compile(
+            "\\b(Thread\\.sleep|(TimeUnit\\.)?(NANO|MICRO|MILLI)?SECONDS\\.sleep|MINUTES\\.sleep|LockSupport\\.parkNanos)\\(");
     private static final Pattern REASON = Pattern.compile("// sleep: (pacing|kill point|slow seam|parked): \\S");
 
     @Test
@@ -44,6 +45,11 @@ class SleepsInTestsSayWhyTest {
     @Test
     void theCheckFindsAnUnexplainedSleep() {
         assertThat(SLEEP.matcher("        Thread.sleep(100);").find()).isTrue();
+        assertThat(SLEEP.matcher("        SECONDS.sleep(1);").find()).isTrue();
+        assertThat(SLEEP.matcher("        TimeUnit.MILLISECONDS.sleep(1);").find())
+                .isTrue();
+        assertThat(SLEEP.matcher("        LockSupport.parkNanos(1_000);").find())
+                .isTrue();
         assertThat(REASON.matcher("        Thread.sleep(100); // let it settle").find())
                 .isFalse();
         assertThat(REASON.matcher("        // sleep: pacing: the producer's rate")

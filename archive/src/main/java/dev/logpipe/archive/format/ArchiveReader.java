@@ -203,7 +203,7 @@ public final class ArchiveReader {
                 if (block.sources[i] == null && messages != null) {
                     SourceRebuild.Pending p = SourceRebuild.readPending(
                             columns[Column.REBUILD.ordinal()], messages, columns[Column.FIELDS.ordinal()]);
-                    Math.addExact(time, p.eventOffsetMillis()); // the record's event time, made later, fits
+                    SourceRebuild.checkTimes(time, block.observedTimes[i], p); // the record, made later, can be
                     block.pending[i] = p;
                 } else if (block.sources[i] == null) {
                     throw new IllegalArgumentException("record " + i + " has no source");

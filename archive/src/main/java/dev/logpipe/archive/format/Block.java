@@ -4,7 +4,6 @@ import dev.logpipe.record.Level;
 import dev.logpipe.record.LogRecord;
 import dev.logpipe.record.RecordCodec;
 import dev.logpipe.record.RecordFormatException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -77,12 +76,12 @@ public final class Block {
     /**
      * Record {@code i}'s source exactly as accepted.
      *
-     * @throws UncheckedIOException a {@link CorruptArchiveException}: the record's columns make no record
+     * @throws CorruptArchiveException the record's columns make no record (names the archive, block and row)
      */
-    public String source(int i) {
+    public String source(int i) throws CorruptArchiveException {
         String s = sources[i];
         if (s == null) {
-            s = new String(SourceRebuild.source(rebuiltRecord(i)), StandardCharsets.UTF_8);
+            s = new String(SourceRebuild.source(decoded(i)), StandardCharsets.UTF_8);
             sources[i] = s;
         }
         return s;
@@ -91,19 +90,11 @@ public final class Block {
     /**
      * Record {@code i}'s source as UTF-8 (a rebuilt one made again, not kept: for a caller that needs bytes once).
      *
-     * @throws UncheckedIOException a {@link CorruptArchiveException}: the record's columns make no record
+     * @throws CorruptArchiveException the record's columns make no record (names the archive, block and row)
      */
-    public byte[] sourceUtf8(int i) {
+    public byte[] sourceUtf8(int i) throws CorruptArchiveException {
         String s = sources[i];
-        return s != null ? s.getBytes(StandardCharsets.UTF_8) : SourceRebuild.source(rebuiltRecord(i));
-    }
-
-    private LogRecord rebuiltRecord(int i) {
-        try {
-            return decoded(i);
-        } catch (CorruptArchiveException e) {
-            throw new UncheckedIOException(e);
-        }
+        return s != null ? s.getBytes(StandardCharsets.UTF_8) : SourceRebuild.source(decoded(i));
     }
 
     /**
@@ -148,8 +139,12 @@ public final class Block {
         return row(i, "");
     }
 
-    /** Record {@code i} as written. */
-    public ArchivedRecord record(int i) {
+    /**
+     * Record {@code i} as written.
+     *
+     * @throws CorruptArchiveException the record's columns make no record (names the archive, block and row)
+     */
+    public ArchivedRecord record(int i) throws CorruptArchiveException {
         return row(i, source(i));
     }
 

@@ -3,6 +3,7 @@ package dev.logpipe.archive.format;
 import dev.logpipe.record.JsonBuffer;
 import dev.logpipe.record.LogRecord;
 import dev.logpipe.record.RecordCodec;
+import dev.logpipe.record.RecordRules;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -100,9 +101,8 @@ final class SourceRebuild {
      * @throws ArithmeticException the event-time offset overflows (a damaged column)
      */
     static LogRecord record(String tenant, ArchivedRecord r, Pending p, Map<String, Object> fields) {
-        Instant event = Instant.ofEpochMilli(Math.addExact(r.eventTimeMillis(), p.eventOffsetMillis()))
-                .plusNanos(p.eventNanos());
-        Instant observed = Instant.ofEpochMilli(r.observedTimeMillis()).plusNanos(p.observedNanos());
+        Instant event = eventTime(r.eventTimeMillis(), p);
+        Instant observed = observedTime(r.observedTimeMillis(), p);
         return new LogRecord(
                 p.schemaVersion(),
                 r.recordId(),
@@ -117,6 +117,30 @@ final class SourceRebuild {
                 r.level(),
                 p.message(),
                 fields);
+    }
+
+    /**
+     * Checks what a block decode reads ahead of the record: the times the record will have are within the years a
+     * record allows (so making it later cannot fail on them).
+     *
+     * @throws IllegalArgumentException a time out of range (a damaged column)
+     * @throws ArithmeticException the event-time offset overflows (a damaged column)
+     */
+    static void checkTimes(long eventTimeMillis, long observedTimeMillis, Pending p) {
+        for (Instant t : new Instant[] {eventTime(eventTimeMillis, p), observedTime(observedTimeMillis, p)}) {
+            if (!RecordRules.timeInRange(t)) {
+                throw new IllegalArgumentException("a time out of a record's range: " + t);
+            }
+        }
+    }
+
+    private static Instant eventTime(long eventTimeMillis, Pending p) {
+        return Instant.ofEpochMilli(Math.addExact(eventTimeMillis, p.eventOffsetMillis()))
+                .plusNanos(p.eventNanos());
+    }
+
+    private static Instant observedTime(long observedTimeMillis, Pending p) {
+        return Instant.ofEpochMilli(observedTimeMillis).plusNanos(p.observedNanos());
     }
 
     /** Writes all but the message (a block's messages are written together: {@link MessageColumns}). */
@@ -210,7 +234,7 @@ final class SourceRebuild {
 
     private static long fieldCount(Bytes.Reader fields) {
         long n = fields.varint();
-        if (n > RecordCodec.MAX_FIELDS) {
+        if (n < 0 || n > RecordCodec.MAX_FIELDS) {
             throw new IllegalArgumentException(n + " fields, more than a record has");
         }
         return n;

@@ -132,6 +132,20 @@ class ArchiveFormatTest {
     }
 
     @Test
+    void aDecodeRefusesTimesNoRecordCouldHaveAheadOfMakingTheRecord() {
+        long t = T.toEpochMilli();
+        SourceRebuild.checkTimes(t, t, new SourceRebuild.Pending(3, 0, 0, 0, "m", 0));
+        // past year 9999, and an offset that overflows: a damaged column, found by the decode, not by a later reader
+        assertThatThrownBy(() -> SourceRebuild.checkTimes(
+                        t, t, new SourceRebuild.Pending(3, 400L * 365 * 86_400_000 * 25, 0, 0, "m", 0)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("out of a record's range");
+        assertThatThrownBy(() ->
+                        SourceRebuild.checkTimes(t, t, new SourceRebuild.Pending(3, Long.MAX_VALUE, 0, 0, "m", 0)))
+                .isInstanceOf(ArithmeticException.class);
+    }
+
+    @Test
     void sourcesTheCodecReproducesAreRebuiltFromColumnsAndOthersKeptAsTheyCame() throws Exception {
         Instant t = T.plusSeconds(60);
         LogRecord odd = LogRecord.builder("quote \" backslash \\ tab\t newline\n emoji \uD83D\uDE00 nul \u0000")

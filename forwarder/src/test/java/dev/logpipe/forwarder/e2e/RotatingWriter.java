@@ -92,7 +92,8 @@ final class RotatingWriter implements AutoCloseable {
                 } finally {
                     gate.unlock();
                 }
-                LockSupport.parkNanos(pauseBetweenChunksNanos); // pacing, not waiting
+                // sleep: pacing: the writer spreads its chunks over the run
+                LockSupport.parkNanos(pauseBetweenChunksNanos);
             }
         } catch (Throwable t) {
             failure = t;

@@ -108,19 +108,10 @@ public final class OpenSearchStore implements ShardStore {
         return names.of(shard);
     }
 
+    /** One shard's batch: {@link #writeAll} of it alone (the same bulks, refusals and failures). */
     @Override
     public Written write(ShardId shard, List<IndexRecord> batch) throws IOException {
-        String index = ensureIndex(shard);
-        List<Rejection> rejected = bulk(
-                BulkItems.encode(
-                        batch,
-                        (g, r) -> OpenSearchDocuments.record(g, index, r),
-                        settings.bulkBytes(),
-                        OpenSearchStore::sizeHint),
-                i -> index + "/" + batch.get(i).record().recordId(),
-                index,
-                List.of(index));
-        return new Written(rejected, 0);
+        return writeAll(Map.of(shard, batch)).get(shard);
     }
 
     /** One document of {@link #writeAll}: its index, and where it sits in its shard's batch. */

@@ -209,6 +209,7 @@ class TailsTest {
             @Override
             public Instant instant() {
                 if (first.getAndSet(false)) {
+                    // sleep: slow seam: a clock whose first reading takes this long
                     LockSupport.parkNanos(pause.toNanos());
                 }
                 return Instant.now();
