@@ -95,8 +95,8 @@ class OpenSearchQueryTest {
 
     /**
      * A query over three days asks the cluster once per step, not once per day: a histogram is one {@code _msearch},
-     * a page's records from three days one {@code _mget}; the metrics count each endpoint's requests and the time
-     * waited for them.
+     * a page's records from three days one {@code _mget}, a page the newest day fills one {@code _msearch} of its keys
+     * and the other days' counts; the metrics count each endpoint's requests and the time waited for them.
      */
     @Test
     void aQueryOverThreeDaysIsOneRequestPerStepCountedByEndpointInTheMetrics(OpenSearchExtension.Node node)
@@ -127,6 +127,20 @@ class OpenSearchQueryTest {
             assertThat(page.path("hits")).as("%s", page).hasSize(3);
             assertThat(requests(q, "_mget")).isEqualTo(mget + 1);
             assertThat(seconds(q, "_msearch")).isPositive();
+            // a page the newest day fills: its keys and the other days' counts in one _msearch, the total exact
+            msearch = requests(q, "_msearch");
+            search = requests(q, "_search");
+            JsonNode one = json(get(q, "/api/v1/search?q=" + enc("marker") + "&from=now-4d&limit=1", ACME_KEY));
+            assertThat(one.path("hits").path(0).path("record_id").asText())
+                    .as("%s", one)
+                    .isEqualTo("d-0");
+            assertThat(one.path("shards").path("not_needed").asInt())
+                    .as("%s", one)
+                    .isEqualTo(2);
+            assertThat(one.path("total").path("value").asLong()).isEqualTo(3);
+            assertThat(one.path("total").path("relation").asText()).isEqualTo("eq");
+            assertThat(requests(q, "_msearch")).isEqualTo(msearch + 1);
+            assertThat(requests(q, "_search")).isEqualTo(search);
         }
     }
 

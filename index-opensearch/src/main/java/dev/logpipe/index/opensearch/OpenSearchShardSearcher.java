@@ -194,6 +194,10 @@ final class OpenSearchShardSearcher implements ShardSearcher {
         Search<?> out;
         if (call instanceof ShardCall.KeysOf k) {
             out = keysSearch(k, deadlineNanos);
+        } else if (call instanceof ShardCall.KeysThenCountsOf kc) {
+            out = kc.countsOnly(shard)
+                    ? countAsKeys(kc.keys().query(), kc.countDeadline(deadlineNanos))
+                    : keysSearch(kc.keys(), deadlineNanos);
         } else if (call instanceof ShardCall.CountOf c) {
             out = countSearch(c.query(), deadlineNanos);
         } else if (call instanceof ShardCall.HistogramOf h) {
@@ -329,6 +333,13 @@ final class OpenSearchShardSearcher implements ShardSearcher {
         body.put("size", 0).put("track_total_hits", true);
         return new Search<>(
                 body, answer -> answer.path("hits").path("total").path("value").asLong());
+    }
+
+    /** The count as keys: none, and the exact total. */
+    private Search<Keys> countAsKeys(ShardQuery q, long deadlineNanos) {
+        Search<Long> count = countSearch(q, deadlineNanos);
+        return new Search<>(
+                count.body(), answer -> new Keys(List.of(), count.reading().read(answer), true));
     }
 
     @Override

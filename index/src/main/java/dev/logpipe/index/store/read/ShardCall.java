@@ -1,8 +1,11 @@
 package dev.logpipe.index.store.read;
 
+import dev.logpipe.index.shard.ShardId;
 import dev.logpipe.index.store.aggregate.Histogram;
 import dev.logpipe.index.store.aggregate.Values;
 import java.io.IOException;
+import java.util.List;
+import java.util.Set;
 
 /**
  * One search the query service asks of each shard of a plan, as a value: an engine that answers several shards in one
@@ -19,6 +22,37 @@ public sealed interface ShardCall<T> {
         @Override
         public ShardSearcher.Keys on(ShardSearcher s, long deadlineNanos) throws IOException {
             return s.keys(query, order, after, limit, deadlineNanos);
+        }
+    }
+
+    /**
+     * {@link KeysOf} on most shards and only the count on {@code countOnly} (answered as {@link ShardSearcher.Keys}
+     * without keys and an exact total), so an engine that calls shards together asks a page's first shards for their
+     * keys and the rest for the counts that make its total exact in one round trip. A count stops at {@code
+     * countDeadlineNanos} (or the call's deadline, the sooner) and then fails as a timed-out shard would.
+     */
+    record KeysThenCountsOf(KeysOf keys, Set<ShardId> countOnly, long countDeadlineNanos)
+            implements ShardCall<ShardSearcher.Keys> {
+        public KeysThenCountsOf {
+            countOnly = Set.copyOf(countOnly);
+        }
+
+        /** True when {@code shard} is asked only for its count. */
+        public boolean countsOnly(ShardId shard) {
+            return countOnly.contains(shard);
+        }
+
+        /** The deadline of a count: the sooner of the count's own and the call's. */
+        public long countDeadline(long deadlineNanos) {
+            return deadlineNanos - countDeadlineNanos < 0 ? deadlineNanos : countDeadlineNanos;
+        }
+
+        @Override
+        public ShardSearcher.Keys on(ShardSearcher s, long deadlineNanos) throws IOException {
+            if (countsOnly(s.shard())) {
+                return new ShardSearcher.Keys(List.of(), s.count(keys.query(), countDeadline(deadlineNanos)), true);
+            }
+            return keys.on(s, deadlineNanos);
         }
     }
 

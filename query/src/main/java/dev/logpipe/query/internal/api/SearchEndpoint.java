@@ -71,8 +71,13 @@ public final class SearchEndpoint {
         Pages pages = new Pages(env.fanOut(), plan, env.config().limits().shardConcurrency(), deadline);
         SourceReader.Read read;
         try {
-            pages.collect(sq, after, limit);
             long budget = env.config().limits().exactTotalBudget().toNanos();
+            // a remote engine counts the shards the page may not need along with its first keys, in one round trip
+            if (budget > 0) {
+                pages.collectCountingAlong(sq, after, limit, Math.min(deadline, System.nanoTime() + budget));
+            } else {
+                pages.collect(sq, after, limit);
+            }
             if (budget > 0) { // a partial answer's too: its lower bound then covers every shard within the budget
                 pages.countExactly(sq, Math.min(deadline, System.nanoTime() + budget));
             }

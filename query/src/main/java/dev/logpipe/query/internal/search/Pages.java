@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -37,6 +38,8 @@ public final class Pages implements Closeable {
     private boolean exact = true;
     /** Visited shards that reported a lower bound, with it. */
     private final Map<ShardId, Long> bounded = new LinkedHashMap<>();
+    /** Shards counted along with the first wave's keys (an engine that calls shards together), with the count. */
+    private final Map<ShardId, Long> countedAlong = new LinkedHashMap<>();
 
     private long scannedDocs;
 
@@ -49,15 +52,44 @@ public final class Pages implements Closeable {
 
     /** Phase one: the keys of the first {@code limit} hits after {@code after} over the plan's shards. */
     public void collect(ShardQuery q, After after, int limit) {
+        collect(q, after, limit, false, 0);
+    }
+
+    /**
+     * Phase one, as {@link #collect(ShardQuery, After, int)}; on an engine that calls shards together the first wave
+     * also asks every other shard of the plan for its count in the same round trip (each count until {@code
+     * countDeadlineNanos}), so a page its first shards fill has an exact total without a second round trip.
+     */
+    public void collectCountingAlong(ShardQuery q, After after, int limit, long countDeadlineNanos) {
+        collect(q, after, limit, fanOut.source().callsTogether(), countDeadlineNanos);
+    }
+
+    private void collect(ShardQuery q, After after, int limit, boolean countAlong, long countDeadlineNanos) {
         List<ShardId> shards = plan.searched();
         ShardSearcher.Order order = plan.order();
         int next = 0;
         int wave = 1;
         while (next < shards.size() && !settled(shards.subList(next, shards.size()), limit)) {
             List<ShardId> w = shards.subList(next, (int) Math.min(shards.size(), (long) next + wave));
+            ShardCall<ShardSearcher.Keys> call = new ShardCall.KeysOf(q, order, after, limit);
+            List<ShardId> asked = w;
+            Set<ShardId> countOnly = Set.of();
+            if (countAlong && next == 0 && w.size() < shards.size()) {
+                countOnly = Set.copyOf(shards.subList(w.size(), shards.size()));
+                call = new ShardCall.KeysThenCountsOf((ShardCall.KeysOf) call, countOnly, countDeadlineNanos);
+                asked = shards;
+            }
+            Set<ShardId> countsOnly = countOnly;
             Map<ShardId, FanOut.Outcome<FanOut.Held<ShardSearcher.Keys>>> r =
-                    fanOut.runHeld(w, lanes, deadlineNanos, new ShardCall.KeysOf(q, order, after, limit));
+                    fanOut.runHeld(asked, lanes, deadlineNanos, call);
             r.forEach((id, o) -> {
+                if (countsOnly.contains(id)) { // not visited: its count only (a failed one is counted later)
+                    if (o.ok()) {
+                        countedAlong.put(id, o.value().value().total());
+                        closeQuietly(o.value());
+                    }
+                    return;
+                }
                 outcomes.put(id, o);
                 if (o.ok()) {
                     held.add(o.value());
@@ -75,8 +107,21 @@ public final class Pages implements Closeable {
             next += w.size();
             wave = nextWave(wave, next, limit, winners.size());
         }
-        if (next < shards.size()) {
-            exact = false; // the shards not needed for the page were not counted
+        for (ShardId id : shards.subList(next, shards.size())) { // not needed for the page: counted along, or not
+            Long counted = countedAlong.get(id);
+            if (counted == null) {
+                exact = false;
+            } else {
+                total += counted;
+            }
+        }
+    }
+
+    private static void closeQuietly(FanOut.Held<?> held) {
+        try {
+            held.close();
+        } catch (IOException | RuntimeException e) {
+            LoggerFactory.getLogger(Pages.class).warn("releasing a shard searcher failed: {}", e.toString());
         }
     }
 
@@ -125,7 +170,7 @@ public final class Pages implements Closeable {
         }
         List<ShardId> rest = new ArrayList<>(bounded.keySet());
         for (ShardId id : plan.searched()) {
-            if (!outcomes.containsKey(id)) {
+            if (!outcomes.containsKey(id) && !countedAlong.containsKey(id)) {
                 rest.add(id);
             }
         }
