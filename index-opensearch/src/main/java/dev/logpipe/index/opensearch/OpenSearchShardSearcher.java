@@ -193,11 +193,11 @@ final class OpenSearchShardSearcher implements ShardSearcher {
     <T> Search<T> search(ShardCall<T> call, long deadlineNanos) {
         Search<?> out;
         if (call instanceof ShardCall.KeysOf k) {
-            out = keysSearch(k, deadlineNanos);
+            out = keysSearch(k, false, deadlineNanos);
         } else if (call instanceof ShardCall.KeysThenCountsOf kc) {
             out = kc.countsOnly(shard)
                     ? countAsKeys(kc.keys().query(), kc.countDeadline(deadlineNanos))
-                    : keysSearch(kc.keys(), deadlineNanos);
+                    : keysSearch(kc.keys(), true, deadlineNanos); // counted exactly too: no round trip after
         } else if (call instanceof ShardCall.CountOf c) {
             out = countSearch(c.query(), deadlineNanos);
         } else if (call instanceof ShardCall.HistogramOf h) {
@@ -237,7 +237,8 @@ final class OpenSearchShardSearcher implements ShardSearcher {
         return search.reading().read(answer);
     }
 
-    private Search<Keys> keysSearch(ShardCall.KeysOf k, long deadlineNanos) {
+    /** The keys; with {@code exactTotal} every match counted (else up to {@link #TOTAL_HITS_THRESHOLD}). */
+    private Search<Keys> keysSearch(ShardCall.KeysOf k, boolean exactTotal, long deadlineNanos) {
         ObjectNode body = search(k.query(), deadlineNanos);
         boolean newest = k.order() == Order.NEWEST_FIRST;
         sort(body, Fields.EVENT_TIME, !newest, newest);
@@ -246,7 +247,12 @@ final class OpenSearchShardSearcher implements ShardSearcher {
                     .add(k.after().eventTimeMillis())
                     .add(k.after().recordId());
         }
-        body.put("size", k.limit()).put("track_total_hits", TOTAL_HITS_THRESHOLD);
+        body.put("size", k.limit());
+        if (exactTotal) {
+            body.put("track_total_hits", true);
+        } else {
+            body.put("track_total_hits", TOTAL_HITS_THRESHOLD);
+        }
         return new Search<>(body, answer -> {
             List<Key> keys = new ArrayList<>();
             for (JsonNode hit : answer.path("hits").path("hits")) {
