@@ -30,7 +30,8 @@ public sealed interface ShardCall<T> {
      * without keys and an exact total), so an engine that calls shards together asks a page's first shards for their
      * keys and the rest for the counts that make its total exact in one round trip. A count stops at {@code
      * countDeadlineNanos} (or the call's deadline, the sooner) and then fails as a timed-out shard would. An engine may
-     * count the keys' shards exactly too (OpenSearch does: the same work as the count it saves a round trip for).
+     * count further on the keys' shards than a page alone does (OpenSearch: up to 100,000 matches, the same work as the
+     * count that would follow, without its round trip).
      */
     record KeysThenCountsOf(KeysOf keys, Set<ShardId> countOnly, long countDeadlineNanos)
             implements ShardCall<ShardSearcher.Keys> {
