@@ -106,6 +106,7 @@ class OpenSearchQueryTest {
         List<LogRecord> records = new ArrayList<>();
         for (int day = 0; day < 3; day++) {
             records.add(record("acme", "d-" + day, now.minus(Duration.ofDays(day)), "step marker day " + day)
+                    .field("step", "yes")
                     .build());
         }
         OpenSearchStore store = OpenSearchStore.open(settings);
@@ -127,10 +128,20 @@ class OpenSearchQueryTest {
             assertThat(page.path("hits")).as("%s", page).hasSize(3);
             assertThat(requests(q, "_mget")).isEqualTo(mget + 1);
             assertThat(seconds(q, "_msearch")).isPositive();
-            // a page the newest day fills: its keys and the other days' counts in one _msearch, the total exact
+            // a page on a message token the newest day fills: its keys alone, then the other days' counts
             msearch = requests(q, "_msearch");
             search = requests(q, "_search");
-            JsonNode one = json(get(q, "/api/v1/search?q=" + enc("marker") + "&from=now-4d&limit=1", ACME_KEY));
+            JsonNode token = json(get(q, "/api/v1/search?q=" + enc("marker") + "&from=now-4d&limit=1", ACME_KEY));
+            assertThat(token.path("total").path("value").asLong())
+                    .as("%s", token)
+                    .isEqualTo(3);
+            assertThat(requests(q, "_search")).isEqualTo(search + 1);
+            assertThat(requests(q, "_msearch")).isEqualTo(msearch + 1);
+            // a page on a field (no message token) the newest day fills: its keys and the other days' counts in one
+            // _msearch, the total exact
+            msearch = requests(q, "_msearch");
+            search = requests(q, "_search");
+            JsonNode one = json(get(q, "/api/v1/search?q=" + enc("step:yes") + "&from=now-4d&limit=1", ACME_KEY));
             assertThat(one.path("hits").path(0).path("record_id").asText())
                     .as("%s", one)
                     .isEqualTo("d-0");
@@ -145,15 +156,17 @@ class OpenSearchQueryTest {
             List<LogRecord> many = new ArrayList<>();
             for (int i = 0; i < 1_100; i++) {
                 many.add(record("acme", "m-" + i, now.minusMillis(i + 1), "heapmark " + i)
+                        .field("batch", "heap")
                         .build());
             }
             many.add(record("acme", "m-old", now.minus(Duration.ofDays(1)), "heapmark old")
+                    .field("batch", "heap")
                     .build());
             QueryFixture.write(store, many);
             store.refresh();
             msearch = requests(q, "_msearch");
             search = requests(q, "_search");
-            JsonNode big = json(get(q, "/api/v1/search?q=heapmark&from=now-4d&limit=1", ACME_KEY));
+            JsonNode big = json(get(q, "/api/v1/search?q=" + enc("batch:heap") + "&from=now-4d&limit=1", ACME_KEY));
             assertThat(big.path("total").path("value").asLong()).as("%s", big).isEqualTo(1_101);
             assertThat(big.path("total").path("relation").asText()).isEqualTo("eq");
             assertThat(requests(q, "_msearch")).isEqualTo(msearch + 1);

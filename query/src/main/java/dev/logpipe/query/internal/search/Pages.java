@@ -56,12 +56,17 @@ public final class Pages implements Closeable {
     }
 
     /**
-     * Phase one, as {@link #collect(ShardQuery, After, int)}; on an engine that calls shards together the first wave
-     * also asks every other shard of the plan for its count in the same round trip (each count until {@code
-     * countDeadlineNanos}), so a page its first shards fill has an exact total without a second round trip.
+     * Phase one, as {@link #collect(ShardQuery, After, int)}; on an engine that calls shards together, for a query
+     * that pins no message token, the first wave also asks every other shard of the plan for its count in the same
+     * round trip (each count until {@code countDeadlineNanos}), so a page its first shards fill has an exact total
+     * without a second round trip. A query on labels or on everything matches a large share of each day, so its first
+     * day usually fills the page; a message token is often rare (a needle), its page visits further days anyway and
+     * the counts would be wasted (measured: docs/benchmarks.md).
      */
     public void collectCountingAlong(ShardQuery q, After after, int limit, long countDeadlineNanos) {
-        collect(q, after, limit, fanOut.source().callsTogether(), countDeadlineNanos);
+        boolean countAlong = fanOut.source().callsTogether()
+                && q.query().requiredMessageTokens().isEmpty();
+        collect(q, after, limit, countAlong, countDeadlineNanos);
     }
 
     private void collect(ShardQuery q, After after, int limit, boolean countAlong, long countDeadlineNanos) {
