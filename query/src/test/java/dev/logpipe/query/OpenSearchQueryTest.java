@@ -171,6 +171,27 @@ class OpenSearchQueryTest {
             assertThat(big.path("total").path("relation").asText()).isEqualTo("eq");
             assertThat(requests(q, "_msearch")).isEqualTo(msearch + 1);
             assertThat(requests(q, "_search")).isEqualTo(search);
+            // a day counted along, then visited for its keys (the newest did not fill the page): not counted again
+            List<LogRecord> older = new ArrayList<>();
+            older.add(record("acme", "t-new", now.minusMillis(1), "tail new")
+                    .field("tail", "x")
+                    .build());
+            for (int i = 0; i < 1_100; i++) {
+                older.add(record("acme", "t-" + i, now.minus(Duration.ofDays(1)).minusMillis(i), "tail " + i)
+                        .field("tail", "x")
+                        .build());
+            }
+            QueryFixture.write(store, older);
+            store.refresh();
+            msearch = requests(q, "_msearch");
+            search = requests(q, "_search");
+            JsonNode two = json(get(q, "/api/v1/search?q=" + enc("tail:x") + "&from=now-4d&limit=10", ACME_KEY));
+            assertThat(two.path("hits")).as("%s", two).hasSize(10);
+            assertThat(two.path("total").path("value").asLong()).isEqualTo(1_101);
+            assertThat(two.path("total").path("relation").asText()).isEqualTo("eq");
+            assertThat(requests(q, "_msearch") + requests(q, "_search"))
+                    .as("the first trip, then the older day's keys; no count after")
+                    .isEqualTo(msearch + search + 2);
         }
     }
 

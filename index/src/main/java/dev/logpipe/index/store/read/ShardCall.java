@@ -28,8 +28,10 @@ public sealed interface ShardCall<T> {
     /**
      * {@link KeysOf} on most shards and only the count on {@code countOnly} (answered as {@link ShardSearcher.Keys}
      * without keys and an exact total), so an engine that calls shards together asks a page's first shards for their
-     * keys and the rest for the counts that make its total exact in one round trip. A count stops at {@code
-     * countDeadlineNanos} (or the call's deadline, the sooner) and then fails as a timed-out shard would. An engine may
+     * keys and the rest for the counts that make its total exact in one round trip. A count is given until {@code
+     * countDeadlineNanos} (or the call's deadline, the sooner; on OpenSearch as the search's own {@code timeout}, in
+     * whole seconds) and then fails as a timed-out shard would; the round trip returns with its slowest search, so
+     * counts can delay the keys by about that long, as counts asked after the keys delayed the answer. An engine may
      * count further on the keys' shards than a page alone does (OpenSearch: up to 100,000 matches, the same work as the
      * count that would follow, without its round trip).
      */

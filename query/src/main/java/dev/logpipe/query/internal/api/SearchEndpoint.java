@@ -73,13 +73,14 @@ public final class SearchEndpoint {
         try {
             long budget = env.config().limits().exactTotalBudget().toNanos();
             // a remote engine counts the shards the page may not need along with its first keys, in one round trip
-            if (budget > 0) {
-                pages.collectCountingAlong(sq, after, limit, Math.min(deadline, System.nanoTime() + budget));
+            if (budget > 0) { // a partial answer's too: its lower bound then covers every shard within the budget
+                long countDeadline = Math.min(deadline, System.nanoTime() + budget);
+                pages.collectCountingAlong(sq, after, limit, countDeadline);
+                // counting began with the first trip when it counted along: one budget in all, not one more
+                pages.countExactly(
+                        sq, pages.countedAlong() ? countDeadline : Math.min(deadline, System.nanoTime() + budget));
             } else {
                 pages.collect(sq, after, limit);
-            }
-            if (budget > 0) { // a partial answer's too: its lower bound then covers every shard within the budget
-                pages.countExactly(sq, Math.min(deadline, System.nanoTime() + budget));
             }
             read = pages.sources(maxBytes, deadline, bounds.memory()); // reserved as the sources are read
         } finally {

@@ -41,6 +41,8 @@ public final class Pages implements Closeable {
     /** Shards counted along with the first wave's keys (an engine that calls shards together), with the count. */
     private final Map<ShardId, Long> countedAlong = new LinkedHashMap<>();
 
+    private boolean countsAsked;
+
     private long scannedDocs;
 
     public Pages(FanOut fanOut, Plan plan, int lanes, long deadlineNanos) {
@@ -82,6 +84,7 @@ public final class Pages implements Closeable {
             if (countAlong && next == 0 && w.size() < shards.size()) {
                 countOnly = Set.copyOf(shards.subList(w.size(), shards.size()));
                 call = new ShardCall.KeysThenCountsOf((ShardCall.KeysOf) call, countOnly, countDeadlineNanos);
+                countsAsked = true;
                 asked = shards;
             }
             Set<ShardId> countsOnly = countOnly;
@@ -100,10 +103,15 @@ public final class Pages implements Closeable {
                     held.add(o.value());
                     ShardSearcher.Keys k = o.value().value();
                     pages.add(k.keys());
-                    total += k.total();
-                    exact &= k.totalExact();
-                    if (!k.totalExact()) {
-                        bounded.put(id, k.total());
+                    Long counted = countedAlong.get(id); // counted in the first trip, keyed in a later one
+                    if (k.totalExact() || counted == null) {
+                        total += k.total();
+                        exact &= k.totalExact();
+                        if (!k.totalExact()) {
+                            bounded.put(id, k.total());
+                        }
+                    } else {
+                        total += counted;
                     }
                     scannedDocs += plan.span(id).docs();
                 }
@@ -120,6 +128,11 @@ public final class Pages implements Closeable {
                 total += counted;
             }
         }
+    }
+
+    /** True when the first wave asked other shards' counts along with its keys (its count deadline then ran). */
+    public boolean countedAlong() {
+        return countsAsked;
     }
 
     private static void closeQuietly(FanOut.Held<?> held) {
