@@ -287,6 +287,10 @@ public abstract class StoreContract {
                         new ShardCall.KeysOf(
                                 sq, ShardSearcher.Order.OLDEST_FIRST, new After(T.toEpochMilli() + 10, "c-0"), 20),
                         new ShardCall.CountOf(sq),
+                        new ShardCall.KeysThenCountsOf( // the newest day's keys, the other two days' counts
+                                new ShardCall.KeysOf(sq, ShardSearcher.Order.NEWEST_FIRST, null, 50),
+                                java.util.Set.of(days.get(0), days.get(1)),
+                                Long.MAX_VALUE),
                         new ShardCall.HistogramOf(sq, h),
                         new ShardCall.ValuesOf(sq, Fields.SERVICE, 2));
                 for (ShardCall<?> call : calls) {
