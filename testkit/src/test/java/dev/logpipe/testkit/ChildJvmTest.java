@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import sun.misc.Signal;
@@ -29,8 +30,7 @@ class ChildJvmTest {
             if (args.length > 0 && args[0].startsWith("exit=")) {
                 System.exit(Integer.parseInt(args[0].substring(5)));
             }
-            // sleep: parked: the child waits here to be killed or stopped
-            Thread.sleep(60_000);
+            new CountDownLatch(1).await(); // parked until the test stops or kills it
         }
     }
 
@@ -44,8 +44,7 @@ class ChildJvmTest {
             ChildJvm child = ChildJvm.start(Path.of(args[0]), "grandchild", Echo.class.getName(), List.of());
             System.out.println("child pid=" + child.pid());
             System.out.flush();
-            // sleep: parked: the parent waits here to be killed once the test is done with its child
-            Thread.sleep(60_000);
+            new CountDownLatch(1).await(); // parked until the test is done with its child and kills it
         }
     }
 

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.time.LocalDate;
+import java.util.concurrent.CountDownLatch;
 
 /**
  * A child JVM that archives one day of {@code DATA/hot} and, after the step named in its arguments, says so on stdout
@@ -38,8 +39,7 @@ public final class ArchiverChild {
                             System.out.println("at " + step);
                             System.out.flush();
                             try {
-                                // sleep: parked: the child waits here to be killed at this step
-                                Thread.sleep(600_000);
+                                new CountDownLatch(1).await(); // parked until the test kills it at this step
                             } catch (InterruptedException e) {
                                 Thread.currentThread().interrupt();
                             }

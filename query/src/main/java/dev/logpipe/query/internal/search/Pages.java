@@ -247,13 +247,7 @@ public final class Pages implements Closeable {
 
     @Override
     public void close() {
-        for (FanOut.Held<ShardSearcher.Keys> h : held) {
-            try {
-                h.close();
-            } catch (IOException | RuntimeException e) {
-                LoggerFactory.getLogger(Pages.class).warn("releasing a shard searcher failed: {}", e.toString());
-            }
-        }
+        held.forEach(Pages::closeQuietly);
         held.clear();
     }
 }
